@@ -1,0 +1,37 @@
+/* fastq.h — strict FASTQ reader (plain or gzip), one record at a time.
+ *
+ * Records are the four-line form (name line starting '@', sequence, '+'
+ * line, quality) with sequence and quality possibly wrapped over several
+ * lines as long as their lengths agree.  Names are cut at the first
+ * whitespace; the rest of the header line is ignored. */
+#ifndef SM_FASTQ_H
+#define SM_FASTQ_H
+
+#include <stdint.h>
+
+typedef struct {
+	char *name;     /* NUL-terminated, owned by the record */
+	char *seq;      /* ASCII as given (IUPAC letters, either case) */
+	char *qual;     /* Phred+33, same length as seq */
+	int32_t len;    /* > 0 */
+	int64_t index;  /* 0-based record number in its file */
+} sm_read_t;
+
+typedef struct sm_fastq_s sm_fastq_t;
+
+/* Opens path ("-" is stdin).  Returns NULL after logging why. */
+sm_fastq_t *sm_fastq_open(const char *path);
+
+/* Reads the next record into r, reusing r's buffers (zero-initialise r
+ * before the first call; free with sm_read_free).  Returns 1 for a record,
+ * 0 at a clean end of file, -1 after logging an error that names the file,
+ * the record number and the line: missing '@' or '+', SEQ/QUAL length
+ * mismatch, truncated record, truncated or corrupt gzip, zero-length read,
+ * characters that are not IUPAC letters in SEQ or outside '!'..'~' in QUAL. */
+int sm_fastq_next(sm_fastq_t *f, sm_read_t *r);
+
+const char *sm_fastq_path(const sm_fastq_t *f);
+void sm_fastq_close(sm_fastq_t *f);
+void sm_read_free(sm_read_t *r);
+
+#endif

@@ -1,0 +1,53 @@
+/* ref.h — the reference: every contig of a FASTA file, concatenated.
+ *
+ * Contig c occupies seq[offset[c] .. offset[c]+len[c]) of one array of base
+ * codes (score.h: A=0 C=1 G=2 T=3, other=4); positions in that array are
+ * "global" coordinates, which every engine reports.  No alignment may span
+ * two contigs: engines restart their recurrence at each contig's first
+ * column.  Ambiguous reference letters (N, R, Y, ...) are coded 4 and their
+ * original uppercase letters kept as runs, for the MD tag. */
+#ifndef SM_REF_H
+#define SM_REF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+	int64_t start;   /* global coordinate of the run's first base */
+	int32_t len;
+	char base;       /* uppercase IUPAC letter of the whole run */
+} sm_amb_run_t;
+
+typedef struct {
+	int32_t n_contig;
+	char **name;       /* contig names, cut at the first whitespace */
+	int64_t *len;      /* contig lengths (> 0) */
+	int64_t *offset;   /* global coordinate of each contig's first base */
+	int64_t total;     /* sum of len: the length of seq */
+	uint8_t *seq;      /* host memory, total base codes */
+	int32_t n_amb;
+	sm_amb_run_t *amb; /* sorted by start */
+	char *path;        /* the file it was read from */
+} sm_ref_t;
+
+/* Reads a FASTA file, plain or gzip, multi-line, any number of contigs.
+ * Returns 0 and sets *out (free with sm_ref_destroy), or -1 after logging an
+ * error naming the file and the record or line at fault: unreadable file,
+ * truncated gzip, no contig, a contig with no sequence, duplicate names,
+ * characters that are not IUPAC letters or '*'/'-'. */
+int sm_ref_load(const char *path, sm_ref_t **out);
+
+/* Builds a reference from memory (tests, benchmarks): n contigs with the
+ * given names and ASCII sequences.  Same validation; returns 0 or -1. */
+int sm_ref_from_strings(int n, const char *const *names, const char *const *seqs,
+			sm_ref_t **out);
+
+void sm_ref_destroy(sm_ref_t *ref);
+
+/* Contig holding global coordinate pos (0 <= pos < total). */
+int32_t sm_ref_contig_of(const sm_ref_t *ref, int64_t pos);
+
+/* Uppercase letter of the reference base at global coordinate pos. */
+char sm_ref_base_char(const sm_ref_t *ref, int64_t pos);
+
+#endif

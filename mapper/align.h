@@ -1,0 +1,51 @@
+/* align.h — the traceback: from an engine's (score, end column) to the
+ * alignment itself.
+ *
+ * The read is re-aligned by a full Smith-Waterman matrix against the window
+ * of reference that any positive-scoring alignment ending at `end` can reach
+ * (sm_max_span columns, clipped at the contig start).  Since a local score
+ * only depends on columns within that reach, the window's scores at column
+ * `end` equal the whole-reference scores.
+ *
+ * Tie-breaks (documented in docs/design.md):
+ *   end cell    column `end`, the smallest read row whose score equals `score`;
+ *   each step   diagonal first, then a deletion (gap in the read, consumes
+ *               reference), then an insertion (gap in the reference);
+ *   a gap run   is extended rather than opened when both score the same;
+ *   start       the trace stops at the first cell reached by a diagonal
+ *               step from a zero (the alignment starts there). */
+#ifndef SM_ALIGN_H
+#define SM_ALIGN_H
+
+#include <stdint.h>
+
+#include "io/ref.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+typedef struct {
+	int32_t score;
+	int64_t ref_start;   /* global coordinate of the first aligned ref base */
+	int64_t ref_end;     /* global coordinate one past the last */
+	int32_t q_start;     /* first aligned query base (query orientation) */
+	int32_t q_end;       /* one past the last */
+	int32_t n_cigar;
+	uint32_t *cigar;     /* BAM encoding (len << 4 | op), ops M/I/D only;
+	                        owned by the caller's sm_aln_t, free with sm_aln_free */
+	int32_t m_cigar;     /* capacity */
+} sm_aln_t;
+
+/* Workspace for sm_align(), reused between calls by one thread. */
+typedef struct sm_align_ws_s sm_align_ws_t;
+sm_align_ws_t *sm_align_ws_create(void);
+void sm_align_ws_destroy(sm_align_ws_t *ws);
+
+/* Aligns q so that the alignment ends at global column `end` with score
+ * `score` (as an engine reported it).  Returns 0, or -1 if no cell of column
+ * `end` has that score (an engine/oracle disagreement: a bug, logged). */
+int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out);
+
+void sm_aln_free(sm_aln_t *a);
+
+#endif

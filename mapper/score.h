@@ -1,0 +1,66 @@
+/* score.h — base encoding and the scoring scheme shared by every engine.
+ *
+ * Bases are coded A=0 C=1 G=2 T=3; anything else (N and the other IUPAC
+ * codes) is SM_BASE_N = 4.  Lowercase is accepted.  An ambiguous base, in the
+ * read or the reference, never matches and scores SM_SCORE_AMBIG (-1), as in
+ * bwa.  A gap of length k costs o + k*e (bwa's convention). */
+#ifndef SM_SCORE_H
+#define SM_SCORE_H
+
+#include <stdint.h>
+
+#define SM_BASE_N 4
+#define SM_SCORE_AMBIG (-1)
+
+/* Defaults, as bwa mem: -A1 -B4 -O6 -E1 -T30. */
+#define SM_DEFAULT_MATCH 1
+#define SM_DEFAULT_MISMATCH 4
+#define SM_DEFAULT_GAP_OPEN 6
+#define SM_DEFAULT_GAP_EXTEND 1
+
+/* Upper bounds accepted by the option validator; they keep every score of
+ * every engine inside int32 and a substitution score inside int8. */
+#define SM_MAX_MATCH 100
+#define SM_MAX_PENALTY 100
+
+typedef struct {
+	int match;     /* -A, > 0 */
+	int mismatch;  /* -B, penalty > 0 (scored as -mismatch) */
+	int gap_open;  /* -O, >= 0 */
+	int gap_ext;   /* -E, > 0 */
+} sm_score_t;
+
+/* ASCII -> base code (0..4); every byte maps (non-letters to 4: callers
+ * validate the alphabet separately). */
+extern const uint8_t sm_nt4_table[256];
+/* Base code -> uppercase letter "ACGTN". */
+extern const char sm_nt4_char[5];
+
+/* Substitution score of reference code r against read code q. */
+static inline int sm_subst(const sm_score_t *s, uint8_t r, uint8_t q)
+{
+	if (r >= SM_BASE_N || q >= SM_BASE_N)
+		return SM_SCORE_AMBIG;
+	return r == q ? s->match : -s->mismatch;
+}
+
+/* Reach of a horizontal or vertical gap run (the paper's Eq. 11 with our gap
+ * convention): no alignment of a read of length n with positive score has a
+ * gap run longer than this many cells, so no value travels further along a
+ * row.  p = floor(n * match / gap_ext). */
+static inline int64_t sm_reach(const sm_score_t *s, int n)
+{
+	return (int64_t)n * s->match / s->gap_ext;
+}
+
+/* Longest reference span of a positive-scoring local alignment of a read of
+ * length n: its matched/mismatched columns plus a deletion run (< reach). */
+static inline int64_t sm_max_span(const sm_score_t *s, int n)
+{
+	return (int64_t)n + sm_reach(s, n);
+}
+
+/* 5x5 substitution matrix, row-major [r*5+q]. */
+void sm_score_matrix(const sm_score_t *s, int8_t mat[25]);
+
+#endif
