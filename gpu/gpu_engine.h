@@ -1,6 +1,6 @@
 /* gpu_engine.h — the CUDA scoring engine, behind a C interface.
  *
- * Built from gpu/*.cu when the Makefile finds nvcc; otherwise gpu_stub.c
+ * Built from the gpu/ CUDA sources when the Makefile finds nvcc; otherwise gpu_stub.c
  * provides these functions and sm_gpu_available() reports no device.
  * All pointers are host memory; the engine owns its device buffers (the
  * reference stays resident on the device for the engine's lifetime). */

@@ -65,7 +65,8 @@ void sm_scan_merge(sm_scan_t *dst, const sm_scan_t *src, int shift);
 int32_t sm_scan_suboptimal(const sm_scan_t *t, int shift);
 
 /* The oracle: plain Gotoh recurrence, column by column, one cell at a time.
- * Slow and obviously correct.  Returns the number of cells computed. */
+ * Slow and obviously correct.  Returns the number of cells computed
+ * (0, with an empty result, if memory ran out: logged). */
 uint64_t sm_scan_oracle(const sm_ref_t *ref, const sm_score_t *sc,
 			const sm_query_t *q, sm_scan_t *out);
 

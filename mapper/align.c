@@ -1,0 +1,185 @@
+/* align.c — full-matrix Smith-Waterman over the hit window, and traceback
+ * (see align.h for the tie-break rules). */
+#include "mapper/align.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <htslib/sam.h>
+
+#include "mapper/log.h"
+
+#define NEG_INF (-(1 << 29))
+
+/* Matrices of (n+1) x (w+1) cells, row-major; row 0 and column 0 are the
+ * zero boundary of the window. */
+struct sm_align_ws_s {
+	int32_t *h, *e, *f;
+	size_t cap;   /* cells allocated in each matrix */
+};
+
+sm_align_ws_t *sm_align_ws_create(void)
+{
+	return calloc(1, sizeof(sm_align_ws_t));
+}
+
+void sm_align_ws_destroy(sm_align_ws_t *ws)
+{
+	if (!ws)
+		return;
+	free(ws->h);
+	free(ws);
+}
+
+void sm_aln_free(sm_aln_t *a)
+{
+	free(a->cigar);
+	memset(a, 0, sizeof *a);
+}
+
+static int ws_reserve(sm_align_ws_t *ws, size_t cells)
+{
+	int32_t *p;
+
+	if (cells <= ws->cap)
+		return 0;
+	p = realloc(ws->h, 3 * cells * sizeof *p);
+	if (!p)
+		return -1;
+	ws->h = p;
+	ws->e = p + cells;
+	ws->f = p + 2 * cells;
+	ws->cap = cells;
+	return 0;
+}
+
+/* Appends one operation to a CIGAR built backwards (merged with the last). */
+static int cigar_push(sm_aln_t *a, int op)
+{
+	if (a->n_cigar > 0 && bam_cigar_op(a->cigar[a->n_cigar - 1]) == (uint32_t)op) {
+		a->cigar[a->n_cigar - 1] += 1u << BAM_CIGAR_SHIFT;
+		return 0;
+	}
+	if (a->n_cigar == a->m_cigar) {
+		int32_t m = a->m_cigar ? 2 * a->m_cigar : 16;
+		uint32_t *c = realloc(a->cigar, (size_t)m * sizeof *c);
+		if (!c)
+			return -1;
+		a->cigar = c;
+		a->m_cigar = m;
+	}
+	a->cigar[a->n_cigar++] = bam_cigar_gen(1, op);
+	return 0;
+}
+
+int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
+{
+	const int n = q->len;
+	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
+	const int32_t contig = sm_ref_contig_of(ref, end);
+	int64_t w = sm_max_span(sc, n), start;
+	size_t stride, cells;
+	int32_t *H, *E, *F;
+	int64_t i, j;
+	enum { IN_H, IN_E, IN_F } state = IN_H;
+
+	start = end - w + 1;
+	if (start < ref->offset[contig])
+		start = ref->offset[contig];
+	w = end - start + 1;
+	stride = (size_t)w + 1;
+	cells = (size_t)(n + 1) * stride;
+	if (ws_reserve(ws, cells) < 0) {
+		sm_log(SM_LOG_ERROR, "traceback: out of memory (%zu cells)", cells);
+		return -1;
+	}
+	H = ws->h, E = ws->e, F = ws->f;
+
+	for (j = 0; j <= w; j++) {
+		H[j] = 0;
+		E[j] = F[j] = NEG_INF;
+	}
+	for (i = 1; i <= n; i++) {
+		int32_t *h = H + i * stride, *e = E + i * stride, *f = F + i * stride;
+		const int32_t *hu = h - stride, *fu = f - stride;
+		const uint8_t qb = q->seq[i - 1];
+
+		h[0] = 0;
+		e[0] = f[0] = NEG_INF;
+		for (j = 1; j <= w; j++) {
+			int32_t ev = e[j - 1] - ge, fv = fu[j] - ge;
+			int32_t hv = hu[j - 1] + sm_subst(sc, ref->seq[start + j - 1], qb);
+
+			if (h[j - 1] - go > ev)
+				ev = h[j - 1] - go;
+			if (hu[j] - go > fv)
+				fv = hu[j] - go;
+			if (ev > hv)
+				hv = ev;
+			if (fv > hv)
+				hv = fv;
+			h[j] = hv > 0 ? hv : 0;
+			e[j] = ev;
+			f[j] = fv;
+		}
+	}
+
+	/* End cell: column `end`, smallest row with the reported score. */
+	j = w;
+	for (i = 1; i <= n && H[i * stride + j] != score; i++)
+		;
+	if (i > n || score <= 0) {
+		sm_log(SM_LOG_ERROR, "traceback: no cell of column %lld has score %d "
+		       "(engine and traceback disagree)", (long long)end, score);
+		return -1;
+	}
+	out->score = score;
+	out->q_end = (int32_t)i;
+	out->ref_end = start + j;
+	out->n_cigar = 0;
+
+	for (;;) {
+		size_t at = (size_t)i * stride + (size_t)j;
+		int op;
+
+		if (state == IN_H) {
+			if (H[at] == 0)
+				break;
+			if (H[at] == H[at - stride - 1] +
+			    sm_subst(sc, ref->seq[start + j - 1], q->seq[i - 1])) {
+				op = BAM_CMATCH;
+				i--, j--;
+			} else if (H[at] == E[at]) {
+				state = IN_E;
+				continue;
+			} else {
+				state = IN_F;
+				continue;
+			}
+		} else if (state == IN_E) {
+			op = BAM_CDEL;
+			if (E[at] != E[at - 1] - ge)
+				state = IN_H;  /* opened here from H(i, j-1) */
+			j--;
+		} else {
+			op = BAM_CINS;
+			if (F[at] != F[at - stride] - ge)
+				state = IN_H;
+			i--;
+		}
+		if (cigar_push(out, op) < 0) {
+			sm_log(SM_LOG_ERROR, "traceback: out of memory");
+			return -1;
+		}
+	}
+	out->q_start = (int32_t)i;
+	out->ref_start = start + j;
+	/* Built from the end backwards: reverse into reading order. */
+	for (int a = 0, b = out->n_cigar - 1; a < b; a++, b--) {
+		uint32_t t = out->cigar[a];
+		out->cigar[a] = out->cigar[b];
+		out->cigar[b] = t;
+	}
+	return 0;
+}

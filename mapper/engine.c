@@ -1,0 +1,122 @@
+/* engine.c — picks and drives a scoring engine (see engine.h). */
+#include "mapper/engine.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/gpu_engine.h"
+#include "mapper/log.h"
+
+struct sm_engine_s {
+	sm_engine_kind_t kind;
+	const sm_ref_t *ref;
+	sm_score_t score;
+	sm_gpu_t *gpu;
+	char name[160];
+	pthread_mutex_t lock;    /* guards stats */
+	sm_engine_stats_t stats;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
+			      const sm_engine_opt_t *opt)
+{
+	sm_engine_t *e = calloc(1, sizeof *e);
+	char msg[128];
+	sm_engine_kind_t kind = opt->kind;
+
+	if (!e) {
+		sm_log(SM_LOG_ERROR, "out of memory creating the engine");
+		return NULL;
+	}
+	e->ref = ref;
+	e->score = *sc;
+	pthread_mutex_init(&e->lock, NULL);
+
+	if (kind == SM_ENGINE_AUTO || kind == SM_ENGINE_GPU) {
+		if (sm_gpu_available(opt->device, msg, sizeof msg)) {
+			kind = SM_ENGINE_GPU;
+		} else if (kind == SM_ENGINE_GPU) {
+			sm_log(SM_LOG_ERROR, "--engine gpu: %s", msg);
+			goto fail;
+		} else {
+			sm_log(SM_LOG_INFO, "no usable GPU (%s): using the CPU engine", msg);
+			kind = SM_ENGINE_CPU;
+		}
+	}
+	e->kind = kind;
+	switch (kind) {
+	case SM_ENGINE_GPU:
+		e->gpu = sm_gpu_create(ref, sc, opt->device, opt->cells, opt->max_query_len);
+		if (!e->gpu)
+			goto fail;
+		snprintf(e->name, sizeof e->name, "gpu:%s", sm_gpu_name(e->gpu));
+		break;
+	case SM_ENGINE_CPU:
+		snprintf(e->name, sizeof e->name, "cpu:scalar");
+		break;
+	default:
+		snprintf(e->name, sizeof e->name, "oracle");
+		break;
+	}
+	return e;
+fail:
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+	return NULL;
+}
+
+int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
+{
+	double t0 = now_seconds();
+	uint64_t cells = 0;
+	int rc = 0;
+
+	switch (e->kind) {
+	case SM_ENGINE_GPU:
+		rc = sm_gpu_scan(e->gpu, n, q, out);
+		break;
+	default:
+		for (int k = 0; k < n; k++)
+			cells += sm_scan_oracle(e->ref, &e->score, &q[k], &out[k]);
+		break;
+	}
+	pthread_mutex_lock(&e->lock);
+	e->stats.cells += cells;
+	e->stats.cells_w[2] += cells;
+	e->stats.queries += (uint64_t)n;
+	e->stats.seconds += now_seconds() - t0;
+	pthread_mutex_unlock(&e->lock);
+	return rc;
+}
+
+sm_engine_kind_t sm_engine_kind(const sm_engine_t *e) { return e->kind; }
+const char *sm_engine_name(const sm_engine_t *e) { return e->name; }
+
+void sm_engine_stats(const sm_engine_t *e, sm_engine_stats_t *st)
+{
+	pthread_mutex_lock((pthread_mutex_t *)&e->lock);
+	*st = e->stats;
+	pthread_mutex_unlock((pthread_mutex_t *)&e->lock);
+	if (e->gpu)
+		sm_gpu_stats(e->gpu, st);
+}
+
+void sm_engine_destroy(sm_engine_t *e)
+{
+	if (!e)
+		return;
+	sm_gpu_destroy(e->gpu);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
