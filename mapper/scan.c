@@ -85,7 +85,7 @@ uint64_t sm_scan_oracle(const sm_ref_t *ref, const sm_score_t *sc,
 			const sm_query_t *q, sm_scan_t *out)
 {
 	const int n = q->len;
-	const int shift = sm_locus_shift(n);
+	const int shift = sm_locus_shift(sc, n);
 	const int gap_open = sc->gap_open + sc->gap_ext;  /* first gap cell */
 	const int gap_ext = sc->gap_ext;
 	/* H(i, j-1) and E(i, j-1) for i = 0..n */

@@ -6,8 +6,10 @@
  * alignment ending at read base i and global reference column j, restarting
  * at every contig's first column.  The column score is C(j) = max_i H(i,j).
  *
- * Loci.  Column j lies in locus bin j >> s, where s = sm_locus_shift(n)
- * (bins are the smallest power of two >= n, at least 64 columns wide).  A
+ * Loci.  Column j lies in locus bin j >> s, where s = sm_locus_shift(sc, n)
+ * (bins are the smallest power of two >= max(n, reach), at least 64 columns
+ * wide, so that neither a read's own shifted sub-alignments nor the decaying
+ * tail of a deletion run after a hit reach beyond the next bin).  A
  * bin's score is the maximum C(j) over its columns; its end is the smallest
  * column that reaches it.  An engine returns the SM_TOPK best bins with a
  * positive score, ordered by score descending then bin ascending.
@@ -45,10 +47,12 @@ typedef struct {
 } sm_scan_t;
 
 /* log2 of the locus bin width for a query of length n. */
-static inline int sm_locus_shift(int32_t n)
+static inline int sm_locus_shift(const sm_score_t *sc, int32_t n)
 {
+	int64_t width = sm_reach(sc, n) > n ? sm_reach(sc, n) : n;
 	int s = SM_LOCUS_MIN_SHIFT;
-	while (((int64_t)1 << s) < n)
+
+	while (((int64_t)1 << s) < width)
 		s++;
 	return s;
 }

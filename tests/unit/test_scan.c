@@ -1,0 +1,248 @@
+/* test_scan.c — the oracle (scan.c) and the traceback (align.c) against an
+ * independent brute force: the paper's three-step formulation (Eqs. 5-8)
+ * with the horizontal gap taken as a literal maximum over every k (Eq. 6),
+ * whole matrices, and the locus list built by sorting every bin. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <htslib/sam.h>
+
+#include "io/ref.h"
+#include "mapper/align.h"
+#include "mapper/scan.h"
+
+static int n_pass, n_fail;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+		printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint32_t rnd(uint32_t k)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state % k);
+}
+
+/* H(i,j) of one contig by Eqs. 5-8 literally.  h is (n+1) x (m+1). */
+static void brute_matrix(const uint8_t *r, int m, const uint8_t *q, int n,
+			 const sm_score_t *sc, int32_t *h)
+{
+	const int gs = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
+	int32_t *f = calloc((size_t)(m + 1), sizeof *f), *ht = calloc((size_t)(m + 1), sizeof *ht);
+
+	for (int j = 0; j <= m; j++) {
+		h[j] = 0;
+		f[j] = -(1 << 28);
+	}
+	for (int i = 1; i <= n; i++) {
+		int32_t *row = h + (size_t)i * (m + 1), *up = row - (m + 1);
+		row[0] = 0;
+		for (int j = 1; j <= m; j++) {
+			int32_t d = up[j - 1] + sm_subst(sc, r[j - 1], q[i - 1]);
+			f[j] = (f[j] - ge > up[j] - gs) ? f[j] - ge : up[j] - gs;
+			ht[j] = d > f[j] ? d : f[j];
+			if (ht[j] < 0)
+				ht[j] = 0;
+		}
+		for (int j = 1; j <= m; j++) {
+			int32_t best = ht[j];
+			for (int k = 1; k < j; k++) {   /* gap of length k from column j-k */
+				int32_t v = ht[j - k] - sc->gap_open - k * ge;
+				if (v > best)
+					best = v;
+			}
+			row[j] = best;
+		}
+	}
+	free(f);
+	free(ht);
+}
+
+/* The locus list by definition: every column's max, bins, full sort. */
+static void brute_scan(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+		       sm_scan_t *out)
+{
+	const int n = q->len, shift = sm_locus_shift(sc, n);
+	int64_t nbins = (ref->total >> shift) + 1;
+	sm_locus_t *bins = calloc((size_t)nbins, sizeof *bins);
+
+	for (int c = 0; c < ref->n_contig; c++) {
+		int m = (int)ref->len[c];
+		int32_t *h = malloc((size_t)(n + 1) * (m + 1) * sizeof *h);
+		brute_matrix(ref->seq + ref->offset[c], m, q->seq, n, sc, h);
+		for (int j = 1; j <= m; j++) {
+			int32_t cm = 0;
+			int64_t g = ref->offset[c] + j - 1;
+			for (int i = 1; i <= n; i++)
+				if (h[(size_t)i * (m + 1) + j] > cm)
+					cm = h[(size_t)i * (m + 1) + j];
+			if (cm > bins[g >> shift].score) {  /* columns visited left to right */
+				bins[g >> shift].score = cm;
+				bins[g >> shift].end = g;
+			}
+		}
+		free(h);
+	}
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < SM_TOPK; k++) {
+		int64_t best = -1;
+		for (int64_t b = 0; b < nbins; b++)
+			if (bins[b].score > 0 && (best < 0 || bins[b].score > bins[best].score))
+				best = b;
+		if (best < 0)
+			break;
+		out->top[out->n++] = bins[best];
+		bins[best].score = 0;
+	}
+	free(bins);
+}
+
+static int same_scan(const sm_scan_t *a, const sm_scan_t *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int k = 0; k < a->n; k++)
+		if (a->top[k].score != b->top[k].score || a->top[k].end != b->top[k].end)
+			return 0;
+	return 1;
+}
+
+static void random_seq(char *s, int len, int n_rate_pct)
+{
+	for (int k = 0; k < len; k++)
+		s[k] = (int)rnd(100) < n_rate_pct ? 'N' : "ACGT"[rnd(4)];
+	s[len] = 0;
+}
+
+/* Rescores an alignment from its CIGAR. */
+static int32_t rescore(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+		       const sm_aln_t *a, int *ok)
+{
+	int64_t r = a->ref_start;
+	int32_t qi = a->q_start, s = 0;
+
+	*ok = a->n_cigar > 0 && bam_cigar_op(a->cigar[0]) == BAM_CMATCH;
+	for (int k = 0; k < a->n_cigar; k++) {
+		int op = bam_cigar_op(a->cigar[k]), len = bam_cigar_oplen(a->cigar[k]);
+		if (op == BAM_CMATCH)
+			for (int t = 0; t < len; t++)
+				s += sm_subst(sc, ref->seq[r++], q->seq[qi++]);
+		else if (op == BAM_CDEL)
+			s -= sc->gap_open + len * sc->gap_ext, r += len;
+		else
+			s -= sc->gap_open + len * sc->gap_ext, qi += len;
+	}
+	*ok = *ok && r == a->ref_end && qi == a->q_end;
+	return s;
+}
+
+static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n_pct,
+		     int plant)
+{
+	char *seqs[8], names[8][8], qs[1100];
+	const char *np[8];
+	const char *sp[8];
+	uint8_t qc[1100];
+	sm_ref_t *ref;
+	sm_scan_t got, want;
+	sm_query_t q = { qc, n };
+
+	for (int c = 0; c < n_contig; c++) {
+		int m = 1 + (int)rnd((uint32_t)max_m);
+		seqs[c] = malloc((size_t)m + 1);
+		random_seq(seqs[c], m, n_pct);
+		snprintf(names[c], sizeof names[c], "c%d", c);
+		np[c] = names[c];
+		sp[c] = seqs[c];
+	}
+	random_seq(qs, n, n_pct);
+	if (plant) {   /* copy a mutated piece of contig 0 into the read */
+		int m = (int)strlen(seqs[0]);
+		int from = (int)rnd((uint32_t)m);
+		for (int k = 0; k < n && from + k < m; k++)
+			qs[k] = rnd(10) ? seqs[0][from + k] : "ACGT"[rnd(4)];
+	}
+	for (int k = 0; k < n; k++)
+		qc[k] = sm_nt4_table[(uint8_t)qs[k]];
+	if (sm_ref_from_strings(n_contig, np, sp, &ref) < 0) {
+		CHECK(0, "sm_ref_from_strings failed");
+		return;
+	}
+	sm_scan_oracle(ref, sc, &q, &got);
+	brute_scan(ref, sc, &q, &want);
+	CHECK(same_scan(&got, &want), "oracle != brute force (n=%d contigs=%d total=%lld; "
+	      "top0 %d@%lld vs %d@%lld)", n, n_contig, (long long)ref->total,
+	      got.n ? got.top[0].score : 0, got.n ? (long long)got.top[0].end : -1,
+	      want.n ? want.top[0].score : 0, want.n ? (long long)want.top[0].end : -1);
+
+	/* Traceback of every reported locus: the alignment must end there and
+	 * rescore to the reported score.  A bin's best may be the tail of a
+	 * deletion run from a better hit to its left (C(j) is the maximum of H,
+	 * which includes alignments ending in a gap); the best hit never is. */
+	sm_align_ws_t *ws = sm_align_ws_create();
+	for (int k = 0; k < got.n; k++) {
+		sm_aln_t a = { 0 };
+		int ok = 0;
+		int rc = sm_align(ws, ref, sc, &q, got.top[k].end, got.top[k].score, &a);
+		int32_t s = rc == 0 ? rescore(ref, sc, &q, &a, &ok) : -1;
+		if (k == 0 && rc == 0)
+			ok = ok && bam_cigar_op(a.cigar[a.n_cigar - 1]) == BAM_CMATCH;
+		CHECK(rc == 0 && ok && s == got.top[k].score && a.ref_end == got.top[k].end + 1 &&
+		      sm_ref_contig_of(ref, a.ref_start) == sm_ref_contig_of(ref, got.top[k].end),
+		      "traceback of %d@%lld: rc=%d ok=%d rescored=%d end=%lld", got.top[k].score,
+		      (long long)got.top[k].end, rc, ok, s, (long long)a.ref_end);
+		sm_aln_free(&a);
+	}
+	sm_align_ws_destroy(ws);
+	sm_ref_destroy(ref);
+	for (int c = 0; c < n_contig; c++)
+		free(seqs[c]);
+}
+
+/* Offering columns in any order, or merging parts, gives the same list. */
+static void test_merge(void)
+{
+	for (int rep = 0; rep < 200; rep++) {
+		int shift = 6 + (int)rnd(3), m = 1 + (int)rnd(3000), parts = 1 + (int)rnd(5);
+		int32_t *score = malloc((size_t)m * sizeof *score);
+		sm_scan_t whole = { 0 }, part[5] = { { 0 } }, merged = { 0 };
+
+		for (int j = 0; j < m; j++)
+			score[j] = (int32_t)rnd(12);  /* many ties */
+		for (int j = 0; j < m; j++)
+			sm_scan_offer(&whole, shift, score[j], j);
+		for (int k = 0; k < m; k++) {   /* a random order, split at random */
+			int j = (int)((k * 7919ull + (uint64_t)rep) % (uint64_t)m);
+			if (m % 7919 == 0)
+				j = k;
+			sm_scan_offer(&part[rnd((uint32_t)parts)], shift, score[j], j);
+		}
+		for (int p = 0; p < parts; p++)
+			sm_scan_merge(&merged, &part[p], shift);
+		CHECK(same_scan(&whole, &merged), "merge order dependence (m=%d parts=%d)", m, parts);
+		free(score);
+	}
+}
+
+int main(void)
+{
+	const sm_score_t bwa = { 1, 4, 6, 1 }, other = { 2, 3, 5, 2 }, paper = { 1, 2, 4, 1 };
+
+	test_merge();
+	for (int rep = 0; rep < 300; rep++) {
+		const sm_score_t *sc = rep % 3 == 0 ? &bwa : rep % 3 == 1 ? &other : &paper;
+		one_case(1 + (int)rnd(4), 1 + (int)rnd(200), 1 + (int)rnd(60), sc,
+			 rep % 5 == 0 ? 20 : 0, rep % 2);
+	}
+	for (int rep = 0; rep < 10; rep++)   /* reads past the 64-column minimum bin */
+		one_case(2, 600, 65 + (int)rnd(200), &bwa, 1, 1);
+	/* Edge cases: a read longer than the reference, one-base contigs. */
+	one_case(3, 1, 30, &bwa, 0, 1);
+	one_case(1, 5, 50, &other, 0, 1);
+	printf("test_scan: %d passed, %d failed\n", n_pass, n_fail);
+	return n_fail != 0;
+}
