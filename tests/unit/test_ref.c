@@ -1,0 +1,351 @@
+/* test_ref.c — io/ref.c: FASTA loading (plain, gzip), coordinates,
+ * ambiguity runs, and every error the loader must report with file and line.
+ * One line per check; the last line is "N passed, N failed". */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "io/ref.h"
+#include "mapper/score.h"
+
+static int n_pass, n_fail;
+static char tmpdir[] = "/tmp/sm_test_ref.XXXXXX";
+static char errbuf[8192];  /* stderr captured during the last load */
+
+/* Evaluates cond once; prints one line per check. */
+#define CHECK(cond, ...) do {                                               \
+	int ok_ = (cond) != 0;                                              \
+	n_pass += ok_;                                                      \
+	n_fail += !ok_;                                                     \
+	printf("%s", ok_ ? "ok   " : "FAIL ");                             \
+	printf(__VA_ARGS__);                                                \
+	printf("%s\n", ok_ ? "" : "  [" __FILE__ ":" SM_STR(__LINE__) "]"); \
+} while (0)
+#define SM_STR2(x) #x
+#define SM_STR(x) SM_STR2(x)
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+	return buf[k];
+}
+
+static const char *write_file(const char *name, const char *text, size_t n)
+{
+	const char *p = tmp_path(name);
+	FILE *fp = fopen(p, "wb");
+	if (!fp || fwrite(text, 1, n, fp) != n || fclose(fp) != 0) {
+		perror(p);
+		exit(2);
+	}
+	return p;
+}
+
+static const char *write_text(const char *name, const char *text)
+{
+	return write_file(name, text, strlen(text));
+}
+
+static const char *write_gz(const char *name, const char *text)
+{
+	const char *p = tmp_path(name);
+	gzFile fp = gzopen(p, "wb");
+	if (!fp || gzwrite(fp, text, (unsigned)strlen(text)) != (int)strlen(text) || gzclose(fp) != Z_OK) {
+		fprintf(stderr, "cannot write %s\n", p);
+		exit(2);
+	}
+	return p;
+}
+
+static int saved_stderr = -1, capture_fd = -1;
+
+/* Sends stderr to a file until capture_end(), which reads it into errbuf
+ * with newlines turned into spaces (one check, one line). */
+static void capture_begin(void)
+{
+	capture_fd = open(tmp_path("stderr.txt"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	saved_stderr = dup(STDERR_FILENO);
+	fflush(stderr);
+	dup2(capture_fd, STDERR_FILENO);
+}
+
+static void capture_end(void)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	lseek(capture_fd, 0, SEEK_SET);
+	n = read(capture_fd, errbuf, sizeof errbuf - 1);
+	errbuf[n > 0 ? n : 0] = '\0';
+	close(capture_fd);
+	for (char *c = errbuf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+}
+
+static int load(const char *path, sm_ref_t **ref)
+{
+	int ret;
+
+	capture_begin();
+	ret = sm_ref_load(path, ref);
+	capture_end();
+	return ret;
+}
+
+static int from_strings(int n, const char *const *names, const char *const *seqs, sm_ref_t **out)
+{
+	int ret;
+
+	capture_begin();
+	ret = sm_ref_from_strings(n, names, seqs, out);
+	capture_end();
+	return ret;
+}
+
+/* The load of text must fail with a message naming the file and need. */
+static void expect_error(const char *what, const char *name, const char *text, const char *need)
+{
+	sm_ref_t *ref = NULL;
+	const char *p = write_text(name, text);
+	int ret = load(p, &ref);
+	CHECK(ret == -1 && ref == NULL, "%s: load fails", what);
+	CHECK(strstr(errbuf, p) != NULL, "%s: message names the file", what);
+	CHECK(strstr(errbuf, need) != NULL, "%s: message contains \"%s\" (got: %.200s)", what, need, errbuf);
+	sm_ref_destroy(ref);
+}
+
+static void test_basic(void)
+{
+	sm_ref_t *ref = NULL;
+	const char *p = write_text("basic.fa",
+		">chr1 first contig\nACGTN\nnnRYac\n"
+		">chr2\tsecond\n\nGGGG\r\nTT\n"
+		">chr3\nA\n");
+	int ret = load(p, &ref);
+
+	CHECK(ret == 0 && ref != NULL, "multi-line, multi-contig FASTA loads");
+	if (!ref)
+		return;
+	CHECK(ref->n_contig == 3, "three contigs");
+	CHECK(strcmp(ref->name[0], "chr1") == 0, "name cut at a space");
+	CHECK(strcmp(ref->name[1], "chr2") == 0, "name cut at a tab");
+	CHECK(ref->len[0] == 11 && ref->len[1] == 6 && ref->len[2] == 1, "lengths 11 6 1");
+	CHECK(ref->offset[0] == 0 && ref->offset[1] == 11 && ref->offset[2] == 17, "offsets 0 11 17");
+	CHECK(ref->total == 18, "total 18");
+	CHECK(ref->seq[0] == 0 && ref->seq[1] == 1 && ref->seq[2] == 2 && ref->seq[3] == 3, "ACGT coded 0123");
+	CHECK(ref->seq[9] == 0 && ref->seq[10] == 1, "lowercase ac coded 0 1");
+	CHECK(ref->seq[4] == SM_BASE_N && ref->seq[7] == SM_BASE_N && ref->seq[8] == SM_BASE_N,
+	      "N and R, Y coded 4");
+	CHECK(ref->n_amb == 3, "ambiguity runs N(3) R Y: %d", ref->n_amb);
+	if (ref->n_amb == 3) {
+		CHECK(ref->amb[0].start == 4 && ref->amb[0].len == 3 && ref->amb[0].base == 'N',
+		      "N run merges across lines and case");
+		CHECK(ref->amb[1].start == 7 && ref->amb[1].len == 1 && ref->amb[1].base == 'R', "R run");
+	}
+	CHECK(sm_ref_base_char(ref, 0) == 'A' && sm_ref_base_char(ref, 10) == 'C', "base_char of ACGT");
+	CHECK(sm_ref_base_char(ref, 5) == 'N' && sm_ref_base_char(ref, 7) == 'R' &&
+	      sm_ref_base_char(ref, 8) == 'Y', "base_char of ambiguous letters");
+	CHECK(sm_ref_base_char(ref, 15) == 'T', "CRLF line ending stripped");
+	CHECK(sm_ref_contig_of(ref, 0) == 0 && sm_ref_contig_of(ref, 10) == 0, "contig_of in contig 0");
+	CHECK(sm_ref_contig_of(ref, 11) == 1 && sm_ref_contig_of(ref, 16) == 1, "contig_of in contig 1");
+	CHECK(sm_ref_contig_of(ref, 17) == 2, "contig_of last base");
+	CHECK(strcmp(ref->path, p) == 0, "path kept");
+	sm_ref_destroy(ref);
+}
+
+static void test_runs_break_at_contigs(void)
+{
+	sm_ref_t *ref = NULL;
+	const char *p = write_text("runs.fa", ">a\nACNN\n>b\nNNAC\n");
+	CHECK(load(p, &ref) == 0, "N runs at a contig boundary load");
+	if (!ref)
+		return;
+	CHECK(ref->n_amb == 2 && ref->amb[0].len == 2 && ref->amb[1].start == 4,
+	      "a run never spans two contigs");
+	sm_ref_destroy(ref);
+}
+
+static void test_gzip(void)
+{
+	static const char text[] = ">g1\nACGTACGTAC\nGT\n>g2\nTTTT\n";
+	sm_ref_t *ref = NULL;
+	const char *p = write_gz("ref.fa.gz", text);
+	CHECK(load(p, &ref) == 0 && ref && ref->n_contig == 2 && ref->total == 16, "gzip FASTA loads");
+	sm_ref_destroy(ref);
+	ref = NULL;
+
+	/* A big compressed file cut in the middle of the compressed stream. */
+	size_t big = 200000;
+	char *s = malloc(big + 16);
+	strcpy(s, ">big\n");
+	for (size_t i = 5; i < big; i++)
+		s[i] = (i % 61 == 60) ? '\n' : "ACGT"[(i * 7 + i / 13) % 4];
+	s[big] = '\0';
+	p = write_gz("big.fa.gz", s);
+	free(s);
+	FILE *fp = fopen(p, "rb");
+	fseek(fp, 0, SEEK_END);
+	long sz = ftell(fp);
+	fclose(fp);
+	CHECK(truncate(p, sz / 2) == 0, "truncate big.fa.gz to %ld bytes", sz / 2);
+	CHECK(load(p, &ref) == -1 && ref == NULL, "truncated gzip is an error, not end of file");
+	CHECK(strstr(errbuf, p) && strstr(errbuf, "truncated gzip"), "message: %.200s", errbuf);
+
+	/* Cut only the 8-byte trailer (CRC, length): all data decompresses. */
+	p = write_gz("trailer.fa.gz", text);
+	fp = fopen(p, "rb");
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	fclose(fp);
+	CHECK(truncate(p, sz - 4) == 0, "cut the gzip trailer");
+	CHECK(load(p, &ref) == -1, "gzip missing its trailer is an error");
+	CHECK(strstr(errbuf, "gzip") != NULL, "message mentions gzip: %.200s", errbuf);
+
+	/* Corrupt compressed data. */
+	p = write_gz("corrupt.fa.gz", text);
+	fp = fopen(p, "r+b");
+	fseek(fp, 12, SEEK_SET);
+	fputc(0xff, fp);
+	fputc(0xff, fp);
+	fputc(0xff, fp);
+	fclose(fp);
+	CHECK(load(p, &ref) == -1, "corrupt gzip is an error: %.200s", errbuf);
+}
+
+static void test_errors(void)
+{
+	sm_ref_t *ref = NULL;
+
+	CHECK(load(tmp_path("does-not-exist.fa"), &ref) == -1 && ref == NULL, "missing file fails");
+	CHECK(strstr(errbuf, "does-not-exist.fa") && strstr(errbuf, "cannot open"),
+	      "missing file: message names it: %.200s", errbuf);
+	CHECK(load(tmpdir, &ref) == -1, "a directory fails: %.200s", errbuf);
+
+	expect_error("empty file", "empty.fa", "", "no contig");
+	expect_error("only blank lines", "blank.fa", "\n\n", "no contig");
+	expect_error("contig with no sequence (middle)", "noseq1.fa", ">a\nAC\n>b\n>c\nGT\n",
+		     "line 3: contig 'b' has no sequence");
+	expect_error("contig with no sequence (last)", "noseq2.fa", ">a\nAC\n>b\n\n",
+		     "line 3: contig 'b' has no sequence");
+	expect_error("duplicate names", "dup.fa", ">a x\nAC\n>b\nGT\n>a y\nTT\n",
+		     "line 5: duplicate contig name 'a' (first at line 1)");
+	expect_error("digit in sequence", "digit.fa", ">a\nACGT\nAC1T\n", "line 3: invalid character '1' at column 3");
+	expect_error("dash in sequence", "dash.fa", ">a\nAC-T\n", "invalid character '-'");
+	expect_error("star in sequence", "star.fa", ">a\nAC*T\n", "invalid character '*'");
+	expect_error("space in sequence", "space.fa", ">a\nAC T\n", "invalid character byte 0x20");
+	expect_error("X in sequence", "x.fa", ">a\nACXT\n", "invalid character 'X'");
+	expect_error("text before the first header", "fastq.fa", "@r1\nACGT\n+\nIIII\n",
+		     "line 1: text before the first '>'");
+	expect_error("empty name", "noname.fa", ">\nACGT\n", "line 1: contig header has no name");
+	expect_error("name after a space", "spacename.fa", "> a\nACGT\n", "no name");
+	expect_error("name not valid in SAM", "badname.fa", ">*x\nACGT\n", "not a valid SAM reference name");
+	write_file("nul.fa", ">a\nAC\0T\n", 8);
+	CHECK(load(tmp_path("nul.fa"), &ref) == -1 && strstr(errbuf, "byte 0x00"), "NUL byte rejected: %.200s", errbuf);
+}
+
+static void test_from_strings(void)
+{
+	const char *names[] = { "x", "y z" };
+	const char *seqs[] = { "ACGTNNacgt", "G" };
+	const char *dup_names[] = { "x", "x" };
+	const char *bad_seqs[] = { "ACGT", "AC9" };
+	const char *empty_seqs[] = { "ACGT", "" };
+	sm_ref_t *ref = NULL;
+
+	CHECK(from_strings(2, names, seqs, &ref) == 0 && ref, "from_strings builds");
+	if (ref) {
+		CHECK(ref->n_contig == 2 && ref->total == 11 && ref->offset[1] == 10, "from_strings coordinates");
+		CHECK(strcmp(ref->name[1], "y") == 0, "from_strings cuts names");
+		CHECK(ref->n_amb == 1 && sm_ref_base_char(ref, 5) == 'N' && sm_ref_base_char(ref, 9) == 'T',
+		      "from_strings ambiguity and lowercase");
+		CHECK(sm_ref_contig_of(ref, 10) == 1, "from_strings contig_of");
+		sm_ref_destroy(ref);
+	}
+	ref = NULL;
+	CHECK(from_strings(2, dup_names, seqs, &ref) == -1 && !ref, "from_strings rejects duplicates");
+	CHECK(from_strings(2, names, bad_seqs, &ref) == -1 && !ref, "from_strings rejects digits");
+	CHECK(from_strings(2, names, empty_seqs, &ref) == -1 && !ref, "from_strings rejects empty contigs");
+	CHECK(from_strings(0, names, seqs, &ref) == -1 && !ref, "from_strings rejects no contig");
+}
+
+/* contig_of and base_char against a linear scan on many contigs and runs. */
+static void test_many_contigs(void)
+{
+	enum { N_CONTIG = 300 };
+	size_t cap = 1 << 20, n = 0;
+	char *text = malloc(cap);
+	char *truth = malloc(cap);
+	int32_t *owner = malloc(cap * sizeof *owner);
+	int64_t total = 0;
+	unsigned seed = 12345;
+	sm_ref_t *ref = NULL;
+
+	for (int c = 0; c < N_CONTIG; c++) {
+		n += (size_t)sprintf(text + n, ">c%d\n", c);
+		int len = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 200;
+		for (int i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			char b = "ACGTACGTACGTNNRYKMacgtn"[(seed >> 16) % 23];
+			text[n++] = b;
+			char up = (char)(b & ~0x20);
+			truth[total] = up;
+			owner[total++] = c;
+			if ((seed >> 8) % 37 == 0)
+				text[n++] = '\n';
+		}
+		text[n++] = '\n';
+	}
+	text[n] = '\0';
+	const char *p = write_text("many.fa", text);
+	CHECK(load(p, &ref) == 0 && ref && ref->n_contig == N_CONTIG && ref->total == total,
+	      "%d random contigs load (%lld bases)", N_CONTIG, (long long)total);
+	if (ref) {
+		int64_t bad_c = 0, bad_b = 0;
+		for (int64_t i = 0; i < total; i++) {
+			bad_c += sm_ref_contig_of(ref, i) != owner[i];
+			bad_b += sm_ref_base_char(ref, i) != truth[i];
+		}
+		CHECK(bad_c == 0, "contig_of agrees with a linear scan at every position");
+		CHECK(bad_b == 0, "base_char returns the FASTA letter at every position");
+		int sorted = 1;
+		for (int32_t i = 1; i < ref->n_amb; i++)
+			sorted &= ref->amb[i - 1].start + ref->amb[i - 1].len <= ref->amb[i].start;
+		CHECK(sorted, "ambiguity runs sorted and disjoint");
+		sm_ref_destroy(ref);
+	}
+	free(text);
+	free(truth);
+	free(owner);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_basic();
+	test_runs_break_at_contigs();
+	test_gzip();
+	test_errors();
+	test_from_strings();
+	test_many_contigs();
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	if (n_fail == 0) {
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return n_fail ? 1 : 0;
+}
