@@ -1,0 +1,291 @@
+/* index.c — minimizer index: build, save, load, query (see index.h). */
+#include "mapper/index.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/log.h"
+#include "mapper/score.h"
+
+static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
+
+/* Thomas Wang's invertible 64-bit mix: spreads k-mer codes evenly, so that
+ * low-complexity k-mers (poly-A) are not always the minimizers. */
+static uint64_t mix64(uint64_t key)
+{
+	key = (~key) + (key << 21);
+	key ^= key >> 24;
+	key = (key + (key << 3)) + (key << 8);
+	key ^= key >> 14;
+	key = (key + (key << 2)) + (key << 4);
+	key ^= key >> 28;
+	key += key << 31;
+	return key;
+}
+
+int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
+		      sm_mini_t **out, int64_t *cap)
+{
+	const uint64_t mask = (k == 32) ? ~0ull : ((1ull << (2 * k)) - 1);
+	const int shift = 2 * (k - 1);
+	uint64_t fwd = 0, rev = 0;
+	sm_mini_t win[256];   /* ring of the last w k-mers; w <= 255 */
+	int64_t n_out = 0, last_pos = -1, filled = 0;
+
+	for (int64_t i = 0; i < len; i++) {
+		uint8_t c = seq[i];
+		sm_mini_t m;
+
+		if (c >= SM_BASE_N) {  /* an ambiguous base: start again after it */
+			filled = 0;
+			fwd = rev = 0;
+			continue;
+		}
+		fwd = ((fwd << 2) | c) & mask;
+		rev = (rev >> 2) | ((uint64_t)(3 - c) << shift);
+		if (++filled < k)
+			continue;
+		m.strand = rev < fwd;
+		m.hash = (uint32_t)mix64(m.strand ? rev : fwd);
+		m.pos = i;
+		win[(filled - k) % w] = m;
+		if (filled - k + 1 < w)
+			continue;
+		/* The window's smallest hash; ties go to the leftmost k-mer. */
+		const sm_mini_t *best = NULL;
+		for (int t = 0; t < w; t++) {
+			const sm_mini_t *x = &win[t];
+			if (!best || x->hash < best->hash ||
+			    (x->hash == best->hash && x->pos < best->pos))
+				best = x;
+		}
+		if (best->pos == last_pos)
+			continue;
+		if (n_out == *cap) {
+			int64_t nc = *cap ? 2 * *cap : 1024;
+			sm_mini_t *p = realloc(*out, (size_t)nc * sizeof *p);
+			if (!p)
+				return -1;
+			*out = p;
+			*cap = nc;
+		}
+		(*out)[n_out++] = *best;
+		last_pos = best->pos;
+	}
+	return n_out;
+}
+
+uint64_t sm_ref_checksum(const sm_ref_t *ref)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (int64_t i = 0; i < ref->total; i++)
+		h = (h ^ ref->seq[i]) * 1099511628211ull;
+	for (int32_t c = 0; c < ref->n_contig; c++)
+		h = (h ^ (uint64_t)ref->len[c]) * 1099511628211ull;
+	return h;
+}
+
+static int cmp_mini(const void *a, const void *b)
+{
+	const sm_mini_t *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+void sm_index_destroy(sm_index_t *idx)
+{
+	if (!idx)
+		return;
+	free(idx->key);
+	free(idx->start);
+	free(idx->pos);
+	free(idx);
+}
+
+static sm_index_t *index_new(const sm_ref_t *ref, int k, int w)
+{
+	sm_index_t *idx = calloc(1, sizeof *idx);
+
+	if (!idx)
+		return NULL;
+	idx->k = k;
+	idx->w = w;
+	idx->ref_len = ref->total;
+	idx->n_contig = ref->n_contig;
+	idx->ref_sum = sm_ref_checksum(ref);
+	return idx;
+}
+
+sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w)
+{
+	sm_mini_t *all = NULL, *buf = NULL;
+	int64_t n_all = 0, cap_buf = 0;
+	sm_index_t *idx;
+
+	if (k < 4 || k > SM_INDEX_MAX_K || w < 1 || w > 255) {
+		sm_log(SM_LOG_ERROR, "index: k must be 4..%d and w 1..255 (got k=%d w=%d)",
+		       SM_INDEX_MAX_K, k, w);
+		return NULL;
+	}
+	idx = index_new(ref, k, w);
+	if (!idx)
+		goto oom;
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		int64_t n = sm_minimizers(ref->seq + ref->offset[c], ref->len[c], k, w, &buf, &cap_buf);
+		sm_mini_t *p;
+
+		if (n < 0)
+			goto oom;
+		p = realloc(all, (size_t)(n_all + n + 1) * sizeof *p);
+		if (!p)
+			goto oom;
+		all = p;
+		for (int64_t t = 0; t < n; t++) {
+			all[n_all + t] = buf[t];
+			all[n_all + t].pos += ref->offset[c];
+		}
+		n_all += n;
+	}
+	free(buf);
+	buf = NULL;
+	qsort(all, (size_t)n_all, sizeof *all, cmp_mini);
+
+	idx->pos = malloc((size_t)(n_all + 1) * sizeof *idx->pos);
+	idx->key = malloc((size_t)(n_all + 1) * sizeof *idx->key);
+	idx->start = malloc((size_t)(n_all + 2) * sizeof *idx->start);
+	if (!idx->pos || !idx->key || !idx->start)
+		goto oom;
+	for (int64_t t = 0; t < n_all; t++) {
+		if (t == 0 || all[t].hash != all[t - 1].hash) {
+			idx->key[idx->n_key] = all[t].hash;
+			idx->start[idx->n_key++] = t;
+		}
+		idx->pos[t] = all[t].pos << 1 | all[t].strand;
+	}
+	idx->start[idx->n_key] = n_all;
+	free(all);
+	return idx;
+oom:
+	sm_log(SM_LOG_ERROR, "index: out of memory");
+	free(all);
+	free(buf);
+	sm_index_destroy(idx);
+	return NULL;
+}
+
+int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos)
+{
+	int64_t lo = 0, hi = idx->n_key;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (idx->key[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == idx->n_key || idx->key[lo] != h)
+		return 0;
+	*pos = idx->pos + idx->start[lo];
+	return idx->start[lo + 1] - idx->start[lo];
+}
+
+/* The fixed-size part of the file after the magic and version byte. */
+typedef struct {
+	int32_t k, w;
+	int64_t ref_len;
+	int32_t n_contig, pad;
+	uint64_t ref_sum;
+	int64_t n_key, n_pos;
+} index_head_t;
+
+int sm_index_save(const sm_index_t *idx, const char *path)
+{
+	FILE *fp = fopen(path, "wb");
+	uint8_t version = SM_INDEX_VERSION;
+	index_head_t h = { idx->k, idx->w, idx->ref_len, idx->n_contig, 0, idx->ref_sum,
+			   idx->n_key, idx->start[idx->n_key] };
+	int ok;
+
+	if (!fp) {
+		sm_log(SM_LOG_ERROR, "%s: cannot write the index: %s", path, strerror(errno));
+		return -1;
+	}
+	ok = fwrite(index_magic, sizeof index_magic, 1, fp) == 1 &&
+	     fwrite(&version, 1, 1, fp) == 1 &&
+	     fwrite(&h, sizeof h, 1, fp) == 1 &&
+	     fwrite(idx->key, sizeof *idx->key, (size_t)h.n_key, fp) == (size_t)h.n_key &&
+	     fwrite(idx->start, sizeof *idx->start, (size_t)h.n_key + 1, fp) == (size_t)h.n_key + 1 &&
+	     fwrite(idx->pos, sizeof *idx->pos, (size_t)h.n_pos, fp) == (size_t)h.n_pos;
+	if (fclose(fp) != 0)
+		ok = 0;
+	if (!ok) {
+		sm_log(SM_LOG_ERROR, "%s: writing the index failed: %s", path, strerror(errno));
+		remove(path);
+		return -1;
+	}
+	return 0;
+}
+
+sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
+{
+	FILE *fp = fopen(path, "rb");
+	char magic[sizeof index_magic];
+	uint8_t version;
+	index_head_t h;
+	sm_index_t *idx = NULL;
+
+	if (!fp) {
+		sm_log(SM_LOG_ERROR, "%s: cannot open the index: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fread(magic, sizeof magic, 1, fp) != 1 || memcmp(magic, index_magic, sizeof magic) != 0) {
+		sm_log(SM_LOG_ERROR, "%s: not a scanmap index", path);
+		goto fail;
+	}
+	if (fread(&version, 1, 1, fp) != 1 || version != SM_INDEX_VERSION) {
+		sm_log(SM_LOG_ERROR, "%s: index version %d, this scanmap reads version %d: "
+		       "rebuild it with 'scanmap index'", path, version, SM_INDEX_VERSION);
+		goto fail;
+	}
+	if (fread(&h, sizeof h, 1, fp) != 1 || h.n_key < 0 || h.n_pos < h.n_key ||
+	    h.k < 4 || h.k > SM_INDEX_MAX_K || h.w < 1 || h.w > 255) {
+		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index header", path);
+		goto fail;
+	}
+	if (h.ref_len != ref->total || h.n_contig != ref->n_contig ||
+	    h.ref_sum != sm_ref_checksum(ref)) {
+		sm_log(SM_LOG_ERROR, "%s: the index was built from another reference than %s: "
+		       "rebuild it with 'scanmap index'", path, ref->path ? ref->path : "this one");
+		goto fail;
+	}
+	idx = index_new(ref, h.k, h.w);
+	if (!idx)
+		goto oom;
+	idx->n_key = h.n_key;
+	idx->key = malloc((size_t)(h.n_key + 1) * sizeof *idx->key);
+	idx->start = malloc((size_t)(h.n_key + 1) * sizeof *idx->start);
+	idx->pos = malloc((size_t)(h.n_pos + 1) * sizeof *idx->pos);
+	if (!idx->key || !idx->start || !idx->pos)
+		goto oom;
+	if (fread(idx->key, sizeof *idx->key, (size_t)h.n_key, fp) != (size_t)h.n_key ||
+	    fread(idx->start, sizeof *idx->start, (size_t)h.n_key + 1, fp) != (size_t)h.n_key + 1 ||
+	    fread(idx->pos, sizeof *idx->pos, (size_t)h.n_pos, fp) != (size_t)h.n_pos ||
+	    fgetc(fp) != EOF || idx->start[h.n_key] != h.n_pos) {
+		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index", path);
+		goto fail;
+	}
+	fclose(fp);
+	return idx;
+oom:
+	sm_log(SM_LOG_ERROR, "%s: out of memory loading the index", path);
+fail:
+	fclose(fp);
+	sm_index_destroy(idx);
+	return NULL;
+}

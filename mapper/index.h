@@ -1,0 +1,69 @@
+/* index.h — minimizer index of a reference, for seeded mapping.
+ *
+ * Every contig is cut into k-mers (k <= 16 bases, no ambiguous base); of
+ * each run of w consecutive k-mers the one with the smallest hash of its
+ * canonical form (the lesser of the k-mer and its reverse complement) is a
+ * minimizer.  The index maps a minimizer hash to its reference positions.
+ *
+ * File format (little-endian, written by sm_index_save):
+ *   magic "SMIDX" + version byte, k, w, reference length, contig count,
+ *   a checksum of the reference's base codes and contig lengths, then the
+ *   sorted keys, their offsets and the positions.  sm_index_load rejects a
+ *   file that is not an index, of another version, truncated, or built from
+ *   another reference. */
+#ifndef SM_INDEX_H
+#define SM_INDEX_H
+
+#include <stdint.h>
+
+#include "io/ref.h"
+
+#define SM_INDEX_VERSION 1
+#define SM_INDEX_DEFAULT_K 15
+#define SM_INDEX_DEFAULT_W 10
+#define SM_INDEX_MAX_K 16
+
+/* One minimizer occurrence: the global coordinate of the k-mer's last base
+ * and whether the canonical form is the forward k-mer (0) or its reverse
+ * complement (1). */
+typedef struct {
+	uint32_t hash;
+	uint32_t strand;
+	int64_t pos;
+} sm_mini_t;
+
+typedef struct {
+	int k, w;
+	int64_t ref_len;
+	int32_t n_contig;
+	uint64_t ref_sum;
+	int64_t n_key;
+	uint32_t *key;      /* sorted distinct minimizer hashes */
+	int64_t *start;     /* n_key + 1 offsets into pos[] */
+	int64_t *pos;       /* (global position << 1) | strand, grouped by key */
+} sm_index_t;
+
+/* Minimizers of seq[0..len) (base codes), in order of position; positions
+ * are relative to seq.  *out is grown with realloc; returns the count or -1
+ * when out of memory. */
+int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
+		      sm_mini_t **out, int64_t *cap);
+
+/* Builds the index of ref in memory.  Returns NULL after logging. */
+sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w);
+
+/* Writes idx to path; returns 0 or -1 after logging (the file is removed). */
+int sm_index_save(const sm_index_t *idx, const char *path);
+
+/* Reads an index and checks it against ref.  Returns NULL after logging. */
+sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref);
+
+/* Positions of hash h: sets *pos and returns their count (0 if absent). */
+int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos);
+
+/* Checksum of a reference's codes and contig lengths (FNV-1a, 64-bit). */
+uint64_t sm_ref_checksum(const sm_ref_t *ref);
+
+void sm_index_destroy(sm_index_t *idx);
+
+#endif
