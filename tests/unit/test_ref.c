@@ -27,6 +27,17 @@ static char errbuf[8192];  /* stderr captured during the last load */
 #define SM_STR2(x) #x
 #define SM_STR(x) SM_STR2(x)
 
+/* malloc or give up: a test with no memory cannot say anything. */
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p) {
+		perror("malloc");
+		exit(2);
+	}
+	return p;
+}
+
 static const char *tmp_path(const char *name)
 {
 	static char buf[4][512];
@@ -185,7 +196,7 @@ static void test_gzip(void)
 
 	/* A big compressed file cut in the middle of the compressed stream. */
 	size_t big = 200000;
-	char *s = malloc(big + 16);
+	char *s = xmalloc(big + 16);
 	strcpy(s, ">big\n");
 	for (size_t i = 5; i < big; i++)
 		s[i] = (i % 61 == 60) ? '\n' : "ACGT"[(i * 7 + i / 13) % 4];
@@ -282,9 +293,9 @@ static void test_many_contigs(void)
 {
 	enum { N_CONTIG = 300 };
 	size_t cap = 1 << 20, n = 0;
-	char *text = malloc(cap);
-	char *truth = malloc(cap);
-	int32_t *owner = malloc(cap * sizeof *owner);
+	char *text = xmalloc(cap);
+	char *truth = xmalloc(cap);
+	int32_t *owner = xmalloc(cap * sizeof *owner);
 	int64_t total = 0;
 	unsigned seed = 12345;
 	sm_ref_t *ref = NULL;

@@ -1,0 +1,381 @@
+/* test_fastq.c — io/fastq.c: records (plain, gzip, stdin, wrapped), and
+ * every error the reader must report with file, record and line.
+ * One line per check; the last line is "N passed, N failed". */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "io/fastq.h"
+
+static int n_pass, n_fail;
+static char tmpdir[] = "/tmp/sm_test_fastq.XXXXXX";
+static char errbuf[8192];  /* stderr captured during the last parse */
+
+/* Evaluates cond once; prints one line per check. */
+#define CHECK(cond, ...) do {                                               \
+	int ok_ = (cond) != 0;                                              \
+	n_pass += ok_;                                                      \
+	n_fail += !ok_;                                                     \
+	printf("%s", ok_ ? "ok   " : "FAIL ");                             \
+	printf(__VA_ARGS__);                                                \
+	printf("%s\n", ok_ ? "" : "  [" __FILE__ ":" SM_STR(__LINE__) "]"); \
+} while (0)
+#define SM_STR2(x) #x
+#define SM_STR(x) SM_STR2(x)
+
+/* malloc or give up: a test with no memory cannot say anything. */
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p) {
+		perror("malloc");
+		exit(2);
+	}
+	return p;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+	return buf[k];
+}
+
+static const char *write_file(const char *name, const char *text, size_t n)
+{
+	const char *p = tmp_path(name);
+	FILE *fp = fopen(p, "wb");
+	if (!fp || fwrite(text, 1, n, fp) != n || fclose(fp) != 0) {
+		perror(p);
+		exit(2);
+	}
+	return p;
+}
+
+static const char *write_text(const char *name, const char *text)
+{
+	return write_file(name, text, strlen(text));
+}
+
+static const char *write_gz(const char *name, const char *text)
+{
+	const char *p = tmp_path(name);
+	gzFile fp = gzopen(p, "wb");
+	if (!fp || gzwrite(fp, text, (unsigned)strlen(text)) != (int)strlen(text) || gzclose(fp) != Z_OK) {
+		fprintf(stderr, "cannot write %s\n", p);
+		exit(2);
+	}
+	return p;
+}
+
+static int saved_stderr = -1, capture_fd = -1;
+
+/* Sends stderr to a file until capture_end(), which reads it into errbuf
+ * with newlines turned into spaces (one check, one line). */
+static void capture_begin(void)
+{
+	capture_fd = open(tmp_path("stderr.txt"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	saved_stderr = dup(STDERR_FILENO);
+	fflush(stderr);
+	dup2(capture_fd, STDERR_FILENO);
+}
+
+static void capture_end(void)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	lseek(capture_fd, 0, SEEK_SET);
+	n = read(capture_fd, errbuf, sizeof errbuf - 1);
+	errbuf[n > 0 ? n : 0] = '\0';
+	close(capture_fd);
+	for (char *c = errbuf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+}
+
+/* Reads every record of path into a fresh reader with stderr captured.
+ * Returns the last sm_fastq_next() value (0: clean end) or -2 when open
+ * failed; *n gets the number of records read. */
+static int read_all(const char *path, int64_t *n, sm_read_t *last)
+{
+	sm_read_t r = { 0 };
+	sm_fastq_t *f;
+	int ret;
+
+	*n = 0;
+	capture_begin();
+	f = sm_fastq_open(path);
+	if (!f) {
+		capture_end();
+		return -2;
+	}
+	while ((ret = sm_fastq_next(f, &r)) == 1)
+		(*n)++;
+	sm_fastq_close(f);
+	capture_end();
+	if (last) {
+		*last = r;
+	} else {
+		sm_read_free(&r);
+	}
+	return ret;
+}
+
+/* Parsing text must fail at record rec and line line with need in the message. */
+static void expect_error(const char *what, const char *text, int rec, int line, const char *need)
+{
+	char name[64], where[64];
+	int64_t n;
+	const char *p;
+	int ret;
+
+	snprintf(name, sizeof name, "bad%d.fq", n_pass + n_fail);
+	p = write_text(name, text);
+	ret = read_all(p, &n, NULL);
+	CHECK(ret == -1 && n == rec - 1, "%s: fails after %d good records (ret %d, %lld read)",
+	      what, rec - 1, ret, (long long)n);
+	snprintf(where, sizeof where, "line %d: record %d", line, rec);
+	CHECK(strstr(errbuf, p) && strstr(errbuf, where), "%s: message names file, %s: %.300s", what, where, errbuf);
+	CHECK(strstr(errbuf, need) != NULL, "%s: message says \"%s\"", what, need);
+}
+
+static void test_basic(void)
+{
+	const char *p = write_text("basic.fq",
+		"@r1 some comment\nACGTN\n+\nIIII#\n"
+		"@r2\tx\nacgtRYKM\n+r2\tx\n@@@@IIII\n"
+		"\n"
+		"@r3\r\nGATT\r\n+\r\n!!!~\r\n"
+		"@r4\nAC\nGT\nA\n+\nII\nI\nII\n"
+		"@r5\nC\n+\n5");
+	sm_fastq_t *f = sm_fastq_open(p);
+	sm_read_t r = { 0 };
+
+	CHECK(f != NULL, "open plain FASTQ");
+	if (!f)
+		return;
+	CHECK(strcmp(sm_fastq_path(f), p) == 0, "path kept");
+	CHECK(sm_fastq_next(f, &r) == 1, "record 1");
+	CHECK(strcmp(r.name, "r1") == 0 && strcmp(r.seq, "ACGTN") == 0 && strcmp(r.qual, "IIII#") == 0 &&
+	      r.len == 5 && r.index == 0, "record 1 fields, name cut at a space");
+	CHECK(sm_fastq_next(f, &r) == 1, "record 2");
+	CHECK(strcmp(r.name, "r2") == 0 && strcmp(r.seq, "acgtRYKM") == 0 && strcmp(r.qual, "@@@@IIII") == 0 &&
+	      r.index == 1, "record 2: lowercase, IUPAC, '+' repeating the title, QUAL starting with '@'");
+	CHECK(sm_fastq_next(f, &r) == 1, "record 3 after a blank line");
+	CHECK(strcmp(r.name, "r3") == 0 && strcmp(r.seq, "GATT") == 0 && strcmp(r.qual, "!!!~") == 0,
+	      "record 3: CRLF line endings stripped");
+	CHECK(sm_fastq_next(f, &r) == 1, "record 4");
+	CHECK(strcmp(r.seq, "ACGTA") == 0 && strcmp(r.qual, "IIIII") == 0 && r.len == 5,
+	      "record 4: SEQ and QUAL wrapped over several lines");
+	CHECK(sm_fastq_next(f, &r) == 1, "record 5");
+	CHECK(strcmp(r.seq, "C") == 0 && strcmp(r.qual, "5") == 0 && r.index == 4,
+	      "record 5: last line without newline");
+	CHECK(sm_fastq_next(f, &r) == 0, "clean end of file");
+	CHECK(sm_fastq_next(f, &r) == 0, "end of file again");
+	sm_fastq_close(f);
+	sm_read_free(&r);
+	CHECK(r.name == NULL && r.seq == NULL && r.len == 0, "sm_read_free zeroes the record");
+}
+
+static void test_empty_and_stdin(void)
+{
+	int64_t n;
+	const char *p = write_text("empty.fq", "");
+	CHECK(read_all(p, &n, NULL) == 0 && n == 0, "empty file: clean end, no record");
+	p = write_text("blank.fq", "\n\n");
+	CHECK(read_all(p, &n, NULL) == 0 && n == 0, "blank lines only: clean end");
+
+	p = write_text("stdin.fq", "@s1\nACGT\n+\nIIII\n@s2\nGG\n+\nII\n");
+	int saved = dup(STDIN_FILENO), fd = open(p, O_RDONLY);
+	dup2(fd, STDIN_FILENO);
+	close(fd);
+	CHECK(read_all("-", &n, NULL) == 0 && n == 2, "\"-\" reads standard input");
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+
+	CHECK(read_all(tmp_path("missing.fq"), &n, NULL) == -2, "missing file: open fails");
+	CHECK(strstr(errbuf, "missing.fq") && strstr(errbuf, "cannot open"), "missing file: message %.200s", errbuf);
+	CHECK(read_all(tmpdir, &n, NULL) == -1, "directory: read fails: %.200s", errbuf);
+}
+
+static void test_gzip(void)
+{
+	size_t cap = 4 << 20, len = 0;
+	char *text = xmalloc(cap);
+	int64_t n;
+	int n_rec = 20000;
+
+	for (int i = 0; i < n_rec; i++)
+		len += (size_t)sprintf(text + len, "@read%d\n%s\n+\n%s\n", i,
+				       "ACGTTGCAACGTTGCAACGTTGCAACGTTGCAACGTTGCAACGTTGCAACGTTGCAACGTTGCAACGTTGCA",
+				       "IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII");
+	text[len] = '\0';
+	const char *p = write_gz("reads.fq.gz", text);
+	sm_read_t last = { 0 };
+	CHECK(read_all(p, &n, &last) == 0 && n == n_rec, "gzip FASTQ: %d records", n_rec);
+	CHECK(last.name && strcmp(last.name, "read19999") == 0 && last.index == n_rec - 1, "gzip: last record intact");
+	sm_read_free(&last);
+
+	FILE *fp = fopen(p, "rb");
+	fseek(fp, 0, SEEK_END);
+	long sz = ftell(fp);
+	fclose(fp);
+	CHECK(truncate(p, sz * 2 / 3) == 0, "truncate the gzip file to %ld bytes", sz * 2 / 3);
+	CHECK(read_all(p, &n, NULL) == -1 && n < n_rec, "truncated gzip is an error after %lld records", (long long)n);
+	CHECK(strstr(errbuf, p) && strstr(errbuf, "truncated gzip"), "truncated gzip: message %.200s", errbuf);
+
+	/* Truncated exactly at a record boundary of the uncompressed text:
+	 * only the gzip trailer tells it apart from a complete file. */
+	p = write_gz("cut.fq.gz", "@a\nAC\n+\nII\n");
+	fp = fopen(p, "rb");
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	fclose(fp);
+	CHECK(truncate(p, sz - 8) == 0, "drop the gzip trailer");
+	CHECK(read_all(p, &n, NULL) == -1 && strstr(errbuf, "gzip"), "gzip without trailer is an error: %.200s", errbuf);
+	free(text);
+}
+
+static void test_long_read(void)
+{
+	size_t n_base = 3000000, cap = 2 * n_base + 64;
+	char *text = xmalloc(cap);
+	size_t len = (size_t)sprintf(text, "@long\n");
+	for (size_t i = 0; i < n_base; i++)
+		text[len++] = "ACGT"[i % 4];
+	len += (size_t)snprintf(text + len, cap - len, "\n+\n");
+	memset(text + len, 'F', n_base);
+	len += n_base;
+	text[len++] = '\n';
+	const char *p = write_file("long.fq", text, len);
+	sm_read_t r = { 0 };
+	int64_t n;
+	CHECK(read_all(p, &n, &r) == 0 && n == 1 && r.len == (int32_t)n_base && r.seq[n_base - 1] == 'T' &&
+	      r.qual[n_base - 1] == 'F', "a %zu-base read (longer than the read buffer)", n_base);
+	sm_read_free(&r);
+	free(text);
+}
+
+static void test_errors(void)
+{
+	expect_error("missing '@'", "@r1\nAC\n+\nII\nr2\nAC\n+\nII\n", 2, 5, "expected a header line starting with '@'");
+	expect_error("missing '+' (next header)", "@r1\nACGT\n@r2\nACGT\n+\nIIII\n", 1, 3, "missing '+'");
+	expect_error("missing '+' (quality line)", "@r1\nAC\n+\nII\n@r2\nACGT\nIIII\n@r3\nA\n+\nI\n", 2, 7,
+		     "missing '+'");
+	expect_error("QUAL shorter than SEQ", "@r1\nACGT\n+\nII\n@r2\nACGT\n+\nIIII\n", 1, 4,
+		     "SEQ/QUAL length mismatch: 4 bases but 2 quality values");
+	expect_error("QUAL longer than SEQ", "@r1\nAC\n+\nII\n@r2\nACGT\n+\nIIIIII\n", 2, 8,
+		     "SEQ/QUAL length mismatch: 4 bases but 6 quality values");
+	expect_error("wrapped QUAL longer than wrapped SEQ", "@r1\nAC\nGT\n+\nIII\nIII\n", 1, 6,
+		     "SEQ/QUAL length mismatch: 4 bases but 6 quality values");
+	expect_error("truncated after header", "@r1\nAC\n+\nII\n@r2\n", 2, 5, "truncated record");
+	expect_error("truncated after SEQ", "@r1\nAC\n+\nII\n@r2\nACGT\n", 2, 6, "end of file before the '+' line");
+	expect_error("truncated after '+'", "@r1\nAC\n+\nII\n@r2\nACGT\n+\n", 2, 7, "end of file after 0 of 4 quality");
+	expect_error("truncated inside wrapped QUAL", "@r1\nAC\nGT\n+\nII\n", 1, 5, "end of file after 2 of 4 quality");
+	expect_error("zero-length read", "@r1\nAC\n+\nII\n@r2\n\n+\n\n", 2, 7, "zero-length read");
+	expect_error("zero-length read, no SEQ line", "@r1\n+\n\n", 1, 2, "zero-length read");
+	expect_error("digit in SEQ", "@r1\nAC1T\n+\nIIII\n", 1, 2, "invalid character '1' at column 3 of SEQ");
+	expect_error("'.' in SEQ", "@r1\nAC.T\n+\nIIII\n", 1, 2, "invalid character '.'");
+	expect_error("'-' in SEQ", "@r1\nAC-T\n+\nIIII\n", 1, 2, "invalid character '-'");
+	expect_error("space in SEQ", "@r1\nAC T\n+\nIIII\n", 1, 2, "invalid character byte 0x20");
+	expect_error("space in QUAL", "@r1\nACGT\n+\nII I\n", 1, 4, "invalid quality character byte 0x20 at column 3");
+	expect_error("'+' line naming another read", "@r1\nACGT\n+r2\nIIII\n", 1, 3, "does not repeat");
+	expect_error("empty name", "@\nACGT\n+\nIIII\n", 1, 1, "empty read name");
+	expect_error("name after a space", "@ r1\nACGT\n+\nIIII\n", 1, 1, "empty read name");
+	expect_error("'@' inside the name", "@r@1\nACGT\n+\nIIII\n", 1, 1, "holds '@' at column 3");
+	expect_error("name longer than SAM allows",
+		     "@r12345678901234567890123456789012345678901234567890123456789012345678901234567890"
+		     "12345678901234567890123456789012345678901234567890123456789012345678901234567890"
+		     "12345678901234567890123456789012345678901234567890123456789012345678901234567890"
+		     "12345678901234567890123456789012345678901234567890123456789012345678901234567890\nA\n+\nI\n",
+		     1, 1, "longer than SAM allows");
+	expect_error("FASTA instead of FASTQ", ">r1\nACGT\n", 1, 1, "expected a header line starting with '@', found '>'");
+
+	write_file("nul.fq", "@r1\nAC\0T\n+\nIIII\n", 15);
+	int64_t n;
+	CHECK(read_all(tmp_path("nul.fq"), &n, NULL) == -1 && strstr(errbuf, "byte 0x00"), "NUL byte in SEQ: %.200s",
+	      errbuf);
+}
+
+/* Buffers are reused: records of random lengths, read back exactly. */
+static void test_random_records(void)
+{
+	enum { N_REC = 2000, MAX_LEN = 400 };
+	size_t cap = (size_t)N_REC * (2 * MAX_LEN + 64), len = 0;
+	char *text = xmalloc(cap);
+	char (*seqs)[MAX_LEN + 1] = xmalloc(N_REC * sizeof *seqs);
+	unsigned seed = 99;
+	int64_t n = 0;
+	int bad = 0, wrapped = 0;
+
+	for (int i = 0; i < N_REC; i++) {
+		int l = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % MAX_LEN;
+		int wrap = (seed >> 4) % 5 == 0 ? 60 : MAX_LEN + 1;
+		for (int k = 0; k < l; k++) {
+			seed = seed * 1103515245u + 12345u;
+			seqs[i][k] = "ACGTNacgtRY"[(seed >> 16) % 11];
+		}
+		seqs[i][l] = '\0';
+		len += (size_t)snprintf(text + len, cap - len, "@q%d desc\n", i);
+		for (int k = 0; k < l; k++) {
+			text[len++] = seqs[i][k];
+			if ((k + 1) % wrap == 0 && k + 1 < l)
+				text[len++] = '\n';
+		}
+		len += (size_t)snprintf(text + len, cap - len, "\n+\n");
+		for (int k = 0; k < l; k++) {
+			text[len++] = (char)('!' + (k * 7 + i) % 94);
+			if ((k + 1) % wrap == 0 && k + 1 < l)
+				text[len++] = '\n';
+		}
+		text[len++] = '\n';
+		wrapped += wrap < l;
+	}
+	const char *p = write_file("random.fq", text, len);
+	sm_fastq_t *f = sm_fastq_open(p);
+	sm_read_t r = { 0 };
+	while (f && sm_fastq_next(f, &r) == 1) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "q%lld", (long long)n);
+		bad += strcmp(r.name, nm) != 0 || strcmp(r.seq, seqs[n]) != 0 || r.len != (int32_t)strlen(seqs[n]) ||
+		       (int)strlen(r.qual) != r.len || r.qual[r.len - 1] != (char)('!' + ((r.len - 1) * 7 + n) % 94);
+		n++;
+	}
+	CHECK(n == N_REC && bad == 0, "%d random records (%d wrapped) read back exactly (%lld read, %d wrong)",
+	      N_REC, wrapped, (long long)n, bad);
+	sm_fastq_close(f);
+	sm_read_free(&r);
+	free(text);
+	free(seqs);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_basic();
+	test_empty_and_stdin();
+	test_gzip();
+	test_long_read();
+	test_errors();
+	test_random_records();
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	if (n_fail == 0) {
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return n_fail ? 1 : 0;
+}
