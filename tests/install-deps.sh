@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# install-deps.sh — makes sure what scanmap needs is installed.
+#
+#   tests/install-deps.sh build   what building scanmap and mapping the example need
+#   tests/install-deps.sh test    that, plus the tools the test suite checks against (default)
+#
+# Installs the missing Debian/Ubuntu packages with apt-get when run as root;
+# otherwise prints the exact command to run and exits 1.  Exits 0 when
+# nothing is missing.
+set -euo pipefail
+
+level=${1:-test}
+case $level in
+build | test) ;;
+*)
+	echo "usage: $0 [build|test]" >&2
+	exit 2
+	;;
+esac
+
+missing=()
+
+# need PACKAGE CHECK...: PACKAGE is missing unless CHECK succeeds.
+need() {
+	local pkg=$1
+	shift
+	if ! "$@" >/dev/null 2>&1; then
+		missing+=("$pkg")
+	fi
+}
+have() { command -v "$1"; }
+# header H: the C compiler finds H.
+header() { printf '#include <%s>\n' "$1" | cc -E -x c -; }
+
+need build-essential header stdio.h
+need make have make
+need pkg-config have pkg-config
+need libhts-dev header htslib/sam.h
+need zlib1g-dev header zlib.h
+need samtools have samtools
+if [[ $level == test ]]; then
+	need dwgsim have dwgsim         # reads with known origin
+	need emboss have water          # independent Smith-Waterman
+	need picard-tools have PicardCommandLine  # ValidateSamFile
+fi
+
+if ((${#missing[@]} == 0)); then
+	exit 0
+fi
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if ! have apt-get >/dev/null 2>&1; then
+	echo "install-deps: missing packages (Debian names): ${missing[*]}" >&2
+	echo "install-deps: this is not a Debian/Ubuntu system: install their equivalents, then rerun." >&2
+	exit 1
+fi
+if [[ $(id -u) -ne 0 ]]; then
+	echo "install-deps: missing packages: ${missing[*]}" >&2
+	echo "install-deps: run this as root, then rerun:" >&2
+	echo "    sudo apt-get update && sudo $cmd" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]} (apt-get)" >&2
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+# shellcheck disable=SC2086
+if ! { apt-get update -q && $cmd; } >"$log" 2>&1; then
+	tail -n 20 "$log" >&2
+	echo "install-deps: apt-get failed (full log: $log)" >&2
+	exit 1
+fi
+rm -f "$log"
