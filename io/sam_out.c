@@ -1,0 +1,239 @@
+/* sam_out.c — SAM/BAM/CRAM writer (see sam_out.h). */
+#include "io/sam_out.h"
+
+#include <errno.h>
+#include <htslib/hts.h>
+#include <htslib/kstring.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mapper/log.h"
+
+#define SM_PG_ID "scanmap"
+#define SM_STDOUT_NAME "standard output"
+
+struct sm_sam_out_s {
+	samFile *fp;
+	sam_hdr_t *hdr;
+	char *path;       /* NULL for standard output */
+	int removable;    /* path is a regular file this run opened for writing */
+	int failed;       /* a write already failed and was logged */
+};
+
+static const char *out_name(const sm_sam_out_t *w)
+{
+	return w->path ? w->path : SM_STDOUT_NAME;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcasecmp(s + ls - lx, suffix) == 0;
+}
+
+/* htslib open mode for the output name: "w" SAM, "wb" BAM, "wc" CRAM. */
+static const char *open_mode(const char *path)
+{
+	if (!path)
+		return "w";
+	if (has_suffix(path, ".bam"))
+		return "wb";
+	if (has_suffix(path, ".cram"))
+		return "wc";
+	return "w";
+}
+
+int sm_rg_parse(const char *arg, char **line, char **id)
+{
+	kstring_t s = KS_INITIALIZE;
+	const char *p;
+	char *f, *end;
+
+	*line = *id = NULL;
+	/* Turn the two characters "\t" into a tab; refuse other control
+	 * characters, which cannot appear in a header line. */
+	for (p = arg; *p; p++) {
+		if (p[0] == '\\' && p[1] == 't') {
+			if (kputc('\t', &s) < 0)
+				goto oom;
+			p++;
+		} else if ((unsigned char)*p < ' ' && *p != '\t') {
+			sm_log(SM_LOG_ERROR, "-R: the read group line contains a control "
+			       "character (newline?): '%s'", arg);
+			goto fail;
+		} else if (kputc(*p, &s) < 0) {
+			goto oom;
+		}
+	}
+	if (!s.s || strncmp(s.s, "@RG\t", 4) != 0) {
+		sm_log(SM_LOG_ERROR, "-R: the read group line must start with '@RG\\t': '%s'", arg);
+		goto fail;
+	}
+	/* Every field after @RG is TAG:VALUE with a two-character tag. */
+	for (f = s.s + 4; ; f = end + 1) {
+		size_t len;
+
+		end = strchr(f, '\t');
+		len = end ? (size_t)(end - f) : strlen(f);
+		if (len < 4 || f[2] != ':') {
+			sm_log(SM_LOG_ERROR, "-R: field '%.*s' of the read group line is not "
+			       "TAG:VALUE: '%s'", (int)len, f, arg);
+			goto fail;
+		}
+		if (f[0] == 'I' && f[1] == 'D' && !*id) {
+			*id = strndup(f + 3, len - 3);
+			if (!*id)
+				goto oom;
+		}
+		if (!end)
+			break;
+	}
+	if (!*id) {
+		sm_log(SM_LOG_ERROR, "-R: the read group line has no ID field: '%s'", arg);
+		goto fail;
+	}
+	*line = s.s;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory parsing -R");
+fail:
+	free(s.s);
+	free(*id);
+	*id = NULL;
+	return -1;
+}
+
+/* Header text: see sam_out.h. */
+static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring_t *s)
+{
+	int rc = 0;
+
+	rc |= ksprintf(s, "@HD\tVN:1.6\tSO:unsorted\n") < 0;
+	for (int32_t c = 0; c < ref->n_contig; c++)
+		rc |= ksprintf(s, "@SQ\tSN:%s\tLN:%lld\n", ref->name[c],
+			       (long long)ref->len[c]) < 0;
+	if (opt->rg_line)
+		rc |= ksprintf(s, "%s\n", opt->rg_line) < 0;
+	rc |= ksprintf(s, "@PG\tID:%s\tPN:%s\tVN:%s", SM_PG_ID, SM_PG_ID, opt->version) < 0;
+	if (opt->cmdline) {
+		rc |= kputs("\tCL:", s) < 0;
+		for (const char *p = opt->cmdline; *p; p++)
+			rc |= kputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p, s) < 0;
+	}
+	rc |= kputc('\n', s) < 0;
+	return rc ? -1 : 0;
+}
+
+/* CRAM encodes bases against the reference file, which htslib reads through
+ * a .fai index it builds if missing; a reference it cannot index (plain gzip)
+ * is not fatal: the CRAM then stores the bases themselves. */
+static void cram_reference(sm_sam_out_t *w, const sm_ref_t *ref)
+{
+	if (ref->path && hts_set_fai_filename(w->fp, ref->path) == 0)
+		return;
+	sm_log(SM_LOG_WARNING, "%s: cannot index the reference '%s' for CRAM; writing "
+	       "a reference-free CRAM", out_name(w), ref->path ? ref->path : "");
+	if (hts_set_opt(w->fp, CRAM_OPT_NO_REF, 1) < 0)
+		sm_log(SM_LOG_WARNING, "%s: htslib refused a reference-free CRAM", out_name(w));
+}
+
+sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
+{
+	sm_sam_out_t *w = calloc(1, sizeof *w);
+	kstring_t text = KS_INITIALIZE;
+	const char *path = opt->path && strcmp(opt->path, "-") != 0 ? opt->path : NULL;
+	const char *mode = open_mode(path);
+	struct stat st;
+
+	if (!w)
+		goto oom;
+	if (path && !(w->path = strdup(path)))
+		goto oom;
+	w->fp = sam_open(path ? path : "-", mode);
+	if (!w->fp) {
+		sm_log(SM_LOG_ERROR, "cannot open %s for writing: %s", out_name(w), strerror(errno));
+		goto fail;
+	}
+	w->removable = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (mode[1] == 'c')
+		cram_reference(w, ref);
+	if (header_text(opt, ref, &text) < 0)
+		goto oom;
+	w->hdr = sam_hdr_init();
+	if (!w->hdr || sam_hdr_add_lines(w->hdr, text.s, text.l) < 0) {
+		sm_log(SM_LOG_ERROR, "%s: cannot build the SAM header", out_name(w));
+		goto fail;
+	}
+	if (sam_hdr_write(w->fp, w->hdr) < 0) {
+		sm_log(SM_LOG_ERROR, "cannot write the header to %s: %s", out_name(w),
+		       strerror(errno));
+		goto fail;
+	}
+	free(text.s);
+	return w;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory opening the output");
+fail:
+	free(text.s);
+	if (w)
+		sm_sam_out_abort(w);
+	return NULL;
+}
+
+sam_hdr_t *sm_sam_out_header(sm_sam_out_t *w) { return w->hdr; }
+
+int sm_sam_out_write(sm_sam_out_t *w, const bam1_t *b)
+{
+	if (sam_write1(w->fp, w->hdr, b) >= 0)
+		return 0;
+	if (!w->failed)
+		sm_log(SM_LOG_ERROR, "cannot write to %s (record '%s'): %s", out_name(w),
+		       bam_get_qname(b), errno ? strerror(errno) : "write error");
+	w->failed = 1;
+	return -1;
+}
+
+static void destroy(sm_sam_out_t *w)
+{
+	sam_hdr_destroy(w->hdr);
+	free(w->path);
+	free(w);
+}
+
+static void remove_output(const sm_sam_out_t *w)
+{
+	if (!w->removable)
+		return;
+	if (unlink(w->path) == 0)
+		sm_log(SM_LOG_ERROR, "removed the incomplete output %s", w->path);
+	else
+		sm_log(SM_LOG_ERROR, "cannot remove the incomplete output %s: %s",
+		       w->path, strerror(errno));
+}
+
+int sm_sam_out_close(sm_sam_out_t *w)
+{
+	int rc = 0;
+
+	errno = 0;
+	if (sam_close(w->fp) < 0) {
+		sm_log(SM_LOG_ERROR, "cannot finish writing %s: %s; the output is incomplete",
+		       out_name(w), errno ? strerror(errno) : "write error");
+		remove_output(w);
+		rc = -1;
+	}
+	destroy(w);
+	return rc;
+}
+
+void sm_sam_out_abort(sm_sam_out_t *w)
+{
+	if (w->fp && sam_close(w->fp) < 0)
+		sm_log(SM_LOG_DEBUG, "closing %s after an error failed too", out_name(w));
+	remove_output(w);
+	destroy(w);
+}

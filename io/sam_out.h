@@ -1,0 +1,64 @@
+/* sam_out.h — the alignment writer: SAM, BAM or CRAM through htslib.
+ *
+ * The format follows the output path's extension (".sam", ".bam", ".cram",
+ * case-insensitive); any other name, and NULL or "-" (standard output), is
+ * SAM.  The header is
+ *
+ *   @HD VN:1.6 SO:unsorted
+ *   @SQ SN:<contig> LN:<length>     one per contig, in reference order
+ *   @RG ...                         only when a read group line is given
+ *   @PG ID:scanmap PN:scanmap VN:<version> CL:<command line>
+ *
+ * Nothing in it depends on the time or the machine, so a run's output is a
+ * function of its inputs and command line.
+ *
+ * Every write is checked, and so is the final flush and close: a full disk
+ * (try -o /dev/full) makes sm_sam_out_close() return -1.  When a run fails,
+ * sm_sam_out_abort() closes the writer and removes the output if it is a
+ * regular file created by this run, so nothing that looks complete is left
+ * behind; on standard output the non-zero exit status is the signal. */
+#ifndef SM_SAM_OUT_H
+#define SM_SAM_OUT_H
+
+#include <htslib/sam.h>
+
+#include "io/ref.h"
+
+typedef struct {
+	const char *path;      /* NULL or "-": SAM on standard output */
+	const char *rg_line;   /* a line from sm_rg_parse(), or NULL */
+	const char *version;   /* @PG VN */
+	const char *cmdline;   /* @PG CL (tabs and newlines are replaced by spaces) */
+} sm_sam_out_opt_t;
+
+typedef struct sm_sam_out_s sm_sam_out_t;
+
+/* Parses a -R argument: a read group header line "@RG\tID:x\t..." whose
+ * fields are separated by real tabs or by the two characters '\' 't'.
+ * It must start with "@RG", have an ID field and no empty field or newline.
+ * Returns 0 and sets *line (the line with real tabs) and *id (the ID value),
+ * both malloc'ed and freed by the caller; or -1 after logging what is wrong. */
+int sm_rg_parse(const char *arg, char **line, char **id);
+
+/* Opens the output and writes the header for ref (which must outlive the
+ * writer: CRAM output reads its reference file, ref->path, when that file
+ * can be indexed with samtools faidx, and otherwise is written without a
+ * reference).  Returns NULL after logging why. */
+sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref);
+
+/* The header the records refer to (tid = contig index of ref). */
+sam_hdr_t *sm_sam_out_header(sm_sam_out_t *w);
+
+/* Writes one record.  Returns 0, or -1 after logging the failure. */
+int sm_sam_out_write(sm_sam_out_t *w, const bam1_t *b);
+
+/* Flushes and closes the output and frees w.  Returns 0, or -1 after
+ * logging that the output is incomplete (and removing it, as
+ * sm_sam_out_abort() does). */
+int sm_sam_out_close(sm_sam_out_t *w);
+
+/* Closes w after a failed run, ignoring further errors, removes the output
+ * if it is a regular file this run created or truncated, and frees w. */
+void sm_sam_out_abort(sm_sam_out_t *w);
+
+#endif

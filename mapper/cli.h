@@ -1,0 +1,69 @@
+/* cli.h — the command line: options with their defaults, the validator, the
+ * usage text and the program's entry point.
+ *
+ *   scanmap map [options] ref.fa[.gz] reads.fq[.gz]
+ *
+ * docs/cli.md is the reference; the usage text (sm_usage) is printed from
+ * one place with the live defaults of sm_opt_init(). */
+#ifndef SM_CLI_H
+#define SM_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mapper/engine.h"
+#include "mapper/score.h"
+
+/* Exit statuses of main(): 0 only on full success.  Like bwa and minimap2,
+ * a usage error and a failed run both exit 1; the message on stderr says
+ * which. */
+enum sm_exit {
+	SM_EXIT_OK = 0,
+	SM_EXIT_FAILURE = 1,
+	SM_EXIT_USAGE = 1,
+};
+
+#define SM_DEFAULT_MIN_SCORE 30
+#define SM_DEFAULT_THREADS 1
+#define SM_MAX_THREADS 1024
+/* Reads may be up to this long unless --max-read-len says otherwise; the
+ * GPU engine sizes its buffers for it. */
+#define SM_DEFAULT_MAX_READ_LEN 1000
+#define SM_MAX_READ_LEN_LIMIT (1 << 20)
+#define SM_VERBOSITY_MAX 4
+
+typedef struct {
+	const char *ref_path;     /* FASTA, plain or gzip */
+	const char *reads_path;   /* FASTQ, plain or gzip; "-" is stdin */
+	const char *out_path;     /* -o; NULL: SAM on stdout */
+	int n_threads;            /* -t, worker threads */
+	char *rg_line;            /* -R, with real tabs (malloc'ed), or NULL */
+	char *rg_id;              /* its ID (malloc'ed), or NULL */
+	sm_score_t score;         /* -A -B -O -E */
+	int32_t min_score;        /* -T: a best score below it leaves the read unmapped */
+	sm_engine_kind_t engine;  /* --engine */
+	sm_cells_t cells;         /* --cells */
+	const char *cpu_isa;      /* --cpu-isa; "auto" by default */
+	int max_read_len;         /* --max-read-len */
+	int verbosity;            /* -v, an sm_log_level; 0 is silent */
+	char *cmdline;            /* argv joined by spaces, for @PG CL (malloc'ed) */
+} sm_opt_t;
+
+/* Sets every option to its default. */
+void sm_opt_init(sm_opt_t *o);
+
+/* Checks every value against its range (score.h's SM_MAX_*, the limits
+ * above).  Returns 0, or -1 after logging the first bad option. */
+int sm_opt_validate(const sm_opt_t *o);
+
+/* Frees what sm_opt_t owns. */
+void sm_opt_free(sm_opt_t *o);
+
+/* Prints the usage of `scanmap map` (and, with `full`, the command list),
+ * showing the defaults of sm_opt_init(). */
+void sm_usage(FILE *fp, int full);
+
+/* The program: returns the exit status (enum sm_exit). */
+int sm_main(int argc, char **argv);
+
+#endif

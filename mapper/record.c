@@ -1,0 +1,214 @@
+/* record.c — CIGAR, strand, MD/NM, MAPQ and tags of a SAM record (see record.h). */
+#include "mapper/record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/log.h"
+
+/* htslib's 4-bit base codes (seq_nt16_table): one bit per base, A=1 C=2 G=4
+ * T=8, an ambiguity code is the OR of the bases it stands for; N is 15. */
+#define NT16_N 15
+#define PHRED_OFFSET 33
+/* Longest QNAME SAM allows (254 characters plus the NUL of BAM). */
+#define SM_MAX_QNAME 254
+
+/* Complement of a 4-bit code: reverse its bit order (A<->T, C<->G). */
+static inline int nt16_comp(int c)
+{
+	return ((c & 1) << 3) | ((c & 2) << 1) | ((c & 4) >> 1) | ((c & 8) >> 3);
+}
+
+void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
+		   int32_t min_score, sm_hit_t *hit)
+{
+	sm_scan_t all = *fwd;
+
+	memset(hit, 0, sizeof *hit);
+	if (fwd->n > 0)
+		hit->best = fwd->top[0];
+	if (rev->n > 0 && (fwd->n == 0 || rev->top[0].score > fwd->top[0].score ||
+			   (rev->top[0].score == fwd->top[0].score &&
+			    rev->top[0].end < fwd->top[0].end))) {
+		hit->best = rev->top[0];
+		hit->is_rev = 1;
+	}
+	sm_scan_merge(&all, rev, shift);
+	hit->xs = sm_scan_suboptimal(&all, shift);
+	hit->mapped = (fwd->n > 0 || rev->n > 0) && hit->best.score >= min_score;
+}
+
+int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs)
+{
+	int64_t lead = (int64_t)as - xs;
+	int64_t q;
+
+	if (lead <= 0)
+		return 0;
+	q = SM_MAPQ_PER_MISMATCH * lead / (sc->match + sc->mismatch);
+	return q > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q;
+}
+
+int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,
+	     const char *seq, kstring_t *md, int32_t *nm)
+{
+	int64_t x = ref_start;  /* reference cursor (global) */
+	int64_t y = 0;          /* read cursor */
+	int u = 0;              /* matches since the last MD letter */
+	int rc = 0;
+
+	*nm = 0;
+	for (int k = 0; k < n_cigar; k++) {
+		int op = bam_cigar_op(cigar[k]);
+		int len = (int)bam_cigar_oplen(cigar[k]);
+
+		switch (op) {
+		case BAM_CMATCH:
+			for (int j = 0; j < len; j++, x++, y++) {
+				char rb = sm_ref_base_char(ref, x);
+				int c1 = seq_nt16_table[(unsigned char)seq[y]];
+				int c2 = seq_nt16_table[(unsigned char)rb];
+
+				if (c1 == c2 && c1 != NT16_N) {
+					u++;
+					continue;
+				}
+				rc |= kputw(u, md) < 0;
+				rc |= kputc(rb, md) < 0;
+				u = 0;
+				++*nm;
+			}
+			break;
+		case BAM_CDEL:
+			rc |= kputw(u, md) < 0;
+			rc |= kputc('^', md) < 0;
+			for (int j = 0; j < len; j++, x++)
+				rc |= kputc(sm_ref_base_char(ref, x), md) < 0;
+			u = 0;
+			*nm += len;
+			break;
+		case BAM_CINS:
+			y += len;
+			*nm += len;
+			break;
+		default:
+			break;
+		}
+	}
+	rc |= kputw(u, md) < 0;
+	return rc ? -1 : 0;
+}
+
+/* Fills ws->seq and ws->qual (raw Phred, no offset) with the read as it is
+ * written: reverse-complemented and reversed for a reverse-strand hit. */
+static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
+{
+	size_t n = (size_t)r->len;
+
+	ws->seq.l = ws->qual.l = 0;
+	if (ks_resize(&ws->seq, n + 1) < 0 || ks_resize(&ws->qual, n + 1) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		size_t from = is_rev ? n - 1 - i : i;
+		int c = seq_nt16_table[(unsigned char)r->seq[from]];
+
+		ws->seq.s[i] = is_rev ? seq_nt16_str[nt16_comp(c)] : r->seq[from];
+		ws->qual.s[i] = (char)(r->qual[from] - PHRED_OFFSET);
+	}
+	ws->seq.s[n] = ws->qual.s[n] = '\0';
+	ws->seq.l = ws->qual.l = n;
+	return 0;
+}
+
+/* ws->cigar = soft clip, the alignment's M/I/D, soft clip. */
+static int record_cigar(const sm_read_t *r, const sm_aln_t *aln, sm_record_ws_t *ws,
+			size_t *n_cigar)
+{
+	size_t need = (size_t)aln->n_cigar + 2, n = 0;
+
+	if (need > ws->m_cigar) {
+		uint32_t *p = realloc(ws->cigar, need * sizeof *p);
+		if (!p)
+			return -1;
+		ws->cigar = p;
+		ws->m_cigar = need;
+	}
+	if (aln->q_start > 0)
+		ws->cigar[n++] = bam_cigar_gen(aln->q_start, BAM_CSOFT_CLIP);
+	memcpy(ws->cigar + n, aln->cigar, (size_t)aln->n_cigar * sizeof *ws->cigar);
+	n += (size_t)aln->n_cigar;
+	if (aln->q_end < r->len)
+		ws->cigar[n++] = bam_cigar_gen(r->len - aln->q_end, BAM_CSOFT_CLIP);
+	*n_cigar = n;
+	return 0;
+}
+
+static int append_tags(bam1_t *b, const sm_hit_t *hit,
+		       int32_t nm, const kstring_t *md, const char *rg_id)
+{
+	int rc = 0;
+
+	if (hit->mapped) {
+		rc |= bam_aux_update_int(b, "NM", nm);
+		rc |= bam_aux_append(b, "MD", 'Z', (int)md->l + 1, (const uint8_t *)md->s);
+		rc |= bam_aux_update_int(b, "AS", hit->best.score);
+		rc |= bam_aux_update_int(b, "XS", hit->xs);
+	}
+	if (rg_id)
+		rc |= bam_aux_append(b, "RG", 'Z', (int)strlen(rg_id) + 1,
+				     (const uint8_t *)rg_id);
+	return rc;
+}
+
+int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_hit_t *hit, const sm_aln_t *aln,
+		    const char *rg_id, sm_record_ws_t *ws)
+{
+	size_t l_name = strlen(r->name), n_cigar = 0;
+	int32_t tid = -1, nm = 0;
+	int64_t pos = -1;
+	uint16_t flag = BAM_FUNMAP;
+	uint8_t mapq = 0;
+	int is_rev = hit->mapped && hit->is_rev;
+
+	if (l_name > SM_MAX_QNAME) {
+		sm_log(SM_LOG_ERROR, "read %lld '%.40s...': name longer than the %d "
+		       "characters SAM allows", (long long)r->index + 1, r->name, SM_MAX_QNAME);
+		return -1;
+	}
+	if (record_seq(r, is_rev, ws) < 0)
+		goto oom;
+	ws->md.l = 0;
+	if (hit->mapped) {
+		tid = sm_ref_contig_of(ref, aln->ref_start);
+		pos = aln->ref_start - ref->offset[tid];
+		flag = is_rev ? BAM_FREVERSE : 0;
+		mapq = (uint8_t)sm_mapq(sc, hit->best.score, hit->xs);
+		if (record_cigar(r, aln, ws, &n_cigar) < 0 ||
+		    sm_md_nm(ref, aln->ref_start, aln->cigar, aln->n_cigar,
+			     ws->seq.s + aln->q_start, &ws->md, &nm) < 0)
+			goto oom;
+	}
+	if (bam_set1(b, l_name, r->name, flag, tid, pos, mapq, n_cigar, ws->cigar,
+		     -1, -1, 0, ws->seq.l, ws->seq.s, ws->qual.s, 0) < 0 ||
+	    append_tags(b, hit, nm, &ws->md, rg_id) < 0) {
+		sm_log(SM_LOG_ERROR, "read %lld '%s': cannot build its SAM record: %s",
+		       (long long)r->index + 1, r->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "read %lld '%s': out of memory building its SAM record",
+	       (long long)r->index + 1, r->name);
+	return -1;
+}
+
+void sm_record_ws_free(sm_record_ws_t *ws)
+{
+	free(ws->seq.s);
+	free(ws->qual.s);
+	free(ws->md.s);
+	free(ws->cigar);
+	memset(ws, 0, sizeof *ws);
+}

@@ -1,0 +1,85 @@
+/* record.h — from a read and its best hit to a SAM record.
+ *
+ * A read is scored on both strands: the forward query is the read, the
+ * reverse query its reverse complement.  sm_hit_choose() picks the hit and
+ * its competitor (XS) from the two engines' lists, sm_align() traces it back
+ * and sm_record_build() writes the bam1_t:
+ *
+ *   FLAG   0, or 16 for a hit of the reverse complement, or 4 (unmapped)
+ *   POS    1-based, on the contig holding the alignment's first base
+ *   MAPQ   sm_mapq(AS, XS): never 255
+ *   CIGAR  S for the read ends outside the local alignment, then M/I/D
+ *   SEQ    the read, reverse-complemented (IUPAC-aware) on the reverse
+ *          strand, QUAL reversed with it; unmapped reads as given
+ *   tags   NM MD AS XS, then RG when a read group is set (unmapped: RG only)
+ *
+ * NM and MD follow samtools calmd: an aligned position is a match when the
+ * read and reference letters are the same IUPAC code (case-insensitive)
+ * other than N; anything else, N against N included, is a mismatch and MD
+ * names the reference letter (uppercase).  NM adds inserted and deleted
+ * bases.  (docs/cli.md discusses where picard's NM check differs.) */
+#ifndef SM_RECORD_H
+#define SM_RECORD_H
+
+#include <htslib/kstring.h>
+#include <htslib/sam.h>
+#include <stdint.h>
+
+#include "io/fastq.h"
+#include "io/ref.h"
+#include "mapper/align.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+/* MAPQ: mapq = min(SM_MAPQ_MAX, floor(SM_MAPQ_PER_MISMATCH * (AS - XS) / (A + B))),
+ * and 0 when XS >= AS.  A + B is what one mismatch costs against a match,
+ * so every mismatch's worth of lead over the competitor adds
+ * SM_MAPQ_PER_MISMATCH (the Phred value of a 1% chance that the read's
+ * true origin is one more mismatch away). */
+#define SM_MAPQ_MAX 60
+#define SM_MAPQ_PER_MISMATCH 20
+
+/* The chosen hit of a read. */
+typedef struct {
+	int mapped;        /* best score >= the -T threshold */
+	int is_rev;        /* hit of the reverse complement */
+	sm_locus_t best;   /* score (AS) and end column of the hit */
+	int32_t xs;        /* best score at another locus, either strand (0: none) */
+} sm_hit_t;
+
+/* Scratch buffers reused from record to record by one thread. */
+typedef struct {
+	kstring_t seq, qual, md;
+	uint32_t *cigar;
+	size_t m_cigar;
+} sm_record_ws_t;
+
+/* Picks the hit from the forward and reverse lists (both built with the
+ * same shift): the higher top[0] score, then the smaller end, then the
+ * forward strand.  XS is sm_scan_suboptimal() of the two lists merged.
+ * mapped is set when the score reaches min_score (-T). */
+void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
+		   int32_t min_score, sm_hit_t *hit);
+
+/* Mapping quality from the alignment score and XS (see above). */
+int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs);
+
+/* MD string (appended to md, NUL-terminated) and NM of an alignment whose
+ * first aligned base lies at global coordinate ref_start: cigar holds only
+ * M/I/D operations and seq the aligned read letters in reference
+ * orientation (the first letter is the first aligned one).  Returns 0, or
+ * -1 on out of memory. */
+int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,
+	     const char *seq, kstring_t *md, int32_t *nm);
+
+/* Writes read r's record into b (allocated with bam_init1()).  aln is the
+ * traceback of hit (ignored, may be NULL, when !hit->mapped); rg_id the read
+ * group ID or NULL.  Returns 0, or -1 after logging an error naming the read
+ * (a name longer than SAM allows, out of memory). */
+int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_hit_t *hit, const sm_aln_t *aln,
+		    const char *rg_id, sm_record_ws_t *ws);
+
+void sm_record_ws_free(sm_record_ws_t *ws);
+
+#endif
