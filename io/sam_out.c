@@ -128,17 +128,37 @@ static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring
 	return rc ? -1 : 0;
 }
 
-/* CRAM encodes bases against the reference file, which htslib reads through
- * a .fai index it builds if missing; a reference it cannot index (plain gzip)
- * is not fatal: the CRAM then stores the bases themselves. */
-static void cram_reference(sm_sam_out_t *w, const sm_ref_t *ref)
+/* Whether htslib can index path for CRAM: plain or bgzip FASTA, not gzip. */
+static int ref_indexable(const char *path)
 {
-	if (ref->path && hts_set_fai_filename(w->fp, ref->path) == 0)
-		return;
-	sm_log(SM_LOG_WARNING, "%s: cannot index the reference '%s' for CRAM; writing "
-	       "a reference-free CRAM", out_name(w), ref->path ? ref->path : "");
-	if (hts_set_opt(w->fp, CRAM_OPT_NO_REF, 1) < 0)
-		sm_log(SM_LOG_WARNING, "%s: htslib refused a reference-free CRAM", out_name(w));
+	htsFile *f = path ? hts_open(path, "r") : NULL;
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = hts_get_format(f)->compression == no_compression ||
+	     hts_get_format(f)->compression == bgzf;
+	hts_close(f);
+	return ok;
+}
+
+/* CRAM encodes bases against the reference file, which htslib reads through
+ * a .fai index it builds beside it if missing (as samtools does).  A
+ * reference it cannot index (plain gzip) is not fatal: the CRAM then stores
+ * the bases themselves. */
+static int cram_reference(sm_sam_out_t *w, const sm_ref_t *ref)
+{
+	if (!ref_indexable(ref->path)) {
+		sm_log(SM_LOG_WARNING, "%s: the reference '%s' cannot be indexed (gzip, not "
+		       "bgzip); writing a reference-free CRAM", out_name(w), ref->path);
+		if (hts_set_opt(w->fp, CRAM_OPT_NO_REF, 1) == 0)
+			return 0;
+	} else if (hts_set_fai_filename(w->fp, ref->path) == 0) {
+		return 0;
+	}
+	sm_log(SM_LOG_ERROR, "%s: cannot set up CRAM output against the reference '%s'",
+	       out_name(w), ref->path);
+	return -1;
 }
 
 sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
@@ -159,8 +179,8 @@ sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
 		goto fail;
 	}
 	w->removable = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	if (mode[1] == 'c')
-		cram_reference(w, ref);
+	if (mode[1] == 'c' && cram_reference(w, ref) < 0)
+		goto fail;
 	if (header_text(opt, ref, &text) < 0)
 		goto oom;
 	w->hdr = sam_hdr_init();

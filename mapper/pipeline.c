@@ -16,9 +16,12 @@
 #include "mapper/record.h"
 #include "mapper/scan.h"
 
-/* Cells one batch may cost: a few seconds of one CPU worker, or of the GPU
- * (which wants many queries per call to fill the device). */
+/* Batch limits: reads and cells (read length x 2 strands x reference
+ * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
+ * batch is larger, since the device wants many queries per call. */
+#define SM_BATCH_READS_CPU 256
 #define SM_BATCH_CELLS_CPU (1ull << 31)
+#define SM_BATCH_READS_GPU SM_BATCH_MAX_READS
 #define SM_BATCH_CELLS_GPU (1ull << 40)
 #define SM_STRANDS 2
 #define NSEC_PER_SEC 1000000000L
@@ -38,6 +41,7 @@ typedef struct {
 	sm_engine_t *engine;
 	sm_fastq_t *fq;
 	sm_sam_out_t *out;
+	int batch_reads;         /* read limit of one batch */
 	uint64_t batch_cells;    /* cell budget of one batch */
 
 	pthread_mutex_t lock;
@@ -133,7 +137,7 @@ static int fill_batch(pipe_t *p, batch_t *b)
 	uint64_t per_base = SM_STRANDS * (uint64_t)p->ref->total;
 
 	b->n = 0;
-	while (b->n < SM_BATCH_MAX_READS && (b->n == 0 || cells < p->batch_cells)) {
+	while (b->n < p->batch_reads && (b->n == 0 || cells < p->batch_cells)) {
 		sm_read_t *r;
 		int rc;
 
@@ -519,8 +523,13 @@ int sm_map_run(const sm_opt_t *o)
 	p.engine = sm_engine_create(ref, &o->score, &eo);
 	if (!p.engine)
 		goto out;
-	p.batch_cells = sm_engine_kind(p.engine) == SM_ENGINE_GPU ? SM_BATCH_CELLS_GPU
-								   : SM_BATCH_CELLS_CPU;
+	if (sm_engine_kind(p.engine) == SM_ENGINE_GPU) {
+		p.batch_reads = SM_BATCH_READS_GPU;
+		p.batch_cells = SM_BATCH_CELLS_GPU;
+	} else {
+		p.batch_reads = SM_BATCH_READS_CPU;
+		p.batch_cells = SM_BATCH_CELLS_CPU;
+	}
 
 	memset(&so, 0, sizeof so);
 	so.path = o->out_path;

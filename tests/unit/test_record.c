@@ -1,0 +1,279 @@
+/* test_record.c — SAM records (record.c) on hand-made cases: CIGAR with soft
+ * clips, reverse strand SEQ/QUAL, MD/NM with deletions, insertions and
+ * ambiguous bases (the samtools calmd rule), MAPQ, the choice of the hit
+ * between strands.  Each check compares a whole SAM line or value. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <htslib/kstring.h>
+#include <htslib/sam.h>
+
+#include "io/fastq.h"
+#include "io/ref.h"
+#include "mapper/align.h"
+#include "mapper/record.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+static int n_pass, n_fail;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+		printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+#define CHECK_STR(got, want) CHECK(strcmp((got), (want)) == 0, \
+	"got '%s', want '%s'", (got), (want))
+
+/* chr1 = 20 bases, chr2 = 16 bases with an N run and an R (global 20..35). */
+static const char *const names[] = { "chr1", "chr2" };
+static const char *const seqs[] = {
+	"ACGTTGCAAGGCTTAACCGA",
+	"GGATNNCCRTAGCATG",
+};
+
+static sm_ref_t *ref;
+static sam_hdr_t *hdr;
+static const sm_score_t sc = { SM_DEFAULT_MATCH, SM_DEFAULT_MISMATCH,
+			       SM_DEFAULT_GAP_OPEN, SM_DEFAULT_GAP_EXTEND };
+
+/* CIGAR from text ("3M2D4M") into a; returns a->n_cigar. */
+static int parse_cigar(const char *s, sm_aln_t *a)
+{
+	a->n_cigar = 0;
+	while (*s) {
+		char *end;
+		long len = strtol(s, &end, 10);
+		int op = bam_cigar_table[(unsigned char)*end];
+
+		if (a->n_cigar == a->m_cigar) {
+			a->m_cigar = a->m_cigar ? 2 * a->m_cigar : 8;
+			a->cigar = realloc(a->cigar, (size_t)a->m_cigar * sizeof *a->cigar);
+		}
+		a->cigar[a->n_cigar++] = bam_cigar_gen(len, op);
+		s = end + 1;
+	}
+	return a->n_cigar;
+}
+
+/* MD and NM of read letters `seq` aligned by `cigar` from global ref_start. */
+static void check_md(int line, int64_t ref_start, const char *cigar, const char *seq,
+		     const char *want_md, int want_nm)
+{
+	sm_aln_t a = { 0 };
+	kstring_t md = KS_INITIALIZE;
+	int32_t nm = -1;
+
+	parse_cigar(cigar, &a);
+	CHECK(sm_md_nm(ref, ref_start, a.cigar, a.n_cigar, seq, &md, &nm) == 0 &&
+	      strcmp(md.s, want_md) == 0 && nm == want_nm,
+	      "line %d: %s %s: MD '%s' NM %d, want '%s' %d", line, cigar, seq,
+	      md.s ? md.s : "", nm, want_md, want_nm);
+	free(md.s);
+	sm_aln_free(&a);
+}
+
+/* The SAM line of read (name, seq, qual) with the given hit and alignment. */
+static void check_record(int line, const char *seq, const char *qual, const sm_hit_t *hit,
+			 const sm_aln_t *aln, const char *rg, const char *want)
+{
+	sm_read_t r = { (char *)"read1", (char *)seq, (char *)qual, (int32_t)strlen(seq), 0 };
+	sm_record_ws_t ws = { 0 };
+	bam1_t *b = bam_init1();
+	kstring_t s = KS_INITIALIZE;
+	int rc = sm_record_build(b, &r, ref, &sc, hit, aln, rg, &ws);
+
+	CHECK(rc == 0 && sam_format1(hdr, b, &s) >= 0 && strcmp(s.s, want) == 0,
+	      "line %d: rc %d\n got  %s\n want %s", line, rc, s.s ? s.s : "", want);
+	free(s.s);
+	bam_destroy1(b);
+	sm_record_ws_free(&ws);
+}
+
+static void test_md_nm(void)
+{
+	/* chr1: A C G T T G C A A G G C T T A A C C G A */
+	check_md(__LINE__, 0, "8M", "ACGTTGCA", "8", 0);
+	check_md(__LINE__, 0, "8M", "acgttgca", "8", 0);           /* lowercase read */
+	check_md(__LINE__, 0, "8M", "ACGATGCT", "3T3A0", 2);       /* last base differs */
+	check_md(__LINE__, 0, "8M", "TCGTTGCA", "0A7", 1);         /* first base differs */
+	check_md(__LINE__, 2, "3M2D4M", "GTTAAGG", "3^GC4", 2);    /* deletion */
+	check_md(__LINE__, 2, "2M1D4M", "GAGCAA", "1T0^T4", 2);    /* mismatch then deletion */
+	check_md(__LINE__, 2, "3M1D4M", "GTTTAAG", "3^G0C3", 2);   /* deletion then mismatch */
+	check_md(__LINE__, 2, "3M2I3M", "GTTAAGCA", "6", 2);       /* insertion */
+	check_md(__LINE__, 0, "2M1I2M1D3M", "ACCGTGCA", "4^T3", 2);
+	/* chr2 (global 20): G G A T N N C C R T A G C A T G */
+	check_md(__LINE__, 20, "8M", "GGATAACC", "4N0N2", 2);      /* read A over ref N */
+	check_md(__LINE__, 20, "8M", "GGATNNCC", "4N0N2", 2);      /* read N over ref N */
+	check_md(__LINE__, 26, "5M", "CCRTA", "5", 0);             /* R over R: same code */
+	check_md(__LINE__, 26, "5M", "CCATA", "2R2", 1);           /* A over R */
+	check_md(__LINE__, 26, "5M", "CCNTA", "2R2", 1);           /* N over R */
+	check_md(__LINE__, 20, "4M2D3M", "GGATCCR", "4^NN3", 2);   /* deleted Ns */
+}
+
+static void test_forward_and_clips(void)
+{
+	sm_aln_t a = { 0 };
+	sm_hit_t hit = { 1, 0, { 8, 9 }, 0 };
+
+	/* Read XXACGTTGCAYY: bases 2..10 align to chr1:1-8. */
+	parse_cigar("8M", &a);
+	a.score = 8;
+	a.ref_start = 0;
+	a.ref_end = 8;
+	a.q_start = 2;
+	a.q_end = 10;
+	check_record(__LINE__, "GGACGTTGCATT", "ABCDEFGHIJKL", &hit, &a, NULL,
+		     "read1\t0\tchr1\t1\t32\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
+		     "NM:i:0\tMD:Z:8\tAS:i:8\tXS:i:0");
+	/* Same alignment with a read group and a competitor. */
+	hit.xs = 3;
+	check_record(__LINE__, "GGACGTTGCATT", "ABCDEFGHIJKL", &hit, &a, "g1",
+		     "read1\t0\tchr1\t1\t20\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
+		     "NM:i:0\tMD:Z:8\tAS:i:8\tXS:i:3\tRG:Z:g1");
+	/* No clips at all, second contig: POS is contig-relative. */
+	parse_cigar("6M", &a);
+	a.score = 6;
+	a.ref_start = 30;  /* chr2 offset 10: AGCATG */
+	a.ref_end = 36;
+	a.q_start = 0;
+	a.q_end = 6;
+	hit.best.score = 6;
+	hit.xs = 6;
+	check_record(__LINE__, "AGCATG", "IIIIII", &hit, &a, NULL,
+		     "read1\t0\tchr2\t11\t0\t6M\t*\t0\t0\tAGCATG\tIIIIII\t"
+		     "NM:i:0\tMD:Z:6\tAS:i:6\tXS:i:6");
+	sm_aln_free(&a);
+}
+
+static void test_reverse(void)
+{
+	sm_aln_t a = { 0 };
+	sm_hit_t hit = { 1, 1, { 7, 8 }, 0 };
+
+	/* The query (the read's reverse complement) is YC ACGTAGCA T: two
+	 * clipped bases, chr1:1-8 with one mismatch (T>A), one clipped base.
+	 * The read as sequenced is its reverse complement, with R for Y. */
+	parse_cigar("8M", &a);
+	a.score = 7;
+	a.ref_start = 0;
+	a.ref_end = 8;
+	a.q_start = 2;
+	a.q_end = 10;
+	check_record(__LINE__, "ATGCTACGTGR", "ABCDEFGHIJK", &hit, &a, NULL,
+		     "read1\t16\tchr1\t1\t28\t2S8M1S\t*\t0\t0\tYCACGTAGCAT\tKJIHGFEDCBA\t"
+		     "NM:i:1\tMD:Z:4T3\tAS:i:7\tXS:i:0");
+	sm_aln_free(&a);
+}
+
+static void test_unmapped(void)
+{
+	sm_hit_t hit = { 0, 1, { 12, 5 }, 3 };
+
+	check_record(__LINE__, "acgtNR", "!!##II", &hit, NULL, "g1",
+		     "read1\t4\t*\t0\t0\t*\t*\t0\t0\tACGTNR\t!!##II\tRG:Z:g1");
+	check_record(__LINE__, "ACGT", "IIII", &hit, NULL, NULL,
+		     "read1\t4\t*\t0\t0\t*\t*\t0\t0\tACGT\tIIII");
+}
+
+static void test_long_name(void)
+{
+	char name[300];
+	sm_read_t r = { name, (char *)"ACGT", (char *)"IIII", 4, 0 };
+	sm_hit_t hit = { 0 };
+	sm_record_ws_t ws = { 0 };
+	bam1_t *b = bam_init1();
+
+	memset(name, 'x', sizeof name - 1);
+	name[sizeof name - 1] = '\0';
+	CHECK(sm_record_build(b, &r, ref, &sc, &hit, NULL, NULL, &ws) < 0,
+	      "a 299-character name is refused");
+	name[254] = '\0';
+	CHECK(sm_record_build(b, &r, ref, &sc, &hit, NULL, NULL, &ws) == 0,
+	      "a 254-character name is accepted");
+	bam_destroy1(b);
+	sm_record_ws_free(&ws);
+}
+
+static void test_mapq(void)
+{
+	int mono = 1, bounded = 1;
+
+	CHECK(sm_mapq(&sc, 100, 100) == 0, "XS == AS gives 0");
+	CHECK(sm_mapq(&sc, 90, 100) == 0, "XS > AS gives 0");
+	CHECK(sm_mapq(&sc, 100, 95) == SM_MAPQ_PER_MISMATCH, "one mismatch's lead: %d",
+	      sm_mapq(&sc, 100, 95));
+	CHECK(sm_mapq(&sc, 100, 0) == SM_MAPQ_MAX, "no competitor: %d", sm_mapq(&sc, 100, 0));
+	for (int as = 1; as <= 300; as++)
+		for (int xs = 0; xs <= as + 5; xs++) {
+			int q = sm_mapq(&sc, as, xs);
+			if (q < 0 || q > SM_MAPQ_MAX)
+				bounded = 0;
+			if (xs > 0 && sm_mapq(&sc, as, xs - 1) < q)
+				mono = 0;   /* a weaker competitor never lowers MAPQ */
+			if (as > 1 && xs < as && sm_mapq(&sc, as - 1, xs) > q)
+				mono = 0;   /* a better hit never lowers MAPQ */
+		}
+	CHECK(bounded, "MAPQ within 0..%d (never 255)", SM_MAPQ_MAX);
+	CHECK(mono, "MAPQ monotone in AS and XS");
+}
+
+static void test_hit_choose(void)
+{
+	const int shift = SM_LOCUS_MIN_SHIFT;
+	sm_scan_t f = { 0 }, r = { 0 };
+	sm_hit_t h;
+
+	sm_hit_choose(&f, &r, shift, 30, &h);
+	CHECK(!h.mapped && h.xs == 0, "no loci: unmapped");
+
+	sm_scan_offer(&f, shift, 50, 1000);
+	sm_scan_offer(&r, shift, 50, 500);
+	sm_hit_choose(&f, &r, shift, 30, &h);
+	CHECK(h.mapped && h.is_rev && h.best.end == 500 && h.xs == 50,
+	      "equal scores: the smaller end wins, the other is XS (rev %d end %lld xs %d)",
+	      h.is_rev, (long long)h.best.end, h.xs);
+
+	memset(&r, 0, sizeof r);
+	sm_scan_offer(&r, shift, 50, 1000);
+	sm_hit_choose(&f, &r, shift, 30, &h);
+	CHECK(h.mapped && !h.is_rev && h.xs == 0,
+	      "equal score and end: forward first; same bin is not XS (rev %d xs %d)",
+	      h.is_rev, h.xs);
+
+	sm_scan_offer(&r, shift, 70, 5000);
+	sm_scan_offer(&f, shift, 40, 9000);
+	sm_hit_choose(&f, &r, shift, 30, &h);
+	CHECK(h.mapped && h.is_rev && h.best.score == 70 && h.xs == 50,
+	      "higher score wins whatever the end (rev %d score %d xs %d)",
+	      h.is_rev, h.best.score, h.xs);
+
+	sm_hit_choose(&f, &r, shift, 71, &h);
+	CHECK(!h.mapped, "best below -T: unmapped");
+	sm_hit_choose(&f, &r, shift, 70, &h);
+	CHECK(h.mapped, "best equal to -T: mapped");
+}
+
+int main(void)
+{
+	kstring_t text = KS_INITIALIZE;
+
+	if (sm_ref_from_strings(2, names, seqs, &ref) < 0)
+		return 1;
+	ksprintf(&text, "@SQ\tSN:chr1\tLN:20\n@SQ\tSN:chr2\tLN:16\n");
+	hdr = sam_hdr_parse(text.l, text.s);
+	if (!hdr)
+		return 1;
+	test_md_nm();
+	test_forward_and_clips();
+	test_reverse();
+	test_unmapped();
+	test_long_name();
+	test_mapq();
+	test_hit_choose();
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	sam_hdr_destroy(hdr);
+	sm_ref_destroy(ref);
+	free(text.s);
+	return n_fail ? 1 : 0;
+}
