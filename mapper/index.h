@@ -44,8 +44,10 @@ typedef struct {
 } sm_index_t;
 
 /* Minimizers of seq[0..len) (base codes), in order of position; positions
- * are relative to seq.  *out is grown with realloc; returns the count or -1
- * when out of memory. */
+ * are relative to seq.  With w = 1 every k-mer is returned (a read's k-mers
+ * are all looked up, so that an error that changes which k-mer of a window
+ * is the minimizer cannot hide the reference's minimizer).  *out is grown
+ * with realloc; returns the count or -1 when out of memory. */
 int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 		      sm_mini_t **out, int64_t *cap);
 

@@ -1,0 +1,244 @@
+/* seed.c — minimizer votes, clusters and window references (see seed.h). */
+#include "mapper/seed.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/log.h"
+
+typedef struct {
+	int64_t diag;     /* reference position of the oriented read's base 0 */
+	int32_t strand;   /* 0: read forward, 1: reverse complement */
+} seed_hit_t;
+
+typedef struct {
+	int64_t lo, hi;   /* diagonal range */
+	int32_t strand, votes;
+} cluster_t;
+
+struct sm_seeder_s {
+	sm_mini_t *mini;
+	int64_t cap_mini;
+	seed_hit_t *hit;
+	int64_t n_hit, cap_hit;
+	cluster_t *cl;
+	int64_t cap_cl;
+};
+
+void sm_seed_opt_init(sm_seed_opt_t *o)
+{
+	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
+	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
+	o->band = SM_SEED_DEFAULT_BAND;
+}
+
+sm_seeder_t *sm_seeder_create(void)
+{
+	return calloc(1, sizeof(sm_seeder_t));
+}
+
+void sm_seeder_destroy(sm_seeder_t *s)
+{
+	if (!s)
+		return;
+	free(s->mini);
+	free(s->hit);
+	free(s->cl);
+	free(s);
+}
+
+void sm_wref_free(sm_wref_t *w)
+{
+	free(w->ref.seq);
+	free(w->ref.len);
+	free(w->ref.offset);
+	free(w->win);
+	memset(w, 0, sizeof *w);
+}
+
+/* Grows *p (of *cap elements of size sz) to hold need elements. */
+static int grow(void **p, int64_t *cap, int64_t need, size_t sz)
+{
+	void *q;
+	int64_t c = *cap ? *cap : 64;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, (size_t)c * sz);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* Collects the hits of minimizers with at most max_occ occurrences. */
+static int collect_hits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
+			int64_t max_occ)
+{
+	s->n_hit = 0;
+	for (int64_t t = 0; t < n_mini; t++) {
+		const sm_mini_t *m = &s->mini[t];
+		const int64_t *pos;
+		int64_t occ = sm_index_get(idx, m->hash, &pos);
+
+		if (occ == 0 || occ > max_occ)
+			continue;
+		if (grow((void **)&s->hit, &s->cap_hit, s->n_hit + occ, sizeof *s->hit) < 0)
+			return -1;
+		for (int64_t u = 0; u < occ; u++) {
+			seed_hit_t *h = &s->hit[s->n_hit++];
+			int64_t g = pos[u] >> 1;
+
+			h->strand = (int32_t)((pos[u] & 1) ^ m->strand);
+			/* On the reverse strand the k-mer ending at read position p
+			 * ends at n - p + k - 2 in the reverse-complemented read. */
+			h->diag = h->strand ? g - (n - m->pos + idx->k - 2) : g - m->pos;
+		}
+	}
+	return 0;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const seed_hit_t *x = a, *y = b;
+
+	if (x->strand != y->strand)
+		return x->strand - y->strand;
+	return (x->diag > y->diag) - (x->diag < y->diag);
+}
+
+/* More votes first; ties by strand then diagonal, so the order is total. */
+static int cmp_cluster(const void *a, const void *b)
+{
+	const cluster_t *x = a, *y = b;
+
+	if (x->votes != y->votes)
+		return y->votes - x->votes;
+	if (x->strand != y->strand)
+		return x->strand - y->strand;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+static int cmp_window(const void *a, const void *b)
+{
+	const sm_window_t *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int64_t make_clusters(sm_seeder_t *s, int band)
+{
+	int64_t n_cl = 0;
+
+	qsort(s->hit, (size_t)s->n_hit, sizeof *s->hit, cmp_hit);
+	for (int64_t t = 0; t < s->n_hit; t++) {
+		const seed_hit_t *h = &s->hit[t];
+		cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
+
+		if (c && c->strand == h->strand && h->diag - c->hi <= band) {
+			c->hi = h->diag;
+			c->votes++;
+			continue;
+		}
+		if (grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0)
+			return -1;
+		s->cl[n_cl++] = (cluster_t){ h->diag, h->diag, h->strand, 1 };
+	}
+	qsort(s->cl, (size_t)n_cl, sizeof *s->cl, cmp_cluster);
+	return n_cl;
+}
+
+int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_seed_opt_t *opt,
+		    const uint8_t *read, int32_t n, sm_wref_t *w)
+{
+	const int64_t margin = sm_reach(sc, n) + opt->band;
+	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
+	int64_t n_cl, total = 0;
+	int32_t n_win = 0;
+
+	if (n_mini < 0 || collect_hits(s, idx, n_mini, n, opt->max_occ) < 0)
+		goto oom;
+	if (s->n_hit == 0 && collect_hits(s, idx, n_mini, n, INT64_MAX) < 0)
+		goto oom;   /* every seed repetitive: use them all */
+	n_cl = make_clusters(s, opt->band);
+	if (n_cl < 0)
+		goto oom;
+	if (n_cl > opt->max_windows)
+		n_cl = opt->max_windows;
+	if (grow((void **)&w->win, &w->cap_win, n_cl, sizeof *w->win) < 0)
+		goto oom;
+
+	/* Cluster -> window, clipped to the contig of its first diagonal. */
+	for (int64_t t = 0; t < n_cl; t++) {
+		const cluster_t *c = &s->cl[t];
+		int64_t anchor = c->lo < 0 ? 0 : c->lo >= ref->total ? ref->total - 1 : c->lo;
+		int32_t contig = sm_ref_contig_of(ref, anchor);
+		int64_t lo = ref->offset[contig], hi = lo + ref->len[contig];
+		sm_window_t *x = &w->win[n_win];
+
+		x->start = c->lo - margin < lo ? lo : c->lo - margin;
+		x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
+		x->votes = c->votes;
+		if (x->start < x->end)
+			n_win++;
+	}
+	/* Overlapping windows of one contig merge. */
+	qsort(w->win, (size_t)n_win, sizeof *w->win, cmp_window);
+	int32_t m = 0;
+	for (int32_t t = 0; t < n_win; t++) {
+		sm_window_t *last = m ? &w->win[m - 1] : NULL;
+		if (last && w->win[t].start <= last->end &&
+		    sm_ref_contig_of(ref, w->win[t].start) == sm_ref_contig_of(ref, last->start)) {
+			if (w->win[t].end > last->end)
+				last->end = w->win[t].end;
+			last->votes += w->win[t].votes;
+		} else {
+			w->win[m++] = w->win[t];
+		}
+	}
+	n_win = m;
+	w->n_win = n_win;
+
+	/* Lay the windows out as the contigs of the window reference. */
+	for (int32_t t = 0; t < n_win; t++)
+		total += w->win[t].end - w->win[t].start;
+	if (grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0)
+		goto oom;
+	free(w->ref.len);
+	free(w->ref.offset);
+	w->ref.len = malloc((size_t)(n_win + 1) * sizeof *w->ref.len);
+	w->ref.offset = malloc((size_t)(n_win + 1) * sizeof *w->ref.offset);
+	if (!w->ref.len || !w->ref.offset)
+		goto oom;
+	w->ref.n_contig = n_win;
+	w->ref.total = 0;
+	for (int32_t t = 0; t < n_win; t++) {
+		int64_t len = w->win[t].end - w->win[t].start;
+		memcpy(w->ref.seq + w->ref.total, ref->seq + w->win[t].start, (size_t)len);
+		w->ref.offset[t] = w->ref.total;
+		w->ref.len[t] = len;
+		w->ref.total += len;
+	}
+	return n_win;
+oom:
+	sm_log(SM_LOG_ERROR, "seeding: out of memory");
+	return -1;
+}
+
+int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p)
+{
+	int32_t c = sm_ref_contig_of(&w->ref, p);
+
+	return w->win[c].start + (p - w->ref.offset[c]);
+}
+
+void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, sm_scan_t *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < in->n; k++)
+		sm_scan_offer(out, shift, in->top[k].score, sm_wref_to_global(w, in->top[k].end));
+}

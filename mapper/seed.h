@@ -1,0 +1,72 @@
+/* seed.h — candidate windows for seeded mapping.
+ *
+ * A read's minimizers (index.h) are looked up in the reference index; each
+ * hit votes for a diagonal (the reference position of the read's first base
+ * on that strand).  Hits on nearby diagonals form a cluster, and each of the
+ * best clusters becomes a reference window wide enough to hold any
+ * positive-scoring alignment of the read around it.  The read is then
+ * aligned exactly (the same scan engines) against its windows, laid end to
+ * end as the contigs of a small "window reference" so that the scan
+ * restarts at every window.
+ *
+ * Repetitive minimizers (more than max_occ hits) are skipped; if that leaves
+ * a read with no cluster, every minimizer is used (the fallback for reads
+ * whose seeds are all repetitive). */
+#ifndef SM_SEED_H
+#define SM_SEED_H
+
+#include <stdint.h>
+
+#include "io/ref.h"
+#include "mapper/index.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+#define SM_SEED_DEFAULT_MAX_OCC 200
+#define SM_SEED_DEFAULT_MAX_WINDOWS 8
+#define SM_SEED_DEFAULT_BAND 32
+
+typedef struct {
+	int max_occ;       /* minimizers with more hits are repetitive */
+	int max_windows;   /* clusters kept per read (both strands together) */
+	int band;          /* hits within this many diagonals join one cluster */
+} sm_seed_opt_t;
+
+void sm_seed_opt_init(sm_seed_opt_t *o);
+
+typedef struct {
+	int64_t start, end;  /* global coordinates, [start, end), inside one contig */
+	int32_t votes;
+} sm_window_t;
+
+/* A window reference: windows as contigs, and the way back. */
+typedef struct {
+	sm_ref_t ref;          /* contigs = windows; names are NULL */
+	int32_t n_win;
+	sm_window_t *win;      /* global extent of each contig */
+	int64_t cap_seq, cap_win;
+} sm_wref_t;
+
+typedef struct sm_seeder_s sm_seeder_t;
+
+/* Per-thread workspace. */
+sm_seeder_t *sm_seeder_create(void);
+void sm_seeder_destroy(sm_seeder_t *s);
+
+/* Finds the windows of a read (base codes, forward strand) and lays them
+ * out in w (reused between calls; free with sm_wref_free).  Returns the
+ * number of windows (0 if no seed hit), or -1 when out of memory. */
+int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_seed_opt_t *opt,
+		    const uint8_t *read, int32_t n, sm_wref_t *w);
+
+/* Global coordinate of window-reference coordinate p. */
+int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p);
+
+/* Re-expresses a scan over the window reference in global coordinates
+ * (loci re-binned with global bins). */
+void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, sm_scan_t *out);
+
+void sm_wref_free(sm_wref_t *w);
+
+#endif

@@ -1,0 +1,122 @@
+/* test_seed.c — seeded windows find the exhaustive optimum: reads sampled
+ * with 5-10% differences (substitutions and indels) from a random genome
+ * with repeats; the best score over the read's windows (oracle scan of the
+ * window reference) must equal the whole-reference optimum for >= 99% of the
+ * reads whose optimum reaches 30, and window-reference coordinates must map
+ * back to the right global columns. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/ref.h"
+#include "mapper/index.h"
+#include "mapper/scan.h"
+#include "mapper/seed.h"
+
+static int n_pass, n_fail;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+		printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+static uint32_t rnd(uint32_t k)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state % k);
+}
+
+#define GENOME 60000
+#define N_READS 300
+#define READ_LEN 150
+
+int main(void)
+{
+	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
+	const char *names[2] = { "chrA", "chrB" }, *seqs[2] = { g0, g1 };
+	const sm_score_t sc = { 1, 4, 6, 1 };
+	sm_seed_opt_t opt;
+	sm_seeder_t *seeder = sm_seeder_create();
+	sm_wref_t w = { 0 };
+	sm_ref_t *ref;
+	sm_index_t *idx;
+	int eligible = 0, found = 0, mapped_back = 1;
+
+	for (int k = 0; k < GENOME; k++)
+		g0[k] = "ACGT"[rnd(4)];
+	for (int r = 0; r < 5; r++) {   /* 5 more copies of a 300 bp repeat */
+		int to = (int)rnd(GENOME - 300);
+		memcpy(g0 + to, g0, 300);
+	}
+	for (int k = 0; k < GENOME / 3; k++)
+		g1[k] = "ACGT"[rnd(4)];
+	if (sm_ref_from_strings(2, names, seqs, &ref) < 0)
+		return 1;
+	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W);
+	sm_seed_opt_init(&opt);
+
+	for (int r = 0; r < N_READS; r++) {
+		uint8_t read[2 * READ_LEN], rc[2 * READ_LEN];
+		int32_t c = (int32_t)rnd(2), n = 0;
+		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * READ_LEN));
+		int div = 5 + (int)rnd(6);   /* percent of differences */
+		sm_query_t qf = { read, 0 }, qr = { rc, 0 };
+		sm_scan_t ex_f, ex_r, wf, wr, gf, gr;
+
+		for (int64_t p = from; n < READ_LEN; p++) {
+			int u = (int)rnd(100);
+			if (u < div * 8 / 10)
+				read[n++] = (uint8_t)((ref->seq[p] + 1 + rnd(3)) & 3);
+			else if (u < div * 9 / 10)
+				continue;  /* deletion */
+			else if (u < div) {
+				read[n++] = (uint8_t)rnd(4);   /* insertion */
+				p--;
+			} else
+				read[n++] = ref->seq[p];
+		}
+		if (r % 2) {   /* half the reads from the reverse strand */
+			uint8_t tmp[2 * READ_LEN];
+			for (int k = 0; k < n; k++)
+				tmp[k] = (uint8_t)(3 - read[n - 1 - k]);
+			memcpy(read, tmp, (size_t)n);
+		}
+		for (int k = 0; k < n; k++)
+			rc[k] = (uint8_t)(3 - read[n - 1 - k]);
+		qf.len = qr.len = n;
+		sm_scan_oracle(ref, &sc, &qf, &ex_f);
+		sm_scan_oracle(ref, &sc, &qr, &ex_r);
+		int32_t best = ex_f.n ? ex_f.top[0].score : 0;
+		if (ex_r.n && ex_r.top[0].score > best)
+			best = ex_r.top[0].score;
+		if (best < 30)
+			continue;
+		eligible++;
+		if (sm_seed_windows(seeder, idx, ref, &sc, &opt, read, n, &w) <= 0)
+			continue;
+		sm_scan_oracle(&w.ref, &sc, &qf, &wf);
+		sm_scan_oracle(&w.ref, &sc, &qr, &wr);
+		sm_wref_scan_to_global(&w, &wf, sm_locus_shift(&sc, n), &gf);
+		sm_wref_scan_to_global(&w, &wr, sm_locus_shift(&sc, n), &gr);
+		int32_t got = gf.n ? gf.top[0].score : 0;
+		if (gr.n && gr.top[0].score > got)
+			got = gr.top[0].score;
+		found += got == best;
+		/* The window's best column holds the same base as the global one. */
+		if (gf.n && ref->seq[gf.top[0].end] != w.ref.seq[wf.top[0].end])
+			mapped_back = 0;
+	}
+	CHECK(eligible > N_READS * 9 / 10, "%d of %d reads reach the threshold", eligible, N_READS);
+	CHECK(found * 100 >= eligible * 99, "seeded optimum = exhaustive optimum for %d of %d reads",
+	      found, eligible);
+	CHECK(mapped_back, "window coordinates map back to the global reference");
+	printf("# seeded optimum = exhaustive for %d/%d reads (5-10%% differences)\n", found, eligible);
+	sm_wref_free(&w);
+	sm_seeder_destroy(seeder);
+	sm_index_destroy(idx);
+	sm_ref_destroy(ref);
+	printf("test_seed: %d passed, %d failed\n", n_pass, n_fail);
+	return n_fail != 0;
+}
