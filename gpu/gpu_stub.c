@@ -1,0 +1,29 @@
+/* gpu_stub.c — the GPU engine's entry points in a build without CUDA
+ * (make cuda=0, or no nvcc found): no device is ever available. */
+#include "gpu/gpu_engine.h"
+
+#include <stdio.h>
+
+#include "mapper/log.h"
+
+int sm_gpu_available(int device, char *msg, int msg_len)
+{
+	snprintf(msg, (size_t)msg_len, "this scanmap was built without CUDA");
+	return 0;
+}
+
+sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
+			sm_cells_t cells, int max_query_len)
+{
+	sm_log(SM_LOG_ERROR, "this scanmap was built without CUDA (make cuda=0)");
+	return NULL;
+}
+
+int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
+{
+	return -1;
+}
+
+void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st) {}
+const char *sm_gpu_name(const sm_gpu_t *g) { return "none"; }
+void sm_gpu_destroy(sm_gpu_t *g) {}
