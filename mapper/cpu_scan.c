@@ -1,0 +1,374 @@
+/* cpu_scan.c — CPU engine: ISA detection and dispatch, workspaces, the
+ * scalar fallback of the tiled algorithm, and the thread-safe engine.
+ * The SIMD kernels are in cpu_scan_simd.h (one source, three ISAs). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/cpu_scan_impl.h"
+#include "mapper/log.h"
+
+static const char *const isa_names[] = {
+	[SM_CPU_ISA_AUTO] = "auto",
+	[SM_CPU_ISA_SCALAR] = "scalar",
+	[SM_CPU_ISA_SSE41] = "sse41",
+	[SM_CPU_ISA_AVX2] = "avx2",
+	[SM_CPU_ISA_AVX512] = "avx512",
+};
+#define N_ISA ((int)(sizeof(isa_names) / sizeof(isa_names[0])))
+
+static const sm_cpu_kernel_fn isa_kernels[] = {
+	[SM_CPU_ISA_SSE41] = sm_cpu_kernel_sse41,
+	[SM_CPU_ISA_AVX2] = sm_cpu_kernel_avx2,
+	[SM_CPU_ISA_AVX512] = sm_cpu_kernel_avx512,
+};
+
+int sm_cpu_isa_supported(sm_cpu_isa_t isa)
+{
+	__builtin_cpu_init();
+	switch (isa) {
+	case SM_CPU_ISA_AUTO:
+	case SM_CPU_ISA_SCALAR:
+		return 1;
+	case SM_CPU_ISA_SSE41:
+		return __builtin_cpu_supports("sse4.1") != 0;
+	case SM_CPU_ISA_AVX2:
+		return __builtin_cpu_supports("avx2") != 0;
+	case SM_CPU_ISA_AVX512:
+		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+	}
+	return 0;
+}
+
+sm_cpu_isa_t sm_cpu_isa_best(void)
+{
+	for (int isa = SM_CPU_ISA_AVX512; isa > SM_CPU_ISA_SCALAR; isa--)
+		if (sm_cpu_isa_supported((sm_cpu_isa_t)isa))
+			return (sm_cpu_isa_t)isa;
+	return SM_CPU_ISA_SCALAR;
+}
+
+const char *sm_cpu_isa_name(sm_cpu_isa_t isa)
+{
+	return (int)isa >= 0 && (int)isa < N_ISA ? isa_names[isa] : "unknown";
+}
+
+int sm_cpu_isa_parse(const char *name, sm_cpu_isa_t *isa)
+{
+	if (!name) {
+		*isa = SM_CPU_ISA_AUTO;
+		return 0;
+	}
+	for (int k = 0; k < N_ISA; k++)
+		if (strcmp(name, isa_names[k]) == 0) {
+			*isa = (sm_cpu_isa_t)k;
+			return 0;
+		}
+	sm_log(SM_LOG_ERROR, "unknown CPU instruction set '%s' (expected auto, scalar, "
+	       "sse41, avx2 or avx512)", name);
+	return -1;
+}
+
+/* Bit k set: cells of 8 << k bits may be used.  32-bit cells always are. */
+static int allowed_widths(sm_cpu_isa_t isa, sm_cells_t cells)
+{
+	if (isa == SM_CPU_ISA_SCALAR)
+		return 4;
+	switch (cells) {
+	case SM_CELLS_8: return 1 | 4;
+	case SM_CELLS_16: return 2 | 4;
+	case SM_CELLS_32: return 4;
+	case SM_CELLS_AUTO: break;
+	}
+	return 1 | 2 | 4;
+}
+
+static int grow_rows(sm_cpu_scan_t *ws, int32_t n)
+{
+	if (n <= ws->cap_rows)
+		return 0;
+	int32_t *hb = realloc(ws->hb, sizeof(*hb) * ((size_t)n + 1));
+	if (!hb)
+		goto oom;
+	ws->hb = hb;
+	int32_t *eb = realloc(ws->eb, sizeof(*eb) * ((size_t)n + 1));
+	if (!eb)
+		goto oom;
+	ws->eb = eb;
+	ws->cap_rows = n;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace of %d rows", (int)n);
+	return -1;
+}
+
+sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_query_len)
+{
+	if (isa == SM_CPU_ISA_AUTO)
+		isa = sm_cpu_isa_best();
+	if (!sm_cpu_isa_supported(isa)) {
+		sm_log(SM_LOG_ERROR, "this CPU does not support the '%s' instruction set",
+		       sm_cpu_isa_name(isa));
+		return NULL;
+	}
+	sm_cpu_scan_t *ws = calloc(1, sizeof(*ws));
+	if (!ws) {
+		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
+		return NULL;
+	}
+	ws->isa = isa;
+	ws->cells = cells;
+	ws->allowed = allowed_widths(isa, cells);
+	/* sref, CODES profile rows, and H, F, column maxima at 1, 2, 4 bytes. */
+	const size_t tile = SM_CPU_TILE_COLS;
+	size_t total = tile * (1 + SM_CPU_N_CODES);
+	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
+		total += 3 * (tile << k);
+	void *mem = NULL;
+	if (posix_memalign(&mem, SM_CPU_ALIGN, total) != 0) {
+		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
+		free(ws);
+		return NULL;
+	}
+	ws->mem = mem;
+	uint8_t *p = ws->mem;
+	ws->sref = p;
+	p += tile;
+	ws->prof = p;
+	p += tile * SM_CPU_N_CODES;
+	for (int k = 0; k < SM_CPU_N_WIDTHS; k++) {
+		ws->hp[k] = p;
+		p += tile << k;
+		ws->f[k] = p;
+		p += tile << k;
+		ws->cm[k] = p;
+		p += tile << k;
+	}
+	if (grow_rows(ws, max_query_len > 0 ? max_query_len : 1) != 0) {
+		sm_cpu_scan_destroy(ws);
+		return NULL;
+	}
+	return ws;
+}
+
+sm_cpu_isa_t sm_cpu_scan_isa(const sm_cpu_scan_t *ws)
+{
+	return ws->isa;
+}
+
+void sm_cpu_scan_destroy(sm_cpu_scan_t *ws)
+{
+	if (!ws)
+		return;
+	free(ws->hb);
+	free(ws->eb);
+	free(ws->mem);
+	free(ws);
+}
+
+static int32_t max32(int32_t a, int32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The scalar fallback: the same tiles and boundaries as the SIMD kernels,
+ * one cell at a time in 32-bit, the horizontal scan running along the row. */
+static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc,
+		       const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
+{
+	const int shift = sc->locus_shift;
+	const int wide = SM_CPU_N_WIDTHS - 1;
+	int32_t *hp = (int32_t *)(void *)ws->hp[wide];
+	int32_t *f = (int32_t *)(void *)ws->f[wide];
+	int32_t *cm = (int32_t *)(void *)ws->cm[wide];
+	const int32_t e_ext = sc->gap_ext, oe = sc->gap_open + sc->gap_ext;
+	uint64_t cells = 0;
+
+	out->n = 0;
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		const uint8_t *seq = ref->seq + ref->offset[c];
+		memset(ws->hb, 0, sizeof(*ws->hb) * ((size_t)q->len + 1));
+		memset(ws->eb, 0, sizeof(*ws->eb) * ((size_t)q->len + 1));
+		for (int64_t off = 0; off < ref->len[c]; off += SM_CPU_TILE_COLS) {
+			int64_t left = ref->len[c] - off;
+			int cols = left < SM_CPU_TILE_COLS ? (int)left : SM_CPU_TILE_COLS;
+			const uint8_t *ts = seq + off;
+			int32_t hin = 0;
+			memset(hp, 0, sizeof(*hp) * (size_t)cols);
+			memset(f, 0, sizeof(*f) * (size_t)cols);
+			memset(cm, 0, sizeof(*cm) * (size_t)cols);
+			for (int32_t i = 1; i <= q->len; i++) {
+				uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
+				const uint8_t *lut = sc->lut[code];
+				int32_t diag = hin, e = ws->eb[i];
+				for (int j = 0; j < cols; j++) {
+					int32_t up = hp[j];
+					int32_t fv = max32(f[j] - e_ext, up - oe);
+					int32_t ht = max32(max32(0, diag + lut[ts[j]] - sc->bias), fv);
+					e = max32(ht, e - e_ext);
+					int32_t h = max32(ht, e - sc->gap_open);
+					f[j] = fv;
+					hp[j] = h;
+					cm[j] = max32(cm[j], h);
+					diag = up;
+				}
+				hin = ws->hb[i];
+				ws->hb[i] = hp[cols - 1];
+				ws->eb[i] = e;
+			}
+			cells += (uint64_t)cols * (uint64_t)q->len;
+			for (int j = 0; j < cols; j++)
+				sm_cpu_offer(out, shift, cm[j], ref->offset[c] + off + j);
+		}
+	}
+	if (st) {
+		st->cells += cells;
+		st->cells_w[wide] += cells;
+		st->queries++;
+	}
+	return 0;
+}
+
+/* Largest score a lane may have to hold: every H is <= n * match. */
+#define SM_CPU_SCORE_LIMIT (INT32_MAX / 2)
+
+int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+		const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
+{
+	sm_cpu_score_t k;
+
+	out->n = 0;
+	k.match = sc->match;
+	k.gap_open = sc->gap_open;
+	k.gap_ext = sc->gap_ext;
+	k.bias = max32(sc->mismatch, -SM_SCORE_AMBIG);
+	k.locus_shift = sm_locus_shift(sc, q->len);
+	if ((int64_t)q->len * sc->match + sc->match + k.bias > SM_CPU_SCORE_LIMIT) {
+		sm_log(SM_LOG_ERROR, "query of length %d: scores could exceed %d with match "
+		       "score %d", (int)q->len, SM_CPU_SCORE_LIMIT, sc->match);
+		return -1;
+	}
+	if (grow_rows(ws, q->len) != 0)
+		return -1;
+	memset(k.lut, 0, sizeof(k.lut));
+	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
+		for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
+			k.lut[qc][rc] = (uint8_t)(sm_subst(sc, (uint8_t)rc, (uint8_t)qc) + k.bias);
+	if (ws->isa == SM_CPU_ISA_SCALAR)
+		return scan_scalar(ws, ref, &k, q, out, st);
+	return isa_kernels[ws->isa](ws, ref, &k, q, out, st);
+}
+
+/* ---- the thread-safe engine ---- */
+
+typedef struct sm_cpu_ws_node_s {
+	sm_cpu_scan_t *ws;
+	struct sm_cpu_ws_node_s *next;
+} sm_cpu_ws_node_t;
+
+struct sm_cpu_engine_s {
+	const sm_ref_t *ref;
+	sm_score_t sc;
+	sm_cpu_isa_t isa;
+	sm_cells_t cells;
+	int max_query_len;
+	pthread_key_t key;          /* the calling thread's sm_cpu_scan_t */
+	pthread_mutex_t lock;       /* guards `all` (taken once per thread) */
+	sm_cpu_ws_node_t *all;      /* every workspace made, freed at destroy */
+};
+
+sm_cpu_engine_t *sm_cpu_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
+				      sm_cpu_isa_t isa, sm_cells_t cells,
+				      int max_query_len)
+{
+	if (isa == SM_CPU_ISA_AUTO)
+		isa = sm_cpu_isa_best();
+	if (!sm_cpu_isa_supported(isa)) {
+		sm_log(SM_LOG_ERROR, "this CPU does not support the '%s' instruction set",
+		       sm_cpu_isa_name(isa));
+		return NULL;
+	}
+	sm_cpu_engine_t *e = calloc(1, sizeof(*e));
+	if (!e) {
+		sm_log(SM_LOG_ERROR, "out of memory for the CPU engine");
+		return NULL;
+	}
+	e->ref = ref;
+	e->sc = *sc;
+	e->isa = isa;
+	e->cells = cells;
+	e->max_query_len = max_query_len;
+	if (pthread_key_create(&e->key, NULL) != 0) {
+		sm_log(SM_LOG_ERROR, "cannot create a thread key for the CPU engine");
+		free(e);
+		return NULL;
+	}
+	if (pthread_mutex_init(&e->lock, NULL) != 0) {
+		sm_log(SM_LOG_ERROR, "cannot create a mutex for the CPU engine");
+		pthread_key_delete(e->key);
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static sm_cpu_scan_t *thread_workspace(sm_cpu_engine_t *e)
+{
+	sm_cpu_scan_t *ws = pthread_getspecific(e->key);
+	if (ws)
+		return ws;
+	sm_cpu_ws_node_t *node = malloc(sizeof(*node));
+	if (!node) {
+		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
+		return NULL;
+	}
+	ws = sm_cpu_scan_create(e->isa, e->cells, e->max_query_len);
+	if (!ws) {
+		free(node);
+		return NULL;
+	}
+	if (pthread_setspecific(e->key, ws) != 0) {
+		sm_log(SM_LOG_ERROR, "cannot attach a CPU workspace to this thread");
+		sm_cpu_scan_destroy(ws);
+		free(node);
+		return NULL;
+	}
+	node->ws = ws;
+	pthread_mutex_lock(&e->lock);
+	node->next = e->all;
+	e->all = node;
+	pthread_mutex_unlock(&e->lock);
+	return ws;
+}
+
+int sm_cpu_engine_scan(sm_cpu_engine_t *e, int nq, const sm_query_t *q,
+		       sm_scan_t *out, sm_engine_stats_t *st)
+{
+	sm_cpu_scan_t *ws = thread_workspace(e);
+	if (!ws)
+		return -1;
+	for (int k = 0; k < nq; k++)
+		if (sm_cpu_scan(ws, e->ref, &e->sc, &q[k], &out[k], st) != 0)
+			return -1;
+	return 0;
+}
+
+sm_cpu_isa_t sm_cpu_engine_isa(const sm_cpu_engine_t *e)
+{
+	return e->isa;
+}
+
+void sm_cpu_engine_destroy(sm_cpu_engine_t *e)
+{
+	if (!e)
+		return;
+	pthread_key_delete(e->key);
+	pthread_mutex_destroy(&e->lock);
+	while (e->all) {
+		sm_cpu_ws_node_t *next = e->all->next;
+		sm_cpu_scan_destroy(e->all->ws);
+		free(e->all);
+		e->all = next;
+	}
+	free(e);
+}

@@ -1,0 +1,93 @@
+/* cpu_scan.h — the CPU scoring engine: the row-parallel scan of Yasui & Ino
+ * (2018) with mixed word length, vectorised along the reference with SSE4.1,
+ * AVX2 or AVX-512BW, and a scalar fallback.
+ *
+ * For one query it computes exactly what sm_scan_oracle() (scan.h) computes:
+ * the SM_TOPK best locus bins of the column maxima C(j) = max_i H(i,j) over
+ * the whole reference.  Design and measurements: docs/cpu-engine.md.
+ *
+ * Two layers:
+ *   - sm_cpu_scan_t, a workspace for one thread (not shareable), with
+ *     sm_cpu_scan() scanning one query;
+ *   - sm_cpu_engine_t, bound to a reference and a scoring scheme, safe to call
+ *     from any number of threads at once: each calling thread gets its own
+ *     workspace, created on its first call and freed when the thread exits or
+ *     the engine is destroyed.  No lock is taken after a thread's first call.
+ *
+ * All memory is host memory. */
+#ifndef SM_CPU_SCAN_H
+#define SM_CPU_SCAN_H
+
+#include <stdint.h>
+
+#include "io/ref.h"
+#include "mapper/engine.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+/* Instruction sets, in increasing order of vector width. */
+typedef enum {
+	SM_CPU_ISA_AUTO = 0,   /* the widest the CPU supports */
+	SM_CPU_ISA_SCALAR,     /* portable C, 32-bit cells */
+	SM_CPU_ISA_SSE41,      /* 128-bit vectors */
+	SM_CPU_ISA_AVX2,       /* 256-bit vectors */
+	SM_CPU_ISA_AVX512,     /* 512-bit vectors, AVX-512F + BW */
+} sm_cpu_isa_t;
+
+/* The widest instruction set this CPU supports (detected once, thread-safe). */
+sm_cpu_isa_t sm_cpu_isa_best(void);
+
+/* 1 if this CPU can run isa (AUTO and SCALAR always can), else 0. */
+int sm_cpu_isa_supported(sm_cpu_isa_t isa);
+
+/* Parses "auto", "scalar", "sse41", "avx2" or "avx512" (NULL means "auto").
+ * Returns 0, or -1 after logging an error naming the bad value. */
+int sm_cpu_isa_parse(const char *name, sm_cpu_isa_t *isa);
+
+/* "scalar", "sse41", "avx2", "avx512" ("auto" for AUTO). */
+const char *sm_cpu_isa_name(sm_cpu_isa_t isa);
+
+typedef struct sm_cpu_scan_s sm_cpu_scan_t;
+
+/* Creates a workspace for one thread.  isa AUTO picks sm_cpu_isa_best();
+ * cells selects the ladder of cell widths (engine.h; AUTO = 8, 16, 32 bit);
+ * the scalar ISA always uses 32-bit cells.  max_query_len pre-sizes the
+ * per-row buffers (longer queries grow them).  Returns NULL after logging
+ * why (ISA not supported by this CPU, out of memory). */
+sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells,
+				  int max_query_len);
+
+/* The ISA a workspace runs. */
+sm_cpu_isa_t sm_cpu_scan_isa(const sm_cpu_scan_t *ws);
+
+/* Scans query q against ref with scoring sc; writes *out, identical to
+ * sm_scan_oracle(ref, sc, q, out).  If st is not NULL, adds this query's
+ * cells (st->cells, st->cells_w[]) and 1 to st->queries; st->seconds is
+ * left to the caller.  Returns 0, or -1 after logging an error (query too
+ * long for 32-bit cells with this scoring, out of memory). */
+int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+		const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
+
+void sm_cpu_scan_destroy(sm_cpu_scan_t *ws);
+
+typedef struct sm_cpu_engine_s sm_cpu_engine_t;
+
+/* An engine over ref and sc (both must outlive it) with per-thread
+ * workspaces.  Returns NULL after logging why. */
+sm_cpu_engine_t *sm_cpu_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
+				      sm_cpu_isa_t isa, sm_cells_t cells,
+				      int max_query_len);
+
+/* Scans nq queries with the calling thread's workspace; out[k] receives
+ * query k's result.  Thread-safe.  st as for sm_cpu_scan (may be NULL; the
+ * caller sums the figures of its threads).  Returns 0 or -1 (logged). */
+int sm_cpu_engine_scan(sm_cpu_engine_t *e, int nq, const sm_query_t *q,
+		       sm_scan_t *out, sm_engine_stats_t *st);
+
+sm_cpu_isa_t sm_cpu_engine_isa(const sm_cpu_engine_t *e);
+
+/* Frees the engine and every thread's workspace.  No thread may be inside
+ * sm_cpu_engine_scan() on e. */
+void sm_cpu_engine_destroy(sm_cpu_engine_t *e);
+
+#endif

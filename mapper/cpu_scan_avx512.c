@@ -1,0 +1,123 @@
+/* cpu_scan_avx512.c — the SIMD kernel (cpu_scan_simd.h) on 512-bit
+ * AVX-512 (F + BW) vectors: 64 segments per tile; 64, 32 or 16 lanes per
+ * vector at 8, 16 or 32-bit cells.  Compiled for AVX-512BW whatever the
+ * global flags; called only when the CPU has it. */
+#pragma GCC target("avx512f,avx512bw")
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef __m512i V;
+#define SM_VB 64
+#define SM_KERNEL_NAME sm_cpu_kernel_avx512
+
+static inline V v_load(const V *p) { return _mm512_load_si512(p); }
+static inline void v_store(V *p, V x) { _mm512_store_si512(p, x); }
+static inline V v_zero(void) { return _mm512_setzero_si512(); }
+
+static inline V v_set1(uint32_t x, int w)
+{
+	return w == 8 ? _mm512_set1_epi8((char)x) : w == 16 ? _mm512_set1_epi16((short)x) :
+		_mm512_set1_epi32((int)x);
+}
+
+static inline V v_adds(V a, V b, int w)
+{
+	return w == 8 ? _mm512_adds_epu8(a, b) : w == 16 ? _mm512_adds_epu16(a, b) :
+		_mm512_add_epi32(a, b);
+}
+
+static inline V v_subs(V a, V b, int w)
+{
+	return w == 8 ? _mm512_subs_epu8(a, b) : w == 16 ? _mm512_subs_epu16(a, b) :
+		_mm512_max_epi32(_mm512_sub_epi32(a, b), _mm512_setzero_si512());
+}
+
+static inline V v_max(V a, V b, int w)
+{
+	return w == 8 ? _mm512_max_epu8(a, b) : w == 16 ? _mm512_max_epu16(a, b) :
+		_mm512_max_epi32(a, b);
+}
+
+/* t = each 128-bit lane's neighbour below (prev's top lane for lane 0);
+ * alignr then shifts within lanes taking bytes from t. */
+static inline V v_funnel(V cur, V prev, int nb)
+{
+	V t = _mm512_alignr_epi32(cur, prev, 12);
+	switch (nb) {
+	case 1: return _mm512_alignr_epi8(cur, t, 15);
+	case 2: return _mm512_alignr_epi8(cur, t, 14);
+	case 4: return _mm512_alignr_epi8(cur, t, 12);
+	case 8: return _mm512_alignr_epi8(cur, t, 8);
+	case 16: return t;
+	default: return _mm512_alignr_epi32(cur, prev, 8);
+	}
+}
+
+static inline int v_all_eq(V a, V b)
+{
+	return _mm512_cmpneq_epi8_mask(a, b) == 0;
+}
+
+static inline uint64_t v_ge_mask(V a, V t, int w)
+{
+	return _mm512_cmpeq_epi8_mask(v_max(a, t, w), a);
+}
+
+static inline __m256i v_max256(__m256i a, __m256i b, int w)
+{
+	return w == 8 ? _mm256_max_epu8(a, b) : w == 16 ? _mm256_max_epu16(a, b) :
+		_mm256_max_epi32(a, b);
+}
+
+static inline __m128i v_max128(__m128i a, __m128i b, int w)
+{
+	return w == 8 ? _mm_max_epu8(a, b) : w == 16 ? _mm_max_epu16(a, b) : _mm_max_epi32(a, b);
+}
+
+static inline uint32_t v_hmax(V x, int w)
+{
+	__m256i z = v_max256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64(x, 1), w);
+	__m128i y = v_max128(_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1), w);
+	y = v_max128(y, _mm_srli_si128(y, 8), w);
+	y = v_max128(y, _mm_srli_si128(y, 4), w);
+	if (w == 32)
+		return (uint32_t)_mm_cvtsi128_si32(y);
+	y = v_max128(y, _mm_srli_si128(y, 2), w);
+	if (w == 16)
+		return (uint32_t)_mm_extract_epi16(y, 0);
+	y = v_max128(y, _mm_srli_si128(y, 1), w);
+	return (uint32_t)_mm_extract_epi8(y, 0);
+}
+
+static inline void v_widen(V x, int w, V *lo, V *hi)
+{
+	__m256i l = _mm512_castsi512_si256(x), h = _mm512_extracti64x4_epi64(x, 1);
+	*lo = w == 8 ? _mm512_cvtepu8_epi16(l) : _mm512_cvtepu16_epi32(l);
+	*hi = w == 8 ? _mm512_cvtepu8_epi16(h) : _mm512_cvtepu16_epi32(h);
+}
+
+static inline V v_narrow(V lo, V hi, int w)
+{
+	__m256i l = w == 8 ? _mm512_cvtepi16_epi8(lo) : _mm512_cvtepi32_epi16(lo);
+	__m256i h = w == 8 ? _mm512_cvtepi16_epi8(hi) : _mm512_cvtepi32_epi16(hi);
+	return _mm512_inserti64x4(_mm512_castsi256_si512(l), h, 1);
+}
+
+static inline V v_loadp(const uint8_t *p, int w)
+{
+	if (w == 8)
+		return _mm512_load_si512((const void *)p);
+	if (w == 16)
+		return _mm512_cvtepu8_epi16(_mm256_load_si256((const __m256i *)(const void *)p));
+	return _mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)p));
+}
+
+static inline V v_lut(const uint8_t *t16)
+{
+	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t16));
+}
+
+static inline V v_shuffle(V lut, V idx) { return _mm512_shuffle_epi8(lut, idx); }
+
+#include "mapper/cpu_scan_simd.h"

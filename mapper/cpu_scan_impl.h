@@ -1,0 +1,91 @@
+/* cpu_scan_impl.h — internals shared by cpu_scan.c and the per-ISA kernels
+ * (cpu_scan_sse41.c, cpu_scan_avx2.c, cpu_scan_avx512.c, each instantiating
+ * cpu_scan_simd.h).  Not a public header.
+ *
+ * The reference is processed tile by tile, each tile being at most
+ * SM_CPU_TILE_COLS columns of one contig.  A tile's columns are cut into L
+ * segments of W consecutive columns, L = the number of 8-bit lanes of one
+ * vector (16, 32 or 64), W = ceil(columns / L).  Column c of the tile
+ * (0-based) is segment c / W, step c % W.  At cell width w (8, 16, 32 bits)
+ * one step holds L cells in R = w / 8 vectors: vector r of step v holds
+ * segments r*(L/R) .. r*(L/R)+L/R-1, lane k being segment r*(L/R)+k.  So a
+ * whole row of the tile is W*R consecutive vectors, and one lane walks one
+ * segment from left to right: the horizontal recurrence runs down the lanes
+ * with no shuffle; only the segment boundaries need lane shifts, once per
+ * row (the localised scan of Yasui & Ino, Fig. 4, with segments = lanes).
+ *
+ * Tiles of one contig pass their right boundary to the next tile: per read
+ * row i, H(i, last column) and the horizontal-gap scan value there.  So no
+ * halo is recomputed and every tile is exact. */
+#ifndef SM_CPU_SCAN_IMPL_H
+#define SM_CPU_SCAN_IMPL_H
+
+#include <stdint.h>
+
+#include "mapper/cpu_scan.h"
+
+/* Columns per tile: a multiple of the widest vector's byte count (64).  At
+ * 8-bit cells one row of a tile's H, F and column maxima plus the profile
+ * row is 4 * 4 KiB, which stays in L1. */
+#define SM_CPU_TILE_COLS 4096
+/* Alignment of every workspace buffer: one AVX-512 vector. */
+#define SM_CPU_ALIGN 64
+/* Number of cell widths: 8, 16 and 32 bits (index 0, 1, 2). */
+#define SM_CPU_N_WIDTHS 3
+/* Hysteresis of the switch back to a narrower width (the paper's T, Eq. 10). */
+#define SM_CPU_NARROW_MARGIN 10
+/* Codes of the profile: the four bases and SM_BASE_N. */
+#define SM_CPU_N_CODES 5
+
+struct sm_cpu_scan_s {
+	sm_cpu_isa_t isa;
+	sm_cells_t cells;
+	int allowed;            /* bit k set: width 8 << k may be used */
+	int32_t cap_rows;       /* rows the boundary arrays hold */
+	int32_t *hb;            /* [cap_rows + 1] H(i, last column of previous tile) */
+	int32_t *eb;            /* [cap_rows + 1] horizontal scan value there */
+	uint8_t *mem;           /* one aligned block holding the buffers below */
+	uint8_t *sref;          /* [TILE] striped reference codes */
+	uint8_t *prof;          /* [CODES][TILE] striped substitution score + bias */
+	uint8_t *hp[SM_CPU_N_WIDTHS];   /* [TILE << k] H of the previous row */
+	uint8_t *f[SM_CPU_N_WIDTHS];    /* [TILE << k] vertical gap F */
+	uint8_t *cm[SM_CPU_N_WIDTHS];   /* [TILE << k] column maxima of rows at this width */
+};
+
+/* Constants of one query's scan, shared by every kernel. */
+typedef struct {
+	int32_t match, gap_open, gap_ext;
+	int locus_shift;        /* sm_locus_shift() of the query */
+	int32_t bias;           /* added to every substitution score: >= 0 */
+	uint8_t lut[SM_CPU_N_CODES][16];  /* [read code][ref code] score + bias */
+} sm_cpu_score_t;
+
+/* Per-ISA entry points: one query against the whole reference.  Same
+ * contract as sm_cpu_scan(); sc_k prepared by cpu_scan.c. */
+typedef int (*sm_cpu_kernel_fn)(sm_cpu_scan_t *ws, const sm_ref_t *ref,
+				const sm_cpu_score_t *sc_k, const sm_query_t *q,
+				sm_scan_t *out, sm_engine_stats_t *st);
+
+int sm_cpu_kernel_sse41(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc_k,
+			const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
+int sm_cpu_kernel_avx2(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc_k,
+		       const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
+int sm_cpu_kernel_avx512(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc_k,
+			 const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
+
+/* Offers column `col` (global) with score s to out if it can change it: a
+ * column scoring below the last of a full list can never enter it nor move
+ * an entry's end, so skipping it keeps the result identical. */
+static inline void sm_cpu_offer(sm_scan_t *out, int shift, int32_t s, int64_t col)
+{
+	if (s > 0 && (out->n < SM_TOPK || s >= out->top[out->n - 1].score))
+		sm_scan_offer(out, shift, s, col);
+}
+
+/* Threshold below which no column can change out (see sm_cpu_offer). */
+static inline int32_t sm_cpu_offer_floor(const sm_scan_t *out)
+{
+	return out->n < SM_TOPK ? 1 : out->top[out->n - 1].score;
+}
+
+#endif

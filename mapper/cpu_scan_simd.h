@@ -1,0 +1,394 @@
+/* cpu_scan_simd.h — the one source of the SIMD kernels.  Not a public
+ * header: cpu_scan_sse41.c, cpu_scan_avx2.c and cpu_scan_avx512.c each
+ * define, under their own `#pragma GCC target`, the vector type V, its byte
+ * width SM_VB, the primitives listed below and SM_KERNEL_NAME, then include
+ * this file once.  Every function here takes the cell width w (8, 16 or 32)
+ * as a parameter and is always inlined with a constant w, so each ISA gets
+ * three specialised row kernels from one text.
+ *
+ * Primitives (w = lane width in bits; unsigned saturating lanes at 8 and 16
+ * bits, signed non-negative lanes at 32 bits, where "saturating" subtraction
+ * is a subtraction followed by max with 0):
+ *   v_load, v_store (aligned), v_zero, v_set1(x, w), v_adds, v_subs, v_max,
+ *   v_funnel(cur, prev, nb)  bytes [top nb bytes of prev, low bytes of cur]
+ *                            (cur shifted up by nb bytes, prev filling in),
+ *   v_all_eq(a, b)           1 if the vectors are bitwise equal,
+ *   v_ge_mask(a, t, w)       one bit per byte, set for lanes with a >= t,
+ *   v_hmax(a, w)             largest lane,
+ *   v_widen(x, w, lo, hi)    lanes of x zero-extended to 2w bits,
+ *   v_narrow(lo, hi, w)      the inverse (values must fit),
+ *   v_loadp(p, w)            L/R profile bytes at p zero-extended to w bits,
+ *   v_lut(t16), v_shuffle(lut, idx)   byte table look-up (pshufb).
+ *
+ * The row recurrence (rows follow the read, columns the reference; layout in
+ * cpu_scan_impl.h).  For read row i, with F, H of row i-1 in memory:
+ *   step 1  F(j)  = max(F(j) - E, H(i-1,j) - O - E)              (Eq. 5)
+ *           H~(j) = max(H(i-1,j-1) + S(j) + bias - bias, F(j))   (floor 0)
+ *   step 2  E~(j) = max(H~(j), E~(j-1) - E)   the max-scan x (+) y = max(x - E, y)
+ *           (Eq. 6-7), first inside each segment (one lane, sequential,
+ *           no shuffle), then across segments: the segment ends are scanned
+ *           with log-step lane shifts, x (+) y = max(x - W*E, y), starting
+ *           from the previous tile's value (Fig. 4 steps 2-3), and each
+ *           segment's incoming carry is applied to its first columns until it
+ *           can no longer change anything (step 4, lazily).
+ *   step 3  H(j)  = max(H~(j), E~(j) - O)                          (Eq. 8)
+ * E~(j) - O equals max over k >= 1 of H~(j-k) - O - k*E (the horizontal gap
+ * opened after column j-k) or H~(j) - O <= H~(j), so step 3 is Gotoh's H.
+ * All values are >= 0 (local alignment), so unsigned saturation at 0 is exact;
+ * overflow at the top is prevented per row by the width choice (Eq. 9-10). */
+
+#include <string.h>
+
+#include "mapper/cpu_scan_impl.h"
+
+#define SM_INLINE static inline __attribute__((always_inline))
+/* Segments per tile: the 8-bit lanes of one vector. */
+#define SM_SEGS SM_VB
+/* At most 32/8 vectors per step. */
+#define SM_MAX_R 4
+
+SM_INLINE uint32_t lane_max(int w)
+{
+	return w == 8 ? UINT8_MAX : w == 16 ? UINT16_MAX : (uint32_t)INT32_MAX;
+}
+
+SM_INLINE uint32_t lane_sat(int64_t x, int w)
+{
+	return x > (int64_t)lane_max(w) ? lane_max(w) : (uint32_t)x;
+}
+
+/* Element idx of an array of w-bit lanes. */
+SM_INLINE uint32_t lane_at(const uint8_t *base, size_t idx, int w)
+{
+	if (w == 8)
+		return base[idx];
+	if (w == 16)
+		return ((const uint16_t *)(const void *)base)[idx];
+	return ((const uint32_t *)(const void *)base)[idx];
+}
+
+/* Shifts the virtual vector of SM_SEGS lanes held in in[0..R-1] up by s lanes
+ * (lane g of out = lane g-s of in), zeros filling in, except that for s < the
+ * lanes of one vector the top lanes of inj fill in (used with s = 1 to bring
+ * in the value of the column before the tile). */
+SM_INLINE void vshift_up(V *out, const V *in, V inj, int s, int w)
+{
+	const int R = w / 8, lanes = SM_SEGS / R;
+	const int q = s / lanes, rr = s % lanes;
+
+	for (int k = 0; k < R; k++) {
+		int src = k - q;
+		V cur = src >= 0 ? in[src] : v_zero();
+		if (rr == 0) {
+			out[k] = cur;
+			continue;
+		}
+		V prev = src - 1 >= 0 ? in[src - 1] : (q == 0 ? inj : v_zero());
+		out[k] = v_funnel(cur, prev, rr * (w / 8));
+	}
+}
+
+typedef struct {
+	int W;                  /* steps per segment */
+	uint8_t *hp, *f, *cm;   /* this width's buffers */
+	const uint8_t *p8;      /* profile row of this read base (8-bit) */
+	uint32_t hin;           /* H(i-1, column before the tile) */
+	uint32_t ein;           /* E~(i, column before the tile) */
+	uint32_t hout, eout;    /* the same at the tile's last column, row i */
+} row_args_t;
+
+/* One read row of the tile at width w; returns max_j H(i,j). */
+SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int w)
+{
+	const int R = w / 8, lanes = SM_SEGS / R, W = a->W;
+	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
+	const V v_e = v_set1((uint32_t)sc->gap_ext, w);
+	const V v_o = v_set1((uint32_t)sc->gap_open, w);
+	const V v_oe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w);
+	const V v_bias = v_set1((uint32_t)sc->bias, w);
+	V diag[SM_MAX_R], e[SM_MAX_R], rmax[SM_MAX_R], c[SM_MAX_R], tmp[SM_MAX_R];
+
+	/* H(i-1, j-1) of each segment's first column: the last column of the
+	 * segment below, the tile's left neighbour for segment 0. */
+	vshift_up(diag, hp + (size_t)(W - 1) * R, v_set1(a->hin, w), 1, w);
+	for (int r = 0; r < R; r++) {
+		e[r] = v_zero();
+		rmax[r] = v_zero();
+	}
+	/* Steps 1-3 inside the segments. */
+	for (int v = 0; v < W; v++) {
+		for (int r = 0; r < R; r++) {
+			size_t idx = (size_t)v * R + r;
+			V up = v_load(hp + idx);
+			V fv = v_max(v_subs(v_load(f + idx), v_e, w), v_subs(up, v_oe, w), w);
+			V p = v_loadp(a->p8 + (size_t)v * SM_SEGS + (size_t)r * lanes, w);
+			V ht = v_max(v_subs(v_adds(diag[r], p, w), v_bias, w), fv, w);
+			e[r] = v_max(ht, v_subs(e[r], v_e, w), w);
+			V h = v_max(ht, v_subs(e[r], v_o, w), w);
+			v_store(f + idx, fv);
+			v_store(hp + idx, h);
+			v_store(cm + idx, v_max(v_load(cm + idx), h, w));
+			rmax[r] = v_max(rmax[r], h, w);
+			diag[r] = up;
+		}
+	}
+	/* Scan of the segment ends: after it e holds E~ at each segment's last
+	 * column, complete. */
+	const int64_t seg_decay = (int64_t)W * sc->gap_ext;
+	vshift_up(tmp, e, v_set1(a->ein, w), 1, w);
+	for (int r = 0; r < R; r++)
+		e[r] = v_max(e[r], v_subs(tmp[r], v_set1(lane_sat(seg_decay, w), w), w), w);
+	for (int s = 2; s < SM_SEGS; s *= 2) {
+		vshift_up(tmp, e, v_zero(), s, w);
+		V d = v_set1(lane_sat(seg_decay * s, w), w);
+		for (int r = 0; r < R; r++)
+			e[r] = v_max(e[r], v_subs(tmp[r], d, w), w);
+	}
+	{
+		uint8_t last[SM_VB] __attribute__((aligned(SM_CPU_ALIGN)));
+		v_store((V *)(void *)last, e[R - 1]);
+		a->eout = lane_at(last, (size_t)lanes - 1, w);
+	}
+	/* Each segment's carry: E~ at the previous segment's last column. */
+	vshift_up(c, e, v_set1(a->ein, w), 1, w);
+	/* Step 4: apply the carries; a carry decays by E per column.  Stop at
+	 * the first column where, in every lane, the carry is <= O (it can no
+	 * longer raise H) or <= H there: E~ >= H always holds, so the segment's
+	 * own E~ is >= the carry there and, decaying by at most E per column,
+	 * stays >= it, and the carry never changes H again. */
+	for (int v = 0; v < W; v++) {
+		V h[SM_MAX_R];
+		int dead = 1;
+		for (int r = 0; r < R; r++) {
+			c[r] = v_subs(c[r], v_e, w);
+			h[r] = v_load(hp + (size_t)v * R + r);
+			V m = v_max(h[r], v_o, w);
+			dead &= v_all_eq(v_max(c[r], m, w), m);
+		}
+		if (dead)
+			break;
+		for (int r = 0; r < R; r++) {
+			size_t idx = (size_t)v * R + r;
+			h[r] = v_max(h[r], v_subs(c[r], v_o, w), w);
+			v_store(hp + idx, h[r]);
+			v_store(cm + idx, v_max(v_load(cm + idx), h[r], w));
+			rmax[r] = v_max(rmax[r], h[r], w);
+		}
+	}
+	a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
+	for (int r = 1; r < R; r++)
+		rmax[0] = v_max(rmax[0], rmax[r], w);
+	return v_hmax(rmax[0], w);
+}
+
+/* Converts n8 columns of a buffer from width 8 << k to the next wider. */
+SM_INLINE void widen_buf(uint8_t *dst, const uint8_t *src, size_t n8, int k)
+{
+	const int w = 8 << k;
+	size_t nvec = (n8 << k) / SM_VB;
+	const V *s = (const V *)(const void *)src;
+	V *d = (V *)(void *)dst;
+
+	for (size_t i = 0; i < nvec; i++)
+		v_widen(v_load(s + i), w, d + 2 * i, d + 2 * i + 1);
+}
+
+/* Converts n8 columns from width 8 << (k + 1) to 8 << k (values fit). */
+SM_INLINE void narrow_buf(uint8_t *dst, const uint8_t *src, size_t n8, int k)
+{
+	const int w = 8 << k;
+	size_t nvec = (n8 << k) / SM_VB;
+	const V *s = (const V *)(const void *)src;
+	V *d = (V *)(void *)dst;
+
+	for (size_t i = 0; i < nvec; i++)
+		v_store(d + i, v_narrow(v_load(s + 2 * i), v_load(s + 2 * i + 1), w));
+}
+
+/* Moves the tile's H and F rows from width index k to nk. */
+static void convert_rows(sm_cpu_scan_t *ws, size_t n8, int k, int nk)
+{
+	for (; k < nk; k++) {
+		widen_buf(ws->hp[k + 1], ws->hp[k], n8, k);
+		widen_buf(ws->f[k + 1], ws->f[k], n8, k);
+	}
+	for (; k > nk; k--) {
+		narrow_buf(ws->hp[k - 1], ws->hp[k], n8, k - 1);
+		narrow_buf(ws->f[k - 1], ws->f[k], n8, k - 1);
+	}
+}
+
+/* Folds the column maxima of width index k into width k + 1. */
+static void merge_colmax(sm_cpu_scan_t *ws, size_t n8, int k, int dst_used)
+{
+	const int w = 8 << k;
+	size_t nvec = (n8 << k) / SM_VB;
+	const V *s = (const V *)(const void *)ws->cm[k];
+	V *d = (V *)(void *)ws->cm[k + 1];
+
+	for (size_t i = 0; i < nvec; i++) {
+		V lo, hi;
+		v_widen(v_load(s + i), w, &lo, &hi);
+		if (dst_used) {
+			lo = v_max(lo, v_load(d + 2 * i), 2 * w);
+			hi = v_max(hi, v_load(d + 2 * i + 1), 2 * w);
+		}
+		v_store(d + 2 * i, lo);
+		v_store(d + 2 * i + 1, hi);
+	}
+}
+
+/* Offers the tile's columns that may change out (cpu_scan_impl.h). */
+SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
+			  sm_scan_t *out, int shift, const int w)
+{
+	const int R = w / 8, lanes = SM_SEGS / R, bytes = w / 8;
+	/* One bit per lane: the lowest bit of each lane's bytes. */
+	const uint64_t lane_bits = w == 8 ? ~(uint64_t)0 :
+		w == 16 ? UINT64_C(0x5555555555555555) : UINT64_C(0x1111111111111111);
+	int32_t floor = sm_cpu_offer_floor(out);
+	const V *cm = (const V *)(const void *)cmb;
+
+	if ((uint32_t)floor > lane_max(w))
+		return;
+	V t = v_set1((uint32_t)floor, w);
+	for (int v = 0; v < W; v++) {
+		for (int r = 0; r < R; r++) {
+			size_t idx = (size_t)v * R + r;
+			uint64_t m = v_ge_mask(v_load(cm + idx), t, w) & lane_bits;
+			while (m) {
+				int lane = __builtin_ctzll(m) / bytes;
+				m &= m - 1;
+				int col = (r * lanes + lane) * W + v;
+				if (col < cols)
+					sm_cpu_offer(out, shift,
+						     (int32_t)lane_at(cmb, idx * lanes + lane, w),
+						     t0 + col);
+			}
+		}
+	}
+}
+
+/* Striped reference codes and the 5 profile rows of the tile. */
+static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W,
+			  const sm_cpu_score_t *sc)
+{
+	for (int l = 0; l < SM_SEGS; l++) {
+		int c0 = l * W;
+		for (int v = 0; v < W; v++)
+			ws->sref[(size_t)v * SM_SEGS + l] =
+				c0 + v < cols ? seq[c0 + v] : SM_BASE_N;
+	}
+	for (int code = 0; code < SM_CPU_N_CODES; code++) {
+		V lut = v_lut(sc->lut[code]);
+		uint8_t *dst = ws->prof + (size_t)code * SM_CPU_TILE_COLS;
+		for (int v = 0; v < W; v++) {
+			V idx = v_load((const V *)(const void *)(ws->sref + (size_t)v * SM_SEGS));
+			v_store((V *)(void *)(dst + (size_t)v * SM_SEGS), v_shuffle(lut, idx));
+		}
+	}
+}
+
+/* Width index to use for a row whose inputs are <= `need` - match - bias:
+ * widen when a lane could overflow (Eq. 9), narrow back when a narrower
+ * allowed width has SM_CPU_NARROW_MARGIN to spare (Eq. 10). */
+static int pick_width(int k, int64_t need, int allowed)
+{
+	if (need > (int64_t)lane_max(8 << k)) {
+		for (int nk = k + 1; nk < SM_CPU_N_WIDTHS; nk++)
+			if ((allowed >> nk & 1) && need <= (int64_t)lane_max(8 << nk))
+				return nk;
+		return SM_CPU_N_WIDTHS - 1;
+	}
+	for (int nk = 0; nk < k; nk++)
+		if ((allowed >> nk & 1) &&
+		    need + SM_CPU_NARROW_MARGIN <= (int64_t)lane_max(8 << nk))
+			return nk;
+	return k;
+}
+
+/* One tile: cols columns of the reference from global column t0. */
+static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int cols,
+		      const sm_cpu_score_t *sc, const sm_query_t *q, sm_scan_t *out,
+		      int shift, uint64_t cells_w[SM_CPU_N_WIDTHS])
+{
+	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
+	const size_t n8 = (size_t)W * SM_SEGS;
+	int k = __builtin_ctz((unsigned)ws->allowed), used = 0;
+	uint32_t rowmax = 0, hin = 0;
+
+	build_profile(ws, seq, cols, W, sc);
+	memset(ws->hp[k], 0, n8 << k);
+	memset(ws->f[k], 0, n8 << k);
+	for (int32_t i = 1; i <= q->len; i++) {
+		uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
+		uint32_t in = rowmax;
+		if (hin > in)
+			in = hin;
+		if ((uint32_t)ws->eb[i] > in)
+			in = (uint32_t)ws->eb[i];
+		int nk = pick_width(k, (int64_t)in + sc->match + sc->bias, ws->allowed);
+		if (nk != k) {
+			convert_rows(ws, n8, k, nk);
+			k = nk;
+		}
+		if (!(used >> k & 1)) {
+			memset(ws->cm[k], 0, n8 << k);
+			used |= 1 << k;
+		}
+		row_args_t a = {
+			.W = W, .hp = ws->hp[k], .f = ws->f[k], .cm = ws->cm[k],
+			.p8 = ws->prof + (size_t)code * SM_CPU_TILE_COLS,
+			.hin = hin, .ein = (uint32_t)ws->eb[i],
+		};
+		switch (k) {
+		case 0: rowmax = row_kernel(&a, sc, 8); break;
+		case 1: rowmax = row_kernel(&a, sc, 16); break;
+		default: rowmax = row_kernel(&a, sc, 32); break;
+		}
+		hin = (uint32_t)ws->hb[i];
+		ws->hb[i] = (int32_t)a.hout;
+		ws->eb[i] = (int32_t)a.eout;
+		cells_w[k] += n8;
+	}
+	/* Column maxima of all widths used, gathered at the widest. */
+	int top = 31 - __builtin_clz((unsigned)used);
+	for (int j = 0; j < top; j++)
+		if (used >> j & 1) {
+			merge_colmax(ws, n8, j, used >> (j + 1) & 1);
+			used |= 1 << (j + 1);
+		}
+	switch (top) {
+	case 0: offer_tile(ws->cm[0], W, cols, t0, out, shift, 8); break;
+	case 1: offer_tile(ws->cm[1], W, cols, t0, out, shift, 16); break;
+	default: offer_tile(ws->cm[2], W, cols, t0, out, shift, 32); break;
+	}
+}
+
+int SM_KERNEL_NAME(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc,
+		   const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
+{
+	const int shift = sc->locus_shift;
+	uint64_t cells_w[SM_CPU_N_WIDTHS] = { 0 };
+
+	out->n = 0;
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		const uint8_t *seq = ref->seq + ref->offset[c];
+		memset(ws->hb, 0, sizeof(*ws->hb) * ((size_t)q->len + 1));
+		memset(ws->eb, 0, sizeof(*ws->eb) * ((size_t)q->len + 1));
+		for (int64_t off = 0; off < ref->len[c]; off += SM_CPU_TILE_COLS) {
+			int64_t left = ref->len[c] - off;
+			int cols = left < SM_CPU_TILE_COLS ? (int)left : SM_CPU_TILE_COLS;
+			scan_tile(ws, seq + off, ref->offset[c] + off, cols, sc, q, out,
+				  shift, cells_w);
+		}
+	}
+	if (st) {
+		for (int k = 0; k < SM_CPU_N_WIDTHS; k++) {
+			st->cells_w[k] += cells_w[k];
+			st->cells += cells_w[k];
+		}
+		st->queries++;
+	}
+	return 0;
+}

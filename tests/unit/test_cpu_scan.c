@@ -1,0 +1,447 @@
+/* test_cpu_scan.c — mapper/cpu_scan.c: every instruction set this CPU has
+ * and every cell-width ladder against sm_scan_oracle() on random inputs with
+ * fixed seeds: awkward sizes (1, 31, 33, not multiples of a vector or a
+ * tile), reads longer than the reference, runs of N and other ambiguous
+ * bases in read and reference, many contigs shorter than a tile, reads with
+ * long insertions and deletions across segment and tile boundaries, reads
+ * forcing every cell-width switch both ways, non-default scoring, and the
+ * thread-safe engine on two threads.
+ * One line per check; the last line is "N passed, N failed". */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/ref.h"
+#include "mapper/cpu_scan.h"
+#include "mapper/scan.h"
+
+static int n_pass, n_fail;
+
+#define CHECK(cond, ...) do {                                               \
+	int ok_ = (cond) != 0;                                              \
+	n_pass += ok_;                                                      \
+	n_fail += !ok_;                                                     \
+	printf("%s", ok_ ? "ok   " : "FAIL ");                             \
+	printf(__VA_ARGS__);                                                \
+	printf("%s\n", ok_ ? "" : "  [" __FILE__ ":" SM_STR(__LINE__) "]"); \
+} while (0)
+#define SM_STR2(x) #x
+#define SM_STR(x) SM_STR2(x)
+
+#define MAX_QUERIES 64
+#define MAX_CONTIGS 128
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		perror("malloc");
+		exit(2);
+	}
+	return p;
+}
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static int rnd(int n)
+{
+	return (int)(rng() % (uint64_t)n);
+}
+
+static char rnd_base(void)
+{
+	return "ACGT"[rnd(4)];
+}
+
+/* A test case: a reference and queries (ASCII kept for building them). */
+typedef struct {
+	const char *name;
+	sm_score_t sc;
+	int n_contig;
+	char *contig[MAX_CONTIGS];
+	sm_ref_t *ref;
+	int nq;
+	sm_query_t q[MAX_QUERIES];
+	sm_scan_t want[MAX_QUERIES];
+} tcase_t;
+
+static char *random_seq(int len)
+{
+	char *s = xmalloc((size_t)len + 1);
+	for (int i = 0; i < len; i++)
+		s[i] = rnd_base();
+	s[len] = 0;
+	return s;
+}
+
+static void add_contig(tcase_t *t, char *seq)
+{
+	t->contig[t->n_contig++] = seq;
+}
+
+/* The whole reference as one ASCII string (contigs concatenated). */
+static char *joined(const tcase_t *t, int *len)
+{
+	int n = 0;
+	for (int c = 0; c < t->n_contig; c++)
+		n += (int)strlen(t->contig[c]);
+	char *s = xmalloc((size_t)n + 1);
+	s[0] = 0;
+	for (int c = 0, o = 0; c < t->n_contig; c++) {
+		strcpy(s + o, t->contig[c]);
+		o += (int)strlen(t->contig[c]);
+	}
+	*len = n;
+	return s;
+}
+
+static void add_query_str(tcase_t *t, const char *s)
+{
+	int n = (int)strlen(s);
+	uint8_t *seq = xmalloc((size_t)n);
+	for (int i = 0; i < n; i++)
+		seq[i] = sm_nt4_table[(uint8_t)s[i]];
+	t->q[t->nq].seq = seq;
+	t->q[t->nq].len = n;
+	t->nq++;
+}
+
+/* A read of length n drawn from the joined reference at pos (wrapping to
+ * random bases past the end) with substitutions (sub per mille) and indels
+ * (indel per mille, lengths 1..max_indel). */
+static void add_sampled(tcase_t *t, int pos, int n, int sub, int indel, int max_indel)
+{
+	int len;
+	char *r = joined(t, &len);
+	char *s = xmalloc((size_t)n + 1);
+	int i = 0, j = pos;
+	while (i < n) {
+		if (rnd(1000) < indel) {
+			int k = 1 + rnd(max_indel);
+			if (rnd(2)) {
+				j += k;                        /* deletion */
+			} else {
+				while (k-- > 0 && i < n)       /* insertion */
+					s[i++] = rnd_base();
+			}
+			continue;
+		}
+		char b = j >= 0 && j < len ? r[j] : rnd_base();
+		j++;
+		if (rnd(1000) < sub)
+			b = rnd_base();
+		s[i++] = b;
+	}
+	s[n] = 0;
+	add_query_str(t, s);
+	free(s);
+	free(r);
+}
+
+static void add_random(tcase_t *t, int n)
+{
+	char *s = random_seq(n);
+	add_query_str(t, s);
+	free(s);
+}
+
+static void finish(tcase_t *t)
+{
+	char names[MAX_CONTIGS][16];
+	const char *np[MAX_CONTIGS];
+	for (int c = 0; c < t->n_contig; c++) {
+		snprintf(names[c], sizeof names[c], "c%d", c);
+		np[c] = names[c];
+	}
+	if (sm_ref_from_strings(t->n_contig, np, (const char *const *)t->contig, &t->ref) != 0) {
+		fprintf(stderr, "cannot build reference for %s\n", t->name);
+		exit(2);
+	}
+	for (int k = 0; k < t->nq; k++)
+		sm_scan_oracle(t->ref, &t->sc, &t->q[k], &t->want[k]);
+}
+
+static void free_case(tcase_t *t)
+{
+	for (int c = 0; c < t->n_contig; c++)
+		free(t->contig[c]);
+	for (int k = 0; k < t->nq; k++)
+		free((void *)t->q[k].seq);
+	sm_ref_destroy(t->ref);
+	memset(t, 0, sizeof(*t));
+}
+
+static int same_scan(const sm_scan_t *a, const sm_scan_t *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int k = 0; k < a->n; k++)
+		if (a->top[k].score != b->top[k].score || a->top[k].end != b->top[k].end)
+			return 0;
+	return 1;
+}
+
+static const char *const ladder_name[] = { "auto", "8", "16", "32" };
+
+/* Runs every ISA and ladder on t; returns the cells done in each width by
+ * the widest ISA's default ladder (for the width-switch checks). */
+static void run_case(tcase_t *t, uint64_t widths_out[3])
+{
+	for (int isa = SM_CPU_ISA_SCALAR; isa <= SM_CPU_ISA_AVX512; isa++) {
+		if (!sm_cpu_isa_supported((sm_cpu_isa_t)isa)) {
+			printf("skip %s: this CPU has no %s\n", t->name,
+			       sm_cpu_isa_name((sm_cpu_isa_t)isa));
+			continue;
+		}
+		int n_ladder = isa == SM_CPU_ISA_SCALAR ? 1 : 4;
+		for (int cells = 0; cells < n_ladder; cells++) {
+			sm_cpu_scan_t *ws = sm_cpu_scan_create((sm_cpu_isa_t)isa,
+							       (sm_cells_t)cells, 16);
+			sm_engine_stats_t st = { 0 };
+			int bad = -1, err = 0;
+			for (int k = 0; k < t->nq && ws; k++) {
+				sm_scan_t got;
+				if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[k], &got, &st) != 0)
+					err = 1;
+				else if (bad < 0 && !same_scan(&got, &t->want[k]))
+					bad = k;
+			}
+			char why[64] = "";
+			if (bad >= 0)
+				snprintf(why, sizeof why, "; first mismatch at query %d", bad);
+			CHECK(ws && !err && bad < 0,
+			      "%s: isa %s cells %s: %d queries equal the oracle "
+			      "(cells 8/16/32-bit: %llu/%llu/%llu)%s",
+			      t->name, sm_cpu_isa_name((sm_cpu_isa_t)isa), ladder_name[cells], t->nq,
+			      (unsigned long long)st.cells_w[0], (unsigned long long)st.cells_w[1],
+			      (unsigned long long)st.cells_w[2], why);
+			if (cells == SM_CELLS_AUTO && isa > SM_CPU_ISA_SCALAR)
+				memcpy(widths_out, st.cells_w, sizeof(st.cells_w));
+			sm_cpu_scan_destroy(ws);
+		}
+	}
+}
+
+static const sm_score_t default_sc = { 1, 4, 6, 1 };
+
+/* Contigs of awkward lengths, queries of awkward lengths. */
+static void case_sizes(const sm_score_t *sc, const char *name, uint64_t seed)
+{
+	static const int lens[] = { 1, 31, 33, 63, 65, 1000, 4095, 4096, 4097, 8193 };
+	static const int qlens[] = { 1, 31, 33, 64, 150, 250 };
+	tcase_t t = { .name = name, .sc = *sc };
+	rng_state = seed;
+	for (size_t c = 0; c < sizeof(lens) / sizeof(lens[0]); c++)
+		add_contig(&t, random_seq(lens[c]));
+	int len;
+	free(joined(&t, &len));
+	for (size_t k = 0; k < sizeof(qlens) / sizeof(qlens[0]); k++) {
+		add_sampled(&t, rnd(len), qlens[k], 20, 5, 10);
+		add_sampled(&t, 4096 + 65 + 1000 + 4095 - qlens[k] / 2, qlens[k], 30, 10, 20);
+		add_random(&t, qlens[k]);
+	}
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+static void case_tiny(void)
+{
+	tcase_t t = { .name = "one-base reference, longer reads", .sc = default_sc };
+	rng_state = 11;
+	add_contig(&t, strdup("A"));
+	add_query_str(&t, "A");
+	add_query_str(&t, "C");
+	add_query_str(&t, "N");
+	add_random(&t, 31);
+	add_random(&t, 33);
+	add_query_str(&t, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+static void case_short_contigs(void)
+{
+	tcase_t t = { .name = "100 contigs of 1-300 bp", .sc = default_sc };
+	rng_state = 12;
+	for (int c = 0; c < 100; c++)
+		add_contig(&t, random_seq(1 + rnd(300)));
+	int len;
+	free(joined(&t, &len));
+	for (int k = 0; k < 20; k++)
+		add_sampled(&t, rnd(len), 20 + rnd(200), 30, 10, 8);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+/* Ambiguity codes: runs of N and single IUPAC letters in the reference,
+ * N runs and single Ns in reads. */
+static void case_ambiguous(void)
+{
+	tcase_t t = { .name = "runs of N and IUPAC codes", .sc = default_sc };
+	rng_state = 13;
+	char *s = random_seq(9000);
+	for (int r = 0; r < 20; r++) {
+		int p = rnd(8900), n = 1 + rnd(90);
+		for (int i = 0; i < n; i++)
+			s[p + i] = 'N';
+	}
+	for (int r = 0; r < 50; r++)
+		s[rnd(9000)] = "RYKMSWBDHV"[rnd(10)];
+	memset(s + 4090, 'N', 12);
+	add_contig(&t, s);
+	add_contig(&t, strdup("NNNNNNNNNNACGTNNNN"));
+	for (int k = 0; k < 16; k++) {
+		add_sampled(&t, rnd(8800), 100 + rnd(150), 20, 5, 6);
+		char *q = (char *)t.q[t.nq - 1].seq;
+		for (int i = 0; i < t.q[t.nq - 1].len; i++)
+			if (rnd(100) < 5)
+				q[i] = SM_BASE_N;
+	}
+	add_query_str(&t, "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN");
+	add_sampled(&t, 4000, 150, 0, 0, 1);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+/* Reads with long insertions and deletions, many crossing the 64-column
+ * segments and the 4096-column tiles. */
+static void case_indels(void)
+{
+	tcase_t t = { .name = "long indels across segments and tiles", .sc = default_sc };
+	rng_state = 14;
+	add_contig(&t, random_seq(13000));
+	for (int k = 0; k < 24; k++) {
+		int pos = k < 12 ? 4096 * (1 + k % 3) - 120 + rnd(100) : rnd(12700);
+		add_sampled(&t, pos, 150 + rnd(150), 10, 25, 40);
+	}
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+/* Long exact matches push the row maxima past 8 (and 16) bits; the random
+ * rest lets them decay so the rows narrow again. */
+static void case_widths(const sm_score_t *sc, const char *name, int exact, int rest,
+			int want_width)
+{
+	tcase_t t = { .name = name, .sc = *sc };
+	rng_state = 15;
+	add_contig(&t, random_seq(12000));
+	char *r = t.contig[0];
+	for (int k = 0; k < 3; k++) {
+		int pos = 500 + k * 4000 - (k == 1 ? exact / 2 : 0);
+		char *s = xmalloc((size_t)(exact + rest) + 1);
+		memcpy(s, r + pos, (size_t)exact);
+		for (int i = 0; i < rest; i++)
+			s[exact + i] = rnd_base();
+		s[exact + rest] = 0;
+		/* the second read: exact - mismatches - exact again */
+		if (k == 2)
+			memcpy(s + exact + rest / 2, r + pos + exact + rest / 2,
+			       (size_t)(rest - rest / 2));
+		add_query_str(&t, s);
+		free(s);
+	}
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	CHECK(w[0] > 0 && w[want_width] > 0,
+	      "%s: rows ran at 8 bits and at %d bits", name, 8 << want_width);
+	free_case(&t);
+}
+
+typedef struct {
+	sm_cpu_engine_t *e;
+	tcase_t *t;
+	int first, step, bad;
+} thread_arg_t;
+
+static void *engine_thread(void *p)
+{
+	thread_arg_t *a = p;
+	for (int k = a->first; k < a->t->nq; k += a->step) {
+		sm_scan_t got;
+		if (sm_cpu_engine_scan(a->e, 1, &a->t->q[k], &got, NULL) != 0 ||
+		    !same_scan(&got, &a->t->want[k]))
+			a->bad++;
+	}
+	return NULL;
+}
+
+static void case_engine_threads(void)
+{
+	tcase_t t = { .name = "engine", .sc = default_sc };
+	rng_state = 16;
+	add_contig(&t, random_seq(20000));
+	add_contig(&t, random_seq(777));
+	for (int k = 0; k < 32; k++)
+		add_sampled(&t, rnd(20500), 100 + rnd(150), 20, 5, 10);
+	finish(&t);
+	sm_cpu_engine_t *e = sm_cpu_engine_create(t.ref, &t.sc, SM_CPU_ISA_AUTO,
+						  SM_CELLS_AUTO, 64);
+	thread_arg_t a[2] = { { e, &t, 0, 2, 0 }, { e, &t, 1, 2, 0 } };
+	pthread_t th[2];
+	int started = 0;
+	for (int k = 0; k < 2 && e; k++)
+		started += pthread_create(&th[k], NULL, engine_thread, &a[k]) == 0;
+	for (int k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	CHECK(e && started == 2 && a[0].bad == 0 && a[1].bad == 0,
+	      "engine (%s) on 2 threads: 32 queries equal the oracle",
+	      e ? sm_cpu_isa_name(sm_cpu_engine_isa(e)) : "none");
+	sm_cpu_engine_destroy(e);
+	free_case(&t);
+}
+
+static void check_isa_names(void)
+{
+	sm_cpu_isa_t isa;
+	CHECK(sm_cpu_isa_parse("avx2", &isa) == 0 && isa == SM_CPU_ISA_AVX2,
+	      "isa name avx2 parses");
+	CHECK(sm_cpu_isa_parse(NULL, &isa) == 0 && isa == SM_CPU_ISA_AUTO,
+	      "no isa name means auto");
+	CHECK(sm_cpu_isa_parse("avx9", &isa) != 0, "isa name avx9 is refused");
+	printf("note: best instruction set here: %s\n", sm_cpu_isa_name(sm_cpu_isa_best()));
+}
+
+int main(void)
+{
+	static const sm_score_t a2b3o5e2 = { 2, 3, 5, 2 };
+	static const sm_score_t o0 = { 1, 4, 0, 1 };
+	static const sm_score_t heavy = { 100, 100, 100, 100 };
+	static const sm_score_t a3 = { 3, 2, 2, 1 };
+
+	check_isa_names();
+	case_tiny();
+	case_sizes(&default_sc, "awkward sizes, default scoring", 1);
+	case_sizes(&a2b3o5e2, "awkward sizes, A2 B3 O5 E2", 2);
+	case_sizes(&o0, "awkward sizes, A1 B4 O0 E1", 3);
+	case_short_contigs();
+	case_ambiguous();
+	case_indels();
+	case_widths(&default_sc, "exact 400 + 600 random (8/16-bit)", 400, 600, 1);
+	case_widths(&a3, "A3 B2 O2 E1, exact 150 + 350 random (8/16-bit)", 150, 350, 1);
+	case_widths(&heavy, "A100 B100 O100 E100, exact 700 + 300 random (32-bit)",
+		    700, 300, 2);
+	case_engine_threads();
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail ? 1 : 0;
+}
