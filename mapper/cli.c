@@ -133,29 +133,24 @@ void sm_usage(FILE *fp, int full)
 		cells_names[d.cells], d.cpu_isa, d.verbosity);
 }
 
-/* Strict integer parsing: the whole argument, in long range. */
-static int parse_int(const char *opt, const char *arg, long *out)
+/* Strict integer parsing: the whole argument, within int.  The option's
+ * own range is the validator's business. */
+static int parse_int_opt(const char *opt, const char *arg, int *out)
 {
 	char *end;
+	long v;
 
 	errno = 0;
-	*out = strtol(arg, &end, 10);
-	if (errno || end == arg || *end) {
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end) {
 		sm_log(SM_LOG_ERROR, "%s expects an integer (got '%s')", opt, arg);
 		return -1;
 	}
-	return 0;
-}
-
-/* Parses an integer option into an int, leaving the range to the validator
- * (values beyond int are clamped so the validator reports them). */
-static int parse_int_opt(const char *opt, const char *arg, int *out)
-{
-	long v;
-
-	if (parse_int(opt, arg, &v) < 0)
+	if (errno == ERANGE || v > INT_MAX || v < INT_MIN) {
+		sm_log(SM_LOG_ERROR, "%s: '%s' is out of range", opt, arg);
 		return -1;
-	*out = v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+	}
+	*out = (int)v;
 	return 0;
 }
 
