@@ -24,7 +24,7 @@
 #define SM_BATCH_READS_GPU SM_BATCH_MAX_READS
 #define SM_BATCH_CELLS_GPU (1ull << 40)
 #define SM_STRANDS 2
-#define NSEC_PER_SEC 1000000000L
+#define SM_GIGA 1e9
 
 typedef struct batch_s {
 	int64_t no;              /* batch number, from 0, in input order */
@@ -418,10 +418,10 @@ static void summary(const pipe_t *p, const counts_t *c)
 	if (dt <= 0)
 		dt = 1e-9;
 	sm_log(SM_LOG_INFO, "%lld reads, %lld mapped (%.2f%%), %.2f s, %.1f reads/s, "
-	       "engine %s, %.3g cells/s",
+	       "engine %s, %.3f Gcells/s",
 	       (long long)c->reads, (long long)c->mapped,
 	       c->reads ? 100.0 * (double)c->mapped / (double)c->reads : 0.0, dt,
-	       (double)c->reads / dt, sm_engine_name(p->engine), (double)st.cells / dt);
+	       (double)c->reads / dt, sm_engine_name(p->engine), (double)st.cells / dt / SM_GIGA);
 }
 
 /* Starts the reader and the workers, runs the writer, joins them all. */
