@@ -6,7 +6,7 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 # Real machine code for each listed architecture plus PTX for the newest, so
 # later GPUs can JIT it.  sm_90 = H100/H200.
-CUDA_ARCHS ?= 70 80 86 89 90
+CUDA_ARCHS ?= 75 80 86 89 90
 CUDA_PTX   ?= 90
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)

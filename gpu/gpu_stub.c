@@ -1,6 +1,7 @@
 /* gpu_stub.c — the GPU engine's entry points in a build without CUDA
  * (make cuda=0, or no nvcc found): no device is ever available. */
 #include "gpu/gpu_engine.h"
+#include "gpu/gpu_profile.h"
 
 #include <stdio.h>
 
@@ -27,3 +28,5 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st) {}
 const char *sm_gpu_name(const sm_gpu_t *g) { return "none"; }
 void sm_gpu_destroy(sm_gpu_t *g) {}
+
+int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p) { return -1; }

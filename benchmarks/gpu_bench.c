@@ -1,0 +1,241 @@
+/* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
+ * Table 1, the ladder ablation and the n = 150 target).
+ *
+ *   gpu_bench fig5|fig6|table1|ablation|target|all [--quick]
+ *
+ * References and reads are generated in memory from fixed seeds (no
+ * files, no htslib).  Reads are sampled from the reference with 2%
+ * substitutions, so every read has a real hit.  Each figure is the best
+ * (minimum time) of REPEATS runs after a warm-up.  One tab-separated line
+ * per measurement on stdout:
+ *
+ *   bench n m reads cells wall_s kernel_s gcups_wall gcups_kernel r8 r16 r32
+ *         computed_cells useful_cells upload_s download_s host_s
+ *
+ * gcups = useful cells (n x m per read, halo and separators not counted)
+ * per second; r8/r16/r32 the share of computed cells in each lane width. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_engine.h"
+#include "gpu/gpu_profile.h"
+#include "mapper/score.h"
+
+#define REPEATS 3
+#define SUB_PER_MILLE 20
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+
+static uint32_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state >> 11);
+}
+
+typedef struct {
+	sm_ref_t ref;
+	int64_t len1;
+	int64_t off1;
+} bench_ref_t;
+
+static int make_ref(bench_ref_t *b, int64_t m)
+{
+	memset(b, 0, sizeof *b);
+	b->len1 = m;
+	b->off1 = 0;
+	b->ref.n_contig = 1;
+	b->ref.len = &b->len1;
+	b->ref.offset = &b->off1;
+	b->ref.total = m;
+	b->ref.seq = malloc((size_t)m);
+	if (!b->ref.seq)
+		return -1;
+	for (int64_t j = 0; j < m; j++)
+		b->ref.seq[j] = (uint8_t)(rnd() & 3);
+	return 0;
+}
+
+static sm_query_t *make_reads(const sm_ref_t *ref, int count, int n, uint8_t **store)
+{
+	sm_query_t *q = calloc((size_t)count, sizeof *q);
+	uint8_t *s = malloc((size_t)count * n);
+
+	if (!q || !s) {
+		free(q);
+		free(s);
+		return NULL;
+	}
+	for (int k = 0; k < count; k++) {
+		uint8_t *r = s + (size_t)k * n;
+		int64_t p = ref->total > n ? (int64_t)(rnd() % (uint64_t)(ref->total - n)) : 0;
+		for (int i = 0; i < n; i++) {
+			uint8_t b = p + i < ref->total ? ref->seq[p + i] : (uint8_t)(rnd() & 3);
+			if ((int)(rnd() % 1000) < SUB_PER_MILLE)
+				b = (uint8_t)((b + 1 + rnd() % 3) & 3);
+			r[i] = b;
+		}
+		q[k].seq = r;
+		q[k].len = n;
+	}
+	*store = s;
+	return q;
+}
+
+static const char *cells_name(sm_cells_t c)
+{
+	return c == SM_CELLS_8 ? "8/32" : c == SM_CELLS_16 ? "16/32" : c == SM_CELLS_32 ? "32" : "auto";
+}
+
+/* Runs one configuration; prints its line.  Returns 0 or -1. */
+static int measure(const char *bench, const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t cells,
+		   const sm_query_t *q, int count, int n)
+{
+	sm_gpu_t *g = sm_gpu_create(ref, sc, 0, cells, n);
+	sm_scan_t *out = calloc((size_t)count, sizeof *out);
+	sm_gpu_profile_t best, p;
+	double useful = (double)n * (double)ref->total * count;
+	uint64_t comp;
+
+	if (!g || !out) {
+		sm_gpu_destroy(g);
+		free(out);
+		return -1;
+	}
+	if (sm_gpu_scan(g, count, q, out) != 0)  /* warm-up */
+		goto fail;
+	memset(&best, 0, sizeof best);
+	for (int r = 0; r < REPEATS; r++) {
+		if (sm_gpu_scan(g, count, q, out) != 0 || sm_gpu_profile(g, &p) != 0)
+			goto fail;
+		if (r == 0 || p.total_s < best.total_s)
+			best = p;
+	}
+	comp = best.cells_w[0] + best.cells_w[1] + best.cells_w[2];
+	printf("%s\t%d\t%lld\t%d\t%s\t%.6f\t%.6f\t%.2f\t%.2f\t%.4f\t%.4f\t%.4f\t%llu\t%.0f\t%.6f\t%.6f\t%.6f\n",
+	       bench, n, (long long)ref->total, count, cells_name(cells), best.total_s, best.kernel_s,
+	       useful / best.total_s * 1e-9, useful / best.kernel_s * 1e-9,
+	       comp ? (double)best.cells_w[0] / comp : 0, comp ? (double)best.cells_w[1] / comp : 0,
+	       comp ? (double)best.cells_w[2] / comp : 0, (unsigned long long)comp, useful,
+	       best.upload_s, best.download_s, best.host_prep_s + best.host_post_s);
+	fflush(stdout);
+	sm_gpu_destroy(g);
+	free(out);
+	return 0;
+fail:
+	sm_gpu_destroy(g);
+	free(out);
+	return -1;
+}
+
+/* The paper's scoring: match 1, mismatch 2, Gs = 5, Ge = 1 (O = 4, E = 1). */
+static const sm_score_t paper_sc = { 1, 2, 4, 1 };
+static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
+
+static int run_ms(const char *bench, const int64_t *ms, int nm, const int *ns, int nn,
+		  const sm_cells_t *cl, int nc, const sm_score_t *sc, int reads)
+{
+	for (int a = 0; a < nm; a++) {
+		bench_ref_t br;
+		if (make_ref(&br, ms[a]))
+			return -1;
+		for (int b = 0; b < nn; b++) {
+			uint8_t *store;
+			sm_query_t *q = make_reads(&br.ref, reads, ns[b], &store);
+			if (!q)
+				return -1;
+			for (int c = 0; c < nc; c++)
+				if (measure(bench, &br.ref, sc, cl[c], q, reads, ns[b]))
+					return -1;
+			free(q);
+			free(store);
+		}
+		free(br.ref.seq);
+	}
+	return 0;
+}
+
+/* Fig. 6: reads of n = 512 with a share f of the windows holding an exact
+ * copy of a read, so that rows 255.. of those windows go wide. */
+static int run_fig6(int quick)
+{
+	const int n = 512, reads = 64;
+	const int64_t m = quick ? 1 << 20 : 4 << 20;
+	const int window = 8192;
+	static const int per_mille[] = { 0, 50, 100, 200, 400, 700, 1000 };
+	static const sm_cells_t cl[] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
+
+	for (size_t a = 0; a < sizeof per_mille / sizeof *per_mille; a++) {
+		bench_ref_t br;
+		uint8_t *store;
+		sm_query_t *q;
+		if (make_ref(&br, m))
+			return -1;
+		q = make_reads(&br.ref, reads, n, &store);
+		if (!q)
+			return -1;
+		for (int64_t w = 0; w + window <= m; w += window) {
+			if ((int)(rnd() % 1000) < per_mille[a]) {
+				const sm_query_t *src = &q[rnd() % reads];
+				memcpy(br.ref.seq + w + window / 2, src->seq, (size_t)n);
+			}
+		}
+		for (size_t c = 0; c < sizeof cl / sizeof *cl; c++) {
+			char name[32];
+			snprintf(name, sizeof name, "fig6_f%d", per_mille[a]);
+			if (measure(name, &br.ref, &paper_sc, cl[c], q, reads, n))
+				return -1;
+		}
+		free(q);
+		free(store);
+		free(br.ref.seq);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char msg[256];
+	const char *what = argc > 1 ? argv[1] : "all";
+	int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+	int all = strcmp(what, "all") == 0;
+	static const sm_cells_t all_cells[] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
+	static const sm_cells_t auto_cells[] = { SM_CELLS_AUTO };
+
+	if (!sm_gpu_available(0, msg, sizeof msg)) {
+		printf("gpu_bench: skipped (no CUDA device: %s)\n", msg);
+		return 0;
+	}
+	printf("# device: %s\n", msg);
+	printf("# bench\tn\tm\treads\tcells\twall_s\tkernel_s\tgcups_wall\tgcups_kernel\tr8\tr16\tr32\tcomputed_cells\tuseful_cells\tupload_s\tdownload_s\thost_s\n");
+
+	if (all || !strcmp(what, "fig5")) {
+		static const int64_t ms[] = { 1000, 4000, 16000, 64000, 256000, 1000000, 4000000,
+					      16000000, 33000000 };
+		static const int ns[] = { 128, 256 };
+		const int nm = quick ? 6 : (int)(sizeof ms / sizeof *ms);
+		/* one read (the paper's single pair) and a batch of 256 */
+		if (run_ms("fig5_single", ms, nm, ns, 2, all_cells, 3, &paper_sc, 1) ||
+		    run_ms("fig5_batch", ms, nm, ns, 2, all_cells, 3, &paper_sc, 256))
+			return 1;
+	}
+	if (all || !strcmp(what, "fig6"))
+		if (run_fig6(quick))
+			return 1;
+	if (all || !strcmp(what, "table1") || !strcmp(what, "ablation")) {
+		static const int64_t ms[] = { 4600000 };
+		static const int ns[] = { 128, 256 };
+		if (run_ms("ablation", ms, 1, ns, 2, all_cells, 3, &paper_sc, 512))
+			return 1;
+	}
+	if (all || !strcmp(what, "target")) {
+		static const int64_t ms[] = { 1000000, 4600000, 16000000 };
+		static const int ns[] = { 150 };
+		if (run_ms("target", ms, quick ? 2 : 3, ns, 1, auto_cells, 1, &bwa_sc, 1024) ||
+		    run_ms("target_cells", ms + 1, 1, ns, 1, all_cells, 3, &bwa_sc, 1024))
+			return 1;
+	}
+	return 0;
+}

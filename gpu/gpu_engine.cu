@@ -1,0 +1,581 @@
+/* gpu_engine.cu — host side of the CUDA engine (gpu_engine.h).
+ *
+ * Device data.  The reference lives on the device for the engine's
+ * lifetime as one byte per column (codes 0..4), every contig preceded by a
+ * separator of `pad` columns coded CODE_PAD (scored as ambiguous, never
+ * reported): pad >= n*match + 1 so no positive path crosses it (the
+ * recurrence restarts at each contig), pad >= the halo so every window's
+ * context exists, and pad is a multiple of the widest locus bin so that
+ * device columns and global columns fall into the same bins.
+ *
+ * A scan call sorts its queries by length (longest first), packs them into
+ * groups of Q = 32/B (one query per lane of a word), uploads all groups'
+ * rows in one copy, launches one tile kernel per (kernel class, chunk of
+ * groups) over every window of the reference, reduces each query's per-tile
+ * top-K lists on the device and copies the final lists back in one copy. */
+#include "gpu/gpu_engine.h"
+
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/gpu_profile.h"
+#include "gpu/sw_kernel.cuh"
+extern "C" {
+#include "mapper/log.h"  /* a C header without C++ guards */
+}
+
+/* Device memory for the per-tile lists of one launch (grown on demand up to
+ * this; launches are chunked to fit). */
+#define SM_GPU_TILE_BUF_MAX ((size_t)256 << 20)
+/* A window must keep at least this share (1/n) of useful columns. */
+#define SM_GPU_MIN_USEFUL_DIV 4
+/* Oldest architecture CUDA 13 builds for (sm_75). */
+#define SM_GPU_MIN_ARCH 75
+#define SM_GPU_HALO_ALIGN 64
+#define SM_GPU_MAX_GRID_Y 65535
+
+static int sm_cuda_check(cudaError_t e, const char *what, const char *file, int line)
+{
+	if (e == cudaSuccess)
+		return 0;
+	sm_log(SM_LOG_ERROR, "CUDA: %s failed (%s:%d): %s", what, file, line, cudaGetErrorString(e));
+	return -1;
+}
+#define SM_CUDA(call) sm_cuda_check((call), #call, __FILE__, __LINE__)
+
+/* ---- kernel classes ----------------------------------------------------- */
+
+typedef void (*sm_launch_fn)(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p);
+
+typedef struct {
+	int bits;       /* narrow lane width */
+	int ladder;     /* has the 32-bit wide path */
+	int cols;       /* columns per thread (C) */
+	int threads;    /* per block (NT) */
+	sm_launch_fn launch;
+} sm_kclass_t;
+
+template <int B, bool LAD, int C, int NT>
+static void sm_launch_tile(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p)
+{
+	smk::tile_kernel<B, LAD, C, NT><<<grid, NT, smem, s>>>(p);
+}
+
+/* Plain classes run groups whose scores cannot overflow their lanes;
+ * ladder classes the others.  Indexed [bits class][ladder]. */
+static const sm_kclass_t sm_kclasses[3][2] = {
+	{ { 8, 0, 32, 256, sm_launch_tile<8, false, 32, 256> },
+	  { 8, 1, 8, 512, sm_launch_tile<8, true, 8, 512> } },
+	{ { 16, 0, 32, 256, sm_launch_tile<16, false, 32, 256> },
+	  { 16, 1, 16, 256, sm_launch_tile<16, true, 16, 256> } },
+	{ { 32, 0, 32, 256, sm_launch_tile<32, false, 32, 256> },
+	  { 32, 0, 32, 256, sm_launch_tile<32, false, 32, 256> } },
+};
+
+static int sm_bits_class(int bits) { return bits == 8 ? 0 : bits == 16 ? 1 : 2; }
+static int sm_lane_limit(int bits) { return bits == 8 ? 255 : bits == 16 ? 32767 : 0x3fffffff; }
+
+/* ---- the engine --------------------------------------------------------- */
+
+struct sm_gpu_s {
+	int device;
+	char name[sizeof(((cudaDeviceProp *)0)->name) + 32];
+	int bits;                  /* narrow width of the ladder in use */
+	sm_score_t sc;
+	int max_len;
+	int64_t pad;               /* separator columns before each contig */
+	int32_t n_contig;
+	int64_t *dev_start;        /* host: device column of each contig's first base */
+	int64_t *offset;           /* host: global coordinate of each contig */
+	int64_t dev_len;
+	uint8_t *d_ref;
+	cudaStream_t stream;
+	pthread_mutex_t lock;
+
+	/* grow-only buffers */
+	uint8_t *d_rows;
+	size_t rows_cap;
+	int64_t *d_qoff;
+	int32_t *d_glen, *d_shift;
+	size_t group_cap;          /* groups the three arrays above can hold */
+	uint64_t *d_tile;
+	size_t tile_cap;
+	uint64_t *d_res;
+	size_t res_cap;
+	unsigned long long *d_cells;
+
+	uint64_t cells, cells_w[3];
+	cudaEvent_t ev[4];         /* upload start, kernels start, download start, end */
+	sm_gpu_profile_t prof;     /* of the last scan */
+};
+
+int sm_gpu_available(int device, char *msg, int msg_len)
+{
+	int n = 0;
+	cudaDeviceProp prop;
+	cudaError_t e = cudaGetDeviceCount(&n);
+
+	if (e != cudaSuccess) {
+		snprintf(msg, (size_t)msg_len, "no CUDA device (%s)", cudaGetErrorString(e));
+		return 0;
+	}
+	if (device < 0 || device >= n) {
+		snprintf(msg, (size_t)msg_len, "CUDA device %d not present (%d found)", device, n);
+		return 0;
+	}
+	e = cudaGetDeviceProperties(&prop, device);
+	if (e != cudaSuccess) {
+		snprintf(msg, (size_t)msg_len, "CUDA device %d: %s", device, cudaGetErrorString(e));
+		return 0;
+	}
+	if (prop.major * 10 + prop.minor < SM_GPU_MIN_ARCH) {
+		snprintf(msg, (size_t)msg_len, "%s is sm_%d%d; sm_%d or newer needed", prop.name,
+			 prop.major, prop.minor, SM_GPU_MIN_ARCH);
+		return 0;
+	}
+	snprintf(msg, (size_t)msg_len, "%s", prop.name);
+	return 1;
+}
+
+static double sm_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int64_t sm_round_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+/* Context columns a window needs before its reported columns. */
+static int64_t sm_halo(const sm_score_t *sc, int n)
+{
+	return sm_round_up(sm_max_span(sc, n), SM_GPU_HALO_ALIGN);
+}
+
+static int sm_cells_bits(sm_cells_t cells)
+{
+	switch (cells) {
+	case SM_CELLS_8:
+		return 8;
+	case SM_CELLS_32:
+		return 32;
+	case SM_CELLS_16:
+	case SM_CELLS_AUTO:
+	default:
+		/* AUTO: the 16-bit DPX ladder, the fastest measured on sm_90
+		 * (docs/gpu.md); before sm_90 DPX is emulated but still correct. */
+		return 16;
+	}
+}
+
+void sm_gpu_destroy(sm_gpu_t *g)
+{
+	if (!g)
+		return;
+	cudaFree(g->d_ref);
+	cudaFree(g->d_rows);
+	cudaFree(g->d_qoff);
+	cudaFree(g->d_glen);
+	cudaFree(g->d_shift);
+	cudaFree(g->d_tile);
+	cudaFree(g->d_res);
+	cudaFree(g->d_cells);
+	for (int k = 0; k < 4; k++)
+		if (g->ev[k])
+			cudaEventDestroy(g->ev[k]);
+	if (g->stream)
+		cudaStreamDestroy(g->stream);
+	pthread_mutex_destroy(&g->lock);
+	free(g->dev_start);
+	free(g->offset);
+	free(g);
+}
+
+sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
+			sm_cells_t cells, int max_query_len)
+{
+	sm_gpu_t *g;
+	cudaDeviceProp prop;
+	uint8_t *h_ref = NULL;
+	int64_t bin_max, t_min = INT64_MAX;
+	size_t alloc;
+
+	if (max_query_len < 1) {
+		sm_log(SM_LOG_ERROR, "GPU engine: max query length %d must be >= 1", max_query_len);
+		return NULL;
+	}
+	g = (sm_gpu_t *)calloc(1, sizeof *g);
+	if (!g) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&g->lock, NULL);
+	g->device = device;
+	g->sc = *sc;
+	g->max_len = max_query_len;
+	g->bits = sm_cells_bits(cells);
+	if (SM_CUDA(cudaSetDevice(device)) || SM_CUDA(cudaGetDeviceProperties(&prop, device)))
+		goto fail;
+	snprintf(g->name, sizeof g->name, "%s (cells %d)", prop.name, g->bits);
+
+	/* Every kernel class must leave a useful part in its windows. */
+	for (int b = 0; b < 3; b++)
+		for (int l = 0; l < 2; l++) {
+			int64_t t = (int64_t)sm_kclasses[b][l].threads * sm_kclasses[b][l].cols;
+			t_min = t < t_min ? t : t_min;
+		}
+	if (sm_halo(sc, max_query_len) > t_min - t_min / SM_GPU_MIN_USEFUL_DIV) {
+		sm_log(SM_LOG_ERROR,
+		       "GPU engine: reads of %d bases need %lld columns of context, more than a %lld-column window allows with these scores",
+		       max_query_len, (long long)sm_halo(sc, max_query_len), (long long)t_min);
+		goto fail;
+	}
+	bin_max = (int64_t)1 << sm_locus_shift(sc, max_query_len);
+	g->pad = (int64_t)max_query_len * sc->match + 1;
+	if (g->pad < sm_halo(sc, max_query_len))
+		g->pad = sm_halo(sc, max_query_len);
+	g->pad = sm_round_up(g->pad, bin_max);
+
+	g->n_contig = ref->n_contig;
+	g->dev_start = (int64_t *)malloc(sizeof(int64_t) * (size_t)(ref->n_contig + 1));
+	g->offset = (int64_t *)malloc(sizeof(int64_t) * (size_t)(ref->n_contig + 1));
+	if (!g->dev_start || !g->offset) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory");
+		goto fail;
+	}
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		g->offset[c] = ref->offset[c];
+		g->dev_start[c] = ref->offset[c] + (int64_t)(c + 1) * g->pad;
+	}
+	g->dev_len = ref->total + (int64_t)(ref->n_contig + 1) * g->pad;
+	if (g->dev_len >= (int64_t)UINT32_MAX - 2 * t_min * SM_GPU_MIN_USEFUL_DIV) {
+		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
+		       (long long)ref->total);
+		goto fail;
+	}
+	/* Room past the end for the widest window. */
+	alloc = (size_t)g->dev_len + 2 * (size_t)(256 * 32);
+	h_ref = (uint8_t *)malloc(alloc);
+	if (!h_ref) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for the reference (%zu bytes)", alloc);
+		goto fail;
+	}
+	memset(h_ref, smk::CODE_PAD, alloc);
+	for (int32_t c = 0; c < ref->n_contig; c++)
+		memcpy(h_ref + g->dev_start[c], ref->seq + ref->offset[c], (size_t)ref->len[c]);
+	if (SM_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking)) ||
+	    SM_CUDA(cudaMalloc((void **)&g->d_ref, alloc)) ||
+	    SM_CUDA(cudaMemcpy(g->d_ref, h_ref, alloc, cudaMemcpyHostToDevice)) ||
+	    SM_CUDA(cudaMalloc((void **)&g->d_cells, 3 * sizeof(unsigned long long))))
+		goto fail;
+	for (int k = 0; k < 4; k++)
+		if (SM_CUDA(cudaEventCreate(&g->ev[k])))
+			goto fail;
+	free(h_ref);
+	return g;
+fail:
+	free(h_ref);
+	sm_gpu_destroy(g);
+	return NULL;
+}
+
+/* Grows a device buffer to at least `need` bytes (contents not kept). */
+static int sm_grow(void **p, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	cudaFree(*p);
+	*p = NULL;
+	*cap = 0;
+	if (SM_CUDA(cudaMalloc(p, need)))
+		return -1;
+	*cap = need;
+	return 0;
+}
+
+typedef struct {
+	int len, idx;
+} sm_len_idx_t;
+
+/* Longest first; equal lengths keep input order. */
+static int sm_by_len_desc(const void *a, const void *b)
+{
+	const sm_len_idx_t *x = (const sm_len_idx_t *)a, *y = (const sm_len_idx_t *)b;
+
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Global coordinate of a device column of some contig. */
+static int64_t sm_dev_to_global(const sm_gpu_t *g, int64_t col)
+{
+	int32_t lo = 0, hi = g->n_contig - 1;
+
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo + 1) / 2;
+		if (g->dev_start[mid] <= col)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return col - g->dev_start[lo] + g->offset[lo];
+}
+
+/* The body of sm_gpu_scan, with g->lock held. */
+static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
+{
+	const int bits = g->bits, Q = 32 / bits;
+	const int ngroups = (n + Q - 1) / Q;
+	const int limit = sm_lane_limit(bits);
+	int *order = NULL, *glen = NULL, *shift = NULL;
+	int64_t *qoff = NULL, rows_total = 0;
+	uint8_t *rows = NULL;
+	uint64_t *res = NULL;
+	unsigned long long cw[3];
+	int rc = -1, nladder = 0;
+	const double t_start = sm_now();
+	double t_post;
+
+	for (int k = 0; k < n; k++) {
+		if (q[k].len < 1 || q[k].len > g->max_len) {
+			sm_log(SM_LOG_ERROR, "GPU engine: query %d has length %d (engine built for 1..%d)",
+			       k, q[k].len, g->max_len);
+			return -1;
+		}
+	}
+	order = (int *)malloc(sizeof(int) * (size_t)n);
+	glen = (int *)malloc(sizeof(int) * (size_t)ngroups);
+	shift = (int *)malloc(sizeof(int) * (size_t)ngroups * Q);
+	qoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)ngroups);
+	res = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)ngroups * Q * SM_TOPK);
+	if (!order || !glen || !shift || !qoff || !res) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
+		goto done;
+	}
+	{
+		sm_len_idx_t *li = (sm_len_idx_t *)malloc(sizeof *li * (size_t)n);
+		if (!li) {
+			sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
+			goto done;
+		}
+		for (int k = 0; k < n; k++) {
+			li[k].len = q[k].len;
+			li[k].idx = k;
+		}
+		qsort(li, (size_t)n, sizeof *li, sm_by_len_desc);
+		for (int k = 0; k < n; k++)
+			order[k] = li[k].idx;
+		free(li);
+	}
+
+	for (int gi = 0; gi < ngroups; gi++) {
+		glen[gi] = q[order[gi * Q]].len;
+		qoff[gi] = rows_total;
+		rows_total += (int64_t)glen[gi] * Q;
+		if (bits < 32 && (int64_t)glen[gi] * g->sc.match > limit)
+			nladder = gi + 1;
+	}
+	rows = (uint8_t *)malloc((size_t)rows_total);
+	if (!rows) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
+		goto done;
+	}
+	/* Rows [i][lane]; a shorter query is front-padded with N rows. */
+	for (int gi = 0; gi < ngroups; gi++) {
+		const int L = glen[gi];
+		uint8_t *r = rows + qoff[gi];
+		for (int l = 0; l < Q; l++) {
+			const int k = gi * Q + l;
+			const sm_query_t *qq = k < n ? &q[order[k]] : NULL;
+			const int len = qq ? qq->len : 0;
+			shift[k] = sm_locus_shift(&g->sc, qq ? len : 1);
+			for (int i = 0; i < L; i++) {
+				uint8_t c = SM_BASE_N;
+				if (i >= L - len) {
+					c = qq->seq[i - (L - len)];
+					if (c > SM_BASE_N)
+						c = SM_BASE_N;
+				}
+				r[(int64_t)i * Q + l] = c;
+			}
+		}
+	}
+	if (sm_grow((void **)&g->d_rows, &g->rows_cap, (size_t)rows_total))
+		goto done;
+	if ((size_t)ngroups > g->group_cap) {
+		size_t cap = 0;
+		cudaFree(g->d_qoff);
+		cudaFree(g->d_glen);
+		cudaFree(g->d_shift);
+		g->d_qoff = NULL;
+		g->d_glen = g->d_shift = NULL;
+		g->group_cap = 0;
+		if (sm_grow((void **)&g->d_qoff, &cap, sizeof(int64_t) * ngroups))
+			goto done;
+		cap = 0;
+		if (sm_grow((void **)&g->d_glen, &cap, sizeof(int32_t) * ngroups))
+			goto done;
+		cap = 0;
+		if (sm_grow((void **)&g->d_shift, &cap, sizeof(int32_t) * ngroups * Q))
+			goto done;
+		g->group_cap = (size_t)ngroups;
+	}
+	if (sm_grow((void **)&g->d_res, &g->res_cap, sizeof(uint64_t) * ngroups * Q * SM_TOPK))
+		goto done;
+	g->prof.host_prep_s = sm_now() - t_start;
+	if (SM_CUDA(cudaEventRecord(g->ev[0], g->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(g->d_rows, rows, (size_t)rows_total, cudaMemcpyHostToDevice, g->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(g->d_qoff, qoff, sizeof(int64_t) * ngroups, cudaMemcpyHostToDevice, g->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(g->d_glen, glen, sizeof(int32_t) * ngroups, cudaMemcpyHostToDevice, g->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(g->d_shift, shift, sizeof(int32_t) * ngroups * Q, cudaMemcpyHostToDevice, g->stream)) ||
+	    SM_CUDA(cudaMemsetAsync(g->d_cells, 0, 3 * sizeof(unsigned long long), g->stream)) ||
+	    SM_CUDA(cudaEventRecord(g->ev[1], g->stream)))
+		goto done;
+
+	{
+		smk::Params P;
+		memset(&P, 0, sizeof P);
+		P.ref = g->d_ref;
+		P.qry = g->d_rows;
+		P.cells_w = g->d_cells;
+		P.match = g->sc.match;
+		P.oe = g->sc.gap_open + g->sc.gap_ext;
+		P.ext = g->sc.gap_ext;
+		for (int code = 0; code <= SM_BASE_N; code++) {
+			uint32_t ps = 0, pp = 0, pn = 0;
+			for (int r = 0; r < 4; r++) {
+				int s = sm_subst(&g->sc, (uint8_t)r, (uint8_t)code);
+				ps |= (uint32_t)(uint8_t)(int8_t)s << (8 * r);
+				pp |= (uint32_t)(s > 0 ? s : 0) << (8 * r);
+				pn |= (uint32_t)(s < 0 ? -s : 0) << (8 * r);
+			}
+			P.prof_s[code] = ps;
+			P.prof_pos[code] = pp;
+			P.prof_neg[code] = pn;
+		}
+
+		/* Class 1 (ladder) = groups [0, nladder), class 0 the rest. */
+		for (int cls = 1; cls >= 0; cls--) {
+			const int g_begin = cls ? 0 : nladder, g_end = cls ? nladder : ngroups;
+			const sm_kclass_t *kc = &sm_kclasses[sm_bits_class(bits)][cls];
+			const int64_t T = (int64_t)kc->threads * kc->cols;
+			int gs = g_begin;
+
+			while (gs < g_end) {
+				const int L = glen[gs];
+				const int64_t halo = sm_halo(&g->sc, L);
+				const int64_t stride = T - halo;
+				const int64_t ntiles = (g->dev_len - halo + stride - 1) / stride;
+				const size_t per_group = (size_t)ntiles * Q * SM_TOPK * sizeof(uint64_t);
+				int64_t chunk = (int64_t)(SM_GPU_TILE_BUF_MAX / per_group);
+				if (chunk < 1)
+					chunk = 1;
+				if (chunk > SM_GPU_MAX_GRID_Y)
+					chunk = SM_GPU_MAX_GRID_Y;
+				if (chunk > g_end - gs)
+					chunk = g_end - gs;
+				if (sm_grow((void **)&g->d_tile, &g->tile_cap, per_group * (size_t)chunk))
+					goto done;
+				P.qoff = g->d_qoff + gs;
+				P.glen = g->d_glen + gs;
+				P.shift = g->d_shift + (size_t)gs * Q;
+				P.tile_out = g->d_tile;
+				P.ntiles = (int)ntiles;
+				P.stride = (int)stride;
+				P.halo = (int)halo;
+				kc->launch(dim3((unsigned)ntiles, (unsigned)chunk), (size_t)L * Q, g->stream, P);
+				if (SM_CUDA(cudaGetLastError()))
+					goto done;
+				smk::merge_kernel<<<(unsigned)(chunk * Q), smk::MERGE_THREADS, 0, g->stream>>>(
+					g->d_tile, (int)ntiles, g->d_shift + (size_t)gs * Q,
+					g->d_res + (size_t)gs * Q * SM_TOPK);
+				if (SM_CUDA(cudaGetLastError()))
+					goto done;
+				gs += (int)chunk;
+			}
+		}
+	}
+	if (SM_CUDA(cudaEventRecord(g->ev[2], g->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(res, g->d_res, sizeof(uint64_t) * ngroups * Q * SM_TOPK,
+				    cudaMemcpyDeviceToHost, g->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(cw, g->d_cells, sizeof cw, cudaMemcpyDeviceToHost, g->stream)) ||
+	    SM_CUDA(cudaEventRecord(g->ev[3], g->stream)) ||
+	    SM_CUDA(cudaStreamSynchronize(g->stream)))
+		goto done;
+	{
+		float ms[3];
+		for (int k = 0; k < 3; k++)
+			if (SM_CUDA(cudaEventElapsedTime(&ms[k], g->ev[k], g->ev[k + 1])))
+				goto done;
+		g->prof.upload_s = 1e-3 * ms[0];
+		g->prof.kernel_s = 1e-3 * ms[1];
+		g->prof.download_s = 1e-3 * ms[2];
+	}
+	t_post = sm_now();
+
+	for (int k = 0; k < n; k++) {
+		sm_scan_t *o = &out[order[k]];
+		memset(o, 0, sizeof *o);
+		for (int r = 0; r < SM_TOPK; r++) {
+			const uint64_t key = res[(size_t)k * SM_TOPK + r];
+			if (key == 0)
+				break;
+			o->top[o->n].score = (int32_t)(key >> 32);
+			o->top[o->n].end = sm_dev_to_global(g, (int64_t)(0xffffffffu - (uint32_t)key));
+			o->n++;
+		}
+	}
+	for (int w = 0; w < 3; w++) {
+		g->cells_w[w] += cw[w];
+		g->cells += cw[w];
+		g->prof.cells_w[w] = cw[w];
+	}
+	g->prof.host_post_s = sm_now() - t_post;
+	g->prof.total_s = sm_now() - t_start;
+	rc = 0;
+done:
+	free(order);
+	free(glen);
+	free(shift);
+	free(qoff);
+	free(rows);
+	free(res);
+	return rc;
+}
+
+int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
+{
+	int rc;
+
+	if (n <= 0)
+		return 0;
+	pthread_mutex_lock(&g->lock);
+	rc = SM_CUDA(cudaSetDevice(g->device));
+	if (rc == 0)
+		rc = sm_gpu_scan_locked(g, n, q, out);
+	pthread_mutex_unlock(&g->lock);
+	return rc;
+}
+
+void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st)
+{
+	pthread_mutex_lock((pthread_mutex_t *)&g->lock);
+	st->cells += g->cells;
+	for (int w = 0; w < 3; w++)
+		st->cells_w[w] += g->cells_w[w];
+	pthread_mutex_unlock((pthread_mutex_t *)&g->lock);
+}
+
+const char *sm_gpu_name(const sm_gpu_t *g) { return g->name; }
+
+int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p)
+{
+	*p = g->prof;
+	return 0;
+}

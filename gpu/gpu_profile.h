@@ -1,0 +1,33 @@
+/* gpu_profile.h — where the last sm_gpu_scan() spent its time (benchmarks).
+ *
+ * Private to gpu/ and benchmarks/: the paper's Table 1 splits a run into
+ * GPU time, CPU time and transfer time; these are the same parts, measured
+ * with CUDA events on the engine's stream and a host clock. */
+#ifndef SM_GPU_PROFILE_H
+#define SM_GPU_PROFILE_H
+
+#include <stdint.h>
+
+#include "gpu/gpu_engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+	double host_prep_s;   /* sorting and packing queries on the CPU */
+	double upload_s;      /* host -> device copies */
+	double kernel_s;      /* tile and merge kernels */
+	double download_s;    /* device -> host copies */
+	double host_post_s;   /* unpacking results on the CPU */
+	double total_s;       /* the whole call */
+	uint64_t cells_w[3];  /* cells computed in 8-, 16-, 32-bit lanes */
+} sm_gpu_profile_t;
+
+/* Copies the profile of g's last scan; returns 0, or -1 without CUDA. */
+int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

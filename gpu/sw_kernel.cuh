@@ -1,0 +1,812 @@
+/* sw_kernel.cuh — the tile kernel of the GPU engine (private to gpu/).
+ *
+ * One block computes one window of T = NT * C reference columns for one
+ * group of Q = 32 / B queries, all rows of the group in registers, from
+ * zeros.  The window's first `halo` columns are recomputed context
+ * (halo >= sm_max_span(n), so the remaining columns get the exact
+ * whole-reference scores); only the rest is reported.  Rows follow the read
+ * (Yasui & Ino 2018, Eq. 5-8); per row:
+ *
+ *   step 1  H~(j) = max(0, H(i-1,j-1) + s(i,j), F(i,j))        (Eq. 5)
+ *   step 2  E by a max-scan with x (+) y = max(x - Ge, y)       (Eq. 6-7)
+ *           K(j) = max(0, K(j-1) - E, H~(j) - O - E)  and  H(j) = max(H~(j), K(j-1))
+ *   step 3  F(i+1,j) = max(F(i,j) - E, H(i,j) - O - E)         (Eq. 8)
+ *
+ * Packed lanes.  A 32-bit word holds the SAME reference column for Q
+ * different queries of one group: lane q (bits q*B .. q*B+B-1) is query
+ * q.  So every operation is lane-wise and the scan runs along a thread's
+ * words; the queries of a group are sorted by length and shorter ones are
+ * front-padded with N rows (a row of N over zeros stays zero, so padding
+ * changes nothing).  Widths:
+ *   B = 32  one query, signed int32.
+ *   B = 16  two queries, signed, Hopper DPX instructions (__viaddmax_s16x2_relu,
+ *           __vimax_s16x2_relu...; emulated but correct before sm_90).
+ *   B = 8   four queries, unsigned saturating SIMD-in-word (__vaddus4,
+ *           __vsubus4, __vmaxu4), scores split in a positive and a negative
+ *           part so that diag + s needs no bias: max(0, (diag + pos) -sat neg).
+ * Every decayed value is clamped at 0 (relu): a negative E or F never wins
+ * against H~ >= 0, so clamping keeps results exact and lanes in range.
+ *
+ * Ladders (the paper's mixed word length, Eq. 9-10), decided per block per
+ * row on the GPU: a row is computed narrow (B bits) while the previous
+ * row's maximum + match <= 2^B-1 (signed: 2^15-1); otherwise the block
+ * unpacks H and F into Q words of 32 bits per column and computes wide, and
+ * goes back to narrow once the row maximum + match <= limit - T (T = 10).
+ * The row maximum of H equals that of H~ (E < max H~), and F(i+1) <= max
+ * H~(i), so the decision is taken from H~ before the E scan and both
+ * stored rows fit the new width.  Column maxima kept narrow are folded into
+ * a wide copy at each switch (max is associative).  A block whose rows can
+ * never overflow (n * match <= limit) runs a kernel without the wide path.
+ *
+ * Localized segmented scan (Eq. 11): a K value decays by Ge per column and
+ * never exceeds n * match, so it travels at most p = n*match/Ge columns.
+ * The scan is in-thread (C columns), then across lanes with only as many
+ * shuffle steps as p needs, then across warps: each warp combines the
+ * totals of the ceil(p / warp span) warps to its left (just one when the
+ * warp span >= p: the paper's skip of the gathered scan).  Contig boundaries:
+ * on the device every contig is preceded by a separator of PAD >= n*match+1
+ * ambiguous columns (each costs >= 1 on any path), so no positive path
+ * crosses it: the recurrence restarts at each contig exactly as if the scan
+ * were segmented there, and the kernel needs no per-column flags.
+ *
+ * The E scan is skipped for a row when no H~ of the block exceeds O + E
+ * (then K = 0 everywhere): one vote per warp, one block barrier per row;
+ * rows that scan take a second barrier. */
+#ifndef SM_SW_KERNEL_CUH
+#define SM_SW_KERNEL_CUH
+
+#include <cstdint>
+
+#include "mapper/scan.h"
+
+namespace smk {
+
+constexpr int WARP = 32;
+constexpr unsigned FULL = 0xffffffffu;
+constexpr int TOPK = SM_TOPK;
+/* Eq. 10's hysteresis T: back to narrow cells once max + match <= limit - T. */
+constexpr int NARROW_BACK_MARGIN = 10;
+
+/* Reference codes on the device: 0..3 bases, 4 ambiguous, 5 separator. */
+constexpr uint8_t CODE_AMB = 4;
+constexpr uint8_t CODE_PAD = 5;
+
+/* Per-column selector word: bits 0..15 the narrow byte-permute selector,
+ * 16..18 the reference code clamped to 4, bit 19 ambiguous, bit 20 separator. */
+constexpr int SEL_CODE_SHIFT = 16;
+constexpr uint32_t SEL_AMB = 1u << 19;
+constexpr uint32_t SEL_PAD = 1u << 20;
+
+/* Launch-wide parameters (by value). */
+struct Params {
+	const uint8_t *ref;        /* device reference codes, window-padded */
+	const uint8_t *qry;        /* group rows: [row][Q] codes, per group at qoff */
+	const int64_t *qoff;       /* per group: offset of its rows in qry */
+	const int32_t *glen;       /* per group: rows (longest query) */
+	const int32_t *shift;      /* per slot (group*Q + lane): locus shift */
+	uint64_t *tile_out;        /* [slot][tile][TOPK] keys */
+	unsigned long long *cells_w;  /* [3]: cells computed in 8-, 16-, 32-bit lanes */
+	int ntiles;
+	int stride;                /* window stride = T - halo */
+	int halo;
+	int match, oe, ext;        /* score bounds: match; O+E; E */
+	uint32_t prof_s[5];        /* per read code: bytes s(q, A..T), signed */
+	uint32_t prof_pos[5];      /* bytes max(s, 0) */
+	uint32_t prof_neg[5];      /* bytes max(-s, 0) */
+};
+
+/* Keys order loci as scan.h does: score in the high half, the complement
+ * of the device column in the low half, so a larger key is a higher score,
+ * then a lower column (hence a lower bin). */
+__device__ __forceinline__ uint32_t key_col(uint64_t k) { return 0xffffffffu - (uint32_t)k; }
+
+__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
+{
+	uint32_t d;
+	asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
+	return d;
+}
+
+/* ---- lane arithmetic, one struct per width ------------------------------ */
+
+template <int B> struct Ops;
+
+template <> struct Ops<32> {
+	static constexpr int LANES = 1;
+	static constexpr int LIMIT = 0x3fffffff;
+	static constexpr int WIDX = 2;
+	typedef uint32_t score_t;
+	__device__ static uint32_t dec(int64_t d) { return (uint32_t)(d > LIMIT ? LIMIT : d); }
+	__device__ static uint32_t decay(uint32_t x, uint32_t dc, uint32_t y)
+	{
+		return (uint32_t)max(max((int)x - (int)dc, (int)y), 0);
+	}
+	__device__ static uint32_t ht(uint32_t diag, score_t s, uint32_t f)
+	{
+		return (uint32_t)max(max((int)diag + (int)s, (int)f), 0);
+	}
+	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return (uint32_t)max((int)a, (int)b); }
+	__device__ static bool any_gt(uint32_t x, int thr) { return (int)x > thr; }
+	__device__ static int get(uint32_t w, int) { return (int)w; }
+	__device__ static uint32_t put(uint32_t, int, int v) { return (uint32_t)v; }
+};
+
+template <> struct Ops<16> {
+	static constexpr int LANES = 2;
+	static constexpr int LIMIT = 32767;
+	static constexpr int WIDX = 1;
+	typedef uint32_t score_t;
+	__device__ static uint32_t splat(int v) { return ((uint32_t)v & 0xffffu) * 0x10001u; }
+	__device__ static uint32_t dec(int64_t d) { return splat(-(int)(d > LIMIT ? LIMIT : d)); }
+	__device__ static uint32_t decay(uint32_t x, uint32_t dc, uint32_t y)
+	{
+		return __viaddmax_s16x2_relu(x, dc, y);
+	}
+	__device__ static uint32_t ht(uint32_t diag, score_t s, uint32_t f)
+	{
+		return __viaddmax_s16x2_relu(diag, s, f);
+	}
+	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return __vimax_s16x2_relu(a, b); }
+	__device__ static bool any_gt(uint32_t x, int thr)
+	{
+		return __viaddmax_s16x2_relu(x, splat(-thr), 0u) != 0u;
+	}
+	__device__ static int get(uint32_t w, int l) { return (int)(int16_t)(w >> (16 * l)); }
+	__device__ static uint32_t put(uint32_t w, int l, int v)
+	{
+		return (w & ~(0xffffu << (16 * l))) | (((uint32_t)v & 0xffffu) << (16 * l));
+	}
+};
+
+struct PosNeg {
+	uint32_t pos, neg;
+};
+
+template <> struct Ops<8> {
+	static constexpr int LANES = 4;
+	static constexpr int LIMIT = 255;
+	static constexpr int WIDX = 0;
+	typedef PosNeg score_t;
+	__device__ static uint32_t dec(int64_t d) { return (uint32_t)(d > LIMIT ? LIMIT : d) * 0x01010101u; }
+	__device__ static uint32_t decay(uint32_t x, uint32_t dc, uint32_t y)
+	{
+		return __vmaxu4(__vsubus4(x, dc), y);
+	}
+	__device__ static uint32_t ht(uint32_t diag, score_t s, uint32_t f)
+	{
+		return __vmaxu4(__vsubus4(__vaddus4(diag, s.pos), s.neg), f);
+	}
+	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return __vmaxu4(a, b); }
+	__device__ static bool any_gt(uint32_t x, int thr)
+	{
+		return __vsubus4(x, (uint32_t)thr * 0x01010101u) != 0u;
+	}
+	__device__ static int get(uint32_t w, int l) { return (int)((w >> (8 * l)) & 0xffu); }
+	__device__ static uint32_t put(uint32_t w, int l, int v)
+	{
+		return (w & ~(0xffu << (8 * l))) | (((uint32_t)v & 0xffu) << (8 * l));
+	}
+};
+
+/* ---- substitution scores for one row ------------------------------------
+ * Selector bits 0..15 (per column, built once per window):
+ *   B = 32: nibbles r, r|8, r|8, r|8 over (profile, 0xffffffff): byte r of the
+ *           query's signed profile, sign-extended; r = 4 picks 0xff = -1.
+ *   B = 16: nibbles r, r|8, 4+r, (4+r)|8 over (profile q0, profile q1); an
+ *           ambiguous column is OR-ed to 0xffff per lane (-1).
+ *   B = 8:  nibbles r, 4+r, r, 4+r over (q0, q1) and (q2, q3), merged. */
+template <int B> __device__ __forceinline__ uint32_t make_sel(uint32_t r)
+{
+	uint32_t rc = r > CODE_AMB ? CODE_AMB : r;
+	uint32_t sel = (rc << SEL_CODE_SHIFT) | (r >= CODE_AMB ? SEL_AMB : 0u) |
+		       (r == CODE_PAD ? SEL_PAD : 0u);
+	uint32_t b = rc & 3u;
+	if (B == 32)
+		return sel | rc | ((rc | 8u) * 0x1110u);
+	if (B == 16)
+		return sel | b | ((b | 8u) << 4) | ((4u + b) << 8) | (((4u + b) | 8u) << 12);
+	return sel | b | ((4u + b) << 4) | (b << 8) | ((4u + b) << 12);
+}
+
+__device__ __forceinline__ uint32_t sel_wide(uint32_t sel)
+{
+	uint32_t rc = (sel >> SEL_CODE_SHIFT) & 7u;
+	return rc | ((rc | 8u) * 0x1110u);
+}
+
+__device__ __forceinline__ uint32_t amb_mask(uint32_t sel)
+{
+	return (uint32_t)((int32_t)(sel << 12) >> 31);
+}
+
+/* Row scores in the narrow layout of width B. */
+template <int B> struct Prof;
+
+template <> struct Prof<32> {
+	uint32_t p;
+	__device__ Prof(const Params &P, const uint8_t *codes) : p(P.prof_s[codes[0]]) {}
+	template <bool AMB> __device__ uint32_t score(uint32_t sel, int) const
+	{
+		return prmt(p, FULL, sel);
+	}
+};
+
+template <> struct Prof<16> {
+	uint32_t x, y;
+	__device__ Prof(const Params &P, const uint8_t *codes)
+		: x(P.prof_s[codes[0]]), y(P.prof_s[codes[1]]) {}
+	template <bool AMB> __device__ uint32_t score(uint32_t sel, int) const
+	{
+		uint32_t s = prmt(x, y, sel);
+		return AMB ? s | amb_mask(sel) : s;
+	}
+};
+
+template <> struct Prof<8> {
+	uint32_t p0, p1, p2, p3, n0, n1, n2, n3;
+	__device__ Prof(const Params &P, const uint8_t *codes)
+		: p0(P.prof_pos[codes[0]]), p1(P.prof_pos[codes[1]]),
+		  p2(P.prof_pos[codes[2]]), p3(P.prof_pos[codes[3]]),
+		  n0(P.prof_neg[codes[0]]), n1(P.prof_neg[codes[1]]),
+		  n2(P.prof_neg[codes[2]]), n3(P.prof_neg[codes[3]]) {}
+	template <bool AMB> __device__ PosNeg score(uint32_t sel, int) const
+	{
+		const uint32_t merge = 0x7610u;  /* bytes 0,1 of a; 2,3 of b */
+		PosNeg s;
+		s.pos = prmt(prmt(p0, p1, sel), prmt(p2, p3, sel), merge);
+		s.neg = prmt(prmt(n0, n1, sel), prmt(n2, n3, sel), merge);
+		if (AMB) {
+			uint32_t m = amb_mask(sel);
+			s.pos &= ~m;
+			s.neg = (s.neg & ~m) | (m & 0x01010101u);
+		}
+		return s;
+	}
+};
+
+/* Wide rows: Q separate 32-bit words per column, word k = query k. */
+template <int Q> struct ProfWide {
+	uint32_t p[Q];
+	__device__ ProfWide(const Params &P, const uint8_t *codes)
+	{
+#pragma unroll
+		for (int q = 0; q < Q; q++)
+			p[q] = P.prof_s[codes[q]];
+	}
+	template <bool AMB> __device__ uint32_t score(uint32_t sel, int k) const
+	{
+		return prmt(p[k], FULL, sel_wide(sel));
+	}
+};
+
+/* ---- top-K lists of keys with distinct bins (scan.h semantics) --------- */
+
+struct TopList {
+	uint64_t k[TOPK];
+	uint32_t b[TOPK];
+	int n;
+	__device__ void clear()
+	{
+#pragma unroll
+		for (int j = 0; j < TOPK; j++) {
+			k[j] = 0;
+			b[j] = 0;
+		}
+		n = 0;
+	}
+	__device__ void bubble()
+	{
+#pragma unroll
+		for (int j = TOPK - 1; j > 0; j--) {
+			if (k[j] > k[j - 1]) {
+				uint64_t tk = k[j];
+				uint32_t tb = b[j];
+				k[j] = k[j - 1];
+				b[j] = b[j - 1];
+				k[j - 1] = tk;
+				b[j - 1] = tb;
+			}
+		}
+	}
+	__device__ void offer(uint64_t key, int shift)
+	{
+		if (key == 0)
+			return;
+		uint32_t bin = key_col(key) >> shift;
+		bool same = false;
+#pragma unroll
+		for (int j = 0; j < TOPK; j++) {
+			if (j < n && b[j] == bin) {
+				same = true;
+				if (key > k[j])
+					k[j] = key;
+			}
+		}
+		if (!same) {
+			if (n < TOPK) {
+#pragma unroll
+				for (int j = 0; j < TOPK; j++) {
+					if (j == n) {
+						k[j] = key;
+						b[j] = bin;
+					}
+				}
+				n++;
+			} else if (key > k[TOPK - 1]) {
+				k[TOPK - 1] = key;
+				b[TOPK - 1] = bin;
+			} else {
+				return;
+			}
+		}
+		bubble();
+	}
+	__device__ void remove_bin(uint32_t bin)
+	{
+		bool found = false;
+#pragma unroll
+		for (int j = 0; j < TOPK; j++) {
+			if (!found && j < n && b[j] == bin)
+				found = true;
+			if (found) {
+				if (j < TOPK - 1) {
+					k[j] = k[j + 1];
+					b[j] = b[j + 1];
+				} else {
+					k[j] = 0;
+					b[j] = 0;
+				}
+			}
+		}
+		if (found)
+			n--;
+	}
+};
+
+/* Merges the lists of a warp's lanes into the warp's top K (every lane gets
+ * the result in out[]; missing entries are 0). */
+__device__ __forceinline__ void warp_merge(TopList &l, int shift, uint64_t out[TOPK])
+{
+#pragma unroll
+	for (int r = 0; r < TOPK; r++) {
+		uint64_t best = l.n > 0 ? l.k[0] : 0;
+#pragma unroll
+		for (int d = WARP / 2; d > 0; d >>= 1) {
+			uint64_t o = __shfl_xor_sync(FULL, best, d);
+			best = o > best ? o : best;
+		}
+		out[r] = best;
+		if (best != 0)
+			l.remove_bin(key_col(best) >> shift);
+	}
+}
+
+/* ---- the tile kernel ---------------------------------------------------- */
+
+template <int B, bool LADDER, int C, int NT> struct Tile {
+	typedef Ops<B> N;
+	typedef Ops<32> W;
+	static constexpr int Q = 32 / B;
+	static constexpr int NW = NT / WARP;
+	static constexpr int T = NT * C;
+	static constexpr int NWORDS = LADDER ? C * Q : C;
+	static constexpr int NMW = LADDER ? C * Q : 1;
+	static constexpr int MAX_STEPS = 5;  /* log2(WARP) */
+
+	struct Shared {
+		uint32_t flags[2][NW];      /* per warp: bit 0 scan needed, bit 1 wide next */
+		int32_t edge[2][NW][Q];     /* H of each warp's last column, per query */
+		uint32_t tot[2][NW][Q];     /* each warp's local scan total, per word */
+		uint64_t keys[Q][NT];       /* per thread best key, per query */
+	};
+
+	/* Registers of one thread: words of its C columns. */
+	struct State {
+		uint32_t H[NWORDS], F[NWORDS], Mn[C], Mw[NMW], sel[C];
+	};
+
+	/* Decay operands of one width. */
+	struct Decays {
+		uint32_t e, oe, lane, span;
+		uint32_t step[MAX_STEPS];
+	};
+
+	template <class O> __device__ static void make_decays(Decays &d, const Params &P, int lane)
+	{
+		d.e = O::dec(P.ext);
+		d.oe = O::dec(P.oe);
+		d.lane = O::dec((int64_t)P.ext * C * lane);
+		d.span = O::dec((int64_t)P.ext * C * WARP);
+#pragma unroll
+		for (int s = 0; s < MAX_STEPS; s++)
+			d.step[s] = O::dec((int64_t)P.ext * C * (1 << s));
+	}
+
+	template <class O, int WPC>
+	__device__ static void write_edge(const State &st, Shared &sh, int par, int warp)
+	{
+#pragma unroll
+		for (int k = 0; k < WPC; k++)
+#pragma unroll
+			for (int l = 0; l < O::LANES; l++)
+				sh.edge[par][warp][k * O::LANES + l] = O::get(st.H[(C - 1) * WPC + k], l);
+	}
+
+	/* One row in layout (O, WPC): WPC words per column, word k holding
+	 * lanes k*LANES.. of the group.  Returns the OR of the warps' flags. */
+	template <class O, int WPC, bool WIDE, bool AMB, class PF>
+	__device__ static uint32_t row(State &st, Shared &sh, const PF &pf, const Decays &dc,
+				       int par, int lane, int warp, int nsteps, int lookback,
+				       int oe, int ovf_thr)
+	{
+		uint32_t dl[WPC];
+
+		/* Diagonal into column 0: the left neighbour's H(i-1, last). */
+#pragma unroll
+		for (int k = 0; k < WPC; k++) {
+			uint32_t v = __shfl_up_sync(FULL, st.H[(C - 1) * WPC + k], 1);
+			if (lane == 0) {
+				v = 0;
+				if (warp > 0) {
+#pragma unroll
+					for (int l = 0; l < O::LANES; l++)
+						v = O::put(v, l, sh.edge[par ^ 1][warp - 1][k * O::LANES + l]);
+				}
+			}
+			dl[k] = v;
+		}
+
+		/* Step 1 (Eq. 5), right to left so that H(i-1, j-1) is still there. */
+		uint32_t r0 = 0, r1 = 0;
+#pragma unroll
+		for (int c = C - 1; c >= 0; c--) {
+#pragma unroll
+			for (int k = 0; k < WPC; k++) {
+				const int w = c * WPC + k;
+				const uint32_t diag = c > 0 ? st.H[w - WPC] : dl[k];
+				st.H[w] = O::ht(diag, pf.template score<AMB>(st.sel[c], k), st.F[w]);
+				if (c & 1)
+					r1 = O::max2(r1, st.H[w]);
+				else
+					r0 = O::max2(r0, st.H[w]);
+			}
+		}
+		const uint32_t rmax = O::max2(r0, r1);
+		const bool needw = __any_sync(FULL, O::any_gt(rmax, oe));
+		const bool ovfw = LADDER ? __any_sync(FULL, O::any_gt(rmax, ovf_thr)) : false;
+
+		/* Step 2 (Eq. 6-7), warp part: local scan from zero, then lanes. */
+		uint32_t excl[WPC];
+#pragma unroll
+		for (int k = 0; k < WPC; k++)
+			excl[k] = 0;
+		if (needw) {
+			uint32_t incl[WPC];
+#pragma unroll
+			for (int k = 0; k < WPC; k++) {
+				uint32_t K = 0;
+#pragma unroll
+				for (int c = 0; c < C; c++)
+					K = O::decay(K, dc.e, O::decay(st.H[c * WPC + k], dc.oe, 0u));
+				incl[k] = K;
+			}
+#pragma unroll
+			for (int s = 0; s < MAX_STEPS; s++) {
+				if (s < nsteps) {
+#pragma unroll
+					for (int k = 0; k < WPC; k++) {
+						uint32_t v = __shfl_up_sync(FULL, incl[k], 1 << s);
+						if (lane >= (1 << s))
+							incl[k] = O::decay(v, dc.step[s], incl[k]);
+					}
+				}
+			}
+#pragma unroll
+			for (int k = 0; k < WPC; k++) {
+				uint32_t v = __shfl_up_sync(FULL, incl[k], 1);
+				excl[k] = lane == 0 ? 0u : v;
+				if (lane == WARP - 1)
+					sh.tot[par][warp][k] = incl[k];
+			}
+		}
+		if (lane == 0)
+			sh.flags[par][warp] = (needw ? 1u : 0u) | (ovfw ? 2u : 0u);
+		if (lane == WARP - 1)
+			write_edge<O, WPC>(st, sh, par, warp);
+		__syncthreads();
+
+		uint32_t f = 0, needmask = 0;
+#pragma unroll
+		for (int w = 0; w < NW; w++) {
+			const uint32_t x = sh.flags[par][w];
+			f |= x;
+			needmask |= (x & 1u) << w;
+		}
+		if (f & 1u) {
+			/* Warp carry: the localized gathered scan over at most
+			 * `lookback` warps to the left (1 when a warp spans >= p). */
+			uint32_t cin[WPC];
+			bool any_in = needw;
+#pragma unroll
+			for (int k = 0; k < WPC; k++)
+				cin[k] = 0;
+			for (int w2 = warp - lookback < 0 ? 0 : warp - lookback; w2 < warp; w2++) {
+				const bool on = (needmask >> w2) & 1u;
+#pragma unroll
+				for (int k = 0; k < WPC; k++)
+					cin[k] = O::decay(cin[k], dc.span, on ? sh.tot[par][w2][k] : 0u);
+			}
+#pragma unroll
+			for (int k = 0; k < WPC; k++)
+				any_in |= cin[k] != 0;
+			if (any_in) {
+#pragma unroll
+				for (int k = 0; k < WPC; k++) {
+					uint32_t K = O::decay(cin[k], dc.lane, excl[k]);
+#pragma unroll
+					for (int c = 0; c < C; c++) {
+						const int w = c * WPC + k;
+						const uint32_t ht = st.H[w];
+						st.H[w] = O::max2(ht, K);
+						K = O::decay(K, dc.e, O::decay(ht, dc.oe, 0u));
+					}
+				}
+				if (lane == WARP - 1)
+					write_edge<O, WPC>(st, sh, par, warp);
+			}
+			__syncthreads();
+		}
+
+		/* Step 3 (Eq. 8) and the column maxima. */
+#pragma unroll
+		for (int c = 0; c < C; c++) {
+#pragma unroll
+			for (int k = 0; k < WPC; k++) {
+				const int w = c * WPC + k;
+				if constexpr (WIDE)
+					st.Mw[w] = O::max2(st.Mw[w], st.H[w]);
+				else
+					st.Mn[c] = O::max2(st.Mn[c], st.H[w]);
+				st.F[w] = O::decay(st.H[w], dc.oe, O::decay(st.F[w], dc.e, 0u));
+			}
+		}
+		return f;
+	}
+
+	/* Narrow -> wide: word c's lanes become words c*Q+q (back to front, in
+	 * place); narrow column maxima fold into the wide ones. */
+	__device__ static void to_wide(State &st)
+	{
+#pragma unroll
+		for (int c = C - 1; c >= 0; c--) {
+			const uint32_t h = st.H[c], f = st.F[c];
+#pragma unroll
+			for (int q = Q - 1; q >= 0; q--) {
+				st.H[c * Q + q] = (uint32_t)N::get(h, q);
+				st.F[c * Q + q] = (uint32_t)N::get(f, q);
+			}
+		}
+		fold_max(st);
+	}
+
+	__device__ static void fold_max(State &st)
+	{
+#pragma unroll
+		for (int c = 0; c < C; c++) {
+#pragma unroll
+			for (int q = 0; q < Q; q++)
+				st.Mw[c * Q + q] = W::max2(st.Mw[c * Q + q], (uint32_t)N::get(st.Mn[c], q));
+			st.Mn[c] = 0;
+		}
+	}
+
+	/* Wide -> narrow (front to back, in place): every H and F <= the row
+	 * maximum, which fits (Eq. 10). */
+	__device__ static void to_narrow(State &st)
+	{
+#pragma unroll
+		for (int c = 0; c < C; c++) {
+			uint32_t h = 0, f = 0;
+#pragma unroll
+			for (int q = 0; q < Q; q++) {
+				h = N::put(h, q, (int)st.H[c * Q + q]);
+				f = N::put(f, q, (int)st.F[c * Q + q]);
+			}
+			st.H[c] = h;
+			st.F[c] = f;
+		}
+	}
+
+	/* All rows of the group.  Returns rows done narrow and wide. */
+	template <bool AMB>
+	__device__ static void run(State &st, Shared &sh, const Params &P, const uint8_t *rows, int L,
+				   int lane, int warp, int &n_narrow, int &n_wide)
+	{
+		Decays dn, dw;
+		make_decays<N>(dn, P, lane);
+		make_decays<W>(dw, P, lane);
+		/* Reach in lanes and warps (Eq. 11): K <= L*match decays by E
+		 * per column. */
+		const int64_t smax = (int64_t)L * P.match;
+		const int64_t lane_cols = (int64_t)P.ext * C;
+		const int64_t dmax = (smax + lane_cols - 1) / lane_cols;
+		int nsteps = 0;
+		while (nsteps < MAX_STEPS && ((1 << nsteps) - 1) < dmax)
+			nsteps++;
+		const int64_t lb = (smax + lane_cols * WARP - 1) / (lane_cols * WARP);
+		const int lookback = lb > NW - 1 ? NW - 1 : (int)lb;
+		const int up_thr = N::LIMIT - P.match;
+		const int down_thr = N::LIMIT - NARROW_BACK_MARGIN - P.match;
+		bool wide = false;
+
+		(void)wide;
+		(void)down_thr;
+		n_narrow = n_wide = 0;
+		for (int i = 0; i < L; i++) {
+			const uint8_t *codes = rows + i * Q;
+			uint32_t f;
+			if constexpr (LADDER) {
+				if (wide) {
+					ProfWide<Q> pf(P, codes);
+					f = row<W, Q, true, AMB>(st, sh, pf, dw, i & 1, lane, warp,
+								 nsteps, lookback, P.oe, down_thr);
+					n_wide++;
+				} else {
+					Prof<B> pf(P, codes);
+					f = row<N, 1, false, AMB>(st, sh, pf, dn, i & 1, lane, warp,
+								  nsteps, lookback, P.oe, up_thr);
+					n_narrow++;
+				}
+				const bool next_wide = (f & 2u) != 0;
+				if (next_wide && !wide)
+					to_wide(st);
+				else if (!next_wide && wide)
+					to_narrow(st);
+				wide = next_wide;
+			} else {
+				Prof<B> pf(P, codes);
+				f = row<N, 1, false, AMB>(st, sh, pf, dn, i & 1, lane, warp, nsteps,
+							  lookback, P.oe, up_thr);
+				n_narrow++;
+			}
+		}
+		if constexpr (LADDER)
+			fold_max(st);
+	}
+};
+
+template <int B, bool LADDER, int C, int NT>
+__global__ void __launch_bounds__(NT) tile_kernel(Params P)
+{
+	typedef Tile<B, LADDER, C, NT> TL;
+	constexpr int Q = TL::Q;
+	constexpr int NW = TL::NW;
+	__shared__ typename TL::Shared sh;
+	extern __shared__ uint8_t s_rows[];
+	const int tid = threadIdx.x, lane = tid & (WARP - 1), warp = tid / WARP;
+	const int tile = blockIdx.x, grp = blockIdx.y;
+	const int L = P.glen[grp];
+	const int64_t ws = (int64_t)tile * P.stride;
+	const int64_t c0 = ws + (int64_t)tid * C;
+	const uint8_t *rows = P.qry + P.qoff[grp];
+	typename TL::State st;
+	bool amb = false;
+
+	for (int x = tid; x < L * Q; x += NT)
+		s_rows[x] = rows[x];
+	for (int x = tid; x < NW * Q; x += NT)
+		sh.edge[1][x / Q][x % Q] = 0;
+#pragma unroll
+	for (int c = 0; c < C; c++) {
+		const uint32_t r = P.ref[c0 + c];
+		st.sel[c] = make_sel<B>(r);
+		amb |= r >= CODE_AMB;
+		st.H[c] = st.F[c] = st.Mn[c] = 0;
+	}
+#pragma unroll
+	for (int w = C; w < TL::NWORDS; w++)
+		st.H[w] = st.F[w] = 0;
+#pragma unroll
+	for (int w = 0; w < TL::NMW; w++)
+		st.Mw[w] = 0;
+
+	int n_narrow, n_wide;
+	if (__syncthreads_or(amb))
+		TL::template run<true>(st, sh, P, s_rows, L, lane, warp, n_narrow, n_wide);
+	else
+		TL::template run<false>(st, sh, P, s_rows, L, lane, warp, n_narrow, n_wide);
+
+	if (tid == 0) {
+		const unsigned long long per_row = (unsigned long long)TL::T * Q;
+		atomicAdd(&P.cells_w[Ops<B>::WIDX], per_row * (unsigned long long)n_narrow);
+		if (n_wide)
+			atomicAdd(&P.cells_w[Ops<32>::WIDX], per_row * (unsigned long long)n_wide);
+	}
+
+	/* Each thread's columns lie in one locus bin: its best per query. */
+	const int64_t useful0 = ws + P.halo;
+	uint64_t best[Q];
+#pragma unroll
+	for (int q = 0; q < Q; q++)
+		best[q] = 0;
+#pragma unroll
+	for (int c = 0; c < C; c++) {
+		const int64_t col = c0 + c;
+		const bool ok = col >= useful0 && !(st.sel[c] & SEL_PAD);
+#pragma unroll
+		for (int q = 0; q < Q; q++) {
+			int s;
+			if constexpr (LADDER)
+				s = (int)st.Mw[c * Q + q];
+			else
+				s = Ops<B>::get(st.Mn[c], q);
+			const uint64_t key = ((uint64_t)(uint32_t)s << 32) | (0xffffffffu - (uint32_t)col);
+			if (ok && s > 0 && key > best[q])
+				best[q] = key;
+		}
+	}
+#pragma unroll
+	for (int q = 0; q < Q; q++)
+		sh.keys[q][tid] = best[q];
+	__syncthreads();
+	if (warp < Q) {
+		const int slot = grp * Q + warp;
+		const int shift = P.shift[slot];
+		TopList tl;
+		uint64_t out[TOPK];
+
+		tl.clear();
+		for (int t = lane; t < NT; t += WARP)
+			tl.offer(sh.keys[warp][t], shift);
+		warp_merge(tl, shift, out);
+		if (lane == 0) {
+			uint64_t *dst = P.tile_out + ((size_t)slot * P.ntiles + tile) * TOPK;
+#pragma unroll
+			for (int r = 0; r < TOPK; r++)
+				dst[r] = out[r];
+		}
+	}
+}
+
+/* Reduces each slot's per-tile lists to its final top K. */
+constexpr int MERGE_THREADS = 256;
+
+__global__ void __launch_bounds__(MERGE_THREADS)
+merge_kernel(const uint64_t *tile_out, int ntiles, const int32_t *shift, uint64_t *res)
+{
+	constexpr int NW = MERGE_THREADS / WARP;
+	__shared__ uint64_t s_part[NW * TOPK];
+	const int slot = blockIdx.x;
+	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
+	const int sh = shift[slot];
+	const uint64_t *src = tile_out + (size_t)slot * ntiles * TOPK;
+	const int total = ntiles * TOPK;
+	TopList tl;
+	uint64_t out[TOPK];
+
+	tl.clear();
+	for (int x = threadIdx.x; x < total; x += MERGE_THREADS)
+		tl.offer(src[x], sh);
+	warp_merge(tl, sh, out);
+	if (lane == 0) {
+#pragma unroll
+		for (int r = 0; r < TOPK; r++)
+			s_part[warp * TOPK + r] = out[r];
+	}
+	__syncthreads();
+	if (warp == 0) {
+		tl.clear();
+		for (int x = lane; x < NW * TOPK; x += WARP)
+			tl.offer(s_part[x], sh);
+		warp_merge(tl, sh, out);
+		if (lane == 0) {
+#pragma unroll
+			for (int r = 0; r < TOPK; r++)
+				res[(size_t)slot * TOPK + r] = out[r];
+		}
+	}
+}
+
+}  /* namespace smk */
+
+#endif

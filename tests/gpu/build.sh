@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# build.sh — builds the GPU test and benchmark programs with nvcc and cc
+# alone (no htslib, no zlib: the GPU machine has neither).
+#
+#   tests/gpu/build.sh [OUTDIR]      (default build/gpu-tests)
+#
+# Knobs: NVCC, CC, SM_GPU_ARCHS (default "90"; CI may pass "70 80 86 89 90").
+# ptxas's register/spill report goes to OUTDIR/ptxas.log.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-build/gpu-tests}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CC=${CC:-cc}
+archs=${SM_GPU_ARCHS:-90}
+gencode=()
+for a in $archs; do
+	gencode+=("-gencode=arch=compute_$a,code=sm_$a")
+done
+mkdir -p "$out"
+cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.)
+"$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall -Xptxas -v "${gencode[@]}" \
+	-c gpu/gpu_engine.cu -o "$out/gpu_engine.o" 2>"$out/ptxas.log" || {
+	cat "$out/ptxas.log"
+	exit 1
+}
+lib=()
+for f in mapper/scan.c mapper/score.c mapper/log.c; do
+	o=$out/$(basename "${f%.c}").o
+	"$CC" "${cflags[@]}" -c "$f" -o "$o"
+	lib+=("$o")
+done
+for prog in tests/gpu/test_gpu.c benchmarks/gpu_bench.c; do
+	name=$(basename "${prog%.c}")
+	"$CC" "${cflags[@]}" -c "$prog" -o "$out/$name.o"
+	"$NVCC" "${gencode[@]}" -o "$out/$name" "$out/$name.o" "$out/gpu_engine.o" "${lib[@]}" -lpthread
+done
+echo "built $out/test_gpu $out/gpu_bench (archs: $archs)"

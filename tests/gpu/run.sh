@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# run.sh — on a GPU machine: builds the GPU engine's test and benchmark
+# programs (tests/gpu/build.sh), runs every GPU test and the GPU
+# benchmarks, keeps every log under $OUT (default tests/out/gpu) and prints
+# a short table last.
+#
+#   tests/gpu/run.sh [--quick] [BENCH...]   BENCH: fig5 fig6 table1 target (default all)
+#
+# Exits 1 if a test failed; without a CUDA device the tests report a skip.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+out=${OUT:-tests/out/gpu}
+quick=
+if [[ ${1:-} == --quick ]]; then
+	quick=--quick
+	shift
+fi
+benches=("$@")
+((${#benches[@]})) || benches=(all)
+mkdir -p "$out"
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo -dirty)"
+	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv 2>&1
+	nvcc --version 2>&1 | tail -n 2
+} | tee "$out/env.txt"
+
+if ! tests/gpu/build.sh build/gpu-tests >"$out/build.log" 2>&1; then
+	cat "$out/build.log"
+	echo "FAIL build"
+	exit 1
+fi
+cp build/gpu-tests/ptxas.log "$out/ptxas.log"
+
+build/gpu-tests/test_gpu >"$out/test_gpu.log" 2>&1
+test_rc=$?
+cat "$out/test_gpu.log"
+
+: >"$out/bench.tsv"
+for b in "${benches[@]}"; do
+	build/gpu-tests/gpu_bench "$b" $quick 2>&1 | tee -a "$out/bench.tsv"
+done
+
+echo
+echo "== summary =="
+grep -E '^(ok|FAIL)' "$out/test_gpu.log" | awk '{print $1}' | sort | uniq -c
+tail -n 1 "$out/test_gpu.log"
+awk -F'\t' '$1 ~ /^(target|ablation|target_cells)/ {printf "%-13s n=%-4s m=%-9s reads=%-5s cells=%-6s kernel %.4fs  %8.1f GCUPS (kernel)  %8.1f GCUPS (wall)  r8=%.2f r16=%.2f r32=%.2f\n", $1, $2, $3, $4, $5, $7, $9, $8, $10, $11, $12}' "$out/bench.tsv"
+if ((test_rc == 77)); then
+	exit 0
+fi
+exit $((test_rc != 0))

@@ -1,0 +1,393 @@
+/* test_gpu.c — the GPU engine against the scalar oracle (scan.h).
+ *
+ * Every case builds a reference and a batch of reads in memory from a fixed
+ * seed, computes sm_scan_oracle() for every read (threads over reads), then
+ * runs the GPU engine with each ladder (cells 8, 16, 32) and requires the
+ * very same sm_scan_t.  Cases cover: random sizes that are multiples of
+ * nothing, contigs shorter than a window, many contigs, runs of N in the
+ * reference and the reads, a read longer than the reference, reads long
+ * enough to overflow 8 and 16 bits and then fall back (both switch
+ * directions of both ladders, checked through the engine's per-width cell
+ * counters), and a batch with reads of every length.
+ *
+ * Exit 0 when all pass, 1 on a mismatch, 77 (skip) without a CUDA device. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_engine.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+#define SKIP_STATUS 77
+#define ORACLE_THREADS 16
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state >> 11);
+}
+
+static int rnd_range(int lo, int hi) { return lo + (int)(rnd() % (uint32_t)(hi - lo + 1)); }
+
+/* ---- in-memory reference (no io/ref.c: the GPU tests link no htslib/zlib) */
+
+typedef struct {
+	sm_ref_t ref;
+	int64_t cap;
+} test_ref_t;
+
+static void ref_init(test_ref_t *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+/* Appends a contig of len random bases, with N runs at rate n_rate/1000. */
+static void ref_add(test_ref_t *t, int64_t len, int n_rate)
+{
+	sm_ref_t *r = &t->ref;
+	int32_t c = r->n_contig++;
+
+	r->len = realloc(r->len, sizeof(int64_t) * (size_t)r->n_contig);
+	r->offset = realloc(r->offset, sizeof(int64_t) * (size_t)r->n_contig);
+	r->name = realloc(r->name, sizeof(char *) * (size_t)r->n_contig);
+	r->name[c] = NULL;
+	r->len[c] = len;
+	r->offset[c] = r->total;
+	if (r->total + len > t->cap) {
+		t->cap = (r->total + len) * 2;
+		r->seq = realloc(r->seq, (size_t)t->cap);
+	}
+	for (int64_t j = 0; j < len; j++) {
+		uint8_t b = (uint8_t)(rnd() & 3);
+		if (n_rate && (int)(rnd() % 1000) < n_rate) {
+			int run = rnd_range(1, 40);
+			for (int k = 0; k < run && j < len; k++, j++)
+				r->seq[r->total + j] = SM_BASE_N;
+			j--;
+			continue;
+		}
+		r->seq[r->total + j] = b;
+	}
+	r->total += len;
+}
+
+static void ref_free(test_ref_t *t)
+{
+	free(t->ref.len);
+	free(t->ref.offset);
+	free(t->ref.name);
+	free(t->ref.seq);
+}
+
+/* ---- reads -------------------------------------------------------------- */
+
+typedef struct {
+	int n;
+	sm_query_t *q;
+	uint8_t **buf;
+} test_reads_t;
+
+static void reads_init(test_reads_t *r, int n)
+{
+	r->n = 0;
+	r->q = calloc((size_t)n, sizeof *r->q);
+	r->buf = calloc((size_t)n, sizeof *r->buf);
+}
+
+static uint8_t *reads_new(test_reads_t *r, int len)
+{
+	uint8_t *s = malloc((size_t)len);
+	r->buf[r->n] = s;
+	r->q[r->n].seq = s;
+	r->q[r->n].len = len;
+	r->n++;
+	return s;
+}
+
+/* A random read of len bases. */
+static void read_random(test_reads_t *r, int len)
+{
+	uint8_t *s = reads_new(r, len);
+	for (int i = 0; i < len; i++)
+		s[i] = (uint8_t)(rnd() & 3);
+}
+
+/* A read copied from the reference at a random place (across contig ends
+ * too), with substitutions, indels and N at the given per-mille rates;
+ * then `junk` random bases appended. */
+static void read_sampled(test_reads_t *r, const sm_ref_t *ref, int len, int sub, int indel,
+			 int nrate, int junk)
+{
+	uint8_t *s = reads_new(r, len + junk);
+	int64_t p = ref->total > 1 ? (int64_t)(rnd() % (uint64_t)ref->total) : 0;
+	int i = 0;
+
+	while (i < len) {
+		int x = (int)(rnd() % 1000);
+		uint8_t b = p < ref->total ? ref->seq[p] : (uint8_t)(rnd() & 3);
+		if (x < indel / 2) {
+			p++;                         /* deletion */
+			continue;
+		}
+		if (x < indel) {
+			s[i++] = (uint8_t)(rnd() & 3);  /* insertion */
+			continue;
+		}
+		x = (int)(rnd() % 1000);
+		if (x < sub)
+			b = (uint8_t)((b + 1 + rnd() % 3) & 3);
+		else if (x < sub + nrate)
+			b = SM_BASE_N;
+		s[i++] = b;
+		p++;
+	}
+	for (int k = 0; k < junk; k++)
+		s[len + k] = (uint8_t)(rnd() & 3);
+}
+
+static void reads_free(test_reads_t *r)
+{
+	for (int k = 0; k < r->n; k++)
+		free(r->buf[k]);
+	free(r->buf);
+	free(r->q);
+}
+
+/* ---- the oracle, in threads -------------------------------------------- */
+
+typedef struct {
+	const sm_ref_t *ref;
+	const sm_score_t *sc;
+	const test_reads_t *reads;
+	sm_scan_t *out;
+	int next;
+	pthread_mutex_t lock;
+} oracle_job_t;
+
+static void *oracle_worker(void *arg)
+{
+	oracle_job_t *j = arg;
+	for (;;) {
+		int k;
+		pthread_mutex_lock(&j->lock);
+		k = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (k >= j->reads->n)
+			return NULL;
+		sm_scan_oracle(j->ref, j->sc, &j->reads->q[k], &j->out[k]);
+	}
+}
+
+static void run_oracle(const sm_ref_t *ref, const sm_score_t *sc, const test_reads_t *reads,
+		       sm_scan_t *out)
+{
+	pthread_t th[ORACLE_THREADS];
+	oracle_job_t j = { ref, sc, reads, out, 0, PTHREAD_MUTEX_INITIALIZER };
+
+	for (int t = 0; t < ORACLE_THREADS; t++)
+		pthread_create(&th[t], NULL, oracle_worker, &j);
+	for (int t = 0; t < ORACLE_THREADS; t++)
+		pthread_join(th[t], NULL);
+}
+
+/* ---- one case ----------------------------------------------------------- */
+
+static int n_fail;
+
+static void print_scan(const char *what, const sm_scan_t *s)
+{
+	printf("      %s n=%d", what, s->n);
+	for (int k = 0; k < s->n; k++)
+		printf(" (%d @%lld)", s->top[k].score, (long long)s->top[k].end);
+	printf("\n");
+}
+
+/* Runs every ladder on the case; need_w: bit w set = the case must compute
+ * some cells in width w (0: 8, 1: 16, 2: 32) under that ladder. */
+static void check_case(const char *name, const sm_ref_t *ref, const sm_score_t *sc,
+		       const test_reads_t *reads, int max_len, const int need_w[3])
+{
+	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
+	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
+	sm_scan_t *want = calloc((size_t)reads->n, sizeof *want);
+	sm_scan_t *got = calloc((size_t)reads->n, sizeof *got);
+
+	run_oracle(ref, sc, reads, want);
+	for (int l = 0; l < 3; l++) {
+		sm_engine_stats_t st;
+		sm_gpu_t *g = sm_gpu_create(ref, sc, 0, ladders[l], max_len);
+		int bad = 0, first = -1;
+
+		memset(&st, 0, sizeof st);
+		if (!g || sm_gpu_scan(g, reads->n, reads->q, got) != 0) {
+			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
+			n_fail++;
+			sm_gpu_destroy(g);
+			continue;
+		}
+		sm_gpu_stats(g, &st);
+		for (int k = 0; k < reads->n; k++) {
+			if (memcmp(&want[k], &got[k], sizeof want[k]) != 0) {
+				if (want[k].n == got[k].n) {
+					int same = 1;
+					for (int e = 0; e < want[k].n; e++)
+						same &= want[k].top[e].score == got[k].top[e].score &&
+							want[k].top[e].end == got[k].top[e].end;
+					if (same)
+						continue;  /* padding bytes only */
+				}
+				if (first < 0)
+					first = k;
+				bad++;
+			}
+		}
+		if (bad) {
+			printf("FAIL %s cells %s: %d of %d reads differ; first read %d (len %d)\n", name,
+			       ladder_name[l], bad, reads->n, first, reads->q[first].len);
+			print_scan("oracle", &want[first]);
+			print_scan("gpu   ", &got[first]);
+			n_fail++;
+		} else {
+			int ok_w = 1;
+			for (int w = 0; w < 3; w++)
+				if ((need_w[l] >> w & 1) && st.cells_w[w] == 0)
+					ok_w = 0;
+			printf("%s %s cells %s: %d reads, cells 8/16/32-bit %llu/%llu/%llu\n",
+			       ok_w ? "ok  " : "FAIL", name, ladder_name[l], reads->n,
+			       (unsigned long long)st.cells_w[0], (unsigned long long)st.cells_w[1],
+			       (unsigned long long)st.cells_w[2]);
+			if (!ok_w) {
+				printf("      expected cells in widths mask 0x%x\n", need_w[l]);
+				n_fail++;
+			}
+		}
+		sm_gpu_destroy(g);
+	}
+	free(want);
+	free(got);
+}
+
+static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
+static const sm_score_t paper_sc = { 1, 2, 4, 1 };
+
+int main(int argc, char **argv)
+{
+	char msg[256];
+	test_ref_t tr;
+	test_reads_t rd;
+	/* Widths each ladder must use: cells 8 -> 8-bit (+32 when scores
+	 * overflow), 16 -> 16-bit, 32 -> 32-bit. */
+	int plain[3] = { 1, 2, 4 };
+	int over8[3] = { 1 | 4, 2, 4 };
+
+	if (!sm_gpu_available(0, msg, sizeof msg)) {
+		printf("gpu tests: skipped (no CUDA device: %s)\n", msg);
+		return SKIP_STATUS;
+	}
+	printf("device: %s\n", msg);
+
+	/* 1. Random sizes, a few contigs, N runs, sampled and random reads. */
+	rng_state = 0x9e3779b97f4a7c15ull;
+	ref_init(&tr);
+	ref_add(&tr, 37123, 2);
+	ref_add(&tr, 1001, 0);
+	ref_add(&tr, 13, 0);
+	ref_add(&tr, 9999, 5);
+	reads_init(&rd, 80);
+	for (int k = 0; k < 50; k++)
+		read_sampled(&rd, &tr.ref, rnd_range(1, 250), 20, 10, 5, 0);
+	for (int k = 0; k < 20; k++)
+		read_random(&rd, rnd_range(1, 251));
+	read_sampled(&rd, &tr.ref, 150, 0, 0, 0, 0);
+	read_sampled(&rd, &tr.ref, 33, 0, 0, 0, 0);
+	check_case("random+sampled/bwa", &tr.ref, &bwa_sc, &rd, 256, plain);
+	check_case("random+sampled/paper", &tr.ref, &paper_sc, &rd, 256, plain);
+	reads_free(&rd);
+	ref_free(&tr);
+
+	/* 2. Many short contigs (shorter than a window, some of 1 base). */
+	rng_state = 12345;
+	ref_init(&tr);
+	for (int c = 0; c < 300; c++)
+		ref_add(&tr, rnd_range(1, 300), 3);
+	reads_init(&rd, 40);
+	for (int k = 0; k < 40; k++)
+		read_sampled(&rd, &tr.ref, rnd_range(20, 151), 10, 5, 0, 0);
+	check_case("many-contigs", &tr.ref, &bwa_sc, &rd, 151, plain);
+	reads_free(&rd);
+	ref_free(&tr);
+
+	/* 3. A read longer than the reference; runs of N everywhere. */
+	rng_state = 777;
+	ref_init(&tr);
+	ref_add(&tr, 97, 0);
+	reads_init(&rd, 8);
+	read_sampled(&rd, &tr.ref, 300, 0, 0, 0, 0);
+	read_sampled(&rd, &tr.ref, 200, 30, 0, 100, 0);
+	read_random(&rd, 301);
+	for (int k = 0; k < 5; k++)
+		read_sampled(&rd, &tr.ref, rnd_range(5, 120), 0, 0, 300, 0);
+	check_case("read-longer-than-ref", &tr.ref, &bwa_sc, &rd, 301, plain);
+	reads_free(&rd);
+	ref_free(&tr);
+
+	/* 4. 8-bit overflow and back: exact runs of 300..900 (> 255), then
+	 * random tails that bring the row maxima down again. */
+	rng_state = 4242;
+	ref_init(&tr);
+	ref_add(&tr, 20011, 1);
+	ref_add(&tr, 5003, 0);
+	reads_init(&rd, 24);
+	for (int k = 0; k < 12; k++)
+		read_sampled(&rd, &tr.ref, rnd_range(300, 700), 0, 0, 0, rnd_range(200, 300));
+	for (int k = 0; k < 6; k++)
+		read_sampled(&rd, &tr.ref, rnd_range(500, 1000), 3, 1, 0, 0);
+	for (int k = 0; k < 6; k++)
+		read_random(&rd, rnd_range(1, 1000));
+	check_case("overflow-8bit", &tr.ref, &bwa_sc, &rd, 1000, over8);
+	reads_free(&rd);
+	ref_free(&tr);
+
+	/* 5. 16-bit overflow and back: match 40 so that 900 matches score
+	 * 36000 > 32767; E = 100 keeps the reach (and the halo) short. */
+	{
+		const sm_score_t big = { 40, 60, 50, 100 };
+		int over16[3] = { 1 | 4, 2 | 4, 4 };
+		rng_state = 99;
+		ref_init(&tr);
+		ref_add(&tr, 30011, 0);
+		ref_add(&tr, 2999, 2);
+		reads_init(&rd, 16);
+		for (int k = 0; k < 8; k++)
+			read_sampled(&rd, &tr.ref, rnd_range(850, 950), 0, 0, 0, rnd_range(30, 50));
+		for (int k = 0; k < 4; k++)
+			read_sampled(&rd, &tr.ref, rnd_range(100, 1000), 5, 2, 2, 0);
+		for (int k = 0; k < 4; k++)
+			read_random(&rd, rnd_range(1, 1000));
+		check_case("overflow-16bit", &tr.ref, &big, &rd, 1000, over16);
+		reads_free(&rd);
+		ref_free(&tr);
+	}
+
+	/* 6. Every read length 1..160 in one batch (groups of mixed lengths). */
+	rng_state = 31337;
+	ref_init(&tr);
+	ref_add(&tr, 50021, 1);
+	reads_init(&rd, 160);
+	for (int len = 1; len <= 160; len++)
+		read_sampled(&rd, &tr.ref, len, 15, 5, 5, 0);
+	check_case("all-lengths", &tr.ref, &bwa_sc, &rd, 160, plain);
+	reads_free(&rd);
+	ref_free(&tr);
+
+	printf("gpu tests: %s (%d failed)\n", n_fail ? "FAILED" : "passed", n_fail);
+	(void)argc;
+	(void)argv;
+	return n_fail ? 1 : 0;
+}
