@@ -365,7 +365,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 {
 	for (int64_t next = 0; ; next++) {
 		batch_t *b;
-		int slot = (int)(next % p->n_slots);
+		int slot = (int)(next % p->n_slots), k;
 
 		pthread_mutex_lock(&p->lock);
 		for (;;) {
@@ -392,20 +392,21 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		p->done[slot] = NULL;
 		pthread_mutex_unlock(&p->lock);
 
-		for (int k = 0; k < b->n; k++) {
-			if (sm_sam_out_write(p->out, b->recs[k]) < 0) {
-				set_failed(p);
-				return -1;
-			}
-		}
+		for (k = 0; k < b->n; k++)
+			if (sm_sam_out_write(p->out, b->recs[k]) < 0)
+				break;
 		c->reads += b->n;
 		c->mapped += b->n_mapped;
 
 		pthread_mutex_lock(&p->lock);
 		b->next = p->free_list;
 		p->free_list = b;
+		if (k < b->n)
+			p->failed = 1;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
+		if (k < b->n)
+			return -1;
 	}
 }
 
