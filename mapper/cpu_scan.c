@@ -121,9 +121,9 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 	ws->allowed = allowed_widths(isa, cells);
 	/* sref, CODES profile rows, and H, F, column maxima at 1, 2, 4 bytes. */
 	const size_t tile = SM_CPU_TILE_COLS;
-	size_t total = tile * (1 + SM_CPU_N_CODES);
+	size_t total = tile * (1 + SM_CPU_N_CODES) + 2 * SM_CPU_STAGGER;
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
-		total += 3 * (tile << k);
+		total += 3 * ((tile << k) + SM_CPU_STAGGER);
 	void *mem = NULL;
 	if (posix_memalign(&mem, SM_CPU_ALIGN, total) != 0) {
 		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
@@ -133,16 +133,16 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 	ws->mem = mem;
 	uint8_t *p = ws->mem;
 	ws->sref = p;
-	p += tile;
+	p += tile + SM_CPU_STAGGER;
 	ws->prof = p;
-	p += tile * SM_CPU_N_CODES;
+	p += tile * SM_CPU_N_CODES + SM_CPU_STAGGER;
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++) {
 		ws->hp[k] = p;
-		p += tile << k;
+		p += (tile << k) + SM_CPU_STAGGER;
 		ws->f[k] = p;
-		p += tile << k;
+		p += (tile << k) + SM_CPU_STAGGER;
 		ws->cm[k] = p;
-		p += tile << k;
+		p += (tile << k) + SM_CPU_STAGGER;
 	}
 	if (grow_rows(ws, max_query_len > 0 ? max_query_len : 1) != 0) {
 		sm_cpu_scan_destroy(ws);

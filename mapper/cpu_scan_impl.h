@@ -30,6 +30,10 @@
 #define SM_CPU_TILE_COLS 4096
 /* Alignment of every workspace buffer: one AVX-512 vector. */
 #define SM_CPU_ALIGN 64
+/* Gap left after every workspace buffer so that no two buffers start at
+ * the same offset modulo 4 KiB: a load from one buffer would otherwise be
+ * taken as depending on the store just made to another (4K aliasing). */
+#define SM_CPU_STAGGER (7 * SM_CPU_ALIGN)
 /* Number of cell widths: 8, 16 and 32 bits (index 0, 1, 2). */
 #define SM_CPU_N_WIDTHS 3
 /* Hysteresis of the switch back to a narrower width (the paper's T, Eq. 10). */

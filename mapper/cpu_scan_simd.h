@@ -97,8 +97,10 @@ typedef struct {
 	uint32_t hout, eout;    /* the same at the tile's last column, row i */
 } row_args_t;
 
-/* One read row of the tile at width w; returns max_j H(i,j). */
-SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int w)
+/* One read row of the tile at width w.  With track, returns max_j H(i,j);
+ * without, 0 (the caller then knows a bound good enough). */
+SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int w,
+			      const int track)
 {
 	const int R = w / 8, lanes = SM_SEGS / R, W = a->W;
 	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
@@ -128,7 +130,8 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 			v_store(f + idx, fv);
 			v_store(hp + idx, h);
 			v_store(cm + idx, v_max(v_load(cm + idx), h, w));
-			rmax[r] = v_max(rmax[r], h, w);
+			if (track)
+				rmax[r] = v_max(rmax[r], h, w);
 			diag[r] = up;
 		}
 	}
@@ -172,10 +175,13 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 			h[r] = v_max(h[r], v_subs(c[r], v_o, w), w);
 			v_store(hp + idx, h[r]);
 			v_store(cm + idx, v_max(v_load(cm + idx), h[r], w));
-			rmax[r] = v_max(rmax[r], h[r], w);
+			if (track)
+				rmax[r] = v_max(rmax[r], h[r], w);
 		}
 	}
 	a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
+	if (!track)
+		return 0;
 	for (int r = 1; r < R; r++)
 		rmax[0] = v_max(rmax[0], rmax[r], w);
 	return v_hmax(rmax[0], w);
@@ -314,7 +320,8 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 {
 	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
 	const size_t n8 = (size_t)W * SM_SEGS;
-	int k = __builtin_ctz((unsigned)ws->allowed), used = 0;
+	const int k_min = __builtin_ctz((unsigned)ws->allowed);
+	int k = k_min, used = 0;
 	uint32_t rowmax = 0, hin = 0;
 
 	build_profile(ws, seq, cols, W, sc);
@@ -341,11 +348,19 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			.p8 = ws->prof + (size_t)code * SM_CPU_TILE_COLS,
 			.hin = hin, .ein = (uint32_t)ws->eb[i],
 		};
-		switch (k) {
-		case 0: rowmax = row_kernel(&a, sc, 8); break;
-		case 1: rowmax = row_kernel(&a, sc, 16); break;
-		default: rowmax = row_kernel(&a, sc, 32); break;
+		/* Row i+1's inputs are <= (i+1) * match; while that cannot
+		 * overflow the narrowest width, row i's maximum is not needed. */
+		int track = (int64_t)(i + 2) * sc->match + sc->bias > (int64_t)lane_max(8 << k_min);
+		switch (k * 2 + track) {
+		case 0: row_kernel(&a, sc, 8, 0); break;
+		case 1: rowmax = row_kernel(&a, sc, 8, 1); break;
+		case 2: row_kernel(&a, sc, 16, 0); break;
+		case 3: rowmax = row_kernel(&a, sc, 16, 1); break;
+		case 4: row_kernel(&a, sc, 32, 0); break;
+		default: rowmax = row_kernel(&a, sc, 32, 1); break;
 		}
+		if (!track)
+			rowmax = (uint32_t)((int64_t)i * sc->match);
 		hin = (uint32_t)ws->hb[i];
 		ws->hb[i] = (int32_t)a.hout;
 		ws->eb[i] = (int32_t)a.eout;
