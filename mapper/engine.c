@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "gpu/gpu_engine.h"
+#include "mapper/cpu_scan.h"
 #include "mapper/log.h"
 
 struct sm_engine_s {
@@ -15,6 +16,7 @@ struct sm_engine_s {
 	const sm_ref_t *ref;
 	sm_score_t score;
 	sm_gpu_t *gpu;
+	sm_cpu_engine_t *cpu;
 	char name[160];
 	pthread_mutex_t lock;    /* guards stats */
 	sm_engine_stats_t stats;
@@ -62,9 +64,17 @@ sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
 			goto fail;
 		snprintf(e->name, sizeof e->name, "gpu:%s", sm_gpu_name(e->gpu));
 		break;
-	case SM_ENGINE_CPU:
-		snprintf(e->name, sizeof e->name, "cpu:scalar");
+	case SM_ENGINE_CPU: {
+		sm_cpu_isa_t isa;
+
+		if (sm_cpu_isa_parse(opt->cpu_isa, &isa) < 0)
+			goto fail;
+		e->cpu = sm_cpu_engine_create(ref, sc, isa, opt->cells, opt->max_query_len);
+		if (!e->cpu)
+			goto fail;
+		snprintf(e->name, sizeof e->name, "cpu:%s", sm_cpu_isa_name(sm_cpu_engine_isa(e->cpu)));
 		break;
+	}
 	default:
 		snprintf(e->name, sizeof e->name, "oracle");
 		break;
@@ -79,22 +89,29 @@ fail:
 int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 {
 	double t0 = now_seconds();
-	uint64_t cells = 0;
+	sm_engine_stats_t st = { 0 };
 	int rc = 0;
 
 	switch (e->kind) {
 	case SM_ENGINE_GPU:
-		rc = sm_gpu_scan(e->gpu, n, q, out);
+		rc = sm_gpu_scan(e->gpu, n, q, out);  /* counts its own cells */
+		st.queries = (uint64_t)n;
+		break;
+	case SM_ENGINE_CPU:
+		rc = sm_cpu_engine_scan(e->cpu, n, q, out, &st);
 		break;
 	default:
 		for (int k = 0; k < n; k++)
-			cells += sm_scan_oracle(e->ref, &e->score, &q[k], &out[k]);
+			st.cells += sm_scan_oracle(e->ref, &e->score, &q[k], &out[k]);
+		st.cells_w[2] = st.cells;
+		st.queries = (uint64_t)n;
 		break;
 	}
 	pthread_mutex_lock(&e->lock);
-	e->stats.cells += cells;
-	e->stats.cells_w[2] += cells;
-	e->stats.queries += (uint64_t)n;
+	e->stats.cells += st.cells;
+	for (int w = 0; w < 3; w++)
+		e->stats.cells_w[w] += st.cells_w[w];
+	e->stats.queries += st.queries;
 	e->stats.seconds += now_seconds() - t0;
 	pthread_mutex_unlock(&e->lock);
 	return rc;
@@ -117,6 +134,7 @@ void sm_engine_destroy(sm_engine_t *e)
 	if (!e)
 		return;
 	sm_gpu_destroy(e->gpu);
+	sm_cpu_engine_destroy(e->cpu);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }
