@@ -188,9 +188,10 @@ sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
 		sm_log(SM_LOG_ERROR, "%s: cannot build the SAM header", out_name(w));
 		goto fail;
 	}
+	errno = 0;
 	if (sam_hdr_write(w->fp, w->hdr) < 0) {
 		sm_log(SM_LOG_ERROR, "cannot write the header to %s: %s", out_name(w),
-		       strerror(errno));
+		       errno ? strerror(errno) : "write error");
 		goto fail;
 	}
 	free(text.s);
@@ -208,6 +209,7 @@ sam_hdr_t *sm_sam_out_header(sm_sam_out_t *w) { return w->hdr; }
 
 int sm_sam_out_write(sm_sam_out_t *w, const bam1_t *b)
 {
+	errno = 0;
 	if (sam_write1(w->fp, w->hdr, b) >= 0)
 		return 0;
 	if (!w->failed)
