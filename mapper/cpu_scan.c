@@ -199,12 +199,12 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
 			memset(cm, 0, sizeof(*cm) * (size_t)cols);
 			for (int32_t i = 1; i <= q->len; i++) {
 				uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
-				const uint8_t *lut = sc->lut[code];
+				const int8_t *lut = sc->lut[code];
 				int32_t diag = hin, e = ws->eb[i];
 				for (int j = 0; j < cols; j++) {
 					int32_t up = hp[j];
 					int32_t fv = max32(f[j] - e_ext, up - oe);
-					int32_t ht = max32(max32(0, diag + lut[ts[j]] - sc->bias), fv);
+					int32_t ht = max32(max32(0, diag + lut[ts[j]]), fv);
 					e = max32(ht, e - e_ext);
 					int32_t h = max32(ht, e - sc->gap_open);
 					f[j] = fv;
@@ -241,9 +241,12 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	k.match = sc->match;
 	k.gap_open = sc->gap_open;
 	k.gap_ext = sc->gap_ext;
-	k.bias = max32(sc->mismatch, -SM_SCORE_AMBIG);
 	k.locus_shift = sm_locus_shift(sc, q->len);
-	if ((int64_t)q->len * sc->match + sc->match + k.bias > SM_CPU_SCORE_LIMIT) {
+	/* 8-bit lanes subtract O + E in one saturating instruction. */
+	k.allowed = ws->allowed;
+	if (sc->gap_open + sc->gap_ext > INT8_MAX)
+		k.allowed &= ~1;
+	if ((int64_t)q->len * sc->match + sc->match > SM_CPU_SCORE_LIMIT) {
 		sm_log(SM_LOG_ERROR, "query of length %d: scores could exceed %d with match "
 		       "score %d", (int)q->len, SM_CPU_SCORE_LIMIT, sc->match);
 		return -1;
@@ -253,7 +256,7 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	memset(k.lut, 0, sizeof(k.lut));
 	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
 		for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
-			k.lut[qc][rc] = (uint8_t)(sm_subst(sc, (uint8_t)rc, (uint8_t)qc) + k.bias);
+			k.lut[qc][rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
 	if (ws->isa == SM_CPU_ISA_SCALAR)
 		return scan_scalar(ws, ref, &k, q, out, st);
 	return isa_kernels[ws->isa](ws, ref, &k, q, out, st);

@@ -23,19 +23,19 @@ static inline V v_set1(uint32_t x, int w)
 
 static inline V v_adds(V a, V b, int w)
 {
-	return w == 8 ? _mm256_adds_epu8(a, b) : w == 16 ? _mm256_adds_epu16(a, b) :
+	return w == 8 ? _mm256_adds_epi8(a, b) : w == 16 ? _mm256_adds_epi16(a, b) :
 		_mm256_add_epi32(a, b);
 }
 
 static inline V v_subs(V a, V b, int w)
 {
-	return w == 8 ? _mm256_subs_epu8(a, b) : w == 16 ? _mm256_subs_epu16(a, b) :
+	return w == 8 ? _mm256_subs_epi8(a, b) : w == 16 ? _mm256_subs_epi16(a, b) :
 		_mm256_max_epi32(_mm256_sub_epi32(a, b), _mm256_setzero_si256());
 }
 
 static inline V v_max(V a, V b, int w)
 {
-	return w == 8 ? _mm256_max_epu8(a, b) : w == 16 ? _mm256_max_epu16(a, b) :
+	return w == 8 ? _mm256_max_epi8(a, b) : w == 16 ? _mm256_max_epi16(a, b) :
 		_mm256_max_epi32(a, b);
 }
 
@@ -65,7 +65,7 @@ static inline uint64_t v_ge_mask(V a, V t, int w)
 
 static inline __m128i v_max128(__m128i a, __m128i b, int w)
 {
-	return w == 8 ? _mm_max_epu8(a, b) : w == 16 ? _mm_max_epu16(a, b) : _mm_max_epi32(a, b);
+	return w == 8 ? _mm_max_epi8(a, b) : w == 16 ? _mm_max_epi16(a, b) : _mm_max_epi32(a, b);
 }
 
 static inline uint32_t v_hmax(V x, int w)
@@ -82,18 +82,29 @@ static inline uint32_t v_hmax(V x, int w)
 	return (uint32_t)_mm_extract_epi8(y, 0);
 }
 
+/* Lanes hold value - 2^(w-1) at 8 and 16 bits (see cpu_scan_simd.h): flip
+ * the sign bit to get the unsigned value, extend or pack, flip back. */
+static inline V v_flip(V x, int w)
+{
+	return w == 8 ? _mm256_xor_si256(x, _mm256_set1_epi8((char)0x80)) :
+		w == 16 ? _mm256_xor_si256(x, _mm256_set1_epi16((short)0x8000)) : x;
+}
+
 static inline void v_widen(V x, int w, V *lo, V *hi)
 {
-	__m128i l = _mm256_castsi256_si128(x), h = _mm256_extracti128_si256(x, 1);
-	*lo = w == 8 ? _mm256_cvtepu8_epi16(l) : _mm256_cvtepu16_epi32(l);
-	*hi = w == 8 ? _mm256_cvtepu8_epi16(h) : _mm256_cvtepu16_epi32(h);
+	V u = v_flip(x, w);
+	__m128i l = _mm256_castsi256_si128(u), h = _mm256_extracti128_si256(u, 1);
+	*lo = v_flip(w == 8 ? _mm256_cvtepu8_epi16(l) : _mm256_cvtepu16_epi32(l), 2 * w);
+	*hi = v_flip(w == 8 ? _mm256_cvtepu8_epi16(h) : _mm256_cvtepu16_epi32(h), 2 * w);
 }
 
 /* packus works per 128-bit lane; the permute restores lane order. */
 static inline V v_narrow(V lo, V hi, int w)
 {
+	lo = v_flip(lo, 2 * w);
+	hi = v_flip(hi, 2 * w);
 	V p = w == 8 ? _mm256_packus_epi16(lo, hi) : _mm256_packus_epi32(lo, hi);
-	return _mm256_permute4x64_epi64(p, 0xD8);
+	return v_flip(_mm256_permute4x64_epi64(p, 0xD8), w);
 }
 
 static inline V v_loadp(const uint8_t *p, int w)
@@ -101,11 +112,11 @@ static inline V v_loadp(const uint8_t *p, int w)
 	if (w == 8)
 		return _mm256_load_si256((const V *)(const void *)p);
 	if (w == 16)
-		return _mm256_cvtepu8_epi16(_mm_load_si128((const __m128i *)(const void *)p));
-	return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
+		return _mm256_cvtepi8_epi16(_mm_load_si128((const __m128i *)(const void *)p));
+	return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
 }
 
-static inline V v_lut(const uint8_t *t16)
+static inline V v_lut(const int8_t *t16)
 {
 	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t16));
 }

@@ -23,19 +23,19 @@ static inline V v_set1(uint32_t x, int w)
 
 static inline V v_adds(V a, V b, int w)
 {
-	return w == 8 ? _mm512_adds_epu8(a, b) : w == 16 ? _mm512_adds_epu16(a, b) :
+	return w == 8 ? _mm512_adds_epi8(a, b) : w == 16 ? _mm512_adds_epi16(a, b) :
 		_mm512_add_epi32(a, b);
 }
 
 static inline V v_subs(V a, V b, int w)
 {
-	return w == 8 ? _mm512_subs_epu8(a, b) : w == 16 ? _mm512_subs_epu16(a, b) :
+	return w == 8 ? _mm512_subs_epi8(a, b) : w == 16 ? _mm512_subs_epi16(a, b) :
 		_mm512_max_epi32(_mm512_sub_epi32(a, b), _mm512_setzero_si512());
 }
 
 static inline V v_max(V a, V b, int w)
 {
-	return w == 8 ? _mm512_max_epu8(a, b) : w == 16 ? _mm512_max_epu16(a, b) :
+	return w == 8 ? _mm512_max_epi8(a, b) : w == 16 ? _mm512_max_epi16(a, b) :
 		_mm512_max_epi32(a, b);
 }
 
@@ -66,13 +66,13 @@ static inline uint64_t v_ge_mask(V a, V t, int w)
 
 static inline __m256i v_max256(__m256i a, __m256i b, int w)
 {
-	return w == 8 ? _mm256_max_epu8(a, b) : w == 16 ? _mm256_max_epu16(a, b) :
+	return w == 8 ? _mm256_max_epi8(a, b) : w == 16 ? _mm256_max_epi16(a, b) :
 		_mm256_max_epi32(a, b);
 }
 
 static inline __m128i v_max128(__m128i a, __m128i b, int w)
 {
-	return w == 8 ? _mm_max_epu8(a, b) : w == 16 ? _mm_max_epu16(a, b) : _mm_max_epi32(a, b);
+	return w == 8 ? _mm_max_epi8(a, b) : w == 16 ? _mm_max_epi16(a, b) : _mm_max_epi32(a, b);
 }
 
 static inline uint32_t v_hmax(V x, int w)
@@ -90,18 +90,29 @@ static inline uint32_t v_hmax(V x, int w)
 	return (uint32_t)_mm_extract_epi8(y, 0);
 }
 
+/* Lanes hold value - 2^(w-1) at 8 and 16 bits (see cpu_scan_simd.h): flip
+ * the sign bit to get the unsigned value, extend or truncate, flip back. */
+static inline V v_flip(V x, int w)
+{
+	return w == 8 ? _mm512_xor_si512(x, _mm512_set1_epi8((char)0x80)) :
+		w == 16 ? _mm512_xor_si512(x, _mm512_set1_epi16((short)0x8000)) : x;
+}
+
 static inline void v_widen(V x, int w, V *lo, V *hi)
 {
-	__m256i l = _mm512_castsi512_si256(x), h = _mm512_extracti64x4_epi64(x, 1);
-	*lo = w == 8 ? _mm512_cvtepu8_epi16(l) : _mm512_cvtepu16_epi32(l);
-	*hi = w == 8 ? _mm512_cvtepu8_epi16(h) : _mm512_cvtepu16_epi32(h);
+	V u = v_flip(x, w);
+	__m256i l = _mm512_castsi512_si256(u), h = _mm512_extracti64x4_epi64(u, 1);
+	*lo = v_flip(w == 8 ? _mm512_cvtepu8_epi16(l) : _mm512_cvtepu16_epi32(l), 2 * w);
+	*hi = v_flip(w == 8 ? _mm512_cvtepu8_epi16(h) : _mm512_cvtepu16_epi32(h), 2 * w);
 }
 
 static inline V v_narrow(V lo, V hi, int w)
 {
+	lo = v_flip(lo, 2 * w);
+	hi = v_flip(hi, 2 * w);
 	__m256i l = w == 8 ? _mm512_cvtepi16_epi8(lo) : _mm512_cvtepi32_epi16(lo);
 	__m256i h = w == 8 ? _mm512_cvtepi16_epi8(hi) : _mm512_cvtepi32_epi16(hi);
-	return _mm512_inserti64x4(_mm512_castsi256_si512(l), h, 1);
+	return v_flip(_mm512_inserti64x4(_mm512_castsi256_si512(l), h, 1), w);
 }
 
 static inline V v_loadp(const uint8_t *p, int w)
@@ -109,11 +120,11 @@ static inline V v_loadp(const uint8_t *p, int w)
 	if (w == 8)
 		return _mm512_load_si512((const void *)p);
 	if (w == 16)
-		return _mm512_cvtepu8_epi16(_mm256_load_si256((const __m256i *)(const void *)p));
-	return _mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)p));
+		return _mm512_cvtepi8_epi16(_mm256_load_si256((const __m256i *)(const void *)p));
+	return _mm512_cvtepi8_epi32(_mm_load_si128((const __m128i *)(const void *)p));
 }
 
-static inline V v_lut(const uint8_t *t16)
+static inline V v_lut(const int8_t *t16)
 {
 	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t16));
 }

@@ -50,7 +50,7 @@ struct sm_cpu_scan_s {
 	int32_t *eb;            /* [cap_rows + 1] horizontal scan value there */
 	uint8_t *mem;           /* one aligned block holding the buffers below */
 	uint8_t *sref;          /* [TILE] striped reference codes */
-	uint8_t *prof;          /* [CODES][TILE] striped substitution score + bias */
+	uint8_t *prof;          /* [CODES][TILE] striped substitution scores (int8) */
 	uint8_t *hp[SM_CPU_N_WIDTHS];   /* [TILE << k] H of the previous row */
 	uint8_t *f[SM_CPU_N_WIDTHS];    /* [TILE << k] vertical gap F */
 	uint8_t *cm[SM_CPU_N_WIDTHS];   /* [TILE << k] column maxima of rows at this width */
@@ -60,8 +60,8 @@ struct sm_cpu_scan_s {
 typedef struct {
 	int32_t match, gap_open, gap_ext;
 	int locus_shift;        /* sm_locus_shift() of the query */
-	int32_t bias;           /* added to every substitution score: >= 0 */
-	uint8_t lut[SM_CPU_N_CODES][16];  /* [read code][ref code] score + bias */
+	int allowed;            /* bit k: cells of 8 << k bits may be used */
+	int8_t lut[SM_CPU_N_CODES][16];   /* [read code][ref code] substitution score */
 } sm_cpu_score_t;
 
 /* Per-ISA entry points: one query against the whole reference.  Same

@@ -6,24 +6,30 @@
  * as a parameter and is always inlined with a constant w, so each ISA gets
  * three specialised row kernels from one text.
  *
- * Primitives (w = lane width in bits; unsigned saturating lanes at 8 and 16
- * bits, signed non-negative lanes at 32 bits, where "saturating" subtraction
- * is a subtraction followed by max with 0):
- *   v_load, v_store (aligned), v_zero, v_set1(x, w), v_adds, v_subs, v_max,
+ * Lane encoding.  At 8 and 16 bits a lane holds value - 2^(w-1) in signed
+ * saturating arithmetic (adds/subs/max_epi8, _epi16): the lowest lane value
+ * stands for score 0 and the highest for 2^w - 1, so the saturation at the
+ * bottom is exactly the floor at 0 of local alignment, the substitution score
+ * (signed) is added in one instruction whatever its sign, and the full
+ * unsigned range stays usable.  At 32 bits lanes hold the plain value and
+ * "saturating" subtraction is a subtraction followed by max with 0.
+ *
+ * Primitives (w = lane width in bits; subtrahends are plain numbers):
+ *   v_load, v_store (aligned), v_set1(x, w), v_adds, v_subs, v_max,
  *   v_funnel(cur, prev, nb)  bytes [top nb bytes of prev, low bytes of cur]
  *                            (cur shifted up by nb bytes, prev filling in),
  *   v_all_eq(a, b)           1 if the vectors are bitwise equal,
  *   v_ge_mask(a, t, w)       one bit per byte, set for lanes with a >= t,
  *   v_hmax(a, w)             largest lane,
- *   v_widen(x, w, lo, hi)    lanes of x zero-extended to 2w bits,
+ *   v_widen(x, w, lo, hi)    the values of x's lanes in 2w-bit lanes,
  *   v_narrow(lo, hi, w)      the inverse (values must fit),
- *   v_loadp(p, w)            L/R profile bytes at p zero-extended to w bits,
+ *   v_loadp(p, w)            L/R signed profile bytes at p sign-extended,
  *   v_lut(t16), v_shuffle(lut, idx)   byte table look-up (pshufb).
  *
  * The row recurrence (rows follow the read, columns the reference; layout in
  * cpu_scan_impl.h).  For read row i, with F, H of row i-1 in memory:
  *   step 1  F(j)  = max(F(j) - E, H(i-1,j) - O - E)              (Eq. 5)
- *           H~(j) = max(H(i-1,j-1) + S(j) + bias - bias, F(j))   (floor 0)
+ *           H~(j) = max(H(i-1,j-1) + S(j), F(j))   (floor 0 by saturation)
  *   step 2  E~(j) = max(H~(j), E~(j-1) - E)   the max-scan x (+) y = max(x - E, y)
  *           (Eq. 6-7), first inside each segment (one lane, sequential,
  *           no shuffle), then across segments: the segment ends are scanned
@@ -52,38 +58,64 @@ SM_INLINE uint32_t lane_max(int w)
 	return w == 8 ? UINT8_MAX : w == 16 ? UINT16_MAX : (uint32_t)INT32_MAX;
 }
 
-SM_INLINE uint32_t lane_sat(int64_t x, int w)
+/* What a lane stores is value ^ lane_flip(w) (value - 2^(w-1) for values in
+ * 0 .. 2^w - 1). */
+SM_INLINE uint32_t lane_flip(int w)
 {
-	return x > (int64_t)lane_max(w) ? lane_max(w) : (uint32_t)x;
+	return w == 8 ? 0x80u : w == 16 ? 0x8000u : 0;
 }
 
-/* Element idx of an array of w-bit lanes. */
+/* Largest subtrahend of one saturating subtraction. */
+SM_INLINE uint32_t lane_max_sub(int w)
+{
+	return w == 8 ? INT8_MAX : w == 16 ? INT16_MAX : (uint32_t)INT32_MAX;
+}
+
+/* A vector of score value x (0 <= x <= lane_max(w)) in every lane. */
+SM_INLINE V v_val(uint32_t x, int w)
+{
+	return v_set1(x ^ lane_flip(w), w);
+}
+
+/* max(x - d, 0) for any d >= 0, also past one subtraction's reach. */
+SM_INLINE V v_subs_any(V x, int64_t d, int w)
+{
+	if (d >= (int64_t)lane_max(w))
+		return v_val(0, w);
+	if (d > (int64_t)lane_max_sub(w))
+		return v_subs(v_subs(x, v_set1(lane_max_sub(w), w), w),
+			      v_set1((uint32_t)(d - lane_max_sub(w)), w), w);
+	return v_subs(x, v_set1((uint32_t)d, w), w);
+}
+
+/* Score value of element idx of an array of w-bit lanes. */
 SM_INLINE uint32_t lane_at(const uint8_t *base, size_t idx, int w)
 {
 	if (w == 8)
-		return base[idx];
+		return base[idx] ^ lane_flip(w);
 	if (w == 16)
-		return ((const uint16_t *)(const void *)base)[idx];
+		return ((const uint16_t *)(const void *)base)[idx] ^ lane_flip(w);
 	return ((const uint32_t *)(const void *)base)[idx];
 }
 
 /* Shifts the virtual vector of SM_SEGS lanes held in in[0..R-1] up by s lanes
- * (lane g of out = lane g-s of in), zeros filling in, except that for s < the
- * lanes of one vector the top lanes of inj fill in (used with s = 1 to bring
- * in the value of the column before the tile). */
+ * (lane g of out = lane g-s of in), score 0 filling in, except that for s <
+ * the lanes of one vector the top lanes of inj fill in (used with s = 1 to
+ * bring in the value of the column before the tile). */
 SM_INLINE void vshift_up(V *out, const V *in, V inj, int s, int w)
 {
 	const int R = w / 8, lanes = SM_SEGS / R;
 	const int q = s / lanes, rr = s % lanes;
+	const V fill = v_val(0, w);
 
 	for (int k = 0; k < R; k++) {
 		int src = k - q;
-		V cur = src >= 0 ? in[src] : v_zero();
+		V cur = src >= 0 ? in[src] : fill;
 		if (rr == 0) {
 			out[k] = cur;
 			continue;
 		}
-		V prev = src - 1 >= 0 ? in[src - 1] : (q == 0 ? inj : v_zero());
+		V prev = src - 1 >= 0 ? in[src - 1] : (q == 0 ? inj : fill);
 		out[k] = v_funnel(cur, prev, rr * (w / 8));
 	}
 }
@@ -97,55 +129,77 @@ typedef struct {
 	uint32_t hout, eout;    /* the same at the tile's last column, row i */
 } row_args_t;
 
+typedef struct {
+	V e, o, oe;             /* E, O and O + E as subtrahends */
+} row_consts_t;
+
+/* Steps 1-3 for vector r of step v: H~, the segment-local scan E~ (in *e)
+ * and H; updates F, H and the column maxima in memory.  Returns H(i-1) of
+ * that vector, the next step's diagonal. */
+SM_INLINE V row_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
+		     V *e, V *rmax, const int w, const int track)
+{
+	const int R = w / 8, lanes = SM_SEGS / R;
+	size_t idx = (size_t)v * R + r;
+	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
+	V up = v_load(hp + idx);
+	V fv = v_max(v_subs(v_load(f + idx), k->e, w), v_subs(up, k->oe, w), w);
+	V p = v_loadp(a->p8 + (size_t)v * SM_SEGS + (size_t)r * lanes, w);
+	V ht = v_max(v_adds(diag, p, w), fv, w);
+	*e = v_max(ht, v_subs(*e, k->e, w), w);
+	V h = v_max(ht, v_subs(*e, k->o, w), w);
+	v_store(f + idx, fv);
+	v_store(hp + idx, h);
+	v_store(cm + idx, v_max(v_load(cm + idx), h, w));
+	if (track)
+		*rmax = v_max(*rmax, h, w);
+	return up;
+}
+
 /* One read row of the tile at width w.  With track, returns max_j H(i,j);
  * without, 0 (the caller then knows a bound good enough). */
 SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int w,
 			      const int track)
 {
 	const int R = w / 8, lanes = SM_SEGS / R, W = a->W;
-	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
-	const V v_e = v_set1((uint32_t)sc->gap_ext, w);
-	const V v_o = v_set1((uint32_t)sc->gap_open, w);
-	const V v_oe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w);
-	const V v_bias = v_set1((uint32_t)sc->bias, w);
+	V *hp = (V *)(void *)a->hp, *cm = (V *)(void *)a->cm;
+	const row_consts_t k = {
+		.e = v_set1((uint32_t)sc->gap_ext, w),
+		.o = v_set1((uint32_t)sc->gap_open, w),
+		.oe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w),
+	};
+	const V v_e = k.e, v_o = k.o;
+	const V v_o_val = v_val((uint32_t)sc->gap_open, w);
 	V diag[SM_MAX_R], e[SM_MAX_R], rmax[SM_MAX_R], c[SM_MAX_R], tmp[SM_MAX_R];
 
 	/* H(i-1, j-1) of each segment's first column: the last column of the
 	 * segment below, the tile's left neighbour for segment 0. */
-	vshift_up(diag, hp + (size_t)(W - 1) * R, v_set1(a->hin, w), 1, w);
+	vshift_up(diag, hp + (size_t)(W - 1) * R, v_val(a->hin, w), 1, w);
 	for (int r = 0; r < R; r++) {
-		e[r] = v_zero();
-		rmax[r] = v_zero();
+		e[r] = v_val(0, w);
+		rmax[r] = v_val(0, w);
 	}
-	/* Steps 1-3 inside the segments. */
-	for (int v = 0; v < W; v++) {
+	/* Steps 1-3 inside the segments, two steps per iteration so that the
+	 * compiler alternates registers instead of copying them. */
+	int v = 0;
+	for (; v + 2 <= W; v += 2)
 		for (int r = 0; r < R; r++) {
-			size_t idx = (size_t)v * R + r;
-			V up = v_load(hp + idx);
-			V fv = v_max(v_subs(v_load(f + idx), v_e, w), v_subs(up, v_oe, w), w);
-			V p = v_loadp(a->p8 + (size_t)v * SM_SEGS + (size_t)r * lanes, w);
-			V ht = v_max(v_subs(v_adds(diag[r], p, w), v_bias, w), fv, w);
-			e[r] = v_max(ht, v_subs(e[r], v_e, w), w);
-			V h = v_max(ht, v_subs(e[r], v_o, w), w);
-			v_store(f + idx, fv);
-			v_store(hp + idx, h);
-			v_store(cm + idx, v_max(v_load(cm + idx), h, w));
-			if (track)
-				rmax[r] = v_max(rmax[r], h, w);
-			diag[r] = up;
+			V up = row_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w, track);
+			diag[r] = row_cell(a, &k, v + 1, r, up, &e[r], &rmax[r], w, track);
 		}
-	}
+	if (v < W)
+		for (int r = 0; r < R; r++)
+			diag[r] = row_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w, track);
 	/* Scan of the segment ends: after it e holds E~ at each segment's last
 	 * column, complete. */
 	const int64_t seg_decay = (int64_t)W * sc->gap_ext;
-	vshift_up(tmp, e, v_set1(a->ein, w), 1, w);
+	vshift_up(tmp, e, v_val(a->ein, w), 1, w);
 	for (int r = 0; r < R; r++)
-		e[r] = v_max(e[r], v_subs(tmp[r], v_set1(lane_sat(seg_decay, w), w), w), w);
+		e[r] = v_max(e[r], v_subs_any(tmp[r], seg_decay, w), w);
 	for (int s = 2; s < SM_SEGS; s *= 2) {
-		vshift_up(tmp, e, v_zero(), s, w);
-		V d = v_set1(lane_sat(seg_decay * s, w), w);
+		vshift_up(tmp, e, v_val(0, w), s, w);
 		for (int r = 0; r < R; r++)
-			e[r] = v_max(e[r], v_subs(tmp[r], d, w), w);
+			e[r] = v_max(e[r], v_subs_any(tmp[r], seg_decay * s, w), w);
 	}
 	{
 		uint8_t last[SM_VB] __attribute__((aligned(SM_CPU_ALIGN)));
@@ -153,7 +207,7 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 		a->eout = lane_at(last, (size_t)lanes - 1, w);
 	}
 	/* Each segment's carry: E~ at the previous segment's last column. */
-	vshift_up(c, e, v_set1(a->ein, w), 1, w);
+	vshift_up(c, e, v_val(a->ein, w), 1, w);
 	/* Step 4: apply the carries; a carry decays by E per column.  Stop at
 	 * the first column where, in every lane, the carry is <= O (it can no
 	 * longer raise H) or <= H there: E~ >= H always holds, so the segment's
@@ -165,7 +219,7 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 		for (int r = 0; r < R; r++) {
 			c[r] = v_subs(c[r], v_e, w);
 			h[r] = v_load(hp + (size_t)v * R + r);
-			V m = v_max(h[r], v_o, w);
+			V m = v_max(h[r], v_o_val, w);
 			dead &= v_all_eq(v_max(c[r], m, w), m);
 		}
 		if (dead)
@@ -184,7 +238,17 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 		return 0;
 	for (int r = 1; r < R; r++)
 		rmax[0] = v_max(rmax[0], rmax[r], w);
-	return v_hmax(rmax[0], w);
+	return v_hmax(rmax[0], w) ^ lane_flip(w);
+}
+
+/* Sets n8 columns of a buffer of width 8 << k to score 0. */
+static void fill_zero(uint8_t *buf, size_t n8, int k)
+{
+	const V z = v_val(0, 8 << k);
+	size_t nvec = (n8 << k) / SM_VB;
+
+	for (size_t i = 0; i < nvec; i++)
+		v_store((V *)(void *)buf + i, z);
 }
 
 /* Converts n8 columns of a buffer from width 8 << k to the next wider. */
@@ -257,7 +321,7 @@ SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
 
 	if ((uint32_t)floor > lane_max(w))
 		return;
-	V t = v_set1((uint32_t)floor, w);
+	V t = v_val((uint32_t)floor, w);
 	for (int v = 0; v < W; v++) {
 		for (int r = 0; r < R; r++) {
 			size_t idx = (size_t)v * R + r;
@@ -295,7 +359,7 @@ static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W
 	}
 }
 
-/* Width index to use for a row whose inputs are <= `need` - match - bias:
+/* Width index to use for a row whose inputs are <= `need` - match:
  * widen when a lane could overflow (Eq. 9), narrow back when a narrower
  * allowed width has SM_CPU_NARROW_MARGIN to spare (Eq. 10). */
 static int pick_width(int k, int64_t need, int allowed)
@@ -320,13 +384,13 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 {
 	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
 	const size_t n8 = (size_t)W * SM_SEGS;
-	const int k_min = __builtin_ctz((unsigned)ws->allowed);
+	const int k_min = __builtin_ctz((unsigned)sc->allowed);
 	int k = k_min, used = 0;
 	uint32_t rowmax = 0, hin = 0;
 
 	build_profile(ws, seq, cols, W, sc);
-	memset(ws->hp[k], 0, n8 << k);
-	memset(ws->f[k], 0, n8 << k);
+	fill_zero(ws->hp[k], n8, k);
+	fill_zero(ws->f[k], n8, k);
 	for (int32_t i = 1; i <= q->len; i++) {
 		uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
 		uint32_t in = rowmax;
@@ -334,13 +398,13 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			in = hin;
 		if ((uint32_t)ws->eb[i] > in)
 			in = (uint32_t)ws->eb[i];
-		int nk = pick_width(k, (int64_t)in + sc->match + sc->bias, ws->allowed);
+		int nk = pick_width(k, (int64_t)in + sc->match, sc->allowed);
 		if (nk != k) {
 			convert_rows(ws, n8, k, nk);
 			k = nk;
 		}
 		if (!(used >> k & 1)) {
-			memset(ws->cm[k], 0, n8 << k);
+			fill_zero(ws->cm[k], n8, k);
 			used |= 1 << k;
 		}
 		row_args_t a = {
@@ -350,7 +414,7 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 		};
 		/* Row i+1's inputs are <= (i+1) * match; while that cannot
 		 * overflow the narrowest width, row i's maximum is not needed. */
-		int track = (int64_t)(i + 2) * sc->match + sc->bias > (int64_t)lane_max(8 << k_min);
+		int track = (int64_t)(i + 2) * sc->match > (int64_t)lane_max(8 << k_min);
 		switch (k * 2 + track) {
 		case 0: row_kernel(&a, sc, 8, 0); break;
 		case 1: rowmax = row_kernel(&a, sc, 8, 1); break;

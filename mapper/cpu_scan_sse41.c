@@ -23,19 +23,19 @@ static inline V v_set1(uint32_t x, int w)
 
 static inline V v_adds(V a, V b, int w)
 {
-	return w == 8 ? _mm_adds_epu8(a, b) : w == 16 ? _mm_adds_epu16(a, b) :
+	return w == 8 ? _mm_adds_epi8(a, b) : w == 16 ? _mm_adds_epi16(a, b) :
 		_mm_add_epi32(a, b);
 }
 
 static inline V v_subs(V a, V b, int w)
 {
-	return w == 8 ? _mm_subs_epu8(a, b) : w == 16 ? _mm_subs_epu16(a, b) :
+	return w == 8 ? _mm_subs_epi8(a, b) : w == 16 ? _mm_subs_epi16(a, b) :
 		_mm_max_epi32(_mm_sub_epi32(a, b), _mm_setzero_si128());
 }
 
 static inline V v_max(V a, V b, int w)
 {
-	return w == 8 ? _mm_max_epu8(a, b) : w == 16 ? _mm_max_epu16(a, b) :
+	return w == 8 ? _mm_max_epi8(a, b) : w == 16 ? _mm_max_epi16(a, b) :
 		_mm_max_epi32(a, b);
 }
 
@@ -72,16 +72,26 @@ static inline uint32_t v_hmax(V x, int w)
 	return (uint32_t)_mm_extract_epi8(x, 0);
 }
 
+/* Lanes hold value - 2^(w-1) at 8 and 16 bits (see cpu_scan_simd.h): flip
+ * the sign bit to get the unsigned value, extend or pack, flip back. */
+static inline V v_flip(V x, int w)
+{
+	return w == 8 ? _mm_xor_si128(x, _mm_set1_epi8((char)0x80)) :
+		w == 16 ? _mm_xor_si128(x, _mm_set1_epi16((short)0x8000)) : x;
+}
+
 static inline void v_widen(V x, int w, V *lo, V *hi)
 {
-	V h = _mm_srli_si128(x, 8);
-	*lo = w == 8 ? _mm_cvtepu8_epi16(x) : _mm_cvtepu16_epi32(x);
-	*hi = w == 8 ? _mm_cvtepu8_epi16(h) : _mm_cvtepu16_epi32(h);
+	V u = v_flip(x, w), h = _mm_srli_si128(u, 8);
+	*lo = v_flip(w == 8 ? _mm_cvtepu8_epi16(u) : _mm_cvtepu16_epi32(u), 2 * w);
+	*hi = v_flip(w == 8 ? _mm_cvtepu8_epi16(h) : _mm_cvtepu16_epi32(h), 2 * w);
 }
 
 static inline V v_narrow(V lo, V hi, int w)
 {
-	return w == 8 ? _mm_packus_epi16(lo, hi) : _mm_packus_epi32(lo, hi);
+	lo = v_flip(lo, 2 * w);
+	hi = v_flip(hi, 2 * w);
+	return v_flip(w == 8 ? _mm_packus_epi16(lo, hi) : _mm_packus_epi32(lo, hi), w);
 }
 
 static inline V v_loadp(const uint8_t *p, int w)
@@ -89,13 +99,13 @@ static inline V v_loadp(const uint8_t *p, int w)
 	if (w == 8)
 		return _mm_load_si128((const V *)(const void *)p);
 	if (w == 16)
-		return _mm_cvtepu8_epi16(_mm_loadl_epi64((const V *)(const void *)p));
+		return _mm_cvtepi8_epi16(_mm_loadl_epi64((const V *)(const void *)p));
 	int32_t x;
 	memcpy(&x, p, sizeof(x));
-	return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(x));
+	return _mm_cvtepi8_epi32(_mm_cvtsi32_si128(x));
 }
 
-static inline V v_lut(const uint8_t *t16) { return _mm_loadu_si128((const V *)(const void *)t16); }
+static inline V v_lut(const int8_t *t16) { return _mm_loadu_si128((const V *)(const void *)t16); }
 static inline V v_shuffle(V lut, V idx) { return _mm_shuffle_epi8(lut, idx); }
 
 #include "mapper/cpu_scan_simd.h"
