@@ -32,7 +32,14 @@ extern "C" {
  * this; launches are chunked to fit). */
 #define SM_GPU_TILE_BUF_MAX ((size_t)256 << 20)
 /* A window must keep at least this share (1/n) of useful columns. */
-#define SM_GPU_MIN_USEFUL_DIV 4
+#define SM_GPU_PAD_ALIGN 64
+/* Bytes of separator after the last contig: more than any strip (32 lanes
+ * x 16 columns) runs past a range's end. */
+#define SM_GPU_REF_TAIL 4096
+/* Warps in flight per multiprocessor the range split aims for. */
+#define SM_GPU_WARPS_PER_SM 48
+/* A range is at least this many halos long (context <= 1/this). */
+#define SM_GPU_MIN_RANGE_HALOS 8
 /* Oldest architecture CUDA 13 builds for (sm_75). */
 #define SM_GPU_MIN_ARCH 75
 #define SM_GPU_HALO_ALIGN 64
@@ -50,30 +57,52 @@ static int sm_cuda_check(cudaError_t e, const char *what, const char *file, int 
 /* ---- kernel classes ----------------------------------------------------- */
 
 typedef void (*sm_launch_fn)(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p);
+typedef cudaError_t (*sm_attr_fn)(size_t smem);
+typedef size_t (*sm_smem_fn)(int rows);
 
 typedef struct {
 	int bits;       /* narrow lane width */
 	int ladder;     /* has the 32-bit wide path */
-	int cols;       /* columns per thread (C) */
-	int threads;    /* per block (NT) */
+	int cols;       /* columns per lane (C) */
+	int warps;      /* per block, each on its own range */
 	sm_launch_fn launch;
+	sm_attr_fn set_smem;
+	sm_smem_fn smem;
 } sm_kclass_t;
 
-template <int B, bool LAD, int C, int NT>
-static void sm_launch_tile(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p)
+template <int B, bool LAD, int C, int NW>
+static void sm_launch_strip(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p)
 {
-	smk::tile_kernel<B, LAD, C, NT><<<grid, NT, smem, s>>>(p);
+	smk::strip_kernel<B, LAD, C, NW><<<grid, NW * smk::WARP, smem, s>>>(p);
 }
 
+template <int B, bool LAD, int C, int NW>
+static cudaError_t sm_attr_strip(size_t smem)
+{
+	return cudaFuncSetAttribute(smk::strip_kernel<B, LAD, C, NW>,
+				    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+}
+
+template <int B, bool LAD, int C, int NW>
+static size_t sm_smem_strip(int rows)
+{
+	return smk::strip_smem<B, LAD, C, NW>(rows);
+}
+
+#define SM_KCLASS(B, LAD, C, NW) \
+	{ B, LAD, C, NW, sm_launch_strip<B, LAD, C, NW>, sm_attr_strip<B, LAD, C, NW>, \
+	  sm_smem_strip<B, LAD, C, NW> }
+
+/* Warps per block: independent ranges that share the group's rows. */
+#define SM_GPU_WARPS 4
+
 /* Plain classes run groups whose scores cannot overflow their lanes;
- * ladder classes the others.  Indexed [bits class][ladder]. */
+ * ladder classes the others (their wide rows hold Q words per column, so
+ * they keep fewer columns per lane).  Indexed [bits class][ladder]. */
 static const sm_kclass_t sm_kclasses[3][2] = {
-	{ { 8, 0, 32, 256, sm_launch_tile<8, false, 32, 256> },
-	  { 8, 1, 8, 512, sm_launch_tile<8, true, 8, 512> } },
-	{ { 16, 0, 32, 256, sm_launch_tile<16, false, 32, 256> },
-	  { 16, 1, 16, 256, sm_launch_tile<16, true, 16, 256> } },
-	{ { 32, 0, 32, 256, sm_launch_tile<32, false, 32, 256> },
-	  { 32, 0, 32, 256, sm_launch_tile<32, false, 32, 256> } },
+	{ SM_KCLASS(8, false, 16, SM_GPU_WARPS), SM_KCLASS(8, true, 8, SM_GPU_WARPS) },
+	{ SM_KCLASS(16, false, 16, SM_GPU_WARPS), SM_KCLASS(16, true, 16, SM_GPU_WARPS) },
+	{ SM_KCLASS(32, false, 16, SM_GPU_WARPS), SM_KCLASS(32, false, 16, SM_GPU_WARPS) },
 };
 
 static int sm_bits_class(int bits) { return bits == 8 ? 0 : bits == 16 ? 1 : 2; }
@@ -93,6 +122,8 @@ struct sm_gpu_s {
 	int64_t *offset;           /* host: global coordinate of each contig */
 	int64_t dev_len;
 	uint8_t *d_ref;
+	int64_t *d_dev_start, *d_goff;
+	int sms;                   /* multiprocessors */
 	cudaStream_t stream;
 	pthread_mutex_t lock;
 
@@ -178,6 +209,8 @@ void sm_gpu_destroy(sm_gpu_t *g)
 	if (!g)
 		return;
 	cudaFree(g->d_ref);
+	cudaFree(g->d_dev_start);
+	cudaFree(g->d_goff);
 	cudaFree(g->d_rows);
 	cudaFree(g->d_qoff);
 	cudaFree(g->d_glen);
@@ -202,7 +235,6 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	sm_gpu_t *g;
 	cudaDeviceProp prop;
 	uint8_t *h_ref = NULL;
-	int64_t bin_max, t_min = INT64_MAX;
 	size_t alloc;
 
 	if (max_query_len < 1) {
@@ -223,23 +255,25 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 		goto fail;
 	snprintf(g->name, sizeof g->name, "%s (cells %d)", prop.name, g->bits);
 
-	/* Every kernel class must leave a useful part in its windows. */
+	/* Each warp keeps two edge words per row (and a group's rows) in
+	 * shared memory: allow what the longest read needs. */
 	for (int b = 0; b < 3; b++)
 		for (int l = 0; l < 2; l++) {
-			int64_t t = (int64_t)sm_kclasses[b][l].threads * sm_kclasses[b][l].cols;
-			t_min = t < t_min ? t : t_min;
+			const size_t need = sm_kclasses[b][l].smem(max_query_len);
+			if (need > prop.sharedMemPerBlockOptin) {
+				sm_log(SM_LOG_ERROR,
+				       "GPU engine: reads of %d bases need %zu bytes of shared memory per block, more than the %zu of %s",
+				       max_query_len, need, (size_t)prop.sharedMemPerBlockOptin, prop.name);
+				goto fail;
+			}
+			if (SM_CUDA(sm_kclasses[b][l].set_smem(need)))
+				goto fail;
 		}
-	if (sm_halo(sc, max_query_len) > t_min - t_min / SM_GPU_MIN_USEFUL_DIV) {
-		sm_log(SM_LOG_ERROR,
-		       "GPU engine: reads of %d bases need %lld columns of context, more than a %lld-column window allows with these scores",
-		       max_query_len, (long long)sm_halo(sc, max_query_len), (long long)t_min);
-		goto fail;
-	}
-	bin_max = (int64_t)1 << sm_locus_shift(sc, max_query_len);
-	g->pad = (int64_t)max_query_len * sc->match + 1;
-	if (g->pad < sm_halo(sc, max_query_len))
-		g->pad = sm_halo(sc, max_query_len);
-	g->pad = sm_round_up(g->pad, bin_max);
+	g->sms = prop.multiProcessorCount;
+	/* Separators: longer than any positive path can cross (each column
+	 * costs >= 1), a multiple of 64 so that a lane's columns (aligned,
+	 * C | 64) fall in one global locus bin. */
+	g->pad = sm_round_up((int64_t)max_query_len * sc->match + 1, SM_GPU_PAD_ALIGN);
 
 	g->n_contig = ref->n_contig;
 	g->dev_start = (int64_t *)malloc(sizeof(int64_t) * (size_t)(ref->n_contig + 1));
@@ -253,13 +287,13 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 		g->dev_start[c] = ref->offset[c] + (int64_t)(c + 1) * g->pad;
 	}
 	g->dev_len = ref->total + (int64_t)(ref->n_contig + 1) * g->pad;
-	if (g->dev_len >= (int64_t)UINT32_MAX - 2 * t_min * SM_GPU_MIN_USEFUL_DIV) {
+	if (ref->total >= (int64_t)UINT32_MAX || g->dev_len >= ((int64_t)1 << 40)) {
 		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
 		       (long long)ref->total);
 		goto fail;
 	}
-	/* Room past the end for the widest window. */
-	alloc = (size_t)g->dev_len + 2 * (size_t)(256 * 32);
+	/* Room past the end for the last strip of the last range. */
+	alloc = (size_t)g->dev_len + SM_GPU_REF_TAIL;
 	h_ref = (uint8_t *)malloc(alloc);
 	if (!h_ref) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for the reference (%zu bytes)", alloc);
@@ -271,6 +305,12 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	if (SM_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking)) ||
 	    SM_CUDA(cudaMalloc((void **)&g->d_ref, alloc)) ||
 	    SM_CUDA(cudaMemcpy(g->d_ref, h_ref, alloc, cudaMemcpyHostToDevice)) ||
+	    SM_CUDA(cudaMalloc((void **)&g->d_dev_start, sizeof(int64_t) * (size_t)ref->n_contig)) ||
+	    SM_CUDA(cudaMalloc((void **)&g->d_goff, sizeof(int64_t) * (size_t)ref->n_contig)) ||
+	    SM_CUDA(cudaMemcpy(g->d_dev_start, g->dev_start, sizeof(int64_t) * (size_t)ref->n_contig,
+			       cudaMemcpyHostToDevice)) ||
+	    SM_CUDA(cudaMemcpy(g->d_goff, g->offset, sizeof(int64_t) * (size_t)ref->n_contig,
+			       cudaMemcpyHostToDevice)) ||
 	    SM_CUDA(cudaMalloc((void **)&g->d_cells, 3 * sizeof(unsigned long long))))
 		goto fail;
 	for (int k = 0; k < 4; k++)
@@ -310,21 +350,6 @@ static int sm_by_len_desc(const void *a, const void *b)
 	if (x->len != y->len)
 		return x->len > y->len ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-/* Global coordinate of a device column of some contig. */
-static int64_t sm_dev_to_global(const sm_gpu_t *g, int64_t col)
-{
-	int32_t lo = 0, hi = g->n_contig - 1;
-
-	while (lo < hi) {
-		int32_t mid = lo + (hi - lo + 1) / 2;
-		if (g->dev_start[mid] <= col)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return col - g->dev_start[lo] + g->offset[lo];
 }
 
 /* The body of sm_gpu_scan, with g->lock held. */
@@ -442,6 +467,9 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 		smk::Params P;
 		memset(&P, 0, sizeof P);
 		P.ref = g->d_ref;
+		P.dev_start = g->d_dev_start;
+		P.goff = g->d_goff;
+		P.n_contig = g->n_contig;
 		P.qry = g->d_rows;
 		P.cells_w = g->d_cells;
 		P.match = g->sc.match;
@@ -464,36 +492,44 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 		for (int cls = 1; cls >= 0; cls--) {
 			const int g_begin = cls ? 0 : nladder, g_end = cls ? nladder : ngroups;
 			const sm_kclass_t *kc = &sm_kclasses[sm_bits_class(bits)][cls];
-			const int64_t T = (int64_t)kc->threads * kc->cols;
+			const int64_t S = (int64_t)smk::WARP * kc->cols;
 			int gs = g_begin;
 
 			while (gs < g_end) {
 				const int L = glen[gs];
 				const int64_t halo = sm_halo(&g->sc, L);
-				const int64_t stride = T - halo;
-				const int64_t ntiles = (g->dev_len - halo + stride - 1) / stride;
-				const size_t per_group = (size_t)ntiles * Q * SM_TOPK * sizeof(uint64_t);
-				int64_t chunk = (int64_t)(SM_GPU_TILE_BUF_MAX / per_group);
-				if (chunk < 1)
-					chunk = 1;
+				int64_t chunk = g_end - gs, nranges, range_len, target;
+				size_t per_group;
+
 				if (chunk > SM_GPU_MAX_GRID_Y)
 					chunk = SM_GPU_MAX_GRID_Y;
-				if (chunk > g_end - gs)
-					chunk = g_end - gs;
+				/* Ranges: enough warps to fill the device, each at
+				 * least a few halos long so context stays cheap. */
+				target = ((int64_t)g->sms * SM_GPU_WARPS_PER_SM + chunk - 1) / chunk;
+				range_len = (g->dev_len + target - 1) / target;
+				if (range_len < SM_GPU_MIN_RANGE_HALOS * halo)
+					range_len = SM_GPU_MIN_RANGE_HALOS * halo;
+				range_len = sm_round_up(range_len, S);
+				nranges = (g->dev_len + range_len - 1) / range_len;
+				per_group = (size_t)nranges * Q * SM_TOPK * sizeof(uint64_t);
+				if ((size_t)chunk * per_group > SM_GPU_TILE_BUF_MAX)
+					chunk = (int64_t)(SM_GPU_TILE_BUF_MAX / per_group) > 0
+						? (int64_t)(SM_GPU_TILE_BUF_MAX / per_group) : 1;
 				if (sm_grow((void **)&g->d_tile, &g->tile_cap, per_group * (size_t)chunk))
 					goto done;
 				P.qoff = g->d_qoff + gs;
 				P.glen = g->d_glen + gs;
 				P.shift = g->d_shift + (size_t)gs * Q;
 				P.tile_out = g->d_tile;
-				P.ntiles = (int)ntiles;
-				P.stride = (int)stride;
+				P.ntiles = (int)nranges;
+				P.range_len = range_len;
 				P.halo = (int)halo;
-				kc->launch(dim3((unsigned)ntiles, (unsigned)chunk), (size_t)L * Q, g->stream, P);
+				kc->launch(dim3((unsigned)((nranges + kc->warps - 1) / kc->warps), (unsigned)chunk),
+					   kc->smem(L), g->stream, P);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
 				smk::merge_kernel<<<(unsigned)(chunk * Q), smk::MERGE_THREADS, 0, g->stream>>>(
-					g->d_tile, (int)ntiles, g->d_shift + (size_t)gs * Q,
+					g->d_tile, (int)nranges, g->d_shift + (size_t)gs * Q,
 					g->d_res + (size_t)gs * Q * SM_TOPK);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
@@ -527,7 +563,7 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 			if (key == 0)
 				break;
 			o->top[o->n].score = (int32_t)(key >> 32);
-			o->top[o->n].end = sm_dev_to_global(g, (int64_t)(0xffffffffu - (uint32_t)key));
+			o->top[o->n].end = (int64_t)(0xffffffffu - (uint32_t)key);
 			o->n++;
 		}
 	}

@@ -84,11 +84,14 @@ struct Params {
 	const int64_t *qoff;       /* per group: offset of its rows in qry */
 	const int32_t *glen;       /* per group: rows (longest query) */
 	const int32_t *shift;      /* per slot (group*Q + lane): locus shift */
-	uint64_t *tile_out;        /* [slot][tile][TOPK] keys */
+	uint64_t *tile_out;        /* [slot][range][TOPK] keys */
 	unsigned long long *cells_w;  /* [3]: cells computed in 8-, 16-, 32-bit lanes */
-	int ntiles;
-	int stride;                /* window stride = T - halo */
-	int halo;
+	const int64_t *dev_start;  /* per contig: device column of its first base */
+	const int64_t *goff;       /* per contig: global coordinate of its first base */
+	int n_contig;
+	int ntiles;                /* ranges of the reference, one warp each */
+	int64_t range_len;         /* reported columns per range (multiple of a lane's C) */
+	int halo;                  /* context columns before a range (multiple of C) */
 	int match, oe, ext;        /* score bounds: match; O+E; E */
 	uint32_t prof_s[5];        /* per read code: bytes s(q, A..T), signed */
 	uint32_t prof_pos[5];      /* bytes max(s, 0) */
@@ -127,6 +130,7 @@ template <> struct Ops<32> {
 	}
 	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return (uint32_t)max((int)a, (int)b); }
 	__device__ static bool any_gt(uint32_t x, int thr) { return (int)x > thr; }
+	__device__ static bool or_any_gt(uint32_t x, int thr) { return (int)x > thr; }
 	__device__ static int get(uint32_t w, int) { return (int)w; }
 	__device__ static uint32_t put(uint32_t, int, int v) { return (uint32_t)v; }
 };
@@ -150,6 +154,10 @@ template <> struct Ops<16> {
 	__device__ static bool any_gt(uint32_t x, int thr)
 	{
 		return __viaddmax_s16x2_relu(x, splat(-thr), 0u) != 0u;
+	}
+	__device__ static bool or_any_gt(uint32_t x, int thr)
+	{
+		return (int)(x & 0xffffu) > thr || (int)(x >> 16) > thr;
 	}
 	__device__ static int get(uint32_t w, int l) { return (int)(int16_t)(w >> (16 * l)); }
 	__device__ static uint32_t put(uint32_t w, int l, int v)
@@ -181,6 +189,7 @@ template <> struct Ops<8> {
 	{
 		return __vsubus4(x, (uint32_t)thr * 0x01010101u) != 0u;
 	}
+	__device__ static bool or_any_gt(uint32_t x, int thr) { return any_gt(x, thr); }
 	__device__ static int get(uint32_t w, int l) { return (int)((w >> (8 * l)) & 0xffu); }
 	__device__ static uint32_t put(uint32_t w, int l, int v)
 	{
@@ -381,33 +390,28 @@ __device__ __forceinline__ void warp_merge(TopList &l, int shift, uint64_t out[T
 	}
 }
 
-/* ---- the tile kernel ---------------------------------------------------- */
+/* ---- the strip kernel --------------------------------------------------- */
 
-template <int B, bool LADDER, int C, int NT> struct Tile {
+template <int B, bool LADDER, int C> struct Strip {
 	typedef Ops<B> N;
 	typedef Ops<32> W;
 	static constexpr int Q = 32 / B;
-	static constexpr int NW = NT / WARP;
-	static constexpr int T = NT * C;
+	static constexpr int S = WARP * C;               /* columns per strip */
 	static constexpr int NWORDS = LADDER ? C * Q : C;
 	static constexpr int NMW = LADDER ? C * Q : 1;
+	/* Left edge of a strip, per row: H and K of the previous strip's last
+	 * column.  Ladder kernels keep one int32 per query (either width reads
+	 * it); plain kernels the packed word. */
+	static constexpr int EW = LADDER ? Q : 1;
 	static constexpr int MAX_STEPS = 5;  /* log2(WARP) */
 
-	struct Shared {
-		uint32_t flags[2][NW];      /* per warp: bit 0 scan needed, bit 1 wide next */
-		int32_t edge[2][NW][Q];     /* H of each warp's last column, per query */
-		uint32_t tot[2][NW][Q];     /* each warp's local scan total, per word */
-		uint64_t keys[Q][NT];       /* per thread best key, per query */
-	};
-
-	/* Registers of one thread: words of its C columns. */
+	/* Registers of one lane: the words of its C columns. */
 	struct State {
 		uint32_t H[NWORDS], F[NWORDS], Mn[C], Mw[NMW], sel[C];
 	};
 
-	/* Decay operands of one width. */
 	struct Decays {
-		uint32_t e, oe, lane, span;
+		uint32_t e, oe, lane;
 		uint32_t step[MAX_STEPS];
 	};
 
@@ -416,47 +420,69 @@ template <int B, bool LADDER, int C, int NT> struct Tile {
 		d.e = O::dec(P.ext);
 		d.oe = O::dec(P.oe);
 		d.lane = O::dec((int64_t)P.ext * C * lane);
-		d.span = O::dec((int64_t)P.ext * C * WARP);
 #pragma unroll
 		for (int s = 0; s < MAX_STEPS; s++)
 			d.step[s] = O::dec((int64_t)P.ext * C * (1 << s));
 	}
 
 	template <class O, int WPC>
-	__device__ static void write_edge(const State &st, Shared &sh, int par, int warp)
+	__device__ static void load_edge(const uint32_t *src, uint32_t (&v)[WPC])
 	{
+		if constexpr (!LADDER) {
+			v[0] = src[0];
+		} else if constexpr (WPC == 1) {
+			uint32_t w = 0;
 #pragma unroll
-		for (int k = 0; k < WPC; k++)
+			for (int q = 0; q < Q; q++)
+				w = O::put(w, q, (int)src[q]);
+			v[0] = w;
+		} else {
 #pragma unroll
-			for (int l = 0; l < O::LANES; l++)
-				sh.edge[par][warp][k * O::LANES + l] = O::get(st.H[(C - 1) * WPC + k], l);
+			for (int k = 0; k < WPC; k++)
+				v[k] = src[k];
+		}
 	}
 
-	/* One row in layout (O, WPC): WPC words per column, word k holding
-	 * lanes k*LANES.. of the group.  Returns the OR of the warps' flags. */
-	template <class O, int WPC, bool WIDE, bool AMB, class PF>
-	__device__ static uint32_t row(State &st, Shared &sh, const PF &pf, const Decays &dc,
-				       int par, int lane, int warp, int nsteps, int lookback,
-				       int oe, int ovf_thr)
+	template <class O, int WPC>
+	__device__ static void store_edge(uint32_t *dst, const uint32_t (&v)[WPC])
 	{
-		uint32_t dl[WPC];
+		if constexpr (!LADDER) {
+			dst[0] = v[0];
+		} else if constexpr (WPC == 1) {
+#pragma unroll
+			for (int q = 0; q < Q; q++)
+				dst[q] = (uint32_t)O::get(v[0], q);
+		} else {
+#pragma unroll
+			for (int k = 0; k < WPC; k++)
+				dst[k] = v[k];
+		}
+	}
 
-		/* Diagonal into column 0: the left neighbour's H(i-1, last). */
+	/* One row of one strip, layout (O, WPC): WPC words per column, word k
+	 * holding lanes k*LANES.. of the group.  erow: this row's left edge
+	 * (read, then overwritten with this strip's right edge).  dprev: the
+	 * diagonal entering column 0 (H(i-1, a-1)), updated for the next row.
+	 * Returns whether the next row must be wide (ladders). */
+	template <class O, int WPC, bool WIDE, bool AMB, class PF>
+	__device__ static bool row(State &st, uint32_t *erow, const PF &pf, const Decays &dc,
+				   int lane, int nsteps, int oe, int ovf_thr, uint32_t (&dprev)[WPC])
+	{
+		uint32_t eh[WPC], ek[WPC], dl[WPC];
+
+		load_edge<O, WPC>(erow, eh);
+		load_edge<O, WPC>(erow + EW, ek);
 #pragma unroll
 		for (int k = 0; k < WPC; k++) {
-			uint32_t v = __shfl_up_sync(FULL, st.H[(C - 1) * WPC + k], 1);
-			if (lane == 0) {
-				v = 0;
-				if (warp > 0) {
-#pragma unroll
-					for (int l = 0; l < O::LANES; l++)
-						v = O::put(v, l, sh.edge[par ^ 1][warp - 1][k * O::LANES + l]);
-				}
-			}
-			dl[k] = v;
+			const uint32_t v = __shfl_up_sync(FULL, st.H[(C - 1) * WPC + k], 1);
+			dl[k] = lane == 0 ? dprev[k] : v;
 		}
 
-		/* Step 1 (Eq. 5), right to left so that H(i-1, j-1) is still there. */
+		/* Step 1 (Eq. 5), right to left so that H(i-1, j-1) is still there.
+		 * Plain kernels only need "some H~ > O+E": an OR of the words is
+		 * >= their maximum and <= O+E when all are, unless O+E is not of
+		 * the form 2^k - 1, where it may ask for a scan that was not needed
+		 * (never the reverse). */
 		uint32_t r0 = 0, r1 = 0;
 #pragma unroll
 		for (int c = C - 1; c >= 0; c--) {
@@ -465,22 +491,36 @@ template <int B, bool LADDER, int C, int NT> struct Tile {
 				const int w = c * WPC + k;
 				const uint32_t diag = c > 0 ? st.H[w - WPC] : dl[k];
 				st.H[w] = O::ht(diag, pf.template score<AMB>(st.sel[c], k), st.F[w]);
-				if (c & 1)
-					r1 = O::max2(r1, st.H[w]);
-				else
-					r0 = O::max2(r0, st.H[w]);
+				if constexpr (LADDER) {
+					if (c & 1)
+						r1 = O::max2(r1, st.H[w]);
+					else
+						r0 = O::max2(r0, st.H[w]);
+				} else {
+					r0 |= st.H[w];
+				}
 			}
 		}
-		const uint32_t rmax = O::max2(r0, r1);
-		const bool needw = __any_sync(FULL, O::any_gt(rmax, oe));
-		const bool ovfw = LADDER ? __any_sync(FULL, O::any_gt(rmax, ovf_thr)) : false;
-
-		/* Step 2 (Eq. 6-7), warp part: local scan from zero, then lanes. */
-		uint32_t excl[WPC];
+		bool kin = false;
 #pragma unroll
 		for (int k = 0; k < WPC; k++)
-			excl[k] = 0;
-		if (needw) {
+			kin |= ek[k] != 0;
+		bool need, ovf = false;
+		if constexpr (LADDER) {
+			const uint32_t rmax = O::max2(r0, r1);
+			need = __any_sync(FULL, O::any_gt(rmax, oe)) || kin;
+			ovf = __any_sync(FULL, O::any_gt(rmax, ovf_thr));
+		} else {
+			need = __any_sync(FULL, O::or_any_gt(r0, oe)) || kin;
+		}
+
+		/* Step 2 (Eq. 6-7): local scans from zero, the lanes within reach,
+		 * then the strip's left carry and a final pass. */
+		uint32_t kout[WPC];
+#pragma unroll
+		for (int k = 0; k < WPC; k++)
+			kout[k] = 0;
+		if (need) {
 			uint32_t incl[WPC];
 #pragma unroll
 			for (int k = 0; k < WPC; k++) {
@@ -495,7 +535,7 @@ template <int B, bool LADDER, int C, int NT> struct Tile {
 				if (s < nsteps) {
 #pragma unroll
 					for (int k = 0; k < WPC; k++) {
-						uint32_t v = __shfl_up_sync(FULL, incl[k], 1 << s);
+						const uint32_t v = __shfl_up_sync(FULL, incl[k], 1 << s);
 						if (lane >= (1 << s))
 							incl[k] = O::decay(v, dc.step[s], incl[k]);
 					}
@@ -503,59 +543,30 @@ template <int B, bool LADDER, int C, int NT> struct Tile {
 			}
 #pragma unroll
 			for (int k = 0; k < WPC; k++) {
-				uint32_t v = __shfl_up_sync(FULL, incl[k], 1);
-				excl[k] = lane == 0 ? 0u : v;
-				if (lane == WARP - 1)
-					sh.tot[par][warp][k] = incl[k];
-			}
-		}
-		if (lane == 0)
-			sh.flags[par][warp] = (needw ? 1u : 0u) | (ovfw ? 2u : 0u);
-		if (lane == WARP - 1)
-			write_edge<O, WPC>(st, sh, par, warp);
-		__syncthreads();
-
-		uint32_t f = 0, needmask = 0;
+				const uint32_t v = __shfl_up_sync(FULL, incl[k], 1);
+				uint32_t K = O::decay(ek[k], dc.lane, lane == 0 ? 0u : v);
 #pragma unroll
-		for (int w = 0; w < NW; w++) {
-			const uint32_t x = sh.flags[par][w];
-			f |= x;
-			needmask |= (x & 1u) << w;
-		}
-		if (f & 1u) {
-			/* Warp carry: the localized gathered scan over at most
-			 * `lookback` warps to the left (1 when a warp spans >= p). */
-			uint32_t cin[WPC];
-			bool any_in = needw;
-#pragma unroll
-			for (int k = 0; k < WPC; k++)
-				cin[k] = 0;
-			for (int w2 = warp - lookback < 0 ? 0 : warp - lookback; w2 < warp; w2++) {
-				const bool on = (needmask >> w2) & 1u;
-#pragma unroll
-				for (int k = 0; k < WPC; k++)
-					cin[k] = O::decay(cin[k], dc.span, on ? sh.tot[par][w2][k] : 0u);
-			}
-#pragma unroll
-			for (int k = 0; k < WPC; k++)
-				any_in |= cin[k] != 0;
-			if (any_in) {
-#pragma unroll
-				for (int k = 0; k < WPC; k++) {
-					uint32_t K = O::decay(cin[k], dc.lane, excl[k]);
-#pragma unroll
-					for (int c = 0; c < C; c++) {
-						const int w = c * WPC + k;
-						const uint32_t ht = st.H[w];
-						st.H[w] = O::max2(ht, K);
-						K = O::decay(K, dc.e, O::decay(ht, dc.oe, 0u));
-					}
+				for (int c = 0; c < C; c++) {
+					const int w = c * WPC + k;
+					const uint32_t ht = st.H[w];
+					st.H[w] = O::max2(ht, K);
+					K = O::decay(K, dc.e, O::decay(ht, dc.oe, 0u));
 				}
-				if (lane == WARP - 1)
-					write_edge<O, WPC>(st, sh, par, warp);
+				kout[k] = K;
 			}
-			__syncthreads();
 		}
+		__syncwarp();
+		if (lane == WARP - 1) {
+			uint32_t hl[WPC];
+#pragma unroll
+			for (int k = 0; k < WPC; k++)
+				hl[k] = st.H[(C - 1) * WPC + k];
+			store_edge<O, WPC>(erow, hl);
+			store_edge<O, WPC>(erow + EW, kout);
+		}
+#pragma unroll
+		for (int k = 0; k < WPC; k++)
+			dprev[k] = eh[k];
 
 		/* Step 3 (Eq. 8) and the column maxima. */
 #pragma unroll
@@ -570,7 +581,7 @@ template <int B, bool LADDER, int C, int NT> struct Tile {
 				st.F[w] = O::decay(st.H[w], dc.oe, O::decay(st.F[w], dc.e, 0u));
 			}
 		}
-		return f;
+		return ovf;
 	}
 
 	/* Narrow -> wide: word c's lanes become words c*Q+q (back to front, in
@@ -617,150 +628,204 @@ template <int B, bool LADDER, int C, int NT> struct Tile {
 		}
 	}
 
-	/* All rows of the group.  Returns rows done narrow and wide. */
+	/* All rows of one strip.  Counts rows done narrow and wide. */
 	template <bool AMB>
-	__device__ static void run(State &st, Shared &sh, const Params &P, const uint8_t *rows, int L,
-				   int lane, int warp, int &n_narrow, int &n_wide)
+	__device__ static void run(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
+				   int L, int lane, int nsteps, int &n_narrow, int &n_wide)
 	{
 		Decays dn, dw;
 		make_decays<N>(dn, P, lane);
 		make_decays<W>(dw, P, lane);
-		/* Reach in lanes and warps (Eq. 11): K <= L*match decays by E
-		 * per column. */
-		const int64_t smax = (int64_t)L * P.match;
-		const int64_t lane_cols = (int64_t)P.ext * C;
-		const int64_t dmax = (smax + lane_cols - 1) / lane_cols;
-		int nsteps = 0;
-		while (nsteps < MAX_STEPS && ((1 << nsteps) - 1) < dmax)
-			nsteps++;
-		const int64_t lb = (smax + lane_cols * WARP - 1) / (lane_cols * WARP);
-		const int lookback = lb > NW - 1 ? NW - 1 : (int)lb;
 		const int up_thr = N::LIMIT - P.match;
 		const int down_thr = N::LIMIT - NARROW_BACK_MARGIN - P.match;
-		bool wide = false;
+		uint32_t dprev[LADDER ? Q : 1];
+		bool wide = false, vote_wide = false;
 
+#pragma unroll
+		for (int q = 0; q < (LADDER ? Q : 1); q++)
+			dprev[q] = 0;
 		(void)wide;
+		(void)vote_wide;
 		(void)down_thr;
-		n_narrow = n_wide = 0;
 		for (int i = 0; i < L; i++) {
 			const uint8_t *codes = rows + i * Q;
-			uint32_t f;
+			uint32_t *erow = edge + (size_t)i * 2 * EW;
 			if constexpr (LADDER) {
+				/* Eq. 9/10 for this row: the vote of the row above, and
+				 * the values entering from the left strip (the diagonal
+				 * and the E carry), which must fit narrow lanes too.
+				 * dprev is kept as one int32 per query here. */
+				int emax = 0;
+				uint32_t next_d[Q];
+#pragma unroll
+				for (int q = 0; q < Q; q++) {
+					next_d[q] = erow[q];
+					emax = max(emax, max((int)dprev[q], (int)erow[EW + q]));
+				}
+				const bool want = vote_wide || emax > up_thr;
+				if (want && !wide)
+					to_wide(st);
+				else if (!want && wide)
+					to_narrow(st);
+				wide = want;
 				if (wide) {
 					ProfWide<Q> pf(P, codes);
-					f = row<W, Q, true, AMB>(st, sh, pf, dw, i & 1, lane, warp,
-								 nsteps, lookback, P.oe, down_thr);
+					vote_wide = row<W, Q, true, AMB>(st, erow, pf, dw, lane, nsteps,
+									 P.oe, down_thr, dprev);
 					n_wide++;
 				} else {
 					Prof<B> pf(P, codes);
-					f = row<N, 1, false, AMB>(st, sh, pf, dn, i & 1, lane, warp,
-								  nsteps, lookback, P.oe, up_thr);
+					uint32_t d1[1] = { 0 };
+#pragma unroll
+					for (int q = 0; q < Q; q++)
+						d1[0] = N::put(d1[0], q, (int)dprev[q]);
+					vote_wide = row<N, 1, false, AMB>(st, erow, pf, dn, lane, nsteps,
+									  P.oe, up_thr, d1);
 					n_narrow++;
 				}
-				const bool next_wide = (f & 2u) != 0;
-				if (next_wide && !wide)
-					to_wide(st);
-				else if (!next_wide && wide)
-					to_narrow(st);
-				wide = next_wide;
+				/* The next row's diagonal, as read before this row
+				 * overwrote the edge (a narrow load may not hold it). */
+#pragma unroll
+				for (int q = 0; q < Q; q++)
+					dprev[q] = next_d[q];
 			} else {
 				Prof<B> pf(P, codes);
-				f = row<N, 1, false, AMB>(st, sh, pf, dn, i & 1, lane, warp, nsteps,
-							  lookback, P.oe, up_thr);
+				row<N, 1, false, AMB>(st, erow, pf, dn, lane, nsteps, P.oe, up_thr, dprev);
 				n_narrow++;
 			}
 		}
-		if constexpr (LADDER)
+		if constexpr (LADDER) {
+			/* The next strip starts narrow: its edge is format-neutral. */
 			fold_max(st);
+		}
 	}
 };
 
-template <int B, bool LADDER, int C, int NT>
-__global__ void __launch_bounds__(NT) tile_kernel(Params P)
+/* Dynamic shared memory of a strip kernel block: the group's rows, then
+ * each warp's edge (2 * EW words per row). */
+__host__ __device__ constexpr size_t rows_bytes(int L, int Q) { return ((size_t)L * Q + 15) / 16 * 16; }
+
+template <int B, bool LADDER, int C, int NW>
+__host__ __device__ constexpr size_t strip_smem(int L)
 {
-	typedef Tile<B, LADDER, C, NT> TL;
-	constexpr int Q = TL::Q;
-	constexpr int NW = TL::NW;
-	__shared__ typename TL::Shared sh;
-	extern __shared__ uint8_t s_rows[];
-	const int tid = threadIdx.x, lane = tid & (WARP - 1), warp = tid / WARP;
-	const int tile = blockIdx.x, grp = blockIdx.y;
+	return rows_bytes(L, 32 / B) + (size_t)NW * L * 2 * Strip<B, LADDER, C>::EW * sizeof(uint32_t);
+}
+
+template <int B, bool LADDER, int C, int NW>
+__global__ void __launch_bounds__(NW * WARP) strip_kernel(Params P)
+{
+	typedef Strip<B, LADDER, C> SK;
+	constexpr int Q = SK::Q;
+	constexpr int S = SK::S;
+	extern __shared__ uint4 s_dyn[];
+	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
+	const int grp = blockIdx.y;
+	const int range = blockIdx.x * NW + warp;
 	const int L = P.glen[grp];
-	const int64_t ws = (int64_t)tile * P.stride;
-	const int64_t c0 = ws + (int64_t)tid * C;
+	uint8_t *s_rows = (uint8_t *)s_dyn;
+	uint32_t *edge = (uint32_t *)((uint8_t *)s_dyn + rows_bytes(L, Q)) +
+			 (size_t)warp * L * 2 * SK::EW;
 	const uint8_t *rows = P.qry + P.qoff[grp];
-	typename TL::State st;
-	bool amb = false;
 
-	for (int x = tid; x < L * Q; x += NT)
+	for (int x = threadIdx.x; x < L * Q; x += NW * WARP)
 		s_rows[x] = rows[x];
-	for (int x = tid; x < NW * Q; x += NT)
-		sh.edge[1][x / Q][x % Q] = 0;
+	__syncthreads();
+	if (range >= P.ntiles)
+		return;
+	for (int x = lane; x < L * 2 * SK::EW; x += WARP)
+		edge[x] = 0;
+	__syncwarp();
+
+	/* Reach in lanes (Eq. 11): K <= L*match decays by E per column, so
+	 * lanes further than dmax to the left cannot matter. */
+	const int64_t smax = (int64_t)L * P.match;
+	const int64_t lane_cols = (int64_t)P.ext * C;
+	const int64_t dmax = (smax + lane_cols - 1) / lane_cols;
+	int nsteps = 0;
+	while (nsteps < SK::MAX_STEPS && ((1 << nsteps) - 1) < dmax)
+		nsteps++;
+
+	const int64_t u0 = (int64_t)range * P.range_len;
+	const int64_t u1 = u0 + P.range_len;
+	int64_t x0 = u0 - P.halo;
+	if (x0 < 0)
+		x0 = 0;
+	int shift[Q];
+	TopList tl[Q];
 #pragma unroll
-	for (int c = 0; c < C; c++) {
-		const uint32_t r = P.ref[c0 + c];
-		st.sel[c] = make_sel<B>(r);
-		amb |= r >= CODE_AMB;
-		st.H[c] = st.F[c] = st.Mn[c] = 0;
+	for (int q = 0; q < Q; q++) {
+		shift[q] = P.shift[grp * Q + q];
+		tl[q].clear();
 	}
-#pragma unroll
-	for (int w = C; w < TL::NWORDS; w++)
-		st.H[w] = st.F[w] = 0;
-#pragma unroll
-	for (int w = 0; w < TL::NMW; w++)
-		st.Mw[w] = 0;
+	int n_narrow = 0, n_wide = 0;
 
-	int n_narrow, n_wide;
-	if (__syncthreads_or(amb))
-		TL::template run<true>(st, sh, P, s_rows, L, lane, warp, n_narrow, n_wide);
-	else
-		TL::template run<false>(st, sh, P, s_rows, L, lane, warp, n_narrow, n_wide);
+	for (int64_t x = x0; x < u1; x += S) {
+		const int64_t c0 = x + (int64_t)lane * C;
+		typename SK::State st;
+		bool amb = false;
+#pragma unroll
+		for (int c = 0; c < C; c++) {
+			const uint32_t r = P.ref[c0 + c];
+			st.sel[c] = make_sel<B>(r);
+			amb |= r >= CODE_AMB;
+			st.Mn[c] = 0;
+		}
+#pragma unroll
+		for (int w = 0; w < SK::NWORDS; w++)
+			st.H[w] = st.F[w] = 0;
+#pragma unroll
+		for (int w = 0; w < SK::NMW; w++)
+			st.Mw[w] = 0;
+		if (__any_sync(FULL, amb))
+			SK::template run<true>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+		else
+			SK::template run<false>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
 
-	if (tid == 0) {
-		const unsigned long long per_row = (unsigned long long)TL::T * Q;
+		/* This lane's columns lie in one contig (separators are wider
+		 * than a lane) and in one locus bin: its best per query. */
+		int32_t lo = 0, hi = P.n_contig - 1;
+		const int64_t last = c0 + C - 1;
+		while (lo < hi) {
+			const int32_t mid = lo + (hi - lo + 1) / 2;
+			if (P.dev_start[mid] <= last)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		const int64_t to_global = P.goff[lo] - P.dev_start[lo];
+#pragma unroll
+		for (int q = 0; q < Q; q++) {
+			uint64_t best = 0;
+#pragma unroll
+			for (int c = 0; c < C; c++) {
+				const int64_t col = c0 + c;
+				const bool ok = col >= u0 && col < u1 && !(st.sel[c] & SEL_PAD);
+				int s;
+				if constexpr (LADDER)
+					s = (int)st.Mw[c * Q + q];
+				else
+					s = Ops<B>::get(st.Mn[c], q);
+				const uint64_t key = ((uint64_t)(uint32_t)s << 32) |
+						     (0xffffffffu - (uint32_t)(col + to_global));
+				if (ok && s > 0 && key > best)
+					best = key;
+			}
+			tl[q].offer(best, shift[q]);
+		}
+	}
+
+	if (lane == 0) {
+		const unsigned long long per_row = (unsigned long long)S * Q;
 		atomicAdd(&P.cells_w[Ops<B>::WIDX], per_row * (unsigned long long)n_narrow);
 		if (n_wide)
 			atomicAdd(&P.cells_w[Ops<32>::WIDX], per_row * (unsigned long long)n_wide);
 	}
-
-	/* Each thread's columns lie in one locus bin: its best per query. */
-	const int64_t useful0 = ws + P.halo;
-	uint64_t best[Q];
 #pragma unroll
-	for (int q = 0; q < Q; q++)
-		best[q] = 0;
-#pragma unroll
-	for (int c = 0; c < C; c++) {
-		const int64_t col = c0 + c;
-		const bool ok = col >= useful0 && !(st.sel[c] & SEL_PAD);
-#pragma unroll
-		for (int q = 0; q < Q; q++) {
-			int s;
-			if constexpr (LADDER)
-				s = (int)st.Mw[c * Q + q];
-			else
-				s = Ops<B>::get(st.Mn[c], q);
-			const uint64_t key = ((uint64_t)(uint32_t)s << 32) | (0xffffffffu - (uint32_t)col);
-			if (ok && s > 0 && key > best[q])
-				best[q] = key;
-		}
-	}
-#pragma unroll
-	for (int q = 0; q < Q; q++)
-		sh.keys[q][tid] = best[q];
-	__syncthreads();
-	if (warp < Q) {
-		const int slot = grp * Q + warp;
-		const int shift = P.shift[slot];
-		TopList tl;
+	for (int q = 0; q < Q; q++) {
 		uint64_t out[TOPK];
-
-		tl.clear();
-		for (int t = lane; t < NT; t += WARP)
-			tl.offer(sh.keys[warp][t], shift);
-		warp_merge(tl, shift, out);
+		warp_merge(tl[q], shift[q], out);
 		if (lane == 0) {
-			uint64_t *dst = P.tile_out + ((size_t)slot * P.ntiles + tile) * TOPK;
+			uint64_t *dst = P.tile_out + ((size_t)(grp * Q + q) * P.ntiles + range) * TOPK;
 #pragma unroll
 			for (int r = 0; r < TOPK; r++)
 				dst[r] = out[r];
