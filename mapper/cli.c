@@ -11,10 +11,6 @@
 #include "mapper/log.h"
 #include "mapper/pipeline.h"
 
-#ifndef SM_VERSION
-#define SM_VERSION "unknown"
-#endif
-
 /* Long-only options take values above the range of single characters. */
 enum {
 	OPT_ENGINE = 256,

@@ -25,6 +25,8 @@
 #define SM_BATCH_CELLS_GPU (1ull << 40)
 #define SM_STRANDS 2
 #define SM_GIGA 1e9
+/* The writer wakes at least this often to print progress. */
+#define SM_WRITER_WAKE_SECONDS 1
 
 typedef struct batch_s {
 	int64_t no;              /* batch number, from 0, in input order */
@@ -379,7 +381,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 			    (p->done[slot] && p->done[slot]->no == next))
 				break;
 			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += 1;
+			ts.tv_sec += SM_WRITER_WAKE_SECONDS;
 			pthread_cond_timedwait(&p->cond, &p->lock, &ts);
 		}
 		if (p->failed || !p->done[slot] || p->done[slot]->no != next) {
