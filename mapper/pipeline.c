@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "io/fastq.h"
@@ -496,6 +497,27 @@ static void pipe_destroy(pipe_t *p)
 	pthread_cond_destroy(&p->cond);
 }
 
+/* 1 if path a names the same existing file as path b. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Refuses an output that would truncate one of the inputs before it is read. */
+static int check_output_path(const sm_opt_t *o)
+{
+	if (!o->out_path || strcmp(o->out_path, "-") == 0)
+		return 0;
+	if (same_file(o->out_path, o->reads_path) || same_file(o->out_path, o->ref_path)) {
+		sm_log(SM_LOG_ERROR, "-o %s: the output would overwrite an input file", o->out_path);
+		return -1;
+	}
+	return 0;
+}
+
 int sm_map_run(const sm_opt_t *o)
 {
 	pipe_t p;
@@ -509,6 +531,8 @@ int sm_map_run(const sm_opt_t *o)
 	memset(&c, 0, sizeof c);
 	c.t0 = c.last_progress = now_seconds();
 	p.opt = o;
+	if (check_output_path(o) < 0)
+		return -1;
 	/* Open the reads first: an unreadable file fails before the (long)
 	 * reference load. */
 	p.fq = sm_fastq_open(o->reads_path);

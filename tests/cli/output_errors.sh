@@ -53,6 +53,16 @@ for ext in sam bam; do
 	check "bad input: out.$ext removed" test ! -e "$tmp/out.$ext"
 done
 
+# An output that is one of the inputs is refused before anything is written.
+cp "$tmp/one.fq" "$tmp/keep.fq"
+run "$SCANMAP" map -o "$tmp/keep.fq" "$tmp/ref.fa" "$tmp/keep.fq"
+expect_failure "-o the reads file"
+expect_err "would overwrite an input file" "-o the reads file: message"
+check "-o the reads file: reads untouched" cmp -s "$tmp/keep.fq" "$tmp/one.fq"
+run "$SCANMAP" map -o "$tmp/ref.fa" "$tmp/ref.fa" "$tmp/keep.fq"
+expect_failure "-o the reference"
+check "-o the reference: reference untouched" grep -q '^>chr1' "$tmp/ref.fa"
+
 # The same run with good input succeeds and keeps its output.
 run "$SCANMAP" map -o "$tmp/out.bam" "$tmp/ref.fa" "$tmp/many.fq"
 expect_status 0 "good input with -o out.bam"
