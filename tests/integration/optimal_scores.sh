@@ -4,8 +4,9 @@
 #
 # A random reference (three contigs, one shorter than many reads, N runs)
 # and random reads: mutated substrings of either strand (substitutions,
-# indels, Ns), substrings spanning two contigs, unrelated random reads and
-# reads shorter than -T.  For every read the optimum is the best water score
+# indels, Ns; 20 to 1000 bp, so that scores overflow 8-bit cells),
+# substrings spanning two contigs, unrelated random reads and reads shorter
+# than -T.  For every read the optimum is the best water score
 # over every contig and both strands; scanmap must report AS equal to it when
 # it reaches -T, and leave the read unmapped exactly when it does not.
 # Two scoring schemes: the defaults and -A2 -B3 -O5 -E2 -T20.
@@ -67,6 +68,12 @@ BEGIN {
 		s = mutate(substr(ctg[c], st, len), 0.04, 0.03, 0.01)
 		if (rand() < 0.5) s = revcomp(s)
 		read_out("sub" (++n), s)
+	}
+	for (k = 0; k < 10; k++) {        # long: scores beyond 8-bit cells
+		len = 300 + int(rand() * 700); st = 1 + int(rand() * (length(ctg[1]) - len + 1))
+		s = mutate(substr(ctg[1], st, len), 0.03, 0.01, 0.002)
+		if (rand() < 0.5) s = revcomp(s)
+		read_out("long" (++n), s)
 	}
 	for (k = 0; k < 8; k++) {         # across the chrA|chrB boundary
 		a = 20 + int(rand() * 60); b = 20 + int(rand() * 60)
