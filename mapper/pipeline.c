@@ -329,10 +329,13 @@ static void *worker_main(void *arg)
 		rc = map_batch(p, b, &ws);
 
 		pthread_mutex_lock(&p->lock);
-		if (rc < 0)
+		if (rc < 0) {
 			p->failed = 1;
-		else
+			b->next = p->free_list;
+			p->free_list = b;
+		} else {
 			p->done[b->no % p->n_slots] = b;
+		}
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
 		if (rc < 0)
