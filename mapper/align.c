@@ -37,6 +37,19 @@ void sm_aln_free(sm_aln_t *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* Widest reference span of an alignment of a read of length n that scores
+ * `score`: M aligned columns and D deleted ones, with M <= n and
+ * score <= match*n - (gap_open + gap_ext*D) when D > 0.  Any cell of the end
+ * column that reaches `score` (the column maximum) does so by an alignment
+ * this narrow, so the window below yields the same end cell as the whole
+ * reference, at a fraction of sm_max_span() for good hits. */
+static int64_t align_span(const sm_score_t *sc, int n, int32_t score)
+{
+	int64_t slack = (int64_t)sc->match * n - score - sc->gap_open;
+
+	return n + (slack > 0 ? slack / sc->gap_ext : 0);
+}
+
 static int ws_reserve(sm_align_ws_t *ws, size_t cells)
 {
 	int32_t *p;
@@ -78,7 +91,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	const int n = q->len;
 	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
 	const int32_t contig = sm_ref_contig_of(ref, end);
-	int64_t w = sm_max_span(sc, n), start;
+	int64_t w = align_span(sc, n, score), start;
 	size_t stride, cells;
 	int32_t *H, *E, *F;
 	int64_t i, j;

@@ -2,10 +2,11 @@
  * alignment itself.
  *
  * The read is re-aligned by a full Smith-Waterman matrix against the window
- * of reference that any positive-scoring alignment ending at `end` can reach
- * (sm_max_span columns, clipped at the contig start).  Since a local score
- * only depends on columns within that reach, the window's scores at column
- * `end` equal the whole-reference scores.
+ * of reference that an alignment scoring `score` and ending at `end` can
+ * span (n + (n*match - score - gap_open) / gap_ext columns, clipped at the
+ * contig start).  Since `score` is the maximum of column `end`, every cell of
+ * that column reaching it does so within the window, so the end cell and the
+ * score are those of the whole reference.
  *
  * Tie-breaks (documented in docs/design.md):
  *   end cell    column `end`, the smallest read row whose score equals `score`;
