@@ -36,6 +36,12 @@ endif
 BUILD := build
 LIB   := $(BUILD)/libscanmap.a
 
+# Objects depend on the build configuration: switching cuda=, asan=, debug=
+# or the compilers rebuilds everything (the stamp changes only when it does).
+CONFIG_STAMP := $(BUILD)/config
+CONFIG := cuda=$(cuda) asan=$(asan) debug=$(debug) CC=$(CC) NVCC=$(NVCC) CFLAGS=$(CFLAGS) CUDA_ARCHS=$(CUDA_ARCHS)
+$(shell mkdir -p $(BUILD) && (echo '$(CONFIG)' | cmp -s - $(CONFIG_STAMP) || echo '$(CONFIG)' > $(CONFIG_STAMP)))
+
 LIB_C   := $(sort $(wildcard io/*.c mapper/*.c))
 LIB_C   := $(filter-out mapper/main.c,$(LIB_C))
 GPU_CU  := $(sort $(wildcard gpu/*.cu))
@@ -68,11 +74,11 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu
+$(BUILD)/%.o: %.cu $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -MP -c -o $@ $<
 
