@@ -1,7 +1,7 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|all [--quick]
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|all [--quick]
  *
  * References and reads are generated in memory from fixed seeds (no
  * files, no htslib).  Reads are sampled from the reference with 2%
@@ -89,11 +89,20 @@ static const char *cells_name(sm_cells_t c)
 	return c == SM_CELLS_8 ? "8/32" : c == SM_CELLS_16 ? "16/32" : c == SM_CELLS_32 ? "32" : "auto";
 }
 
+/* Columns per lane of the 16-bit kernel for the next measurements (0:
+ * the engine's default). */
+static int bench_cols;
+
 /* Runs one configuration; prints its line.  Returns 0 or -1. */
 static int measure(const char *bench, const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t cells,
 		   const sm_query_t *q, int count, int n)
 {
 	sm_gpu_t *g = sm_gpu_create(ref, sc, 0, cells, n);
+
+	if (g && bench_cols && sm_gpu_set_cols(g, bench_cols) != 0) {
+		sm_gpu_destroy(g);
+		return -1;
+	}
 	sm_scan_t *out = calloc((size_t)count, sizeof *out);
 	sm_gpu_profile_t best, p;
 	double useful = (double)n * (double)ref->total * count;
@@ -229,6 +238,20 @@ int main(int argc, char **argv)
 		static const int ns[] = { 128, 256 };
 		if (run_ms("ablation", ms, 1, ns, 2, all_cells, 3, &paper_sc, 512))
 			return 1;
+	}
+	if (all || !strcmp(what, "variants")) {
+		static const int64_t ms[] = { 4600000 };
+		static const int ns[] = { 150 };
+		static const sm_cells_t c16[] = { SM_CELLS_16 };
+		static const int cols[] = { 8, 16, 32 };
+		for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
+			char name[32];
+			bench_cols = cols[k];
+			snprintf(name, sizeof name, "variant_c%d", cols[k]);
+			if (run_ms(name, ms, 1, ns, 1, c16, 1, &bwa_sc, 1024))
+				return 1;
+		}
+		bench_cols = 0;
 	}
 	if (all || !strcmp(what, "target")) {
 		static const int64_t ms[] = { 1000000, 4600000, 16000000 };

@@ -105,6 +105,14 @@ static const sm_kclass_t sm_kclasses[3][2] = {
 	{ SM_KCLASS(32, false, 16, SM_GPU_WARPS), SM_KCLASS(32, false, 16, SM_GPU_WARPS) },
 };
 
+/* Lane widths (columns per lane) of the 16-bit plain class that the
+ * benchmark compares (sm_gpu_set_cols); index 0 is unused. */
+static const sm_kclass_t sm_kvariants16[] = {
+	SM_KCLASS(16, false, 8, SM_GPU_WARPS),
+	SM_KCLASS(16, false, 16, SM_GPU_WARPS),
+	SM_KCLASS(16, false, 32, SM_GPU_WARPS),
+};
+
 static int sm_bits_class(int bits) { return bits == 8 ? 0 : bits == 16 ? 1 : 2; }
 static int sm_lane_limit(int bits) { return bits == 8 ? 255 : bits == 16 ? 32767 : 0x3fffffff; }
 
@@ -124,6 +132,7 @@ struct sm_gpu_s {
 	uint8_t *d_ref;
 	int64_t *d_dev_start, *d_goff;
 	int sms;                   /* multiprocessors */
+	const sm_kclass_t *plain16; /* 16-bit plain class override (benchmarks) */
 	cudaStream_t stream;
 	pthread_mutex_t lock;
 
@@ -470,6 +479,7 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
 		P.n_contig = g->n_contig;
+		P.dev_len = g->dev_len;
 		P.qry = g->d_rows;
 		P.cells_w = g->d_cells;
 		P.match = g->sc.match;
@@ -492,6 +502,8 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 		for (int cls = 1; cls >= 0; cls--) {
 			const int g_begin = cls ? 0 : nladder, g_end = cls ? nladder : ngroups;
 			const sm_kclass_t *kc = &sm_kclasses[sm_bits_class(bits)][cls];
+			if (bits == 16 && cls == 0 && g->plain16)
+				kc = g->plain16;
 			const int64_t S = (int64_t)smk::WARP * kc->cols;
 			int gs = g_begin;
 
@@ -609,6 +621,21 @@ void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st)
 }
 
 const char *sm_gpu_name(const sm_gpu_t *g) { return g->name; }
+
+int sm_gpu_set_cols(sm_gpu_t *g, int cols)
+{
+	for (size_t k = 0; k < sizeof sm_kvariants16 / sizeof *sm_kvariants16; k++) {
+		const sm_kclass_t *kc = &sm_kvariants16[k];
+		if (kc->cols != cols)
+			continue;
+		if (SM_CUDA(kc->set_smem(kc->smem(g->max_len))))
+			return -1;
+		g->plain16 = kc;
+		return 0;
+	}
+	sm_log(SM_LOG_ERROR, "GPU engine: no 16-bit kernel with %d columns per lane", cols);
+	return -1;
+}
 
 int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p)
 {

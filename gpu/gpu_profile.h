@@ -27,6 +27,10 @@ typedef struct {
 /* Copies the profile of g's last scan; returns 0, or -1 without CUDA. */
 int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p);
 
+/* Benchmarks only: the 16-bit plain kernel with `cols` (8, 16 or 32)
+ * columns per lane instead of the default.  Returns 0 or -1. */
+int sm_gpu_set_cols(sm_gpu_t *g, int cols);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,6 +55,12 @@
 #ifndef SM_SW_KERNEL_CUH
 #define SM_SW_KERNEL_CUH
 
+/* Blocks per multiprocessor the strip kernels are compiled for (register
+ * cap); 1 lets ptxas use what it needs, which measured fastest. */
+#ifndef SM_STRIP_MIN_BLOCKS
+#define SM_STRIP_MIN_BLOCKS 1
+#endif
+
 #include <cstdint>
 
 #include "mapper/scan.h"
@@ -89,6 +95,7 @@ struct Params {
 	const int64_t *dev_start;  /* per contig: device column of its first base */
 	const int64_t *goff;       /* per contig: global coordinate of its first base */
 	int n_contig;
+	int64_t dev_len;           /* device columns holding reference or separator */
 	int ntiles;                /* ranges of the reference, one warp each */
 	int64_t range_len;         /* reported columns per range (multiple of a lane's C) */
 	int halo;                  /* context columns before a range (multiple of C) */
@@ -460,18 +467,18 @@ template <int B, bool LADDER, int C> struct Strip {
 	}
 
 	/* One row of one strip, layout (O, WPC): WPC words per column, word k
-	 * holding lanes k*LANES.. of the group.  erow: this row's left edge
-	 * (read, then overwritten with this strip's right edge).  dprev: the
-	 * diagonal entering column 0 (H(i-1, a-1)), updated for the next row.
-	 * Returns whether the next row must be wide (ladders). */
+	 * holding lanes k*LANES.. of the group.  dprev: the diagonal entering
+	 * column 0 (H(i-1, a-1)); ek: the E carry entering it (K(i, a-1)), both
+	 * read from this row's edge before the call; erow is then overwritten
+	 * with this strip's right edge.  Returns whether the next row must be
+	 * wide (ladders). */
 	template <class O, int WPC, bool WIDE, bool AMB, class PF>
 	__device__ static bool row(State &st, uint32_t *erow, const PF &pf, const Decays &dc,
-				   int lane, int nsteps, int oe, int ovf_thr, uint32_t (&dprev)[WPC])
+				   int lane, int nsteps, int oe, int ovf_thr, const uint32_t (&dprev)[WPC],
+				   const uint32_t (&ek)[WPC])
 	{
-		uint32_t eh[WPC], ek[WPC], dl[WPC];
+		uint32_t dl[WPC];
 
-		load_edge<O, WPC>(erow, eh);
-		load_edge<O, WPC>(erow + EW, ek);
 #pragma unroll
 		for (int k = 0; k < WPC; k++) {
 			const uint32_t v = __shfl_up_sync(FULL, st.H[(C - 1) * WPC + k], 1);
@@ -564,9 +571,6 @@ template <int B, bool LADDER, int C> struct Strip {
 			store_edge<O, WPC>(erow, hl);
 			store_edge<O, WPC>(erow + EW, kout);
 		}
-#pragma unroll
-		for (int k = 0; k < WPC; k++)
-			dprev[k] = eh[k];
 
 		/* Step 3 (Eq. 8) and the column maxima. */
 #pragma unroll
@@ -647,10 +651,10 @@ template <int B, bool LADDER, int C> struct Strip {
 		(void)wide;
 		(void)vote_wide;
 		(void)down_thr;
-		for (int i = 0; i < L; i++) {
-			const uint8_t *codes = rows + i * Q;
-			uint32_t *erow = edge + (size_t)i * 2 * EW;
-			if constexpr (LADDER) {
+		if constexpr (LADDER) {
+			for (int i = 0; i < L; i++) {
+				const uint8_t *codes = rows + i * Q;
+				uint32_t *erow = edge + (size_t)i * 2 * EW;
 				/* Eq. 9/10 for this row: the vote of the row above, and
 				 * the values entering from the left strip (the diagonal
 				 * and the E carry), which must fit narrow lanes too.
@@ -670,17 +674,20 @@ template <int B, bool LADDER, int C> struct Strip {
 				wide = want;
 				if (wide) {
 					ProfWide<Q> pf(P, codes);
+					uint32_t ek[Q];
+					load_edge<W, Q>(erow + EW, ek);
 					vote_wide = row<W, Q, true, AMB>(st, erow, pf, dw, lane, nsteps,
-									 P.oe, down_thr, dprev);
+									 P.oe, down_thr, dprev, ek);
 					n_wide++;
 				} else {
 					Prof<B> pf(P, codes);
-					uint32_t d1[1] = { 0 };
+					uint32_t d1[1] = { 0 }, ek[1];
 #pragma unroll
 					for (int q = 0; q < Q; q++)
 						d1[0] = N::put(d1[0], q, (int)dprev[q]);
+					load_edge<N, 1>(erow + EW, ek);
 					vote_wide = row<N, 1, false, AMB>(st, erow, pf, dn, lane, nsteps,
-									  P.oe, up_thr, d1);
+									  P.oe, up_thr, d1, ek);
 					n_narrow++;
 				}
 				/* The next row's diagonal, as read before this row
@@ -688,11 +695,28 @@ template <int B, bool LADDER, int C> struct Strip {
 #pragma unroll
 				for (int q = 0; q < Q; q++)
 					dprev[q] = next_d[q];
-			} else {
-				Prof<B> pf(P, codes);
-				row<N, 1, false, AMB>(st, erow, pf, dn, lane, nsteps, P.oe, up_thr, dprev);
-				n_narrow++;
 			}
+		} else {
+			/* Plain rows, software-pipelined: the next row's scores and
+			 * left edge are loaded while this row computes. */
+			Prof<B> pf(P, rows);
+			uint32_t eh[1], ek[1];
+			load_edge<N, 1>(edge, eh);
+			load_edge<N, 1>(edge + EW, ek);
+			for (int i = 0; i < L; i++) {
+				const int nx = i + 1 < L ? i + 1 : i;
+				const Prof<B> pf_n(P, rows + nx * Q);
+				uint32_t eh_n[1], ek_n[1];
+				load_edge<N, 1>(edge + (size_t)nx * 2 * EW, eh_n);
+				load_edge<N, 1>(edge + (size_t)nx * 2 * EW + EW, ek_n);
+				row<N, 1, false, AMB>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
+						      P.oe, up_thr, dprev, ek);
+				dprev[0] = eh[0];
+				eh[0] = eh_n[0];
+				ek[0] = ek_n[0];
+				pf = pf_n;
+			}
+			n_narrow += L;
 		}
 		if constexpr (LADDER) {
 			/* The next strip starts narrow: its edge is format-neutral. */
@@ -712,7 +736,7 @@ __host__ __device__ constexpr size_t strip_smem(int L)
 }
 
 template <int B, bool LADDER, int C, int NW>
-__global__ void __launch_bounds__(NW * WARP) strip_kernel(Params P)
+__global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(Params P)
 {
 	typedef Strip<B, LADDER, C> SK;
 	constexpr int Q = SK::Q;
@@ -746,12 +770,15 @@ __global__ void __launch_bounds__(NW * WARP) strip_kernel(Params P)
 		nsteps++;
 
 	const int64_t u0 = (int64_t)range * P.range_len;
-	const int64_t u1 = u0 + P.range_len;
+	const int64_t u1 = u0 + P.range_len < P.dev_len ? u0 + P.range_len : P.dev_len;
 	int64_t x0 = u0 - P.halo;
 	if (x0 < 0)
 		x0 = 0;
+	/* Each lane's running top-K lists live in shared memory: they change
+	 * once per strip, and registers are the kernel's scarce resource. */
+	__shared__ TopList s_tl[NW * WARP][Q];
+	TopList (&tl)[Q] = s_tl[threadIdx.x];
 	int shift[Q];
-	TopList tl[Q];
 #pragma unroll
 	for (int q = 0; q < Q; q++) {
 		shift[q] = P.shift[grp * Q + q];
@@ -823,7 +850,8 @@ __global__ void __launch_bounds__(NW * WARP) strip_kernel(Params P)
 #pragma unroll
 	for (int q = 0; q < Q; q++) {
 		uint64_t out[TOPK];
-		warp_merge(tl[q], shift[q], out);
+		TopList l = tl[q];
+		warp_merge(l, shift[q], out);
 		if (lane == 0) {
 			uint64_t *dst = P.tile_out + ((size_t)(grp * Q + q) * P.ntiles + range) * TOPK;
 #pragma unroll

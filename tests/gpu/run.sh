@@ -41,11 +41,21 @@ for b in "${benches[@]}"; do
 	build/gpu-tests/gpu_bench "$b" $quick 2>&1 | tee -a "$out/bench.tsv"
 done
 
+# SM_GPU_NCU=1: hardware counters of one 16-bit strip kernel launch.
+if [[ ${SM_GPU_NCU:-0} == 1 ]]; then
+	ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+	"$ncu_bin" --clock-control none -k regex:strip_kernel -c 1 \
+		--section SpeedOfLight --section Occupancy --section WarpStateStats \
+		--section SchedulerStats --section ComputeWorkloadAnalysis --section LaunchStats \
+		build/gpu-tests/gpu_bench target --quick >"$out/ncu.txt" 2>&1
+	grep -E "Issue Slots Busy|Issued Ipc|Achieved Occupancy|Registers Per|No Eligible|Stall|Compute \(SM\) Throughput|Duration|Theoretical Occupancy|Block Limit" "$out/ncu.txt" | head -n 40
+fi
+
 echo
 echo "== summary =="
 grep -E '^(ok|FAIL)' "$out/test_gpu.log" | awk '{print $1}' | sort | uniq -c
 tail -n 1 "$out/test_gpu.log"
-awk -F'\t' '$1 ~ /^(target|ablation|target_cells)/ {printf "%-13s n=%-4s m=%-9s reads=%-5s cells=%-6s kernel %.4fs  %8.1f GCUPS (kernel)  %8.1f GCUPS (wall)  r8=%.2f r16=%.2f r32=%.2f\n", $1, $2, $3, $4, $5, $7, $9, $8, $10, $11, $12}' "$out/bench.tsv"
+awk -F'\t' '$1 ~ /^(target|ablation|target_cells|variant)/ {printf "%-13s n=%-4s m=%-9s reads=%-5s cells=%-6s kernel %.4fs  %8.1f GCUPS (kernel)  %8.1f GCUPS (wall)  r8=%.2f r16=%.2f r32=%.2f\n", $1, $2, $3, $4, $5, $7, $9, $8, $10, $11, $12}' "$out/bench.tsv"
 if ((test_rc == 77)); then
 	exit 0
 fi
