@@ -151,6 +151,26 @@ check_scheme() {
 	((bad == 0)) || fail "$label: $bad of $n reads disagree with water"
 	note "$label (-A$A -B$B -O$O -E$E -T$T): all $n reads agree with water ($mapped reach -T, $((n - mapped)) unmapped)"
 	sam_checks "$sam" "$WORK/ref.fa" "$n_reads"
+
+	# Every engine, and every GPU cell width, must write the same records
+	# (XS, MAPQ and tie-breaks included) as the scalar oracle.
+	local variants=("--engine oracle" "--engine cpu") v vsam k=0
+	if "$SCANMAP" map --engine gpu -o "$WORK/gpu-probe.sam" "$WORK/ref.fa" "$WORK/reads.fq" 2>/dev/null; then
+		variants+=("--engine gpu --cells 8" "--engine gpu --cells 16" "--engine gpu --cells 32")
+	else
+		note "no usable GPU: GPU engine not compared"
+	fi
+	for v in "${variants[@]}"; do
+		vsam=$WORK/$label.variant$((k++)).sam
+		# shellcheck disable=SC2086
+		"$SCANMAP" map $v -A "$A" -B "$B" -O "$O" -E "$E" -T "$T" -o "$vsam" "$WORK/ref.fa" "$WORK/reads.fq" \
+			2>"$vsam.err" || { cat "$vsam.err" >&2; fail "$label: scanmap $v failed"; }
+		if ! cmp -s <(grep -v '^@PG' "$sam") <(grep -v '^@PG' "$vsam"); then
+			diff <(grep -v '^@PG' "$sam" | cut -f 1-9,12-) <(grep -v '^@PG' "$vsam" | cut -f 1-9,12-) | head -n 6 >&2
+			fail "$label: $v writes different records than the default engine"
+		fi
+	done
+	note "$label: identical records from ${#variants[@]} engine variants (${variants[*]})"
 }
 
 check_scheme default 1 4 6 1 30
