@@ -171,8 +171,9 @@ static int32_t max32(int32_t a, int32_t b)
 	return a > b ? a : b;
 }
 
-/* The scalar fallback: the same tiles and boundaries as the SIMD kernels,
- * one cell at a time in 32-bit, the horizontal scan running along the row. */
+/* The scalar fallback: the same tiles, boundaries and recurrence as the
+ * SIMD kernels (cpu_scan_simd.h) with one segment per tile, one cell at a
+ * time in 32-bit. */
 static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc,
 		       const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
 {
@@ -200,21 +201,24 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
 			for (int32_t i = 1; i <= q->len; i++) {
 				uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
 				const int8_t *lut = sc->lut[code];
-				int32_t diag = hin, e = ws->eb[i];
+				/* Along the row the scan form keeps the dependency chain
+				 * short: s = E~ = max(H~, E~ - E), H = max(H~, E~ - O).
+				 * E(i, j) = E~(i, j-1) - O - E; a zero E from the left
+				 * means an E~ that no cell can use. */
+				int32_t diag = hin, s = ws->eb[i] > 0 ? ws->eb[i] + oe : 0;
 				for (int j = 0; j < cols; j++) {
 					int32_t up = hp[j];
-					int32_t fv = max32(f[j] - e_ext, up - oe);
-					int32_t ht = max32(max32(0, diag + lut[ts[j]]), fv);
-					e = max32(ht, e - e_ext);
-					int32_t h = max32(ht, e - sc->gap_open);
-					f[j] = fv;
+					int32_t ht = max32(max32(0, diag + lut[ts[j]]), f[j]);
+					s = max32(ht, s - e_ext);
+					int32_t h = max32(ht, s - sc->gap_open);
+					f[j] = max32(f[j] - e_ext, h - oe);
 					hp[j] = h;
 					cm[j] = max32(cm[j], h);
 					diag = up;
 				}
 				hin = ws->hb[i];
 				ws->hb[i] = hp[cols - 1];
-				ws->eb[i] = e;
+				ws->eb[i] = max32(s - oe, 0);
 			}
 			cells += (uint64_t)cols * (uint64_t)q->len;
 			for (int j = 0; j < cols; j++)

@@ -13,9 +13,11 @@
  * segment from left to right: the horizontal recurrence runs down the lanes
  * with no shuffle; only the segment boundaries need lane shifts, once per
  * row (the localised scan of Yasui & Ino, Fig. 4, with segments = lanes).
+ * Row buffers: hp holds H of the previous row, f the vertical gap F of the
+ * row being computed, cm the column maxima of the rows run at that width.
  *
  * Tiles of one contig pass their right boundary to the next tile: per read
- * row i, H(i, last column) and the horizontal-gap scan value there.  So no
+ * row i, H(i, last column) and the horizontal gap E(i, next column).  So no
  * halo is recomputed and every tile is exact. */
 #ifndef SM_CPU_SCAN_IMPL_H
 #define SM_CPU_SCAN_IMPL_H
@@ -47,12 +49,12 @@ struct sm_cpu_scan_s {
 	int allowed;            /* bit k set: width 8 << k may be used */
 	int32_t cap_rows;       /* rows the boundary arrays hold */
 	int32_t *hb;            /* [cap_rows + 1] H(i, last column of previous tile) */
-	int32_t *eb;            /* [cap_rows + 1] horizontal scan value there */
+	int32_t *eb;            /* [cap_rows + 1] E(i, first column of this tile) */
 	uint8_t *mem;           /* one aligned block holding the buffers below */
 	uint8_t *sref;          /* [TILE] striped reference codes */
 	uint8_t *prof;          /* [CODES][TILE] striped substitution scores (int8) */
 	uint8_t *hp[SM_CPU_N_WIDTHS];   /* [TILE << k] H of the previous row */
-	uint8_t *f[SM_CPU_N_WIDTHS];    /* [TILE << k] vertical gap F */
+	uint8_t *f[SM_CPU_N_WIDTHS];    /* [TILE << k] vertical gap F of the next row */
 	uint8_t *cm[SM_CPU_N_WIDTHS];   /* [TILE << k] column maxima of rows at this width */
 };
 

@@ -27,21 +27,23 @@
  *   v_lut(t16), v_shuffle(lut, idx)   byte table look-up (pshufb).
  *
  * The row recurrence (rows follow the read, columns the reference; layout in
- * cpu_scan_impl.h).  For read row i, with F, H of row i-1 in memory:
- *   step 1  F(j)  = max(F(j) - E, H(i-1,j) - O - E)              (Eq. 5)
- *           H~(j) = max(H(i-1,j-1) + S(j), F(j))   (floor 0 by saturation)
- *   step 2  E~(j) = max(H~(j), E~(j-1) - E)   the max-scan x (+) y = max(x - E, y)
- *           (Eq. 6-7), first inside each segment (one lane, sequential,
- *           no shuffle), then across segments: the segment ends are scanned
- *           with log-step lane shifts, x (+) y = max(x - W*E, y), starting
- *           from the previous tile's value (Fig. 4 steps 2-3), and each
- *           segment's incoming carry is applied to its first columns until it
- *           can no longer change anything (step 4, lazily).
- *   step 3  H(j)  = max(H~(j), E~(j) - O)                          (Eq. 8)
- * E~(j) - O equals max over k >= 1 of H~(j-k) - O - k*E (the horizontal gap
- * opened after column j-k) or H~(j) - O <= H~(j), so step 3 is Gotoh's H.
- * All values are >= 0 (local alignment), so unsigned saturation at 0 is exact;
- * overflow at the top is prevented per row by the width choice (Eq. 9-10). */
+ * cpu_scan_impl.h).  For read row i, with H of row i-1 and F of row i in
+ * memory, every lane walks its segment left to right:
+ *   step 1  H(j) = max(H(i-1,j-1) + S(j), F(j), E(j))   (floor 0; Eq. 5 and 8)
+ *           x = H(j) - O - E, shared by
+ *           E(j+1) = max(E(j) - E, x)        the horizontal gap, in a register
+ *           F'(j)  = max(F(j) - E, x)        the vertical gap of row i+1
+ *   step 2  the segments' outgoing E values are max-scanned across the lanes,
+ *           x (+) y = max(x - W*E, y) (Eq. 6-7 at segment granularity, the
+ *           localised scan of Fig. 4 with one segment per lane), starting
+ *           from the previous tile's value, with log-step lane shifts;
+ *   step 3  each segment's incoming E (its carry) is applied to its first
+ *           columns, H = max(H, carry), decaying by E per column, lazily
+ *           until it can no longer change anything.
+ * The carry reaches at most the reach p = sm_reach() columns: beyond that it
+ * has decayed to 0 (Eq. 11), which the saturating lanes do by themselves.
+ * All values are >= 0, so saturation at the bottom is exact; overflow at
+ * the top is prevented per row by the width choice (Eq. 9-10). */
 
 #include <string.h>
 
@@ -122,20 +124,22 @@ SM_INLINE void vshift_up(V *out, const V *in, V inj, int s, int w)
 
 typedef struct {
 	int W;                  /* steps per segment */
-	uint8_t *hp, *f, *cm;   /* this width's buffers */
+	uint8_t *hp, *f, *cm;   /* this width's buffers (f: F of the next row) */
 	const uint8_t *p8;      /* profile row of this read base (8-bit) */
 	uint32_t hin;           /* H(i-1, column before the tile) */
-	uint32_t ein;           /* E~(i, column before the tile) */
-	uint32_t hout, eout;    /* the same at the tile's last column, row i */
+	uint32_t ein;           /* E(i, tile's first column) from the left */
+	uint32_t hout, eout;    /* H(i, last column), E(i, next tile's first) */
 } row_args_t;
 
 typedef struct {
 	V e, o, oe;             /* E, O and O + E as subtrahends */
 } row_consts_t;
 
-/* Steps 1-3 for vector r of step v: H~, the segment-local scan E~ (in *e)
- * and H; updates F, H and the column maxima in memory.  Returns H(i-1) of
- * that vector, the next step's diagonal. */
+/* Vector r of step v of row i.  In: diag = H(i-1, j-1), *e = E(i, j) and
+ * F(i, j) in memory.  Computes H(i, j) = max(H(i-1,j-1) + S, E, F) (floor 0
+ * by saturation), x = H - O - E, shared by E(i, j+1) = max(E - E, x) (left
+ * in *e) and F(i+1, j) = max(F - E, x) (stored); updates H and the column
+ * maxima.  Returns H(i-1, j), the next step's diagonal. */
 SM_INLINE V row_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
 		     V *e, V *rmax, const int w, const int track)
 {
@@ -143,12 +147,12 @@ SM_INLINE V row_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V
 	size_t idx = (size_t)v * R + r;
 	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
 	V up = v_load(hp + idx);
-	V fv = v_max(v_subs(v_load(f + idx), k->e, w), v_subs(up, k->oe, w), w);
+	V fv = v_load(f + idx);
 	V p = v_loadp(a->p8 + (size_t)v * SM_SEGS + (size_t)r * lanes, w);
-	V ht = v_max(v_adds(diag, p, w), fv, w);
-	*e = v_max(ht, v_subs(*e, k->e, w), w);
-	V h = v_max(ht, v_subs(*e, k->o, w), w);
-	v_store(f + idx, fv);
+	V h = v_max(v_max(v_adds(diag, p, w), fv, w), *e, w);
+	V x = v_subs(h, k->oe, w);
+	*e = v_max(v_subs(*e, k->e, w), x, w);
+	v_store(f + idx, v_max(v_subs(fv, k->e, w), x, w));
 	v_store(hp + idx, h);
 	v_store(cm + idx, v_max(v_load(cm + idx), h, w));
 	if (track)
@@ -168,8 +172,6 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 		.o = v_set1((uint32_t)sc->gap_open, w),
 		.oe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w),
 	};
-	const V v_e = k.e, v_o = k.o;
-	const V v_o_val = v_val((uint32_t)sc->gap_open, w);
 	V diag[SM_MAX_R], e[SM_MAX_R], rmax[SM_MAX_R], c[SM_MAX_R], tmp[SM_MAX_R];
 
 	/* H(i-1, j-1) of each segment's first column: the last column of the
@@ -179,8 +181,8 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 		e[r] = v_val(0, w);
 		rmax[r] = v_val(0, w);
 	}
-	/* Steps 1-3 inside the segments, two steps per iteration so that the
-	 * compiler alternates registers instead of copying them. */
+	/* Inside the segments, each lane walks its columns left to right; two
+	 * steps per iteration so that the compiler alternates registers. */
 	int v = 0;
 	for (; v + 2 <= W; v += 2)
 		for (int r = 0; r < R; r++) {
@@ -190,8 +192,11 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 	if (v < W)
 		for (int r = 0; r < R; r++)
 			diag[r] = row_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w, track);
-	/* Scan of the segment ends: after it e holds E~ at each segment's last
-	 * column, complete. */
+	/* e now holds what each segment passes on to the next one's first column
+	 * from its own cells.  The max-scan x (+) y = max(x - W*E, y) over the
+	 * segments, with log-step lane shifts, adds what comes from further left
+	 * (the tile's left neighbour included): after it e[l] is the complete
+	 * E at the first column right of segment l. */
 	const int64_t seg_decay = (int64_t)W * sc->gap_ext;
 	vshift_up(tmp, e, v_val(a->ein, w), 1, w);
 	for (int r = 0; r < R; r++)
@@ -206,27 +211,32 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 		v_store((V *)(void *)last, e[R - 1]);
 		a->eout = lane_at(last, (size_t)lanes - 1, w);
 	}
-	/* Each segment's carry: E~ at the previous segment's last column. */
+	/* Each segment's carry: the complete E at its first column. */
 	vshift_up(c, e, v_val(a->ein, w), 1, w);
-	/* Step 4: apply the carries; a carry decays by E per column.  Stop at
-	 * the first column where, in every lane, the carry is <= O (it can no
-	 * longer raise H) or <= H there: E~ >= H always holds, so the segment's
-	 * own E~ is >= the carry there and, decaying by at most E per column,
-	 * stays >= it, and the carry never changes H again. */
-	for (int v = 0; v < W; v++) {
+	/* Apply the carries, decaying by E per column: H = max(H, carry).  A
+	 * raised H cannot raise E further on (H - O - E is below the carry's own
+	 * next value), nor need it raise F(i+1): a vertical gap opened right
+	 * after a horizontal one scores the same as the vertical gap opened
+	 * where the horizontal one was, followed by the horizontal gap along the
+	 * lower row, which that row's own carry brings in.  Stop at the first
+	 * column where, in every lane, carry <= max(H - O, 0): then either it is
+	 * 0, or the segment's own E at the next column, >= H - O - E, is >= the
+	 * decayed carry, and stays so: the carry changes nothing any more. */
+	for (v = 0; v < W; v++) {
 		V h[SM_MAX_R];
 		int dead = 1;
 		for (int r = 0; r < R; r++) {
-			c[r] = v_subs(c[r], v_e, w);
+			if (v > 0)
+				c[r] = v_subs(c[r], k.e, w);
 			h[r] = v_load(hp + (size_t)v * R + r);
-			V m = v_max(h[r], v_o_val, w);
+			V m = v_subs(h[r], k.o, w);
 			dead &= v_all_eq(v_max(c[r], m, w), m);
 		}
 		if (dead)
 			break;
 		for (int r = 0; r < R; r++) {
 			size_t idx = (size_t)v * R + r;
-			h[r] = v_max(h[r], v_subs(c[r], v_o, w), w);
+			h[r] = v_max(h[r], c[r], w);
 			v_store(hp + idx, h[r]);
 			v_store(cm + idx, v_max(v_load(cm + idx), h[r], w));
 			if (track)

@@ -337,6 +337,23 @@ static void case_indels(void)
 	free_case(&t);
 }
 
+/* Mismatches cost more than a deletion next to an insertion, so optimal
+ * alignments turn from horizontal into vertical gaps, also right where a
+ * deletion crosses a segment boundary. */
+static void case_gap_turns(void)
+{
+	static const sm_score_t sc = { 2, 20, 1, 1 };
+	tcase_t t = { .name = "deletions turning into insertions, A2 B20 O1 E1", .sc = sc };
+	rng_state = 17;
+	add_contig(&t, random_seq(9000));
+	for (int k = 0; k < 40; k++)
+		add_sampled(&t, rnd(8700), 100 + rnd(200), 0, 80, 30);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
 /* Long exact matches push the row maxima past 8 (and 16) bits; the random
  * rest lets them decay so the rows narrow again. */
 static void case_widths(const sm_score_t *sc, const char *name, int exact, int rest,
@@ -438,6 +455,7 @@ int main(void)
 	case_short_contigs();
 	case_ambiguous();
 	case_indels();
+	case_gap_turns();
 	case_widths(&default_sc, "exact 400 + 600 random (8/16-bit)", 400, 600, 1);
 	case_widths(&a3, "A3 B2 O2 E1, exact 150 + 350 random (8/16-bit)", 150, 350, 1);
 	case_widths(&heavy, "A100 B100 O100 E100, exact 700 + 300 random (16/32-bit)",
