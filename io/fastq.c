@@ -15,7 +15,9 @@
 #define SM_QUAL_MIN '!'
 #define SM_QUAL_MAX '~'
 
-static const char fq_iupac[] = "ACGTURYSWKMBDHVN";
+/* IUPAC DNA letters.  U is not one: samtools would store it as T while
+ * the scorer treats it as ambiguous. */
+static const char fq_iupac[] = "ACGTRYSWKMBDHVN";
 
 struct sm_fastq_s {
 	sm_lines_t lr;

@@ -12,9 +12,11 @@
 /* What a reference byte is: a base (A/C/G/T either case), another IUPAC
  * nucleotide letter (coded SM_BASE_N, kept as an ambiguity run), or neither
  * (rejected).  '-' and '*' are rejected too: they are not bases, and an MD tag
- * can only name letters, so they could not be reported faithfully. */
+ * can only name letters, so they could not be reported faithfully.  So is U:
+ * samtools reads it as T, the scorer as ambiguous, and NM/MD could not agree
+ * with both. */
 enum { REF_BAD = 0, REF_ACGT, REF_AMBIG };
-static const char ref_iupac[] = "ACGTURYSWKMBDHVN";
+static const char ref_iupac[] = "ACGTRYSWKMBDHVN";
 
 /* Where the name or sequence being added came from, for messages. */
 typedef struct {
@@ -268,6 +270,10 @@ static int builder_finish(ref_builder_t *b, const ref_where_t *w, sm_ref_t **out
 		}
 	}
 	free(idx);
+	/* Give back the slack of the doubling growth (up to half the array). */
+	uint8_t *seq = realloc(r->seq, (size_t)r->total);
+	if (seq)
+		r->seq = seq;
 	*out = r;
 	b->ref = NULL;
 	builder_free(b);

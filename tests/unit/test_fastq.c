@@ -284,6 +284,7 @@ static void test_errors(void)
 	expect_error("zero-length read, no SEQ line", "@r1\n+\n\n", 1, 2, "zero-length read");
 	expect_error("digit in SEQ", "@r1\nAC1T\n+\nIIII\n", 1, 2, "invalid character '1' at column 3 of SEQ");
 	expect_error("'.' in SEQ", "@r1\nAC.T\n+\nIIII\n", 1, 2, "invalid character '.'");
+	expect_error("'U' in SEQ", "@r1\nACUT\n+\nIIII\n", 1, 2, "invalid character 'U'");
 	expect_error("'-' in SEQ", "@r1\nAC-T\n+\nIIII\n", 1, 2, "invalid character '-'");
 	expect_error("space in SEQ", "@r1\nAC T\n+\nIIII\n", 1, 2, "invalid character byte 0x20");
 	expect_error("space in QUAL", "@r1\nACGT\n+\nII I\n", 1, 4, "invalid quality character byte 0x20 at column 3");

@@ -253,6 +253,7 @@ static void test_errors(void)
 	expect_error("dash in sequence", "dash.fa", ">a\nAC-T\n", "invalid character '-'");
 	expect_error("star in sequence", "star.fa", ">a\nAC*T\n", "invalid character '*'");
 	expect_error("space in sequence", "space.fa", ">a\nAC T\n", "invalid character byte 0x20");
+	expect_error("U in sequence", "u.fa", ">a\nACUT\n", "invalid character 'U'");
 	expect_error("X in sequence", "x.fa", ">a\nACXT\n", "invalid character 'X'");
 	expect_error("text before the first header", "fastq.fa", "@r1\nACGT\n+\nIIII\n",
 		     "line 1: text before the first '>'");
