@@ -36,8 +36,9 @@ extern "C" {
 /* Bytes of separator after the last contig: more than any strip (32 lanes
  * x 16 columns) runs past a range's end. */
 #define SM_GPU_REF_TAIL 4096
-/* Warps in flight per multiprocessor the range split aims for. */
-#define SM_GPU_WARPS_PER_SM 48
+/* Warps per multiprocessor the range split aims for: several waves of the
+ * ~8-12 resident warps, so that the last wave leaves little idle. */
+#define SM_GPU_WARPS_PER_SM 96
 /* A range is at least this many halos long (context <= 1/this). */
 #define SM_GPU_MIN_RANGE_HALOS 8
 /* Oldest architecture CUDA 13 builds for (sm_75). */
@@ -101,7 +102,7 @@ static size_t sm_smem_strip(int rows)
  * they keep fewer columns per lane).  Indexed [bits class][ladder]. */
 static const sm_kclass_t sm_kclasses[3][2] = {
 	{ SM_KCLASS(8, false, 16, SM_GPU_WARPS), SM_KCLASS(8, true, 8, SM_GPU_WARPS) },
-	{ SM_KCLASS(16, false, 16, SM_GPU_WARPS), SM_KCLASS(16, true, 16, SM_GPU_WARPS) },
+	{ SM_KCLASS(16, false, 32, SM_GPU_WARPS), SM_KCLASS(16, true, 16, SM_GPU_WARPS) },
 	{ SM_KCLASS(32, false, 16, SM_GPU_WARPS), SM_KCLASS(32, false, 16, SM_GPU_WARPS) },
 };
 

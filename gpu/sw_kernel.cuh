@@ -9,7 +9,9 @@
  *
  *   step 1  H~(j) = max(0, H(i-1,j-1) + s(i,j), F(i,j))        (Eq. 5)
  *   step 2  E by a max-scan with x (+) y = max(x - Ge, y)       (Eq. 6-7)
- *           K(j) = max(0, K(j-1) - E, H~(j) - O - E)  and  H(j) = max(H~(j), K(j-1))
+ *           kept biased by Gs = O + E so that each step is one fused add-max:
+ *           K'(j) = max(K'(j-1) - E, H~(j))  and  H(j) = max(H~(j), K'(j-1) - O - E)
+ *           (K' = E(j+1) + O + E; a carry K' <= O + E can never raise a cell)
  *   step 3  F(i+1,j) = max(F(i,j) - E, H(i,j) - O - E)         (Eq. 8)
  *
  * Packed lanes.  A 32-bit word holds the SAME reference column for Q
@@ -137,6 +139,10 @@ template <> struct Ops<32> {
 	}
 	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return (uint32_t)max((int)a, (int)b); }
 	__device__ static bool any_gt(uint32_t x, int thr) { return (int)x > thr; }
+	__device__ static uint32_t kstep(uint32_t k, uint32_t dc, uint32_t h)
+	{
+		return (uint32_t)max((int)k - (int)dc, (int)h);
+	}
 	__device__ static bool or_any_gt(uint32_t x, int thr) { return (int)x > thr; }
 	__device__ static int get(uint32_t w, int) { return (int)w; }
 	__device__ static uint32_t put(uint32_t, int, int v) { return (uint32_t)v; }
@@ -161,6 +167,10 @@ template <> struct Ops<16> {
 	__device__ static bool any_gt(uint32_t x, int thr)
 	{
 		return __viaddmax_s16x2_relu(x, splat(-thr), 0u) != 0u;
+	}
+	__device__ static uint32_t kstep(uint32_t k, uint32_t dc, uint32_t h)
+	{
+		return __viaddmax_s16x2(k, dc, h);
 	}
 	__device__ static bool or_any_gt(uint32_t x, int thr)
 	{
@@ -195,6 +205,10 @@ template <> struct Ops<8> {
 	__device__ static bool any_gt(uint32_t x, int thr)
 	{
 		return __vsubus4(x, (uint32_t)thr * 0x01010101u) != 0u;
+	}
+	__device__ static uint32_t kstep(uint32_t k, uint32_t dc, uint32_t h)
+	{
+		return __vmaxu4(__vsubus4(k, dc), h);
 	}
 	__device__ static bool or_any_gt(uint32_t x, int thr) { return any_gt(x, thr); }
 	__device__ static int get(uint32_t w, int l) { return (int)((w >> (8 * l)) & 0xffu); }
@@ -508,10 +522,11 @@ template <int B, bool LADDER, int C> struct Strip {
 				}
 			}
 		}
+		/* The carry is biased (K' = K + O + E): it matters only above O+E. */
 		bool kin = false;
 #pragma unroll
 		for (int k = 0; k < WPC; k++)
-			kin |= ek[k] != 0;
+			kin |= O::any_gt(ek[k], oe);
 		bool need, ovf = false;
 		if constexpr (LADDER) {
 			const uint32_t rmax = O::max2(r0, r1);
@@ -534,7 +549,7 @@ template <int B, bool LADDER, int C> struct Strip {
 				uint32_t K = 0;
 #pragma unroll
 				for (int c = 0; c < C; c++)
-					K = O::decay(K, dc.e, O::decay(st.H[c * WPC + k], dc.oe, 0u));
+					K = O::kstep(K, dc.e, st.H[c * WPC + k]);
 				incl[k] = K;
 			}
 #pragma unroll
@@ -556,8 +571,8 @@ template <int B, bool LADDER, int C> struct Strip {
 				for (int c = 0; c < C; c++) {
 					const int w = c * WPC + k;
 					const uint32_t ht = st.H[w];
-					st.H[w] = O::max2(ht, K);
-					K = O::decay(K, dc.e, O::decay(ht, dc.oe, 0u));
+					st.H[w] = O::kstep(K, dc.oe, ht);
+					K = O::kstep(K, dc.e, ht);
 				}
 				kout[k] = K;
 			}
