@@ -6,10 +6,20 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
+#include "io/ref.h"
 #include "io/sam_out.h"
+#include "mapper/index.h"
 #include "mapper/log.h"
 #include "mapper/pipeline.h"
+#include "mapper/seed.h"
+
+/* getrusage() reports ru_maxrss in KiB on Linux. */
+#define SM_KIB 1024.0
+#define SM_MIB (1024.0 * 1024.0)
+#define SM_MAX_WINDOWS_LIMIT 1024
 
 /* Long-only options take values above the range of single characters. */
 enum {
@@ -18,6 +28,15 @@ enum {
 	OPT_CPU_ISA,
 	OPT_MAX_READ_LEN,
 	OPT_VERSION,
+	OPT_MODE,
+	OPT_MAX_OCC,
+	OPT_MAX_WINDOWS,
+};
+
+static const char *const mode_names[] = {
+	[SM_MODE_AUTO] = "auto",
+	[SM_MODE_EXHAUSTIVE] = "exhaustive",
+	[SM_MODE_SEEDED] = "seeded",
 };
 
 static const char *const engine_names[] = {
@@ -52,6 +71,11 @@ void sm_opt_init(sm_opt_t *o)
 	o->cpu_isa = cpu_isa_names[0];
 	o->max_read_len = SM_DEFAULT_MAX_READ_LEN;
 	o->verbosity = SM_LOG_INFO;
+	o->mode = SM_MODE_AUTO;
+	o->seed_k = SM_INDEX_DEFAULT_K;
+	o->seed_w = SM_INDEX_DEFAULT_W;
+	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
+	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
 }
 
 void sm_opt_free(sm_opt_t *o)
@@ -79,8 +103,17 @@ int sm_opt_validate(const sm_opt_t *o)
 	    check_range("-T (minimum score)", o->min_score, 1, INT32_MAX) < 0 ||
 	    check_range("-t (threads)", o->n_threads, 1, SM_MAX_THREADS) < 0 ||
 	    check_range("-v (verbosity)", o->verbosity, 0, SM_VERBOSITY_MAX) < 0 ||
-	    check_range("--max-read-len", o->max_read_len, 1, SM_MAX_READ_LEN_LIMIT) < 0)
+	    check_range("--max-read-len", o->max_read_len, 1, SM_MAX_READ_LEN_LIMIT) < 0 ||
+	    check_range("-k (minimizer length)", o->seed_k, SM_INDEX_MIN_K, SM_INDEX_MAX_K) < 0 ||
+	    check_range("-w (minimizer window)", o->seed_w, 1, SM_INDEX_MAX_W) < 0 ||
+	    check_range("--max-occ", o->max_occ, 1, INT_MAX) < 0 ||
+	    check_range("--max-windows", o->max_windows, 1, SM_MAX_WINDOWS_LIMIT) < 0 ||
+	    check_range("-N (secondary alignments)", o->n_secondary, 0, SM_MAX_SECONDARY) < 0)
 		return -1;
+	if (o->interleaved && o->mates_path) {
+		sm_log(SM_LOG_ERROR, "-p (interleaved pairs) takes one reads file, not two");
+		return -1;
+	}
 	if (!o->ref_path || !o->reads_path) {
 		sm_log(SM_LOG_ERROR, "a reference and a reads file are required");
 		return -1;
@@ -98,14 +131,19 @@ void sm_usage(FILE *fp, int full)
 			"scanmap %s: exact Smith-Waterman short-read mapper\n\n"
 			"Usage: scanmap <command> [options]\n\n"
 			"Commands:\n"
-			"  map        map FASTQ reads to a FASTA reference, write SAM/BAM/CRAM\n\n"
+			"  map        map FASTQ reads to a FASTA reference, write SAM/BAM/CRAM\n"
+			"  index      build the minimizer index of a reference for seeded mode\n\n"
 			"  scanmap --help | --version\n\n", SM_VERSION);
 	fprintf(fp,
-		"Usage: scanmap map [options] <ref.fa[.gz]> <reads.fq[.gz]>\n\n"
-		"Every read is aligned on both strands against the whole reference by\n"
-		"exact local alignment (affine gaps); its best hit is written.\n\n"
+		"Usage: scanmap map [options] <ref.fa[.gz]> <reads.fq[.gz]> [<mates.fq[.gz]>]\n\n"
+		"Every read is aligned on both strands by exact local alignment (affine\n"
+		"gaps) against the whole reference (exhaustive mode) or against the\n"
+		"candidate windows its minimizers vote for (seeded mode); its best hit\n"
+		"is written.  With a second reads file (or -p) reads are paired.\n\n"
 		"Input/output:\n"
 		"  -o FILE        output; .sam, .bam or .cram by extension [SAM to stdout]\n"
+		"  -p             the reads file holds interleaved pairs (R1, R2, R1, ...)\n"
+		"  -N INT         secondary alignments written per read (flag 0x100) [%d]\n"
 		"  -R STR         read group header line such as '@RG\\tID:foo\\tSM:bar' [none]\n"
 		"  -t INT         worker threads [%d]\n"
 		"  --max-read-len INT  longest read accepted [%d]\n"
@@ -115,6 +153,22 @@ void sm_usage(FILE *fp, int full)
 		"  -O INT         gap open penalty [%d]\n"
 		"  -E INT         gap extension penalty [%d]\n"
 		"  -T INT         minimum score to output a hit; below it the read is unmapped [%d]\n"
+		"Mode:\n"
+		"  --mode STR     exhaustive, seeded, or auto: exhaustive when the reference\n"
+		"                 is at most %d bases (CPU engine) or %d (GPU\n"
+		"                 engine), i.e. at most 2*150*L cells per 150 bp read; seeded\n"
+		"                 otherwise [%s]\n"
+		"  -k INT         minimizer length of an index built in memory [%d]\n"
+		"  -w INT         minimizer window of an index built in memory [%d]\n"
+		"                 (REF%s, from 'scanmap index', is used when present)\n"
+		"  --max-occ INT  minimizers with more hits are repetitive, skipped unless\n"
+		"                 every seed of the read is [%d]\n"
+		"  --max-windows INT  candidate windows per read [%d]\n"
+		"                 A seeded read with no window, or no hit reaching -T, is\n"
+		"                 aligned exhaustively when the reference is under the auto\n"
+		"                 bound, else written unmapped.  Seeded windows are scanned\n"
+		"                 by the CPU engine whatever --engine says (identical output);\n"
+		"                 the GPU accelerates exhaustive mode.\n"
 		"Engine:\n"
 		"  --engine STR   cpu, gpu, auto (GPU when one is usable), oracle (slow,\n"
 		"                 for tests) [%s]\n"
@@ -124,8 +178,10 @@ void sm_usage(FILE *fp, int full)
 		"  -v INT         verbosity: 0 silent, 1 errors, 2 warnings, 3 progress, 4 debug [%d]\n"
 		"  -h, --help     print this help and exit\n"
 		"  --version      print the version and exit\n",
-		d.n_threads, d.max_read_len, d.score.match, d.score.mismatch,
-		d.score.gap_open, d.score.gap_ext, d.min_score, engine_names[d.engine],
+		d.n_secondary, d.n_threads, d.max_read_len, d.score.match, d.score.mismatch,
+		d.score.gap_open, d.score.gap_ext, d.min_score,
+		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.mode], d.seed_k, d.seed_w,
+		SM_INDEX_SUFFIX, d.max_occ, d.max_windows, engine_names[d.engine],
 		cells_names[d.cells], d.cpu_isa, d.verbosity);
 }
 
@@ -191,13 +247,16 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		{ "cells", required_argument, NULL, OPT_CELLS },
 		{ "cpu-isa", required_argument, NULL, OPT_CPU_ISA },
 		{ "max-read-len", required_argument, NULL, OPT_MAX_READ_LEN },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "max-occ", required_argument, NULL, OPT_MAX_OCC },
+		{ "max-windows", required_argument, NULL, OPT_MAX_WINDOWS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, k, min_score = 0;
 
 	opterr = 0;  /* we report unknown options ourselves, through sm_log */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:h", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:ph", longopts, NULL)) >= 0) {
 		int rc = 0;
 
 		switch (c) {
@@ -212,6 +271,25 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			o->min_score = min_score;
 			break;
 		case 'v': rc = parse_int_opt("-v", optarg, &o->verbosity); break;
+		case 'k':
+			rc = parse_int_opt("-k", optarg, &o->seed_k);
+			o->seed_kw_set = 1;
+			break;
+		case 'w':
+			rc = parse_int_opt("-w", optarg, &o->seed_w);
+			o->seed_kw_set = 1;
+			break;
+		case 'N': rc = parse_int_opt("-N", optarg, &o->n_secondary); break;
+		case 'p': o->interleaved = 1; break;
+		case OPT_MAX_OCC: rc = parse_int_opt("--max-occ", optarg, &o->max_occ); break;
+		case OPT_MAX_WINDOWS:
+			rc = parse_int_opt("--max-windows", optarg, &o->max_windows);
+			break;
+		case OPT_MODE:
+			k = parse_name("--mode", optarg, mode_names, N_ELEM(mode_names));
+			o->mode = (sm_mode_t)k;
+			rc = k < 0 ? -1 : 0;
+			break;
 		case OPT_MAX_READ_LEN:
 			rc = parse_int_opt("--max-read-len", optarg, &o->max_read_len);
 			break;
@@ -255,12 +333,13 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		sm_log(SM_LOG_ERROR, "expected <ref.fa> and <reads.fq> after the options");
 		return -1;
 	}
-	if (argc - optind > 2) {
-		sm_log(SM_LOG_ERROR, "unexpected argument '%s' after <reads.fq>", argv[optind + 2]);
+	if (argc - optind > 3) {
+		sm_log(SM_LOG_ERROR, "unexpected argument '%s' after <mates.fq>", argv[optind + 3]);
 		return -1;
 	}
 	o->ref_path = argv[optind];
 	o->reads_path = argv[optind + 1];
+	o->mates_path = argc - optind == 3 ? argv[optind + 2] : NULL;
 	return 0;
 }
 
@@ -286,6 +365,116 @@ static int map_main(int argc, char **argv, char *cmdline)
 	return rc == 0 ? SM_EXIT_OK : SM_EXIT_FAILURE;
 }
 
+static void index_usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: scanmap index [options] <ref.fa[.gz]>\n\n"
+		"Builds the minimizer index that seeded mapping uses; 'scanmap map' loads\n"
+		"REF%s when it exists.\n\n"
+		"  -o FILE   index file [REF%s]\n"
+		"  -k INT    minimizer length, %d..%d [%d]\n"
+		"  -w INT    minimizer window (k-mers per window), 1..%d [%d]\n"
+		"  -v INT    verbosity, 0..%d [%d]\n"
+		"  -h        print this help and exit\n",
+		SM_INDEX_SUFFIX, SM_INDEX_SUFFIX, SM_INDEX_MIN_K, SM_INDEX_MAX_K,
+		SM_INDEX_DEFAULT_K, SM_INDEX_MAX_W, SM_INDEX_DEFAULT_W, SM_VERBOSITY_MAX,
+		SM_LOG_INFO);
+}
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Peak resident memory of this process so far, in MiB. */
+static double peak_mib(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0.0;
+	return (double)ru.ru_maxrss * SM_KIB / SM_MIB;
+}
+
+/* `scanmap index`: returns the exit status. */
+static int index_main(int argc, char **argv)
+{
+	const char *out_path = NULL;
+	int k = SM_INDEX_DEFAULT_K, w = SM_INDEX_DEFAULT_W, verbosity = SM_LOG_INFO, c;
+	char *path = NULL;
+	sm_ref_t *ref = NULL;
+	sm_index_t *idx = NULL;
+	double t0 = wall_seconds();
+	int rc = SM_EXIT_FAILURE;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt(argc, argv, ":o:k:w:v:h")) >= 0) {
+		int bad = 0;
+
+		switch (c) {
+		case 'o': out_path = optarg; break;
+		case 'k': bad = parse_int_opt("-k", optarg, &k); break;
+		case 'w': bad = parse_int_opt("-w", optarg, &w); break;
+		case 'v': bad = parse_int_opt("-v", optarg, &verbosity); break;
+		case 'h':
+			index_usage(stdout);
+			return SM_EXIT_OK;
+		case ':':
+			sm_log(SM_LOG_ERROR, "option '%s' needs a value", argv[optind - 1]);
+			bad = -1;
+			break;
+		default:
+			sm_log(SM_LOG_ERROR, "unknown option '%s'", argv[optind - 1]);
+			bad = -1;
+			break;
+		}
+		if (bad < 0) {
+			fprintf(stderr, "Run 'scanmap index -h' for the options.\n");
+			return SM_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		sm_log(SM_LOG_ERROR, argc - optind < 1 ? "expected <ref.fa> after the options" :
+		       "expected one reference, got more arguments");
+		fprintf(stderr, "Run 'scanmap index -h' for the options.\n");
+		return SM_EXIT_USAGE;
+	}
+	if (check_range("-k (minimizer length)", k, SM_INDEX_MIN_K, SM_INDEX_MAX_K) < 0 ||
+	    check_range("-w (minimizer window)", w, 1, SM_INDEX_MAX_W) < 0 ||
+	    check_range("-v (verbosity)", verbosity, 0, SM_VERBOSITY_MAX) < 0)
+		return SM_EXIT_USAGE;
+	sm_log_set_level((enum sm_log_level)verbosity);
+	if (!out_path) {
+		path = malloc(strlen(argv[optind]) + sizeof SM_INDEX_SUFFIX);
+		if (!path) {
+			sm_log(SM_LOG_ERROR, "out of memory");
+			return SM_EXIT_FAILURE;
+		}
+		strcpy(path, argv[optind]);
+		strcat(path, SM_INDEX_SUFFIX);
+		out_path = path;
+	}
+	if (sm_ref_load(argv[optind], &ref) < 0)
+		goto out;
+	idx = sm_index_build(ref, k, w);
+	if (!idx || sm_index_save(idx, out_path) < 0)
+		goto out;
+	sm_log(SM_LOG_INFO, "index %s: k=%d w=%d, %lld bases, %lld minimizers (%lld distinct), "
+	       "%.2f s, peak memory %.1f MiB", out_path, k, w, (long long)ref->total,
+	       (long long)idx->start[idx->n_key], (long long)idx->n_key,
+	       wall_seconds() - t0, peak_mib());
+	rc = SM_EXIT_OK;
+out:
+	sm_index_destroy(idx);
+	sm_ref_destroy(ref);
+	free(path);
+	return rc;
+}
+
 int sm_main(int argc, char **argv)
 {
 	char *cmdline;
@@ -302,6 +491,8 @@ int sm_main(int argc, char **argv)
 		printf("scanmap %s\n", SM_VERSION);
 		return SM_EXIT_OK;
 	}
+	if (strcmp(argv[1], "index") == 0)
+		return index_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "map") != 0) {
 		sm_log(SM_LOG_ERROR, "unknown command '%s'", argv[1]);
 		fprintf(stderr, "Run 'scanmap --help' for the commands.\n");

@@ -1,7 +1,8 @@
 /* cli.h — the command line: options with their defaults, the validator, the
  * usage text and the program's entry point.
  *
- *   scanmap map [options] ref.fa[.gz] reads.fq[.gz]
+ *   scanmap map [options] ref.fa[.gz] reads.fq[.gz] [mates.fq[.gz]]
+ *   scanmap index [-o FILE] [-k INT] [-w INT] ref.fa[.gz]
  *
  * docs/cli.md is the reference; the usage text (sm_usage) is printed from
  * one place with the live defaults of sm_opt_init(). */
@@ -31,10 +32,28 @@ enum sm_exit {
 #define SM_DEFAULT_MAX_READ_LEN 1000
 #define SM_MAX_READ_LEN_LIMIT (1 << 20)
 #define SM_VERBOSITY_MAX 4
+#define SM_MAX_SECONDARY 16
+/* The index file `scanmap map` looks for beside the reference. */
+#define SM_INDEX_SUFFIX ".smi"
+
+/* --mode.  AUTO takes exhaustive when the reference is at most
+ * SM_AUTO_MAX_REF_CPU (CPU engine) or SM_AUTO_MAX_REF_GPU (GPU engine)
+ * bases long: 2 x 150 x 1 Mbp = 3e8 cells per 150 bp read on the CPU, 3e9
+ * on the GPU, a few milliseconds of either; seeded otherwise. */
+typedef enum {
+	SM_MODE_AUTO = 0,
+	SM_MODE_EXHAUSTIVE,
+	SM_MODE_SEEDED,
+} sm_mode_t;
+
+#define SM_AUTO_MAX_REF_CPU 1000000
+#define SM_AUTO_MAX_REF_GPU 10000000
 
 typedef struct {
 	const char *ref_path;     /* FASTA, plain or gzip */
 	const char *reads_path;   /* FASTQ, plain or gzip; "-" is stdin */
+	const char *mates_path;   /* second FASTQ of a pair run (R2), or NULL */
+	int interleaved;          /* -p: reads_path holds R1, R2, R1, R2, ... */
 	const char *out_path;     /* -o; NULL: SAM on stdout */
 	int n_threads;            /* -t, worker threads */
 	char *rg_line;            /* -R, with real tabs (malloc'ed), or NULL */
@@ -46,6 +65,12 @@ typedef struct {
 	const char *cpu_isa;      /* --cpu-isa; "auto" by default */
 	int max_read_len;         /* --max-read-len */
 	int verbosity;            /* -v, an sm_log_level; 0 is silent */
+	sm_mode_t mode;           /* --mode */
+	int seed_k, seed_w;       /* -k -w: minimizers of an index built in memory */
+	int seed_kw_set;          /* -k or -w was given */
+	int max_occ;              /* --max-occ */
+	int max_windows;          /* --max-windows */
+	int n_secondary;          /* -N: secondary alignments per read */
 	char *cmdline;            /* argv joined by spaces, for @PG CL (malloc'ed) */
 } sm_opt_t;
 

@@ -31,7 +31,7 @@ int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 	const uint64_t mask = (k == 32) ? ~0ull : ((1ull << (2 * k)) - 1);
 	const int shift = 2 * (k - 1);
 	uint64_t fwd = 0, rev = 0;
-	sm_mini_t win[256];   /* ring of the last w k-mers; w <= 255 */
+	sm_mini_t win[SM_INDEX_MAX_W];   /* ring of the last w k-mers */
 	int64_t n_out = 0, last_pos = -1, filled = 0;
 
 	for (int64_t i = 0; i < len; i++) {
@@ -127,9 +127,9 @@ sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w)
 	int64_t n_all = 0, cap_buf = 0;
 	sm_index_t *idx;
 
-	if (k < 4 || k > SM_INDEX_MAX_K || w < 1 || w > 255) {
-		sm_log(SM_LOG_ERROR, "index: k must be 4..%d and w 1..255 (got k=%d w=%d)",
-		       SM_INDEX_MAX_K, k, w);
+	if (k < SM_INDEX_MIN_K || k > SM_INDEX_MAX_K || w < 1 || w > SM_INDEX_MAX_W) {
+		sm_log(SM_LOG_ERROR, "index: k must be %d..%d and w 1..%d (got k=%d w=%d)",
+		       SM_INDEX_MIN_K, SM_INDEX_MAX_K, SM_INDEX_MAX_W, k, w);
 		return NULL;
 	}
 	idx = index_new(ref, k, w);
@@ -254,7 +254,7 @@ sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
 		goto fail;
 	}
 	if (fread(&h, sizeof h, 1, fp) != 1 || h.n_key < 0 || h.n_pos < h.n_key ||
-	    h.k < 4 || h.k > SM_INDEX_MAX_K || h.w < 1 || h.w > 255) {
+	    h.k < SM_INDEX_MIN_K || h.k > SM_INDEX_MAX_K || h.w < 1 || h.w > SM_INDEX_MAX_W) {
 		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index header", path);
 		goto fail;
 	}

@@ -21,7 +21,9 @@
 #define SM_INDEX_VERSION 1
 #define SM_INDEX_DEFAULT_K 15
 #define SM_INDEX_DEFAULT_W 10
+#define SM_INDEX_MIN_K 4
 #define SM_INDEX_MAX_K 16
+#define SM_INDEX_MAX_W 255
 
 /* One minimizer occurrence: the global coordinate of the k-mer's last base
  * and whether the canonical form is the forward k-mer (0) or its reverse

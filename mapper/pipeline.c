@@ -2,20 +2,26 @@
 #include "mapper/pipeline.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "io/fastq.h"
 #include "io/ref.h"
 #include "io/sam_out.h"
+#include "gpu/gpu_engine.h"
 #include "mapper/align.h"
+#include "mapper/cpu_scan.h"
 #include "mapper/engine.h"
+#include "mapper/index.h"
 #include "mapper/log.h"
 #include "mapper/record.h"
 #include "mapper/scan.h"
+#include "mapper/seed.h"
 
 /* Batch limits: reads and cells (read length x 2 strands x reference
  * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
@@ -28,21 +34,83 @@
 #define SM_GIGA 1e9
 /* The writer wakes at least this often to print progress. */
 #define SM_WRITER_WAKE_SECONDS 1
+#define SM_GPU_MSG_LEN 256
+
+/* Candidates of a read: its loci (both strands) with a score >= -T, in the
+ * order of sm_hit_choose() (score descending, then end, then forward
+ * first), plus one slot for a placement found by mate rescue. */
+#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + 1)
+
+/* Insert-size estimation (paired runs): the first SM_INSERT_SAMPLE_PAIRS
+ * pairs are mapped read by read before the run starts; pairs whose two reads
+ * map uniquely (MAPQ >= SM_INSERT_MIN_MAPQ) on one contig, facing each
+ * other, give the distribution.  Inserts beyond SM_INSERT_IQR_FENCE
+ * interquartile ranges outside the quartiles are outliers; the proper-pair
+ * range is mean +- SM_INSERT_SD_RANGE standard deviations.  Fewer than
+ * SM_INSERT_MIN_PAIRS usable pairs: no pair is proper and nothing is rescued. */
+#define SM_INSERT_SAMPLE_PAIRS 2048
+#define SM_INSERT_MIN_PAIRS 16
+#define SM_INSERT_MIN_MAPQ 20
+#define SM_INSERT_IQR_FENCE 2.0
+#define SM_INSERT_SD_RANGE 4.0
+#define SM_QUARTILE 4
+
+/* Pairing (as bwa mem): a proper pair is preferred to the two reads' best
+ * hits unless those score more than SM_PAIR_PENALTY above it; a read of a
+ * proper pair gets the pair's MAPQ, at most SM_PAIR_MAPQ_BOOST above its
+ * own. */
+#define SM_PAIR_PENALTY 17
+#define SM_PAIR_MAPQ_BOOST 40
+
+typedef struct {
+	int32_t score;
+	int is_rev;
+	int64_t end;         /* global end column (as the scan reported it) */
+	int32_t xs;          /* best score of the read's other loci */
+	sm_aln_t aln;        /* traceback, global coordinates; aln.n_cigar > 0 once traced */
+} cand_t;
+
+/* What mapping found for one read. */
+typedef struct {
+	int n_cand;
+	cand_t cand[SM_MAX_CAND];
+	int prim;            /* the primary candidate, -1: unmapped */
+	int mapq;
+	int proper;
+	int exhaustive;      /* seeded mode gave nothing: scan the whole reference */
+} res_t;
 
 typedef struct batch_s {
 	int64_t no;              /* batch number, from 0, in input order */
-	int n, m;                /* reads used, slots allocated */
+	int n, m;                /* reads used, slots allocated (pairs: R1, R2, R1, ...) */
 	sm_read_t *reads;        /* m slots, buffers reused */
-	bam1_t **recs;           /* m records, reused */
-	int n_mapped;
+	res_t *res;              /* m slots */
+	bam1_t **recs;           /* records of the batch, in output order */
+	int n_rec, m_rec;
+	int n_mapped, n_proper;
+	uint64_t seed_cells;     /* window scan cells of this batch */
 	struct batch_s *next;    /* free list or work queue link */
 } batch_t;
 
 typedef struct {
+	int ok;                  /* the distribution could be estimated */
+	int n;                   /* pairs it was estimated from */
+	double mean, sd;
+	int64_t lo, hi;          /* proper-pair insert range */
+} insert_t;
+
+typedef struct {
 	const sm_opt_t *opt;
 	const sm_ref_t *ref;
-	sm_engine_t *engine;
-	sm_fastq_t *fq;
+	sm_engine_t *engine;     /* NULL when seeded mode never falls back */
+	const sm_index_t *index; /* NULL in exhaustive mode */
+	sm_seed_opt_t seed_opt;
+	sm_cpu_isa_t isa;        /* of the window scans */
+	int seeded, fallback, paired;
+	insert_t ins;
+	sm_fastq_t *fq, *fq2;    /* fq2: R2 of a two-file pair run */
+	sm_read_t *sample;       /* reads taken ahead for the insert sizes */
+	int n_sample, sample_used;
 	sm_sam_out_t *out;
 	int batch_reads;         /* read limit of one batch */
 	uint64_t batch_cells;    /* cell budget of one batch */
@@ -63,10 +131,14 @@ typedef struct {
 	sm_query_t *q;           /* 2 per read: forward, reverse complement */
 	sm_scan_t *scan;
 	uint8_t *codes;
+	int *todo;               /* reads scanned exhaustively */
 	size_t m_q, m_codes;
 	sm_align_ws_t *aws;
-	sm_aln_t aln;
 	sm_record_ws_t rws;
+	sm_seeder_t *seeder;
+	sm_cpu_scan_t *cscan;
+	sm_wref_t wref;
+	sm_engine_stats_t seed_st;
 } worker_ws_t;
 
 static double now_seconds(void)
@@ -91,75 +163,162 @@ static int batch_reserve(batch_t *b, int need)
 {
 	int m = b->m ? b->m : 1;
 	sm_read_t *reads;
-	bam1_t **recs;
+	res_t *res;
 
 	if (need <= b->m)
 		return 0;
 	while (m < need)
 		m *= 2;
-	if (m > SM_BATCH_MAX_READS)
-		m = SM_BATCH_MAX_READS;
 	reads = realloc(b->reads, (size_t)m * sizeof *reads);
 	if (!reads)
 		return -1;
 	b->reads = reads;
-	recs = realloc(b->recs, (size_t)m * sizeof *recs);
-	if (!recs)
+	res = realloc(b->res, (size_t)m * sizeof *res);
+	if (!res)
 		return -1;
-	b->recs = recs;
-	for (int k = b->m; k < m; k++) {
-		memset(&b->reads[k], 0, sizeof b->reads[k]);
-		b->recs[k] = bam_init1();
-		if (!b->recs[k]) {
-			b->m = k;
-			return -1;
-		}
-	}
+	b->res = res;
+	memset(b->reads + b->m, 0, (size_t)(m - b->m) * sizeof *reads);
+	memset(b->res + b->m, 0, (size_t)(m - b->m) * sizeof *res);
 	b->m = m;
 	return 0;
+}
+
+/* The next record slot of b (allocated on first use), or NULL. */
+static bam1_t *batch_rec(batch_t *b)
+{
+	if (b->n_rec == b->m_rec) {
+		int m = b->m_rec ? 2 * b->m_rec : 64;
+		bam1_t **recs = realloc(b->recs, (size_t)m * sizeof *recs);
+
+		if (!recs)
+			return NULL;
+		b->recs = recs;
+		for (int k = b->m_rec; k < m; k++)
+			b->recs[k] = NULL;
+		b->m_rec = m;
+	}
+	if (!b->recs[b->n_rec] && !(b->recs[b->n_rec] = bam_init1()))
+		return NULL;
+	return b->recs[b->n_rec++];
 }
 
 static void batch_free(batch_t *b)
 {
 	for (int k = 0; k < b->m; k++) {
 		sm_read_free(&b->reads[k]);
-		bam_destroy1(b->recs[k]);
+		for (int c = 0; c < SM_MAX_CAND; c++)
+			sm_aln_free(&b->res[k].cand[c].aln);
 	}
+	for (int k = 0; k < b->m_rec; k++)
+		if (b->recs[k])
+			bam_destroy1(b->recs[k]);
 	free(b->reads);
+	free(b->res);
 	free(b->recs);
 	free(b);
 }
 
 /* ---- reader ---- */
 
-/* Fills b from the FASTQ.  Returns 1 with reads, 0 at the end of input
- * (b->n may still be > 0), -1 after logging an error. */
+/* The name of a pair's read without a trailing "/1" or "/2" (cut in place). */
+static void strip_mate_suffix(sm_read_t *r)
+{
+	size_t l = strlen(r->name);
+
+	if (l > 2 && r->name[l - 2] == '/' && (r->name[l - 1] == '1' || r->name[l - 1] == '2'))
+		r->name[l - 2] = '\0';
+}
+
+/* Reads one record (paired runs: one pair into r[0], r[1]).  Returns 1, 0
+ * at the end of input, -1 after logging an error. */
+static int read_unit(pipe_t *p, sm_read_t *r)
+{
+	sm_fastq_t *f2 = p->fq2 ? p->fq2 : p->fq;
+	int rc1, rc2;
+
+	rc1 = sm_fastq_next(p->fq, &r[0]);
+	if (rc1 < 0 || !p->paired)
+		return rc1;
+	rc2 = rc1 == 0 && p->fq2 ? sm_fastq_next(f2, &r[1]) : rc1 == 0 ? 0 : sm_fastq_next(f2, &r[1]);
+	if (rc2 < 0)
+		return -1;
+	if (rc1 != rc2) {
+		if (p->fq2)
+			sm_log(SM_LOG_ERROR, "%s has %s reads than %s: read pairs out of sync at "
+			       "record %lld", rc1 ? sm_fastq_path(p->fq2) : sm_fastq_path(p->fq),
+			       "fewer", rc1 ? sm_fastq_path(p->fq) : sm_fastq_path(p->fq2),
+			       (long long)(rc1 ? r[0].index : r[1].index) + 1);
+		else
+			sm_log(SM_LOG_ERROR, "%s: odd number of reads in an interleaved (-p) file: "
+			       "read %lld '%s' has no mate", sm_fastq_path(p->fq),
+			       (long long)r[0].index + 1, r[0].name);
+		return -1;
+	}
+	if (rc1 == 0)
+		return 0;
+	strip_mate_suffix(&r[0]);
+	strip_mate_suffix(&r[1]);
+	if (strcmp(r[0].name, r[1].name) != 0) {
+		sm_log(SM_LOG_ERROR, "read pairs out of sync: %s record %lld '%s' and %s record "
+		       "%lld '%s' have different names", sm_fastq_path(p->fq),
+		       (long long)r[0].index + 1, r[0].name, sm_fastq_path(f2),
+		       (long long)r[1].index + 1, r[1].name);
+		return -1;
+	}
+	return 1;
+}
+
+static int read_max_len_check(pipe_t *p, const sm_read_t *r, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (r[k].len > p->opt->max_read_len) {
+			sm_log(SM_LOG_ERROR, "%s: read %lld '%s' is %d bases long, more than "
+			       "--max-read-len %d", k ? sm_fastq_path(p->fq2 ? p->fq2 : p->fq) :
+			       sm_fastq_path(p->fq), (long long)r[k].index + 1, r[k].name,
+			       r[k].len, p->opt->max_read_len);
+			return -1;
+		}
+	return 0;
+}
+
+/* Fills b from the FASTQ (after the reads taken ahead for the insert
+ * sizes).  Returns 1 with reads, 0 at the end of input (b->n may still be
+ * > 0), -1 after logging an error. */
 static int fill_batch(pipe_t *p, batch_t *b)
 {
 	uint64_t cells = 0;
-	uint64_t per_base = SM_STRANDS * (uint64_t)p->ref->total;
+	uint64_t per_base = p->seeded ? 0 : SM_STRANDS * (uint64_t)p->ref->total;
+	int unit = p->paired ? SM_STRANDS : 1;
 
 	b->n = 0;
-	while (b->n < p->batch_reads && (b->n == 0 || cells < p->batch_cells)) {
+	while (b->n + unit <= p->batch_reads && (b->n == 0 || cells < p->batch_cells)) {
 		sm_read_t *r;
 		int rc;
 
-		if (batch_reserve(b, b->n + 1) < 0) {
+		if (batch_reserve(b, b->n + unit) < 0) {
 			sm_log(SM_LOG_ERROR, "out of memory reading %s", p->opt->reads_path);
 			return -1;
 		}
 		r = &b->reads[b->n];
-		rc = sm_fastq_next(p->fq, r);
-		if (rc <= 0)
-			return rc;
-		if (r->len > p->opt->max_read_len) {
-			sm_log(SM_LOG_ERROR, "%s: read %lld '%s' is %d bases long, more than "
-			       "--max-read-len %d", sm_fastq_path(p->fq), (long long)r->index + 1,
-			       r->name, r->len, p->opt->max_read_len);
-			return -1;
+		if (p->sample_used < p->n_sample) {
+			for (int k = 0; k < unit; k++) {   /* hand the sample's reads over */
+				sm_read_t t = r[k];
+
+				r[k] = p->sample[p->sample_used + k];
+				p->sample[p->sample_used + k] = t;
+			}
+			p->sample_used += unit;
+			rc = 1;
+		} else {
+			rc = read_unit(p, r);
+			if (rc <= 0)
+				return rc;
+			if (read_max_len_check(p, r, unit) < 0)
+				return -1;
 		}
-		cells += per_base * (uint64_t)r->len;
-		b->n++;
+		for (int k = 0; k < unit; k++)
+			cells += per_base * (uint64_t)r[k].len;
+		b->n += unit;
 	}
 	return 1;
 }
@@ -216,6 +375,7 @@ static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 	if (n_q > ws->m_q) {
 		sm_query_t *q = realloc(ws->q, n_q * sizeof *q);
 		sm_scan_t *s;
+		int *todo;
 
 		if (!q)
 			return -1;
@@ -224,6 +384,10 @@ static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 		if (!s)
 			return -1;
 		ws->scan = s;
+		todo = realloc(ws->todo, n_q * sizeof *todo);
+		if (!todo)
+			return -1;
+		ws->todo = todo;
 		ws->m_q = n_q;
 	}
 	if (n_codes > ws->m_codes) {
@@ -237,6 +401,35 @@ static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 	return 0;
 }
 
+static int ws_init(const pipe_t *p, worker_ws_t *ws)
+{
+	memset(ws, 0, sizeof *ws);
+	ws->aws = sm_align_ws_create();
+	if (!ws->aws)
+		return -1;
+	if (p->seeded || p->paired) {
+		ws->cscan = sm_cpu_scan_create(p->isa, SM_CELLS_AUTO, p->opt->max_read_len);
+		if (!ws->cscan)
+			return -1;
+	}
+	if (p->seeded && !(ws->seeder = sm_seeder_create()))
+		return -1;
+	return 0;
+}
+
+static void ws_free(worker_ws_t *ws)
+{
+	free(ws->q);
+	free(ws->scan);
+	free(ws->codes);
+	free(ws->todo);
+	sm_align_ws_destroy(ws->aws);
+	sm_record_ws_free(&ws->rws);
+	sm_seeder_destroy(ws->seeder);
+	sm_cpu_scan_destroy(ws->cscan);
+	sm_wref_free(&ws->wref);
+}
+
 /* Base codes of the read (fwd) and of its reverse complement (rev). */
 static void encode_read(const sm_read_t *r, uint8_t *fwd, uint8_t *rev)
 {
@@ -248,19 +441,127 @@ static void encode_read(const sm_read_t *r, uint8_t *fwd, uint8_t *rev)
 	}
 }
 
-static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
+static int cand_before(const cand_t *a, const cand_t *b)
 {
-	const sm_score_t *sc = &p->opt->score;
-	size_t n_codes = 0, off = 0;
+	if (a->score != b->score)
+		return a->score > b->score;
+	if (a->end != b->end)
+		return a->end < b->end;
+	return a->is_rev < b->is_rev;
+}
 
-	for (int k = 0; k < b->n; k++)
-		n_codes += SM_STRANDS * (size_t)b->reads[k].len;
-	if (ws_reserve(ws, SM_STRANDS * (size_t)b->n, n_codes) < 0) {
-		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", b->n);
+/* Fills res's candidates from the two strands' lists (global coordinates):
+ * the loci scoring at least -T, cand[0] being sm_hit_choose()'s hit. */
+static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *res)
+{
+	int shift = sm_locus_shift(&p->opt->score, n);
+	sm_hit_t hit;
+
+	sm_hit_choose(&s[0], &s[1], shift, p->opt->min_score, &hit);
+	res->n_cand = 0;
+	res->prim = -1;
+	res->proper = 0;
+	res->mapq = 0;
+	if (!hit.mapped)
+		return;
+	for (int st = 0; st < SM_STRANDS; st++)
+		for (int k = 0; k < s[st].n; k++) {
+			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end };
+			int at;
+
+			if (c.score < p->opt->min_score)
+				continue;
+			for (at = res->n_cand; at > 0 && cand_before(&c, &res->cand[at - 1]); at--) {
+				sm_aln_t keep = res->cand[at].aln;
+
+				res->cand[at] = res->cand[at - 1];
+				res->cand[at - 1].aln = keep;
+			}
+			c.aln = res->cand[at].aln;
+			c.aln.n_cigar = 0;
+			res->cand[at] = c;
+			res->n_cand++;
+		}
+	res->cand[0].xs = hit.xs;
+	for (int k = 1; k < res->n_cand; k++)
+		res->cand[k].xs = res->cand[0].score;
+	res->prim = 0;
+	res->mapq = sm_mapq(&p->opt->score, res->cand[0].score, res->cand[0].xs);
+}
+
+/* Number of candidates that are traced: all for pairs and -N, else the best. */
+static int n_traced(const pipe_t *p, const res_t *res)
+{
+	return p->paired || p->opt->n_secondary > 0 ? res->n_cand : res->n_cand > 0;
+}
+
+/* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
+ * tref: the whole reference (w NULL) or the window reference w. */
+static int trace_cand(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
+		      const sm_query_t *q, cand_t *c, const sm_read_t *r)
+{
+	int64_t end = w ? sm_wref_from_global(w, c->end) : c->end;
+	int64_t shift;
+
+	if (end < 0 || sm_align(ws->aws, tref, &p->opt->score, &q[c->is_rev], end, c->score,
+				&c->aln) < 0) {
+		sm_log(SM_LOG_ERROR, "%s: read %lld '%s': traceback failed",
+		       p->opt->reads_path, (long long)r->index + 1, r->name);
 		return -1;
 	}
-	for (int k = 0; k < b->n; k++) {
-		const sm_read_t *r = &b->reads[k];
+	shift = w ? c->end - end : 0;
+	c->aln.ref_start += shift;
+	c->aln.ref_end += shift;
+	return 0;
+}
+
+/* Seeded mapping of one read: windows, CPU scans of both strands against
+ * them, candidates traced on the windows.  Sets res->exhaustive when the
+ * read must be scanned against the whole reference instead. */
+static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		      res_t *res)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int shift = sm_locus_shift(sc, r->len), n_win, n_tr;
+	sm_scan_t local[SM_STRANDS], global[SM_STRANDS];
+
+	res->exhaustive = 0;
+	n_win = sm_seed_windows(ws->seeder, p->index, p->ref, sc, &p->seed_opt, q[0].seq,
+				r->len, &ws->wref);
+	if (n_win < 0)
+		return -1;
+	memset(global, 0, sizeof global);
+	for (int st = 0; n_win > 0 && st < SM_STRANDS; st++) {
+		if (sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local[st], &ws->seed_st) < 0)
+			return -1;
+		sm_wref_scan_to_global(&ws->wref, &local[st], shift, &global[st]);
+	}
+	make_cands(p, global, r->len, res);
+	if (res->prim < 0 && p->fallback) {
+		res->exhaustive = 1;
+		return 0;
+	}
+	n_tr = n_traced(p, res);
+	for (int k = 0; k < n_tr; k++)
+		if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, &res->cand[k], r) < 0)
+			return -1;
+	return 0;
+}
+
+/* Maps reads[0..n) read by read (no pairing) into res[0..n). */
+static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	size_t n_codes = 0, off = 0;
+	int n_todo = 0;
+
+	for (int k = 0; k < n; k++)
+		n_codes += SM_STRANDS * (size_t)reads[k].len;
+	if (ws_reserve(ws, SM_STRANDS * (size_t)n, n_codes) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		const sm_read_t *r = &reads[k];
 		sm_query_t *q = &ws->q[SM_STRANDS * k];
 
 		q[0].seq = ws->codes + off;
@@ -269,31 +570,310 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 		encode_read(r, ws->codes + off, ws->codes + off + r->len);
 		off += SM_STRANDS * (size_t)r->len;
 	}
-	if (sm_engine_scan(p->engine, SM_STRANDS * b->n, ws->q, ws->scan) < 0)
-		return -1;
-
-	b->n_mapped = 0;
-	for (int k = 0; k < b->n; k++) {
-		const sm_read_t *r = &b->reads[k];
-		const sm_scan_t *s = &ws->scan[SM_STRANDS * k];
-		sm_hit_t hit;
-
-		sm_hit_choose(&s[0], &s[1], sm_locus_shift(sc, r->len), p->opt->min_score, &hit);
-		if (hit.mapped) {
-			const sm_query_t *q = &ws->q[SM_STRANDS * k + hit.is_rev];
-
-			if (sm_align(ws->aws, p->ref, sc, q, hit.best.end, hit.best.score,
-				     &ws->aln) < 0) {
-				sm_log(SM_LOG_ERROR, "%s: read %lld '%s': traceback failed",
-				       p->opt->reads_path, (long long)r->index + 1, r->name);
+	for (int k = 0; k < n; k++) {
+		if (p->seeded) {
+			if (map_seeded(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
 				return -1;
-			}
-			b->n_mapped++;
+			if (!res[k].exhaustive)
+				continue;
 		}
-		if (sm_record_build(b->recs[k], r, p->ref, sc, &hit, &ws->aln, p->opt->rg_id,
-				    &ws->rws) < 0)
+		ws->todo[n_todo++] = k;
+	}
+	if (n_todo == 0)
+		return 0;
+	/* The whole reference: the engine, on the reads that need it. */
+	{
+		sm_query_t *q = ws->q + SM_STRANDS * (size_t)n;   /* compacted after the batch */
+		sm_scan_t *out = ws->scan;
+
+		if (ws_reserve(ws, SM_STRANDS * (size_t)(n + n_todo), n_codes) < 0) {
+			sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+			return -1;
+		}
+		q = ws->q + SM_STRANDS * (size_t)n;
+		out = ws->scan;
+		for (int t = 0; t < n_todo; t++) {
+			q[SM_STRANDS * t] = ws->q[SM_STRANDS * ws->todo[t]];
+			q[SM_STRANDS * t + 1] = ws->q[SM_STRANDS * ws->todo[t] + 1];
+		}
+		if (sm_engine_scan(p->engine, SM_STRANDS * n_todo, q, out) < 0)
+			return -1;
+		for (int t = 0; t < n_todo; t++) {
+			int k = ws->todo[t], n_tr;
+			res_t *rs = &res[k];
+
+			make_cands(p, &out[SM_STRANDS * t], reads[k].len, rs);
+			rs->exhaustive = 0;
+			n_tr = n_traced(p, rs);
+			for (int c = 0; c < n_tr; c++)
+				if (trace_cand(p, ws, p->ref, NULL, &q[SM_STRANDS * t], &rs->cand[c],
+					       &reads[k]) < 0)
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- pairs ---- */
+
+/* 5' end of an alignment (samtools' convention): its first base on the
+ * forward strand, one past its last on the reverse. */
+static int64_t five_prime(const cand_t *c)
+{
+	return c->is_rev ? c->aln.ref_end : c->aln.ref_start;
+}
+
+/* Insert size of two traced candidates if they face each other on one
+ * contig (forward read left of the reverse one), else -1. */
+static int64_t insert_of(const sm_ref_t *ref, const cand_t *a, const cand_t *b)
+{
+	const cand_t *f = a->is_rev ? b : a, *r = a->is_rev ? a : b;
+
+	if (a->is_rev == b->is_rev || f->aln.n_cigar == 0 || r->aln.n_cigar == 0 ||
+	    sm_ref_contig_of(ref, f->aln.ref_start) != sm_ref_contig_of(ref, r->aln.ref_start))
+		return -1;
+	return r->aln.ref_end > f->aln.ref_start ? r->aln.ref_end - f->aln.ref_start : -1;
+}
+
+static int is_proper(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	int64_t ins = insert_of(p->ref, a, b);
+
+	return p->ins.ok && ins >= p->ins.lo && ins <= p->ins.hi;
+}
+
+/* Mate rescue: aligns read r (queries q) within the window where a proper
+ * mate of candidate a lies; adds the placement to res when it reaches -T
+ * and is not there already. */
+static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *r,
+		  const sm_query_t *q, res_t *res)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int32_t contig = sm_ref_contig_of(p->ref, a->aln.ref_start);
+	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
+	int64_t lo, hi;
+	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len);
+	sm_scan_t local, global;
+	cand_t *c;
+
+	if (a->is_rev) {
+		lo = a->aln.ref_end - p->ins.hi;
+		hi = a->aln.ref_end;
+	} else {
+		lo = a->aln.ref_start;
+		hi = a->aln.ref_start + p->ins.hi;
+	}
+	lo = lo < c_lo ? c_lo : lo;
+	hi = hi > c_hi ? c_hi : hi;
+	if (lo >= hi)
+		return 0;
+	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
+	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
+		return -1;
+	if (local.n == 0 || local.top[0].score < p->opt->min_score)
+		return 0;
+	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].is_rev == st && res->cand[k].end == global.top[0].end)
+			return 0;
+	if (res->n_cand == SM_MAX_CAND)
+		return 0;
+	c = &res->cand[res->n_cand];
+	c->score = global.top[0].score;
+	c->end = global.top[0].end;
+	c->is_rev = st;
+	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
+	c->aln.n_cigar = 0;
+	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
+		return -1;
+	res->n_cand++;
+	return 0;
+}
+
+/* 1 if some candidate of res makes a proper pair with a. */
+static int has_proper_mate(const pipe_t *p, const cand_t *a, const res_t *res)
+{
+	for (int k = 0; k < res->n_cand; k++)
+		if (is_proper(p, a, &res->cand[k]))
+			return 1;
+	return 0;
+}
+
+static int read_mapq(const pipe_t *p, const cand_t *c)
+{
+	return sm_mapq(&p->opt->score, c->score, c->xs);
+}
+
+/* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
+ * mate rescue, then the best proper pair or the two best hits. */
+static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			res_t *res)
+{
+	int32_t best = -1, second = -1, unpaired;
+	int bi = -1, bj = -1;
+
+	for (int e = 0; e < SM_STRANDS; e++)
+		res[e].mapq = res[e].prim >= 0 ? read_mapq(p, &res[e].cand[0]) : 0;
+	if (!p->ins.ok)
+		return 0;
+	for (int e = 0; e < SM_STRANDS; e++) {
+		res_t *mate = &res[!e];
+
+		if (res[e].prim >= 0 && !has_proper_mate(p, &res[e].cand[0], mate) &&
+		    rescue(p, ws, &res[e].cand[0], &r[!e], &q[SM_STRANDS * !e], mate) < 0)
 			return -1;
 	}
+	for (int i = 0; i < res[0].n_cand; i++)
+		for (int j = 0; j < res[1].n_cand; j++) {
+			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			int32_t s = a->score + b->score;
+
+			if (!is_proper(p, a, b))
+				continue;
+			if (s > best) {
+				second = best;
+				best = s;
+				bi = i;
+				bj = j;
+			} else if (s > second) {
+				second = s;
+			}
+		}
+	if (bi < 0)
+		return 0;
+	unpaired = (res[0].n_cand ? res[0].cand[0].score : 0) +
+		   (res[1].n_cand ? res[1].cand[0].score : 0);
+	if (best + SM_PAIR_PENALTY < unpaired)
+		return 0;
+	{
+		int32_t rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
+		int q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0);
+		int idx[SM_STRANDS] = { bi, bj };
+
+		for (int e = 0; e < SM_STRANDS; e++) {
+			int q_se = read_mapq(p, &res[e].cand[idx[e]]);
+
+			res[e].prim = idx[e];
+			res[e].proper = 1;
+			res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :
+						     q_se + SM_PAIR_MAPQ_BOOST) : q_se;
+			if (res[e].mapq > SM_MAPQ_MAX)
+				res[e].mapq = SM_MAPQ_MAX;
+		}
+	}
+	return 0;
+}
+
+/* ---- records ---- */
+
+static int emit(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r, const cand_t *c,
+		const sm_rec_extra_t *x)
+{
+	bam1_t *rec = batch_rec(b);
+	sm_hit_t hit;
+
+	if (!rec) {
+		sm_log(SM_LOG_ERROR, "out of memory building records");
+		return -1;
+	}
+	memset(&hit, 0, sizeof hit);
+	if (c) {
+		hit.mapped = 1;
+		hit.is_rev = c->is_rev;
+		hit.best.score = c->score;
+		hit.best.end = c->end;
+		hit.xs = c->xs;
+	}
+	return sm_record_build(rec, r, p->ref, &p->opt->score, &hit, c ? &c->aln : NULL, x,
+			       p->opt->rg_id, &ws->rws);
+}
+
+/* 1 if candidate c overlaps one of cs[0..n) on the same strand. */
+static int overlaps(const cand_t *c, const cand_t *const *cs, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (cs[k]->is_rev == c->is_rev && c->aln.ref_start < cs[k]->aln.ref_end &&
+		    cs[k]->aln.ref_start < c->aln.ref_end)
+			return 1;
+	return 0;
+}
+
+/* The primary record of read e of a unit (n_unit 1 or 2), then its -N
+ * secondaries. */
+static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
+		     const res_t *res, int e, int n_unit)
+{
+	const res_t *me = &res[e], *mate = n_unit > 1 ? &res[!e] : NULL;
+	const cand_t *c = me->prim >= 0 ? &me->cand[me->prim] : NULL;
+	const cand_t *mc = mate && mate->prim >= 0 ? &mate->cand[mate->prim] : NULL;
+	const cand_t *done[SM_MAX_SECONDARY + 1];
+	sm_rec_extra_t x;
+	int n_done = 0;
+
+	memset(&x, 0, sizeof x);
+	x.mapq = me->mapq;
+	x.mate_tid = -1;
+	x.mate_pos = -1;
+	if (mate) {
+		x.flag = BAM_FPAIRED | (e ? BAM_FREAD2 : BAM_FREAD1);
+		if (me->proper && mate->proper)
+			x.flag |= BAM_FPROPER_PAIR;
+		if (!mc)
+			x.flag |= BAM_FMUNMAP;
+		else if (mc->is_rev)
+			x.flag |= BAM_FMREVERSE;
+		if (mc) {
+			x.mate_tid = sm_ref_contig_of(p->ref, mc->aln.ref_start);
+			x.mate_pos = mc->aln.ref_start - p->ref->offset[x.mate_tid];
+		} else if (c) {   /* an unmapped mate sits at this read's place */
+			x.mate_tid = sm_ref_contig_of(p->ref, c->aln.ref_start);
+			x.mate_pos = c->aln.ref_start - p->ref->offset[x.mate_tid];
+		}
+		if (c && mc && sm_ref_contig_of(p->ref, c->aln.ref_start) == x.mate_tid)
+			x.tlen = five_prime(mc) - five_prime(c);
+	}
+	if (emit(p, ws, b, &r[e], c, &x) < 0)
+		return -1;
+	if (!c)
+		return 0;
+	done[n_done++] = c;
+	x.flag |= BAM_FSECONDARY;
+	x.flag &= (uint16_t)~BAM_FPROPER_PAIR;
+	x.mapq = 0;
+	x.tlen = 0;
+	for (int k = 0; k < me->n_cand && n_done <= p->opt->n_secondary; k++) {
+		const cand_t *s = &me->cand[k];
+
+		if (s == c || s->aln.n_cigar == 0 || overlaps(s, done, n_done))
+			continue;
+		if (emit(p, ws, b, &r[e], s, &x) < 0)
+			return -1;
+		done[n_done++] = s;
+	}
+	return 0;
+}
+
+static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
+{
+	int unit = p->paired ? SM_STRANDS : 1;
+	int64_t cells0 = (int64_t)ws->seed_st.cells;
+
+	if (map_reads(p, ws, b->reads, b->n, b->res) < 0)
+		return -1;
+	b->n_mapped = b->n_proper = 0;
+	b->n_rec = 0;
+	for (int k = 0; k < b->n; k += unit) {
+		if (p->paired &&
+		    pair_resolve(p, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
+			return -1;
+		for (int e = 0; e < unit; e++) {
+			if (emit_read(p, ws, b, &b->reads[k], &b->res[k], e, unit) < 0)
+				return -1;
+			b->n_mapped += b->res[k + e].prim >= 0;
+			b->n_proper += b->res[k + e].proper;
+		}
+	}
+	b->seed_cells = ws->seed_st.cells - (uint64_t)cells0;
 	return 0;
 }
 
@@ -302,10 +882,9 @@ static void *worker_main(void *arg)
 	pipe_t *p = arg;
 	worker_ws_t ws;
 
-	memset(&ws, 0, sizeof ws);
-	ws.aws = sm_align_ws_create();
-	if (!ws.aws) {
-		sm_log(SM_LOG_ERROR, "out of memory creating a worker");
+	if (ws_init(p, &ws) < 0) {
+		sm_log(SM_LOG_ERROR, "cannot create a worker's workspace");
+		ws_free(&ws);
 		set_failed(p);
 		return NULL;
 	}
@@ -341,19 +920,15 @@ static void *worker_main(void *arg)
 		if (rc < 0)
 			break;
 	}
-	free(ws.q);
-	free(ws.scan);
-	free(ws.codes);
-	sm_align_ws_destroy(ws.aws);
-	sm_aln_free(&ws.aln);
-	sm_record_ws_free(&ws.rws);
+	ws_free(&ws);
 	return NULL;
 }
 
 /* ---- writer (the calling thread) ---- */
 
 typedef struct {
-	int64_t reads, mapped;
+	int64_t reads, mapped, proper;
+	uint64_t seed_cells;
 	double t0, last_progress;
 } counts_t;
 
@@ -398,20 +973,22 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		p->done[slot] = NULL;
 		pthread_mutex_unlock(&p->lock);
 
-		for (k = 0; k < b->n; k++)
+		for (k = 0; k < b->n_rec; k++)
 			if (sm_sam_out_write(p->out, b->recs[k]) < 0)
 				break;
 		c->reads += b->n;
 		c->mapped += b->n_mapped;
+		c->proper += b->n_proper;
+		c->seed_cells += b->seed_cells;
 
 		pthread_mutex_lock(&p->lock);
 		b->next = p->free_list;
 		p->free_list = b;
-		if (k < b->n)
+		if (k < b->n_rec)
 			p->failed = 1;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
-		if (k < b->n)
+		if (k < b->n_rec)
 			return -1;
 	}
 }
@@ -421,14 +998,21 @@ static void summary(const pipe_t *p, const counts_t *c)
 	sm_engine_stats_t st;
 	double dt = now_seconds() - c->t0;
 
-	sm_engine_stats(p->engine, &st);
+	memset(&st, 0, sizeof st);
+	if (p->engine)
+		sm_engine_stats(p->engine, &st);
 	if (dt <= 0)
 		dt = 1e-9;
 	sm_log(SM_LOG_INFO, "%lld reads, %lld mapped (%.2f%%), %.2f s, %.1f reads/s, "
-	       "engine %s, %.3f Gcells/s",
+	       "mode %s, engine %s, %.3f Gcells/s",
 	       (long long)c->reads, (long long)c->mapped,
 	       c->reads ? 100.0 * (double)c->mapped / (double)c->reads : 0.0, dt,
-	       (double)c->reads / dt, sm_engine_name(p->engine), (double)st.cells / dt / SM_GIGA);
+	       (double)c->reads / dt, p->seeded ? "seeded" : "exhaustive",
+	       p->engine ? sm_engine_name(p->engine) : "none",
+	       (double)(st.cells + c->seed_cells) / dt / SM_GIGA);
+	if (p->paired)
+		sm_log(SM_LOG_INFO, "%lld reads in proper pairs (%.2f%%)", (long long)c->proper,
+		       c->reads ? 100.0 * (double)c->proper / (double)c->reads : 0.0);
 }
 
 /* Starts the reader and the workers, runs the writer, joins them all. */
@@ -500,6 +1084,161 @@ static void pipe_destroy(pipe_t *p)
 	pthread_cond_destroy(&p->cond);
 }
 
+/* ---- insert sizes ---- */
+
+typedef struct {
+	pipe_t *p;
+	const sm_read_t *reads;
+	res_t *res;
+	int n, rc;
+} sample_job_t;
+
+static void *sample_main(void *arg)
+{
+	sample_job_t *j = arg;
+	worker_ws_t ws;
+
+	j->rc = -1;
+	if (ws_init(j->p, &ws) == 0)
+		j->rc = map_reads(j->p, &ws, j->reads, j->n, j->res);
+	else
+		sm_log(SM_LOG_ERROR, "cannot create a worker's workspace");
+	ws_free(&ws);
+	return NULL;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distribution of inserts[0..n) (sorted in place) into *ins. */
+static void insert_stats(int64_t *ins, int n, insert_t *out)
+{
+	double q1, q3, lo, hi, sum = 0, sum2 = 0;
+	int m = 0;
+
+	memset(out, 0, sizeof *out);
+	if (n < SM_INSERT_MIN_PAIRS)
+		return;
+	qsort(ins, (size_t)n, sizeof *ins, cmp_i64);
+	q1 = (double)ins[n / SM_QUARTILE];
+	q3 = (double)ins[n - 1 - n / SM_QUARTILE];
+	lo = q1 - SM_INSERT_IQR_FENCE * (q3 - q1);
+	hi = q3 + SM_INSERT_IQR_FENCE * (q3 - q1);
+	for (int k = 0; k < n; k++)
+		if ((double)ins[k] >= lo && (double)ins[k] <= hi) {
+			sum += (double)ins[k];
+			sum2 += (double)ins[k] * (double)ins[k];
+			m++;
+		}
+	if (m < SM_INSERT_MIN_PAIRS)
+		return;
+	out->ok = 1;
+	out->n = m;
+	out->mean = sum / m;
+	out->sd = m > 1 ? sqrt((sum2 - sum * sum / m) / (m - 1)) : 0.0;
+	out->lo = (int64_t)floor(out->mean - SM_INSERT_SD_RANGE * out->sd);
+	out->hi = (int64_t)ceil(out->mean + SM_INSERT_SD_RANGE * out->sd);
+	if (out->lo < 1)
+		out->lo = 1;
+}
+
+/* Reads the first SM_INSERT_SAMPLE_PAIRS pairs (kept in p->sample for the
+ * reader), maps them read by read on -t threads and estimates the insert
+ * size distribution from the uniquely mapped ones: the same pairs whatever
+ * -t and the batch size, so the same distribution. */
+static int estimate_inserts(pipe_t *p)
+{
+	int n_threads = p->opt->n_threads, rc = 0, n_ins = 0, cap = SM_STRANDS * SM_INSERT_SAMPLE_PAIRS;
+	sample_job_t *jobs = NULL;
+	pthread_t *th = NULL;
+	res_t *res = NULL;
+	int64_t *ins = NULL;
+
+	p->sample = calloc((size_t)cap, sizeof *p->sample);
+	if (!p->sample)
+		goto oom;
+	while (p->n_sample < cap) {
+		int r = read_unit(p, &p->sample[p->n_sample]);
+
+		if (r < 0 || (r > 0 && read_max_len_check(p, &p->sample[p->n_sample], SM_STRANDS) < 0))
+			return -1;
+		if (r == 0)
+			break;
+		p->n_sample += SM_STRANDS;
+	}
+	res = calloc((size_t)p->n_sample + 1, sizeof *res);
+	ins = malloc(((size_t)p->n_sample / SM_STRANDS + 1) * sizeof *ins);
+	jobs = calloc((size_t)n_threads, sizeof *jobs);
+	th = calloc((size_t)n_threads, sizeof *th);
+	if (!res || !ins || !jobs || !th)
+		goto oom;
+	{
+		int per = (p->n_sample / SM_STRANDS + n_threads - 1) / n_threads * SM_STRANDS;
+		int started = 0;
+
+		for (int t = 0; t < n_threads; t++) {
+			int from = t * per, to = from + per > p->n_sample ? p->n_sample : from + per;
+
+			jobs[t] = (sample_job_t){ p, p->sample + from, res + from, to > from ? to - from : 0, 0 };
+			if (pthread_create(&th[t], NULL, sample_main, &jobs[t]) != 0) {
+				sm_log(SM_LOG_ERROR, "cannot start a thread");
+				rc = -1;
+				break;
+			}
+			started++;
+		}
+		for (int t = 0; t < started; t++) {
+			pthread_join(th[t], NULL);
+			if (jobs[t].rc < 0)
+				rc = -1;
+		}
+	}
+	for (int k = 0; rc == 0 && k < p->n_sample; k += SM_STRANDS) {
+		const res_t *a = &res[k], *b = &res[k + 1];
+		int64_t x;
+
+		if (a->prim < 0 || b->prim < 0 ||
+		    read_mapq(p, &a->cand[0]) < SM_INSERT_MIN_MAPQ ||
+		    read_mapq(p, &b->cand[0]) < SM_INSERT_MIN_MAPQ)
+			continue;
+		x = insert_of(p->ref, &a->cand[0], &b->cand[0]);
+		if (x > 0)
+			ins[n_ins++] = x;
+	}
+	if (rc == 0) {
+		insert_stats(ins, n_ins, &p->ins);
+		if (p->ins.ok)
+			sm_log(SM_LOG_INFO, "insert size from %d of the first %d pairs: mean %.1f, "
+			       "sd %.1f; proper pairs %lld..%lld", p->ins.n, p->n_sample / SM_STRANDS,
+			       p->ins.mean, p->ins.sd, (long long)p->ins.lo, (long long)p->ins.hi);
+		else
+			sm_log(SM_LOG_WARNING, "insert size: only %d uniquely mapped pairs among the "
+			       "first %d (%d needed): no pair is proper, no mate is rescued", n_ins,
+			       p->n_sample / SM_STRANDS, SM_INSERT_MIN_PAIRS);
+	}
+	for (int k = 0; k < p->n_sample; k++)
+		for (int c = 0; c < SM_MAX_CAND; c++)
+			sm_aln_free(&res[k].cand[c].aln);
+	free(res);
+	free(ins);
+	free(jobs);
+	free(th);
+	return rc;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory estimating insert sizes");
+	free(res);
+	free(ins);
+	free(jobs);
+	free(th);
+	return -1;
+}
+
+/* ---- setup ---- */
+
 /* 1 if path a names the same existing file as path b. */
 static int same_file(const char *a, const char *b)
 {
@@ -514,18 +1253,59 @@ static int check_output_path(const sm_opt_t *o)
 {
 	if (!o->out_path || strcmp(o->out_path, "-") == 0)
 		return 0;
-	if (same_file(o->out_path, o->reads_path) || same_file(o->out_path, o->ref_path)) {
+	if (same_file(o->out_path, o->reads_path) || same_file(o->out_path, o->ref_path) ||
+	    (o->mates_path && same_file(o->out_path, o->mates_path))) {
 		sm_log(SM_LOG_ERROR, "-o %s: the output would overwrite an input file", o->out_path);
 		return -1;
 	}
 	return 0;
 }
 
+/* The index of seeded mode: REF.smi when it exists (and matches -k/-w when
+ * they were given), else built in memory. */
+static sm_index_t *get_index(const sm_opt_t *o, const sm_ref_t *ref)
+{
+	size_t l = strlen(o->ref_path);
+	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
+	sm_index_t *idx = NULL;
+	double t0 = now_seconds();
+
+	if (!path) {
+		sm_log(SM_LOG_ERROR, "out of memory");
+		return NULL;
+	}
+	memcpy(path, o->ref_path, l);
+	memcpy(path + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
+	if (access(path, F_OK) == 0) {
+		idx = sm_index_load(path, ref);
+		if (idx && o->seed_kw_set && (idx->k != o->seed_k || idx->w != o->seed_w)) {
+			sm_log(SM_LOG_WARNING, "%s has k=%d w=%d, not the -k %d -w %d asked for: "
+			       "building the index in memory", path, idx->k, idx->w, o->seed_k, o->seed_w);
+			sm_index_destroy(idx);
+			idx = sm_index_build(ref, o->seed_k, o->seed_w);
+		} else if (idx) {
+			sm_log(SM_LOG_INFO, "loaded index %s (k=%d w=%d) in %.2f s", path, idx->k,
+			       idx->w, now_seconds() - t0);
+		}
+	} else {
+		idx = sm_index_build(ref, o->seed_k, o->seed_w);
+		if (idx)
+			sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
+			       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
+			       now_seconds() - t0);
+	}
+	free(path);
+	return idx;
+}
+
 int sm_map_run(const sm_opt_t *o)
 {
 	pipe_t p;
 	sm_ref_t *ref = NULL;
+	sm_index_t *idx = NULL;
 	sm_engine_opt_t eo;
+	int64_t bound;
+	char gpu_msg[SM_GPU_MSG_LEN];
 	sm_sam_out_opt_t so;
 	counts_t c;
 	int rc = -1;
@@ -541,19 +1321,43 @@ int sm_map_run(const sm_opt_t *o)
 	p.fq = sm_fastq_open(o->reads_path);
 	if (!p.fq)
 		return -1;
+	p.paired = o->mates_path || o->interleaved;
+	if (o->mates_path && !(p.fq2 = sm_fastq_open(o->mates_path)))
+		goto out;
+	if (sm_cpu_isa_parse(o->cpu_isa, &p.isa) < 0)
+		goto out;
 	if (sm_ref_load(o->ref_path, &ref) < 0)
 		goto out;
 	p.ref = ref;
 
+	/* The auto bound depends on the engine that would run exhaustive mode:
+	 * the GPU's when --engine gpu, or auto with a usable GPU. */
 	memset(&eo, 0, sizeof eo);
 	eo.kind = o->engine;
 	eo.cells = o->cells;
 	eo.max_query_len = o->max_read_len;
 	eo.cpu_isa = o->cpu_isa;
-	p.engine = sm_engine_create(ref, &o->score, &eo);
-	if (!p.engine)
-		goto out;
-	if (sm_engine_kind(p.engine) == SM_ENGINE_GPU) {
+	bound = o->engine == SM_ENGINE_GPU || (o->engine == SM_ENGINE_AUTO && sm_gpu_available(eo.device, gpu_msg, (int)sizeof gpu_msg)) ?
+		SM_AUTO_MAX_REF_GPU : SM_AUTO_MAX_REF_CPU;
+	p.seeded = o->mode == SM_MODE_SEEDED || (o->mode == SM_MODE_AUTO && ref->total > bound);
+	p.fallback = p.seeded && ref->total <= bound;
+	sm_log(SM_LOG_INFO, "%s mode (reference %lld bases, exhaustive bound %lld with this engine)%s",
+	       p.seeded ? "seeded" : "exhaustive", (long long)ref->total, (long long)bound,
+	       p.fallback ? "; reads without a seeded hit are aligned exhaustively" : "");
+	if (p.seeded) {
+		sm_seed_opt_init(&p.seed_opt);
+		p.seed_opt.max_occ = o->max_occ;
+		p.seed_opt.max_windows = o->max_windows;
+		if (!(idx = get_index(o, ref)))
+			goto out;
+		p.index = idx;
+	}
+	if (!p.seeded || p.fallback) {
+		p.engine = sm_engine_create(ref, &o->score, &eo);
+		if (!p.engine)
+			goto out;
+	}
+	if (p.engine && sm_engine_kind(p.engine) == SM_ENGINE_GPU) {
 		p.batch_reads = SM_BATCH_READS_GPU;
 		p.batch_cells = SM_BATCH_CELLS_GPU;
 	} else {
@@ -566,6 +1370,9 @@ int sm_map_run(const sm_opt_t *o)
 	so.rg_line = o->rg_line;
 	so.version = SM_VERSION;
 	so.cmdline = o->cmdline;
+	if (p.paired && estimate_inserts(&p) < 0)
+		goto out;
+	p.batch_reads -= p.batch_reads % SM_STRANDS;
 	p.out = sm_sam_out_open(&so, ref);
 	if (!p.out)
 		goto out;
@@ -585,8 +1392,15 @@ int sm_map_run(const sm_opt_t *o)
 out:
 	if (p.n_slots)
 		pipe_destroy(&p);
-	sm_engine_destroy(p.engine);
+	if (p.engine)
+		sm_engine_destroy(p.engine);
+	sm_index_destroy(idx);
+	for (int k = 0; k < p.n_sample; k++)
+		sm_read_free(&p.sample[k]);
+	free(p.sample);
 	sm_ref_destroy(ref);
 	sm_fastq_close(p.fq);
+	if (p.fq2)
+		sm_fastq_close(p.fq2);
 	return rc;
 }

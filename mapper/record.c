@@ -163,11 +163,11 @@ static int append_tags(bam1_t *b, const sm_hit_t *hit,
 
 int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_hit_t *hit, const sm_aln_t *aln,
-		    const char *rg_id, sm_record_ws_t *ws)
+		    const sm_rec_extra_t *x, const char *rg_id, sm_record_ws_t *ws)
 {
-	size_t l_name = strlen(r->name), n_cigar = 0;
-	int32_t tid = -1, nm = 0;
-	int64_t pos = -1;
+	size_t l_name = strlen(r->name), n_cigar = 0, l_seq;
+	int32_t tid = -1, nm = 0, mtid = -1;
+	int64_t pos = -1, mpos = -1, tlen = 0;
 	uint16_t flag = BAM_FUNMAP;
 	uint8_t mapq = 0;
 	int is_rev = hit->mapped && hit->is_rev;
@@ -184,14 +184,27 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		tid = sm_ref_contig_of(ref, aln->ref_start);
 		pos = aln->ref_start - ref->offset[tid];
 		flag = is_rev ? BAM_FREVERSE : 0;
-		mapq = (uint8_t)sm_mapq(sc, hit->best.score, hit->xs);
+		mapq = (uint8_t)(x ? x->mapq : sm_mapq(sc, hit->best.score, hit->xs));
 		if (record_cigar(r, aln, ws, &n_cigar) < 0 ||
 		    sm_md_nm(ref, aln->ref_start, aln->cigar, aln->n_cigar,
 			     ws->seq.s + aln->q_start, &ws->md, &nm) < 0)
 			goto oom;
 	}
+	l_seq = ws->seq.l;
+	if (x) {
+		flag |= x->flag;
+		mtid = x->mate_tid;
+		mpos = x->mate_pos;
+		tlen = x->tlen;
+		if (!hit->mapped && mtid >= 0) {   /* placed at its mate (SAM spec) */
+			tid = mtid;
+			pos = mpos;
+		}
+		if (x->flag & BAM_FSECONDARY)
+			l_seq = 0;
+	}
 	if (bam_set1(b, l_name, r->name, flag, tid, pos, mapq, n_cigar, ws->cigar,
-		     -1, -1, 0, ws->seq.l, ws->seq.s, ws->qual.s, 0) < 0 ||
+		     mtid, mpos, tlen, l_seq, ws->seq.s, ws->qual.s, 0) < 0 ||
 	    append_tags(b, hit, nm, &ws->md, rg_id) < 0) {
 		sm_log(SM_LOG_ERROR, "read %lld '%s': cannot build its SAM record: %s",
 		       (long long)r->index + 1, r->name, strerror(errno));

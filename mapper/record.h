@@ -5,12 +5,15 @@
  * its competitor (XS) from the two engines' lists, sm_align() traces it back
  * and sm_record_build() writes the bam1_t:
  *
- *   FLAG   0, or 16 for a hit of the reverse complement, or 4 (unmapped)
+ *   FLAG   0, or 16 for a hit of the reverse complement, or 4 (unmapped),
+ *          plus the pair and secondary bits of sm_rec_extra_t
  *   POS    1-based, on the contig holding the alignment's first base
  *   MAPQ   sm_mapq(AS, XS): never 255
  *   CIGAR  S for the read ends outside the local alignment, then M/I/D
  *   SEQ    the read, reverse-complemented (IUPAC-aware) on the reverse
  *          strand, QUAL reversed with it; unmapped reads as given
+ *   RNEXT, PNEXT, TLEN  from sm_rec_extra_t (paired reads); an unmapped
+ *          read with a mapped mate takes its mate's RNAME and POS
  *   tags   NM MD AS XS, then RG when a read group is set (unmapped: RG only)
  *
  * NM and MD follow samtools calmd: an aligned position is a match when the
@@ -47,6 +50,16 @@ typedef struct {
 	int32_t xs;        /* best score at another locus, either strand (0: none) */
 } sm_hit_t;
 
+/* What a paired or secondary record adds to sm_record_build()'s defaults. */
+typedef struct {
+	uint16_t flag;       /* BAM_FPAIRED BAM_FPROPER_PAIR BAM_FMUNMAP BAM_FMREVERSE
+	                        BAM_FREAD1 BAM_FREAD2 BAM_FSECONDARY, as they apply */
+	int mapq;            /* MAPQ of a mapped record */
+	int32_t mate_tid;    /* the mate's contig, -1 when unmapped or no mate */
+	int64_t mate_pos;    /* the mate's 0-based POS, -1 when none */
+	int64_t tlen;        /* TLEN (0 unless both mapped on one contig) */
+} sm_rec_extra_t;
+
 /* Scratch buffers reused from record to record by one thread. */
 typedef struct {
 	kstring_t seq, qual, md;
@@ -74,11 +87,14 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
 
 /* Writes read r's record into b (allocated with bam_init1()).  aln is the
  * traceback of hit (ignored, may be NULL, when !hit->mapped); rg_id the read
- * group ID or NULL.  Returns 0, or -1 after logging an error naming the read
- * (a name longer than SAM allows, out of memory). */
+ * group ID or NULL.  x NULL means a single-end primary record with MAPQ
+ * sm_mapq(AS, XS); otherwise x gives the FLAG bits, MAPQ and mate fields
+ * (a secondary record, BAM_FSECONDARY, gets SEQ and QUAL '*').  Returns 0,
+ * or -1 after logging an error naming the read (a name longer than SAM
+ * allows, out of memory). */
 int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_hit_t *hit, const sm_aln_t *aln,
-		    const char *rg_id, sm_record_ws_t *ws);
+		    const sm_rec_extra_t *x, const char *rg_id, sm_record_ws_t *ws);
 
 void sm_record_ws_free(sm_record_ws_t *ws);
 

@@ -151,13 +151,55 @@ static int64_t make_clusters(sm_seeder_t *s, int band)
 	return n_cl;
 }
 
+/* Copies the windows w->win[0..n_win) out of ref as the contigs of w->ref. */
+static int wref_layout(sm_wref_t *w, const sm_ref_t *ref)
+{
+	int64_t total = 0;
+	int32_t n_win = w->n_win;
+
+	for (int32_t t = 0; t < n_win; t++)
+		total += w->win[t].end - w->win[t].start;
+	if (grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0)
+		return -1;
+	free(w->ref.len);
+	free(w->ref.offset);
+	w->ref.len = malloc((size_t)(n_win + 1) * sizeof *w->ref.len);
+	w->ref.offset = malloc((size_t)(n_win + 1) * sizeof *w->ref.offset);
+	if (!w->ref.len || !w->ref.offset)
+		return -1;
+	w->ref.n_contig = n_win;
+	w->ref.total = 0;
+	for (int32_t t = 0; t < n_win; t++) {
+		int64_t len = w->win[t].end - w->win[t].start;
+		memcpy(w->ref.seq + w->ref.total, ref->seq + w->win[t].start, (size_t)len);
+		w->ref.offset[t] = w->ref.total;
+		w->ref.len[t] = len;
+		w->ref.total += len;
+	}
+	return 0;
+}
+
+int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t end)
+{
+	if (grow((void **)&w->win, &w->cap_win, 1, sizeof *w->win) < 0)
+		goto oom;
+	w->win[0] = (sm_window_t){ start, end, 0 };
+	w->n_win = start < end ? 1 : 0;
+	if (wref_layout(w, ref) < 0)
+		goto oom;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "seeding: out of memory");
+	return -1;
+}
+
 int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_seed_opt_t *opt,
 		    const uint8_t *read, int32_t n, sm_wref_t *w)
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
-	int64_t n_cl, total = 0;
+	int64_t n_cl;
 	int32_t n_win = 0;
 
 	if (n_mini < 0 || collect_hits(s, idx, n_mini, n, opt->max_occ) < 0)
@@ -200,30 +242,10 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			w->win[m++] = w->win[t];
 		}
 	}
-	n_win = m;
-	w->n_win = n_win;
-
-	/* Lay the windows out as the contigs of the window reference. */
-	for (int32_t t = 0; t < n_win; t++)
-		total += w->win[t].end - w->win[t].start;
-	if (grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0)
+	w->n_win = m;
+	if (wref_layout(w, ref) < 0)
 		goto oom;
-	free(w->ref.len);
-	free(w->ref.offset);
-	w->ref.len = malloc((size_t)(n_win + 1) * sizeof *w->ref.len);
-	w->ref.offset = malloc((size_t)(n_win + 1) * sizeof *w->ref.offset);
-	if (!w->ref.len || !w->ref.offset)
-		goto oom;
-	w->ref.n_contig = n_win;
-	w->ref.total = 0;
-	for (int32_t t = 0; t < n_win; t++) {
-		int64_t len = w->win[t].end - w->win[t].start;
-		memcpy(w->ref.seq + w->ref.total, ref->seq + w->win[t].start, (size_t)len);
-		w->ref.offset[t] = w->ref.total;
-		w->ref.len[t] = len;
-		w->ref.total += len;
-	}
-	return n_win;
+	return w->n_win;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;
@@ -234,6 +256,14 @@ int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p)
 	int32_t c = sm_ref_contig_of(&w->ref, p);
 
 	return w->win[c].start + (p - w->ref.offset[c]);
+}
+
+int64_t sm_wref_from_global(const sm_wref_t *w, int64_t g)
+{
+	for (int32_t t = 0; t < w->n_win; t++)
+		if (g >= w->win[t].start && g < w->win[t].end)
+			return w->ref.offset[t] + (g - w->win[t].start);
+	return -1;
 }
 
 void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, sm_scan_t *out)

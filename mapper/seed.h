@@ -60,6 +60,15 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_seed_opt_t *opt,
 		    const uint8_t *read, int32_t n, sm_wref_t *w);
 
+/* Makes w the window reference of the one window [start, end) (global
+ * coordinates inside one contig of ref; empty when start >= end).  Returns
+ * 0, or -1 when out of memory (logged). */
+int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t end);
+
+/* Window-reference coordinate of global coordinate g, or -1 when g lies in
+ * no window. */
+int64_t sm_wref_from_global(const sm_wref_t *w, int64_t g);
+
 /* Global coordinate of window-reference coordinate p. */
 int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p);
 

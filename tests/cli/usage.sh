@@ -49,7 +49,8 @@ usage_error() {
 
 usage_error "no files" "expected <ref.fa> and <reads.fq>"
 usage_error "one file" "expected <ref.fa> and <reads.fq>" "$ref"
-usage_error "three files" "unexpected argument 'extra'" "$ref" "$reads" extra
+usage_error "four files" "unexpected argument 'extra'" "$ref" "$reads" "$reads" extra
+usage_error "-p with two reads files" "-p (interleaved pairs) takes one reads file" -p "$ref" "$reads" "$reads"
 usage_error "unknown short option" "unknown option '-Z'" -Z "$ref" "$reads"
 usage_error "unknown long option" "unknown option '--frob'" --frob "$ref" "$reads"
 usage_error "missing value" "option '-t' needs a value" "$ref" "$reads" -t

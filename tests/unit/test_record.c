@@ -81,7 +81,7 @@ static void check_record(int line, const char *seq, const char *qual, const sm_h
 	sm_record_ws_t ws = { 0 };
 	bam1_t *b = bam_init1();
 	kstring_t s = KS_INITIALIZE;
-	int rc = sm_record_build(b, &r, ref, &sc, hit, aln, rg, &ws);
+	int rc = sm_record_build(b, &r, ref, &sc, hit, aln, NULL, rg, &ws);
 
 	CHECK(rc == 0 && sam_format1(hdr, b, &s) >= 0 && strcmp(s.s, want) == 0,
 	      "line %d: rc %d\n got  %s\n want %s", line, rc, s.s ? s.s : "", want);
@@ -186,10 +186,10 @@ static void test_long_name(void)
 
 	memset(name, 'x', sizeof name - 1);
 	name[sizeof name - 1] = '\0';
-	CHECK(sm_record_build(b, &r, ref, &sc, &hit, NULL, NULL, &ws) < 0,
+	CHECK(sm_record_build(b, &r, ref, &sc, &hit, NULL, NULL, NULL, &ws) < 0,
 	      "a 299-character name is refused");
 	name[254] = '\0';
-	CHECK(sm_record_build(b, &r, ref, &sc, &hit, NULL, NULL, &ws) == 0,
+	CHECK(sm_record_build(b, &r, ref, &sc, &hit, NULL, NULL, NULL, &ws) == 0,
 	      "a 254-character name is accepted");
 	bam_destroy1(b);
 	sm_record_ws_free(&ws);

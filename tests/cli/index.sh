@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# index.sh — `scanmap index`: the default and -o paths, build time and peak
+# memory on stderr, option errors; `scanmap map --mode seeded` loading
+# REF.smi (and refusing a wrong, truncated, other-version or mismatched one
+# with a message naming the file), building in memory without one, and giving
+# the same records with a loaded and an in-memory index.
+source "$(dirname "$0")/lib.bash"
+
+c1=$(random_seq 5000 61)
+c2=$(random_seq 3000 62)
+printf '>chr1\n%s\n>chr2\n%s\n' "$c1" "$c2" >"$tmp/ref.fa"
+printf '>other\n%s\n' "$(random_seq 8000 63)" >"$tmp/other.fa"
+{
+	fastq_record r1 "${c1:1000:100}"
+	fastq_record r2 "$(revcomp "${c2:500:120}")"
+	fastq_record r3 "$(random_seq 90 64)"
+} >"$tmp/reads.fq"
+
+run "$SCANMAP" index "$tmp/ref.fa"
+expect_status 0 "index with the default path"
+check "default path is REF.smi" test -s "$tmp/ref.fa.smi"
+expect_err "peak memory" "build time and peak memory reported"
+expect_err "k=15 w=10" "default k and w reported"
+
+run "$SCANMAP" index -o "$tmp/custom.idx" -k 12 -w 5 "$tmp/ref.fa"
+expect_status 0 "index with -o -k -w"
+check "-o path written" test -s "$tmp/custom.idx"
+expect_err "k=12 w=5" "-k -w reported"
+
+run "$SCANMAP" index -k 17 "$tmp/ref.fa"
+expect_status 1 "-k out of range"
+expect_err "-k (minimizer length) must be between 4 and 16" "-k range message"
+run "$SCANMAP" index
+expect_status 1 "no reference"
+expect_err "expected <ref.fa>" "no reference message"
+run "$SCANMAP" index -o "$tmp/x.smi" "$tmp/missing.fa"
+expect_failure "missing reference"
+check "no index left for a missing reference" test ! -e "$tmp/x.smi"
+run "$SCANMAP" index -h
+expect_status 0 "index -h"
+expect_out "Usage: scanmap index" "index usage text"
+
+run "$SCANMAP" map --mode seeded "$tmp/ref.fa" "$tmp/reads.fq"
+expect_status 0 "seeded map with REF.smi"
+expect_err "loaded index $tmp/ref.fa.smi" "REF.smi loaded"
+grep -v '^@PG' "$tmp/out" >"$tmp/loaded.sam"
+check "r1 placed" grep -qP '^r1\t0\tchr1\t1001\t' "$tmp/loaded.sam"
+check "r2 placed on the reverse strand" grep -qP '^r2\t16\tchr2\t501\t' "$tmp/loaded.sam"
+check "r3 unmapped" grep -qP '^r3\t4\t' "$tmp/loaded.sam"
+
+mv "$tmp/ref.fa.smi" "$tmp/good.smi"
+run "$SCANMAP" map --mode seeded "$tmp/ref.fa" "$tmp/reads.fq"
+expect_status 0 "seeded map without an index"
+expect_err "built the index in memory" "index built in memory"
+check "same records with a loaded and a built index" \
+	cmp -s "$tmp/loaded.sam" <(grep -v '^@PG' "$tmp/out")
+
+# bad_index WHAT MESSAGE: REF.smi as prepared must be refused.
+bad_index() {
+	run "$SCANMAP" map --mode seeded "$tmp/ref.fa" "$tmp/reads.fq"
+	expect_status 1 "$1"
+	expect_err "$2" "$1: message"
+	check "$1: no SAM written" test ! -s "$tmp/out"
+}
+printf 'not an index at all\n' >"$tmp/ref.fa.smi"
+bad_index "not an index" "$tmp/ref.fa.smi: not a scanmap index"
+head -c 100 "$tmp/good.smi" >"$tmp/ref.fa.smi"
+bad_index "truncated index" "$tmp/ref.fa.smi: truncated or corrupt index"
+head -c 20000 "$tmp/good.smi" >"$tmp/ref.fa.smi"
+bad_index "index cut in its tables" "truncated or corrupt index"
+{ printf 'SMIDX\377'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
+bad_index "other index version" "index version 255"
+"$SCANMAP" index -v 0 -o "$tmp/ref.fa.smi" "$tmp/other.fa"
+bad_index "index of another reference" "built from another reference"
+
+cp "$tmp/good.smi" "$tmp/ref.fa.smi"
+run "$SCANMAP" map --mode seeded -k 13 "$tmp/ref.fa" "$tmp/reads.fq"
+expect_status 0 "-k unlike the index's"
+expect_err "building the index in memory" "-k unlike the index's: rebuilt in memory"
+
+run "$SCANMAP" map "$tmp/ref.fa" "$tmp/reads.fq"
+expect_status 0 "auto mode on a small reference"
+expect_err "exhaustive mode" "auto mode: exhaustive under the bound"
+finish
