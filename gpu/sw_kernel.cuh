@@ -486,10 +486,10 @@ template <int B, bool LADDER, int C> struct Strip {
 	 * read from this row's edge before the call; erow is then overwritten
 	 * with this strip's right edge.  Returns whether the next row must be
 	 * wide (ladders). */
-	template <class O, int WPC, bool WIDE, bool AMB, class PF>
+	template <class O, int WPC, bool WIDE, bool AMB, bool VOTE_OR, class PF>
 	__device__ static bool row(State &st, uint32_t *erow, const PF &pf, const Decays &dc,
 				   int lane, int nsteps, int oe, int ovf_thr, const uint32_t (&dprev)[WPC],
-				   const uint32_t (&ek)[WPC])
+				   const uint32_t (&ek)[WPC], bool &f_alive)
 	{
 		uint32_t dl[WPC];
 
@@ -500,10 +500,9 @@ template <int B, bool LADDER, int C> struct Strip {
 		}
 
 		/* Step 1 (Eq. 5), right to left so that H(i-1, j-1) is still there.
-		 * Plain kernels only need "some H~ > O+E": an OR of the words is
-		 * >= their maximum and <= O+E when all are, unless O+E is not of
-		 * the form 2^k - 1, where it may ask for a scan that was not needed
-		 * (never the reverse). */
+		 * Plain kernels only need "some H~ > O+E": when O+E = 2^k - 1 an OR
+		 * of the words answers it exactly and more cheaply than a maximum
+		 * (all <= O+E iff no bit above the k low ones is set). */
 		uint32_t r0 = 0, r1 = 0;
 #pragma unroll
 		for (int c = C - 1; c >= 0; c--) {
@@ -512,13 +511,13 @@ template <int B, bool LADDER, int C> struct Strip {
 				const int w = c * WPC + k;
 				const uint32_t diag = c > 0 ? st.H[w - WPC] : dl[k];
 				st.H[w] = O::ht(diag, pf.template score<AMB>(st.sel[c], k), st.F[w]);
-				if constexpr (LADDER) {
+				if constexpr (VOTE_OR) {
+					r0 |= st.H[w];
+				} else {
 					if (c & 1)
 						r1 = O::max2(r1, st.H[w]);
 					else
 						r0 = O::max2(r0, st.H[w]);
-				} else {
-					r0 |= st.H[w];
 				}
 			}
 		}
@@ -532,8 +531,10 @@ template <int B, bool LADDER, int C> struct Strip {
 			const uint32_t rmax = O::max2(r0, r1);
 			need = __any_sync(FULL, O::any_gt(rmax, oe)) || kin;
 			ovf = __any_sync(FULL, O::any_gt(rmax, ovf_thr));
-		} else {
+		} else if constexpr (VOTE_OR) {
 			need = __any_sync(FULL, O::or_any_gt(r0, oe)) || kin;
+		} else {
+			need = __any_sync(FULL, O::any_gt(O::max2(r0, r1), oe)) || kin;
 		}
 
 		/* Step 2 (Eq. 6-7): local scans from zero, the lanes within reach,
@@ -587,7 +588,7 @@ template <int B, bool LADDER, int C> struct Strip {
 			store_edge<O, WPC>(erow + EW, kout);
 		}
 
-		/* Step 3 (Eq. 8) and the column maxima. */
+		/* The column maxima. */
 #pragma unroll
 		for (int c = 0; c < C; c++) {
 #pragma unroll
@@ -597,8 +598,20 @@ template <int B, bool LADDER, int C> struct Strip {
 					st.Mw[w] = O::max2(st.Mw[w], st.H[w]);
 				else
 					st.Mn[c] = O::max2(st.Mn[c], st.H[w]);
-				st.F[w] = O::decay(st.H[w], dc.oe, O::decay(st.F[w], dc.e, 0u));
 			}
+		}
+		/* Step 3 (Eq. 8), lazily: F(i+1) = max(F - E, H - O - E, 0) is all
+		 * zero when every F is zero and no H exceeds O + E (an H above it
+		 * needs an H~ above it or an E carry, i.e. `need`), so such rows
+		 * skip it (Farrar's lazy F, per warp). */
+		if (need || f_alive) {
+			uint32_t fo = 0;
+#pragma unroll
+			for (int w = 0; w < C * WPC; w++) {
+				st.F[w] = O::decay(st.H[w], dc.oe, O::decay(st.F[w], dc.e, 0u));
+				fo |= st.F[w];
+			}
+			f_alive = __any_sync(FULL, fo != 0);
 		}
 		return ovf;
 	}
@@ -648,7 +661,7 @@ template <int B, bool LADDER, int C> struct Strip {
 	}
 
 	/* All rows of one strip.  Counts rows done narrow and wide. */
-	template <bool AMB>
+	template <bool AMB, bool VOTE_OR>
 	__device__ static void run(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
 				   int L, int lane, int nsteps, int &n_narrow, int &n_wide)
 	{
@@ -658,7 +671,7 @@ template <int B, bool LADDER, int C> struct Strip {
 		const int up_thr = N::LIMIT - P.match;
 		const int down_thr = N::LIMIT - NARROW_BACK_MARGIN - P.match;
 		uint32_t dprev[LADDER ? Q : 1];
-		bool wide = false, vote_wide = false;
+		bool wide = false, vote_wide = false, f_alive = false;
 
 #pragma unroll
 		for (int q = 0; q < (LADDER ? Q : 1); q++)
@@ -691,8 +704,8 @@ template <int B, bool LADDER, int C> struct Strip {
 					ProfWide<Q> pf(P, codes);
 					uint32_t ek[Q];
 					load_edge<W, Q>(erow + EW, ek);
-					vote_wide = row<W, Q, true, AMB>(st, erow, pf, dw, lane, nsteps,
-									 P.oe, down_thr, dprev, ek);
+					vote_wide = row<W, Q, true, AMB, false>(st, erow, pf, dw, lane, nsteps,
+									 P.oe, down_thr, dprev, ek, f_alive);
 					n_wide++;
 				} else {
 					Prof<B> pf(P, codes);
@@ -701,8 +714,8 @@ template <int B, bool LADDER, int C> struct Strip {
 					for (int q = 0; q < Q; q++)
 						d1[0] = N::put(d1[0], q, (int)dprev[q]);
 					load_edge<N, 1>(erow + EW, ek);
-					vote_wide = row<N, 1, false, AMB>(st, erow, pf, dn, lane, nsteps,
-									  P.oe, up_thr, d1, ek);
+					vote_wide = row<N, 1, false, AMB, false>(st, erow, pf, dn, lane, nsteps,
+									  P.oe, up_thr, d1, ek, f_alive);
 					n_narrow++;
 				}
 				/* The next row's diagonal, as read before this row
@@ -724,8 +737,8 @@ template <int B, bool LADDER, int C> struct Strip {
 				uint32_t eh_n[1], ek_n[1];
 				load_edge<N, 1>(edge + (size_t)nx * 2 * EW, eh_n);
 				load_edge<N, 1>(edge + (size_t)nx * 2 * EW + EW, ek_n);
-				row<N, 1, false, AMB>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
-						      P.oe, up_thr, dprev, ek);
+				row<N, 1, false, AMB, VOTE_OR>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
+						      P.oe, up_thr, dprev, ek, f_alive);
 				dprev[0] = eh[0];
 				eh[0] = eh_n[0];
 				ek[0] = ek_n[0];
@@ -818,10 +831,18 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 #pragma unroll
 		for (int w = 0; w < SK::NMW; w++)
 			st.Mw[w] = 0;
-		if (__any_sync(FULL, amb))
-			SK::template run<true>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
-		else
-			SK::template run<false>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+		const bool vote_or = !LADDER && (P.oe & (P.oe + 1)) == 0;
+		if (__any_sync(FULL, amb)) {
+			if (vote_or)
+				SK::template run<true, true>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+			else
+				SK::template run<true, false>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+		} else {
+			if (vote_or)
+				SK::template run<false, true>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+			else
+				SK::template run<false, false>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+		}
 
 		/* This lane's columns lie in one contig (separators are wider
 		 * than a lane) and in one locus bin: its best per query. */
