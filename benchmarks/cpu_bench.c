@@ -3,6 +3,7 @@
  * read/reference pairs, on 1 and more threads, in one run.
  *
  *   cpu_bench -r REF.fa [-n READS] [-l LEN] [-s SEED] [-t 1,2] [-b SECONDS]
+ *             [-m METHOD,...] [-A MATCH -B MISMATCH -O OPEN -E EXTEND]
  *
  * Reads are sampled from the reference (forward strand) with a fixed seed,
  * 1% substitutions and 0.1% short indels.  Every method scans each read
@@ -297,7 +298,7 @@ static int run_method(bench_t *b, const method_t *m, int threads, double budget)
 static void usage(void)
 {
 	fprintf(stderr, "usage: cpu_bench -r REF.fa [-n READS] [-l LEN] [-s SEED] "
-		"[-t THREADS,...] [-b SECONDS] [-m METHOD,...]\n"
+		"[-t THREADS,...] [-b SECONDS] [-m METHOD,...] [-A N -B N -O N -E N]\n"
 		"methods: scanmap-<isa> (isa: avx512 avx2 sse41 scalar), "
 		"parasail-striped16, parasail-stripedsat, parasail-scan16, ssw\n");
 }
@@ -324,7 +325,7 @@ int main(int argc, char **argv)
 	sm_score_t sc = { SM_DEFAULT_MATCH, SM_DEFAULT_MISMATCH, SM_DEFAULT_GAP_OPEN,
 			  SM_DEFAULT_GAP_EXTEND };
 
-	while ((opt = getopt(argc, argv, "r:n:l:s:t:b:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:l:s:t:b:m:A:B:O:E:")) != -1) {
 		switch (opt) {
 		case 'r': ref_path = optarg; break;
 		case 'n': nq = atoi(optarg); break;
@@ -332,6 +333,10 @@ int main(int argc, char **argv)
 		case 's': seed = strtoull(optarg, NULL, 10); break;
 		case 'b': budget = atof(optarg); break;
 		case 'm': sel = optarg; break;
+		case 'A': sc.match = atoi(optarg); break;
+		case 'B': sc.mismatch = atoi(optarg); break;
+		case 'O': sc.gap_open = atoi(optarg); break;
+		case 'E': sc.gap_ext = atoi(optarg); break;
 		case 't':
 			n_tc = 0;
 			for (char *p = strtok(optarg, ","); p && n_tc < MAX_THREAD_COUNTS;
@@ -346,7 +351,10 @@ int main(int argc, char **argv)
 			usage();
 			return 1;
 		}
-	if (!ref_path || nq < 1 || len < 1 || budget <= 0) {
+	if (!ref_path || nq < 1 || len < 1 || budget <= 0 || sc.match < 1 ||
+	    sc.match > SM_MAX_MATCH || sc.mismatch < 1 || sc.mismatch > SM_MAX_PENALTY ||
+	    sc.gap_open < 0 || sc.gap_open > SM_MAX_PENALTY || sc.gap_ext < 1 ||
+	    sc.gap_ext > SM_MAX_PENALTY) {
 		usage();
 		return 1;
 	}

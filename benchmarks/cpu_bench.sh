@@ -75,4 +75,13 @@ for ref in lambda_virus ecoli_k12; do
 		echo >>"$out"
 	done
 done
+# Scores past 255 (match 2, 250 bp): rows switch to 16-bit cells where a
+# read aligns, and back.
+echo "## lambda_virus, 250 bp reads, match score 2 (mixed cell widths)" >>"$out"
+echo >>"$out"
+echo '```' >>"$out"
+echo "build/benchmarks/cpu_bench -r lambda_virus.fa -n $reads_phage -l 250 -t 1 -b $budget -A 2" >>"$out"
+echo '```' >>"$out"
+"$build/benchmarks/cpu_bench" -r "$work/lambda_virus.fa" -n "$reads_phage" -l 250 -t 1 \
+	-b "$budget" -A 2 >>"$out"
 echo "wrote $out"
