@@ -138,6 +138,10 @@ template <> struct Ops<32> {
 		return (uint32_t)max(max((int)diag + (int)s, (int)f), 0);
 	}
 	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return (uint32_t)max((int)a, (int)b); }
+	__device__ static uint32_t max3(uint32_t a, uint32_t b, uint32_t c)
+	{
+		return (uint32_t)max(max((int)a, (int)b), (int)c);
+	}
 	__device__ static bool any_gt(uint32_t x, int thr) { return (int)x > thr; }
 	__device__ static uint32_t kstep(uint32_t k, uint32_t dc, uint32_t h)
 	{
@@ -164,6 +168,10 @@ template <> struct Ops<16> {
 		return __viaddmax_s16x2_relu(diag, s, f);
 	}
 	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return __vimax_s16x2_relu(a, b); }
+	__device__ static uint32_t max3(uint32_t a, uint32_t b, uint32_t c)
+	{
+		return __vimax3_s16x2_relu(a, b, c);
+	}
 	__device__ static bool any_gt(uint32_t x, int thr)
 	{
 		return __viaddmax_s16x2_relu(x, splat(-thr), 0u) != 0u;
@@ -202,6 +210,10 @@ template <> struct Ops<8> {
 		return __vmaxu4(__vsubus4(__vaddus4(diag, s.pos), s.neg), f);
 	}
 	__device__ static uint32_t max2(uint32_t a, uint32_t b) { return __vmaxu4(a, b); }
+	__device__ static uint32_t max3(uint32_t a, uint32_t b, uint32_t c)
+	{
+		return __vmaxu4(__vmaxu4(a, b), c);
+	}
 	__device__ static bool any_gt(uint32_t x, int thr)
 	{
 		return __vsubus4(x, (uint32_t)thr * 0x01010101u) != 0u;
@@ -413,6 +425,12 @@ __device__ __forceinline__ void warp_merge(TopList &l, int shift, uint64_t out[T
 
 /* ---- the strip kernel --------------------------------------------------- */
 
+/* How a row updates the column maxima.  Ladder kernels fold every row;
+ * plain kernels fold rows in pairs with one 3-input max on the odd row,
+ * taking the even row's H as it is replaced (rows whose E scan changed H
+ * fold it again after the scan, and an unpaired last row after the loop). */
+enum MaxMode { MAX_EVERY, MAX_SKIP, MAX_PAIR };
+
 template <int B, bool LADDER, int C> struct Strip {
 	typedef Ops<B> N;
 	typedef Ops<32> W;
@@ -486,7 +504,7 @@ template <int B, bool LADDER, int C> struct Strip {
 	 * read from this row's edge before the call; erow is then overwritten
 	 * with this strip's right edge.  Returns whether the next row must be
 	 * wide (ladders). */
-	template <class O, int WPC, bool WIDE, bool AMB, bool VOTE_OR, class PF>
+	template <class O, int WPC, bool WIDE, bool AMB, bool VOTE_OR, MaxMode MM, class PF>
 	__device__ static bool row(State &st, uint32_t *erow, const PF &pf, const Decays &dc,
 				   int lane, int nsteps, int oe, int ovf_thr, const uint32_t (&dprev)[WPC],
 				   const uint32_t (&ek)[WPC], bool &f_alive)
@@ -510,7 +528,10 @@ template <int B, bool LADDER, int C> struct Strip {
 			for (int k = 0; k < WPC; k++) {
 				const int w = c * WPC + k;
 				const uint32_t diag = c > 0 ? st.H[w - WPC] : dl[k];
+				const uint32_t above = st.H[w];
 				st.H[w] = O::ht(diag, pf.template score<AMB>(st.sel[c], k), st.F[w]);
+				if constexpr (MM == MAX_PAIR)
+					st.Mn[c] = O::max3(st.Mn[c], above, st.H[w]);
 				if constexpr (VOTE_OR) {
 					r0 |= st.H[w];
 				} else {
@@ -577,6 +598,11 @@ template <int B, bool LADDER, int C> struct Strip {
 				}
 				kout[k] = K;
 			}
+			if constexpr (MM != MAX_EVERY) {
+#pragma unroll
+				for (int c = 0; c < C; c++)
+					st.Mn[c] = O::max2(st.Mn[c], st.H[c]);
+			}
 		}
 		__syncwarp();
 		if (lane == WARP - 1) {
@@ -590,7 +616,7 @@ template <int B, bool LADDER, int C> struct Strip {
 
 		/* The column maxima. */
 #pragma unroll
-		for (int c = 0; c < C; c++) {
+		for (int c = 0; c < (MM == MAX_EVERY ? C : 0); c++) {
 #pragma unroll
 			for (int k = 0; k < WPC; k++) {
 				const int w = c * WPC + k;
@@ -660,6 +686,27 @@ template <int B, bool LADDER, int C> struct Strip {
 		}
 	}
 
+	/* Row i of a plain strip: loads row i+1's inputs, computes row i,
+	 * then shifts the pipeline (pf, eh, ek: row i's on entry, i+1's on exit). */
+	template <bool AMB, bool VOTE_OR, MaxMode MM>
+	__device__ static void plain_row(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
+					 int L, int i, Prof<B> &pf, uint32_t (&eh)[1], uint32_t (&ek)[1],
+					 uint32_t (&dprev)[1], const Decays &dn, int lane, int nsteps,
+					 int up_thr, bool &f_alive)
+	{
+		const int nx = i + 1 < L ? i + 1 : i;
+		const Prof<B> pf_n(P, rows + nx * Q);
+		uint32_t eh_n[1], ek_n[1];
+		load_edge<N, 1>(edge + (size_t)nx * 2 * EW, eh_n);
+		load_edge<N, 1>(edge + (size_t)nx * 2 * EW + EW, ek_n);
+		row<N, 1, false, AMB, VOTE_OR, MM>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
+						   P.oe, up_thr, dprev, ek, f_alive);
+		dprev[0] = eh[0];
+		eh[0] = eh_n[0];
+		ek[0] = ek_n[0];
+		pf = pf_n;
+	}
+
 	/* All rows of one strip.  Counts rows done narrow and wide. */
 	template <bool AMB, bool VOTE_OR>
 	__device__ static void run(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
@@ -704,7 +751,7 @@ template <int B, bool LADDER, int C> struct Strip {
 					ProfWide<Q> pf(P, codes);
 					uint32_t ek[Q];
 					load_edge<W, Q>(erow + EW, ek);
-					vote_wide = row<W, Q, true, AMB, false>(st, erow, pf, dw, lane, nsteps,
+					vote_wide = row<W, Q, true, AMB, false, MAX_EVERY>(st, erow, pf, dw, lane, nsteps,
 									 P.oe, down_thr, dprev, ek, f_alive);
 					n_wide++;
 				} else {
@@ -714,7 +761,7 @@ template <int B, bool LADDER, int C> struct Strip {
 					for (int q = 0; q < Q; q++)
 						d1[0] = N::put(d1[0], q, (int)dprev[q]);
 					load_edge<N, 1>(erow + EW, ek);
-					vote_wide = row<N, 1, false, AMB, false>(st, erow, pf, dn, lane, nsteps,
+					vote_wide = row<N, 1, false, AMB, false, MAX_EVERY>(st, erow, pf, dn, lane, nsteps,
 									  P.oe, up_thr, d1, ek, f_alive);
 					n_narrow++;
 				}
@@ -726,23 +773,23 @@ template <int B, bool LADDER, int C> struct Strip {
 			}
 		} else {
 			/* Plain rows, software-pipelined: the next row's scores and
-			 * left edge are loaded while this row computes. */
+			 * left edge are loaded while this row computes; rows go in
+			 * pairs for the column maxima. */
 			Prof<B> pf(P, rows);
 			uint32_t eh[1], ek[1];
 			load_edge<N, 1>(edge, eh);
 			load_edge<N, 1>(edge + EW, ek);
-			for (int i = 0; i < L; i++) {
-				const int nx = i + 1 < L ? i + 1 : i;
-				const Prof<B> pf_n(P, rows + nx * Q);
-				uint32_t eh_n[1], ek_n[1];
-				load_edge<N, 1>(edge + (size_t)nx * 2 * EW, eh_n);
-				load_edge<N, 1>(edge + (size_t)nx * 2 * EW + EW, ek_n);
-				row<N, 1, false, AMB, VOTE_OR>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
-						      P.oe, up_thr, dprev, ek, f_alive);
-				dprev[0] = eh[0];
-				eh[0] = eh_n[0];
-				ek[0] = ek_n[0];
-				pf = pf_n;
+			for (int i = 0; i < L; i += 2) {
+				plain_row<AMB, VOTE_OR, MAX_SKIP>(st, edge, P, rows, L, i, pf, eh, ek, dprev,
+								  dn, lane, nsteps, up_thr, f_alive);
+				if (i + 1 < L)
+					plain_row<AMB, VOTE_OR, MAX_PAIR>(st, edge, P, rows, L, i + 1, pf, eh, ek,
+									  dprev, dn, lane, nsteps, up_thr, f_alive);
+			}
+			if (L & 1) {
+#pragma unroll
+				for (int c = 0; c < C; c++)
+					st.Mn[c] = N::max2(st.Mn[c], st.H[c]);
 			}
 			n_narrow += L;
 		}
