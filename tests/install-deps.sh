@@ -42,6 +42,7 @@ if [[ $level == test ]]; then
 	need dwgsim have dwgsim         # reads with known origin
 	need emboss have water          # independent Smith-Waterman
 	need picard-tools have PicardCommandLine  # ValidateSamFile
+	need gawk have gawk             # tests use gawk's and() (Debian then points awk at gawk)
 fi
 
 if ((${#missing[@]} == 0)); then
