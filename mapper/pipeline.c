@@ -746,9 +746,21 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	if (best + SM_PAIR_PENALTY < unpaired)
 		return 0;
 	{
-		int32_t rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
-		int q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0);
 		int idx[SM_STRANDS] = { bi, bj };
+		int32_t rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
+		int32_t repeat = best;
+		int q_pe;
+
+		/* Both reads at their next-best loci may make a pair that the
+		 * candidate lists (SM_TOPK per strand) do not show: a repeat longer
+		 * than the insert.  That pair scores best minus both reads' leads. */
+		for (int e = 0; e < SM_STRANDS; e++) {
+			const cand_t *c = &res[e].cand[idx[e]];
+
+			repeat -= c->score > c->xs ? c->score - c->xs : 0;
+		}
+		rival = repeat > rival ? repeat : rival;
+		q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0);
 
 		for (int e = 0; e < SM_STRANDS; e++) {
 			int q_se = read_mapq(p, &res[e].cand[idx[e]]);
