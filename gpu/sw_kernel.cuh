@@ -779,14 +779,18 @@ template <int B, bool LADDER, int C> struct Strip {
 			uint32_t eh[1], ek[1];
 			load_edge<N, 1>(edge, eh);
 			load_edge<N, 1>(edge + EW, ek);
+			/* 8-bit lanes have no 3-input max instruction: pairing
+			 * measured slower there, so they fold every row. */
+			constexpr MaxMode even = B == 8 ? MAX_EVERY : MAX_SKIP;
+			constexpr MaxMode odd = B == 8 ? MAX_EVERY : MAX_PAIR;
 			for (int i = 0; i < L; i += 2) {
-				plain_row<AMB, VOTE_OR, MAX_SKIP>(st, edge, P, rows, L, i, pf, eh, ek, dprev,
-								  dn, lane, nsteps, up_thr, f_alive);
+				plain_row<AMB, VOTE_OR, even>(st, edge, P, rows, L, i, pf, eh, ek, dprev,
+							      dn, lane, nsteps, up_thr, f_alive);
 				if (i + 1 < L)
-					plain_row<AMB, VOTE_OR, MAX_PAIR>(st, edge, P, rows, L, i + 1, pf, eh, ek,
-									  dprev, dn, lane, nsteps, up_thr, f_alive);
+					plain_row<AMB, VOTE_OR, odd>(st, edge, P, rows, L, i + 1, pf, eh, ek,
+								     dprev, dn, lane, nsteps, up_thr, f_alive);
 			}
-			if (L & 1) {
+			if (B != 8 && (L & 1)) {
 #pragma unroll
 				for (int c = 0; c < C; c++)
 					st.Mn[c] = N::max2(st.Mn[c], st.H[c]);

@@ -34,4 +34,5 @@ for prog in tests/gpu/test_gpu.c benchmarks/gpu_bench.c; do
 	"$CC" "${cflags[@]}" -c "$prog" -o "$out/$name.o"
 	"$NVCC" "${gencode[@]}" -o "$out/$name" "$out/$name.o" "$out/gpu_engine.o" "${lib[@]}" -lpthread
 done
-echo "built $out/test_gpu $out/gpu_bench (archs: $archs)"
+"$NVCC" -O3 -std=c++17 "${gencode[@]}" -o "$out/gpu_ceiling" benchmarks/gpu_ceiling.cu
+echo "built $out/test_gpu $out/gpu_bench $out/gpu_ceiling (archs: $archs)"

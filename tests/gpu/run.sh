@@ -36,6 +36,16 @@ build/gpu-tests/test_gpu >"$out/test_gpu.log" 2>&1
 test_rc=$?
 cat "$out/test_gpu.log"
 
+build/gpu-tests/gpu_ceiling 2>&1 | tee "$out/ceiling.txt"
+# The engine's machine code: instruction mix of the 16-bit plain kernel.
+if command -v cuobjdump >/dev/null; then
+	cuobjdump -sass build/gpu-tests/gpu_engine.o 2>/dev/null |
+		awk '/Function : .*strip_kernelILi16ELb0ELi32/ {on = 1; next} /Function :/ {on = 0}
+		     on && /\/\*[0-9a-f]+\*\// {for (i = 1; i <= NF; i++) if ($i ~ /^[A-Z][A-Z0-9_.]+$/) {split($i, a, "."); n[a[1]]++; break}}
+		     END {for (k in n) print n[k], k}' | sort -rn >"$out/sass16.txt"
+	head -n 12 "$out/sass16.txt"
+fi
+
 : >"$out/bench.tsv"
 for b in "${benches[@]}"; do
 	build/gpu-tests/gpu_bench "$b" $quick 2>&1 | tee -a "$out/bench.tsv"
