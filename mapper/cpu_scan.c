@@ -117,7 +117,6 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 		return NULL;
 	}
 	ws->isa = isa;
-	ws->cells = cells;
 	ws->allowed = allowed_widths(isa, cells);
 	/* sref, CODES profile rows, and H, F, column maxima at 1, 2, 4 bytes. */
 	const size_t tile = SM_CPU_TILE_COLS;

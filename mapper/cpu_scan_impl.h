@@ -45,7 +45,6 @@
 
 struct sm_cpu_scan_s {
 	sm_cpu_isa_t isa;
-	sm_cells_t cells;
 	int allowed;            /* bit k set: width 8 << k may be used */
 	int32_t cap_rows;       /* rows the boundary arrays hold */
 	int32_t *hb;            /* [cap_rows + 1] H(i, last column of previous tile) */
