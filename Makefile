@@ -41,6 +41,10 @@ LIB   := $(BUILD)/libscanmap.a
 CONFIG_STAMP := $(BUILD)/config
 CONFIG := cuda=$(cuda) asan=$(asan) debug=$(debug) CC=$(CC) NVCC=$(NVCC) CFLAGS=$(CFLAGS) CUDA_ARCHS=$(CUDA_ARCHS)
 $(shell mkdir -p $(BUILD) && (echo '$(CONFIG)' | cmp -s - $(CONFIG_STAMP) || echo '$(CONFIG)' > $(CONFIG_STAMP)))
+# Likewise the version, for the objects that print it.
+VERSION_STAMP := $(BUILD)/version
+$(shell echo '$(VERSION)' | cmp -s - $(VERSION_STAMP) || echo '$(VERSION)' > $(VERSION_STAMP))
+$(BUILD)/mapper/cli.o $(BUILD)/mapper/pipeline.o: $(VERSION_STAMP)
 
 LIB_C   := $(sort $(wildcard io/*.c mapper/*.c))
 LIB_C   := $(filter-out mapper/main.c,$(LIB_C))

@@ -26,8 +26,10 @@ sm_fastq_t *sm_fastq_open(const char *path);
  * before the first call; free with sm_read_free).  Returns 1 for a record,
  * 0 at a clean end of file, -1 after logging an error that names the file,
  * the record number and the line: missing '@' or '+', SEQ/QUAL length
- * mismatch, truncated record, truncated or corrupt gzip, zero-length read,
- * characters that are not IUPAC letters in SEQ or outside '!'..'~' in QUAL. */
+ * mismatch (reported on the quality line), truncated record, truncated or
+ * corrupt gzip, zero-length read, characters that are not IUPAC DNA letters
+ * in SEQ or outside '!'..'~' in QUAL, a '+' line that names another read,
+ * and read names SAM cannot hold (containing '@', or over 254 characters). */
 int sm_fastq_next(sm_fastq_t *f, sm_read_t *r);
 
 const char *sm_fastq_path(const sm_fastq_t *f);

@@ -34,7 +34,7 @@ typedef struct {
  * Returns 0 and sets *out (free with sm_ref_destroy), or -1 after logging an
  * error naming the file and the record or line at fault: unreadable file,
  * truncated gzip, no contig, a contig with no sequence, duplicate names,
- * characters that are not IUPAC letters or '*'/'-'. */
+ * anything but an IUPAC DNA letter (U, '*' and '-' included). */
 int sm_ref_load(const char *path, sm_ref_t **out);
 
 /* Builds a reference from memory (tests, benchmarks): n contigs with the
