@@ -353,11 +353,15 @@ SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
 static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W,
 			  const sm_cpu_score_t *sc)
 {
+	uint8_t *restrict sref = ws->sref;
 	for (int l = 0; l < SM_SEGS; l++) {
-		int c0 = l * W;
-		for (int v = 0; v < W; v++)
-			ws->sref[(size_t)v * SM_SEGS + l] =
-				c0 + v < cols ? seq[c0 + v] : SM_BASE_N;
+		const uint8_t *restrict src = seq + (size_t)l * W;
+		int n = cols - l * W;
+		n = n < 0 ? 0 : n > W ? W : n;
+		for (int v = 0; v < n; v++)
+			sref[(size_t)v * SM_SEGS + l] = src[v];
+		for (int v = n; v < W; v++)
+			sref[(size_t)v * SM_SEGS + l] = SM_BASE_N;
 	}
 	for (int code = 0; code < SM_CPU_N_CODES; code++) {
 		V lut = v_lut(sc->lut[code]);
