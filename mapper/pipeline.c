@@ -67,6 +67,8 @@ typedef struct {
 	int is_rev;
 	int64_t end;         /* global end column (as the scan reported it) */
 	int32_t xs;          /* best score of the read's other loci */
+	int32_t near;        /* best score beside the alignment (tandem_xs) */
+	int near_done;       /* near is known */
 	sm_aln_t aln;        /* traceback, global coordinates; aln.n_cigar > 0 once traced */
 } cand_t;
 
@@ -407,11 +409,10 @@ static int ws_init(const pipe_t *p, worker_ws_t *ws)
 	ws->aws = sm_align_ws_create();
 	if (!ws->aws)
 		return -1;
-	if (p->seeded || p->paired) {
-		ws->cscan = sm_cpu_scan_create(p->isa, SM_CELLS_AUTO, p->opt->max_read_len);
-		if (!ws->cscan)
-			return -1;
-	}
+	/* Window scans: seeded windows, mate rescue, tandem copies (XS). */
+	ws->cscan = sm_cpu_scan_create(p->isa, SM_CELLS_AUTO, p->opt->max_read_len);
+	if (!ws->cscan)
+		return -1;
 	if (p->seeded && !(ws->seeder = sm_seeder_create()))
 		return -1;
 	return 0;
@@ -466,7 +467,8 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 		return;
 	for (int st = 0; st < SM_STRANDS; st++)
 		for (int k = 0; k < s[st].n; k++) {
-			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end };
+			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end,
+				     .near = 0, .near_done = 0 };
 			int at;
 
 			if (c.score < p->opt->min_score)
@@ -548,6 +550,49 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 	return 0;
 }
 
+/* Tandem copies: a locus bin's neighbours are left out of XS (scan.h), and
+ * a bin shows only its best column, so a copy of the hit a few hundred
+ * bases away would not lower MAPQ.  The read is scanned (same strand)
+ * against two windows: from as far left as an alignment reaches to
+ * SM_TANDEM_SHIFT bases before the hit's end, and from SM_TANDEM_SHIFT
+ * bases after its start to as far right as one reaches.  A copy shifted by
+ * SM_TANDEM_SHIFT or more lies whole in one of them; the hit itself, cut by
+ * SM_TANDEM_SHIFT bases, scores at most its own score minus
+ * SM_TANDEM_SHIFT matches (a lead worth MAPQ 60).  The best score there
+ * (c->near) raises the hit's XS. */
+#define SM_TANDEM_SHIFT 20
+
+static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
+	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
+	int64_t span = sm_max_span(sc, q[c->is_rev].len);
+	int64_t l_lo = c->aln.ref_start - span, l_hi = c->aln.ref_end - SM_TANDEM_SHIFT;
+	int64_t r_lo = c->aln.ref_start + SM_TANDEM_SHIFT, r_hi = c->aln.ref_end + span;
+	sm_window_t side[SM_STRANDS] = {
+		{ l_lo < c_lo ? c_lo : l_lo, l_hi > c_hi ? c_hi : l_hi, 0 },
+		{ r_lo < c_lo ? c_lo : r_lo, r_hi > c_hi ? c_hi : r_hi, 0 },
+	};
+	sm_scan_t local;
+
+	c->near_done = 1;
+	c->near = 0;
+	if (sm_wref_set_windows(&ws->wref, p->ref, side, SM_STRANDS) < 0)
+		return -1;
+	if (ws->wref.ref.total == 0)
+		return 0;
+	if (sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[c->is_rev], &local, &ws->seed_st) < 0)
+		return -1;
+	c->near = local.n > 0 ? local.top[0].score : 0;
+	if (c->near > c->xs)
+		c->xs = c->near;
+	return 0;
+}
+
+static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+			  size_t n_codes, int n_todo, res_t *res);
+
 /* Maps reads[0..n) read by read (no pairing) into res[0..n). */
 static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
@@ -579,37 +624,49 @@ static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, 
 		}
 		ws->todo[n_todo++] = k;
 	}
-	if (n_todo == 0)
-		return 0;
-	/* The whole reference: the engine, on the reads that need it. */
-	{
-		sm_query_t *q = ws->q + SM_STRANDS * (size_t)n;   /* compacted after the batch */
-		sm_scan_t *out = ws->scan;
+	if (n_todo > 0 && map_exhaustive(p, ws, reads, n, n_codes, n_todo, res) < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		res_t *rs = &res[k];
 
-		if (ws_reserve(ws, SM_STRANDS * (size_t)(n + n_todo), n_codes) < 0) {
-			sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+		if (rs->prim < 0)
+			continue;
+		if (tandem_xs(p, ws, &ws->q[SM_STRANDS * k], &rs->cand[0]) < 0)
 			return -1;
-		}
-		q = ws->q + SM_STRANDS * (size_t)n;
-		out = ws->scan;
-		for (int t = 0; t < n_todo; t++) {
-			q[SM_STRANDS * t] = ws->q[SM_STRANDS * ws->todo[t]];
-			q[SM_STRANDS * t + 1] = ws->q[SM_STRANDS * ws->todo[t] + 1];
-		}
-		if (sm_engine_scan(p->engine, SM_STRANDS * n_todo, q, out) < 0)
-			return -1;
-		for (int t = 0; t < n_todo; t++) {
-			int k = ws->todo[t], n_tr;
-			res_t *rs = &res[k];
+		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs);
+	}
+	return 0;
+}
 
-			make_cands(p, &out[SM_STRANDS * t], reads[k].len, rs);
-			rs->exhaustive = 0;
-			n_tr = n_traced(p, rs);
-			for (int c = 0; c < n_tr; c++)
-				if (trace_cand(p, ws, p->ref, NULL, &q[SM_STRANDS * t], &rs->cand[c],
-					       &reads[k]) < 0)
-					return -1;
-		}
+/* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
+ * reads[0..n) (queries already in ws->q). */
+static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+			  size_t n_codes, int n_todo, res_t *res)
+{
+	sm_query_t *q;   /* compacted after the batch's own queries */
+
+	if (ws_reserve(ws, SM_STRANDS * (size_t)(n + n_todo), n_codes) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+		return -1;
+	}
+	q = ws->q + SM_STRANDS * (size_t)n;
+	for (int t = 0; t < n_todo; t++) {
+		q[SM_STRANDS * t] = ws->q[SM_STRANDS * ws->todo[t]];
+		q[SM_STRANDS * t + 1] = ws->q[SM_STRANDS * ws->todo[t] + 1];
+	}
+	if (sm_engine_scan(p->engine, SM_STRANDS * n_todo, q, ws->scan) < 0)
+		return -1;
+	for (int t = 0; t < n_todo; t++) {
+		int k = ws->todo[t], n_tr;
+		res_t *rs = &res[k];
+
+		make_cands(p, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
+		rs->exhaustive = 0;
+		n_tr = n_traced(p, rs);
+		for (int c = 0; c < n_tr; c++)
+			if (trace_cand(p, ws, p->ref, NULL, &q[SM_STRANDS * t], &rs->cand[c],
+				       &reads[k]) < 0)
+				return -1;
 	}
 	return 0;
 }
@@ -683,6 +740,8 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 	c->end = global.top[0].end;
 	c->is_rev = st;
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
+	c->near = 0;
+	c->near_done = 0;
 	c->aln.n_cigar = 0;
 	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
 		return -1;
@@ -747,6 +806,16 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		return 0;
 	{
 		int idx[SM_STRANDS] = { bi, bj };
+
+		for (int e = 0; e < SM_STRANDS; e++) {
+			cand_t *c = &res[e].cand[idx[e]];
+
+			if (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0)
+				return -1;
+		}
+	}
+	{
+		int idx[SM_STRANDS] = { bi, bj };
 		int32_t rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
 		int32_t repeat = best;
 		int q_pe;
@@ -756,8 +825,12 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		 * than the insert.  That pair scores best minus both reads' leads. */
 		for (int e = 0; e < SM_STRANDS; e++) {
 			const cand_t *c = &res[e].cand[idx[e]];
+			/* A copy beside the read pairs with the same mate just as well
+			 * (the insert range is wider than the shift). */
+			int32_t beside = best - c->score + c->near;
 
 			repeat -= c->score > c->xs ? c->score - c->xs : 0;
+			rival = beside > rival ? beside : rival;
 		}
 		rival = repeat > rival ? repeat : rival;
 		q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0);

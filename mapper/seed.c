@@ -181,10 +181,19 @@ static int wref_layout(sm_wref_t *w, const sm_ref_t *ref)
 
 int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t end)
 {
-	if (grow((void **)&w->win, &w->cap_win, 1, sizeof *w->win) < 0)
+	sm_window_t one = { start, end, 0 };
+
+	return sm_wref_set_windows(w, ref, &one, 1);
+}
+
+int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n)
+{
+	if (grow((void **)&w->win, &w->cap_win, n, sizeof *w->win) < 0)
 		goto oom;
-	w->win[0] = (sm_window_t){ start, end, 0 };
-	w->n_win = start < end ? 1 : 0;
+	w->n_win = 0;
+	for (int32_t t = 0; t < n; t++)
+		if (win[t].start < win[t].end)
+			w->win[w->n_win++] = win[t];
 	if (wref_layout(w, ref) < 0)
 		goto oom;
 	return 0;

@@ -65,6 +65,11 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
  * 0, or -1 when out of memory (logged). */
 int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t end);
 
+/* Makes w the window reference of win[0..n) (each inside one contig of
+ * ref, in the order given, not overlapping; empty ones dropped).  Returns 0,
+ * or -1 when out of memory (logged). */
+int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n);
+
 /* Window-reference coordinate of global coordinate g, or -1 when g lies in
  * no window. */
 int64_t sm_wref_from_global(const sm_wref_t *w, int64_t g);
