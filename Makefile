@@ -44,6 +44,7 @@ $(shell mkdir -p $(BUILD) && (echo '$(CONFIG)' | cmp -s - $(CONFIG_STAMP) || ech
 # Likewise the version, for the objects that print it.
 VERSION_STAMP := $(BUILD)/version
 $(shell echo '$(VERSION)' | cmp -s - $(VERSION_STAMP) || echo '$(VERSION)' > $(VERSION_STAMP))
+.DEFAULT_GOAL := all
 $(BUILD)/mapper/cli.o $(BUILD)/mapper/pipeline.o: $(VERSION_STAMP)
 
 LIB_C   := $(sort $(wildcard io/*.c mapper/*.c))
