@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,8 +39,10 @@
 
 /* Candidates of a read: its loci (both strands) with a score >= -T, in the
  * order of sm_hit_choose() (score descending, then end, then forward
- * first), plus one slot for a placement found by mate rescue. */
-#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + 1)
+ * first), plus room for placements found by mate rescue: the mate's best
+ * hit and up to SM_MAX_RESCUE - 1 more loci tying with it are rescued for. */
+#define SM_MAX_RESCUE 4
+#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_RESCUE)
 
 /* Insert-size estimation (paired runs): the first SM_INSERT_SAMPLE_PAIRS
  * pairs are mapped read by read before the run starts; pairs whose two reads
@@ -80,6 +83,7 @@ typedef struct {
 	int mapq;
 	int proper;
 	int exhaustive;      /* seeded mode gave nothing: scan the whole reference */
+	int saturated;       /* loci may be missing: a strand's list or the windows were full */
 } res_t;
 
 typedef struct batch_s {
@@ -459,6 +463,10 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	sm_hit_t hit;
 
 	sm_hit_choose(&s[0], &s[1], shift, p->opt->min_score, &hit);
+	res->saturated = 0;
+	for (int st = 0; st < SM_STRANDS; st++)
+		res->saturated |= s[st].n == SM_TOPK &&
+				  s[st].top[SM_TOPK - 1].score >= p->opt->min_score;
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
@@ -539,6 +547,7 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 		sm_wref_scan_to_global(&ws->wref, &local[st], shift, &global[st]);
 	}
 	make_cands(p, global, r->len, res);
+	res->saturated |= n_win >= p->seed_opt.max_windows;
 	if (res->prim < 0 && p->fallback) {
 		res->exhaustive = 1;
 		return 0;
@@ -556,35 +565,77 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
  * against two windows: from as far left as an alignment reaches to
  * SM_TANDEM_SHIFT bases before the hit's end, and from SM_TANDEM_SHIFT
  * bases after its start to as far right as one reaches.  A copy shifted by
- * SM_TANDEM_SHIFT or more lies whole in one of them; the hit itself, cut by
- * SM_TANDEM_SHIFT bases, scores at most its own score minus
- * SM_TANDEM_SHIFT matches (a lead worth MAPQ 60).  The best score there
- * (c->near) raises the hit's XS. */
+ * SM_TANDEM_SHIFT or more lies whole in one of them.  So does what is left
+ * of the hit itself (its best prefix ending in the left window, its best
+ * suffix starting in the right one, computed from its CIGAR): a window's
+ * best score counts as a copy (c->near, which raises XS) only when it beats
+ * that remnant. */
 #define SM_TANDEM_SHIFT 20
+
+/* Best prefix score of alignment c ending left of column `left_end` and
+ * best suffix score starting at or right of `right_start` (q: the oriented
+ * query of c). */
+static void remnants(const pipe_t *p, const sm_query_t *q, const cand_t *c, int64_t left_end,
+		     int64_t right_start, int32_t *prefix, int32_t *suffix)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int64_t x = c->aln.ref_start;
+	int32_t y = c->aln.q_start, run = 0, low = INT32_MAX;
+
+	*prefix = 0;
+	for (int k = 0; k < c->aln.n_cigar; k++) {
+		int op = bam_cigar_op(c->aln.cigar[k]);
+		int len = (int)bam_cigar_oplen(c->aln.cigar[k]);
+
+		for (int t = 0; t < len; t++) {
+			if (x >= right_start && run < low)
+				low = run;   /* a suffix may start here */
+			if (op == BAM_CMATCH) {
+				run += sm_subst(sc, p->ref->seq[x++], q->seq[y++]);
+			} else {
+				run -= (t == 0 ? sc->gap_open : 0) + sc->gap_ext;
+				if (op == BAM_CDEL)
+					x++;
+				else
+					y++;
+			}
+			if (x <= left_end && run > *prefix)
+				*prefix = run;
+		}
+	}
+	*suffix = low == INT32_MAX ? 0 : run - low;
+}
 
 static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 {
 	const sm_score_t *sc = &p->opt->score;
+	const sm_query_t *oq = &q[c->is_rev];
 	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
 	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
-	int64_t span = sm_max_span(sc, q[c->is_rev].len);
+	int64_t span = sm_max_span(sc, oq->len);
 	int64_t l_lo = c->aln.ref_start - span, l_hi = c->aln.ref_end - SM_TANDEM_SHIFT;
 	int64_t r_lo = c->aln.ref_start + SM_TANDEM_SHIFT, r_hi = c->aln.ref_end + span;
 	sm_window_t side[SM_STRANDS] = {
 		{ l_lo < c_lo ? c_lo : l_lo, l_hi > c_hi ? c_hi : l_hi, 0 },
 		{ r_lo < c_lo ? c_lo : r_lo, r_hi > c_hi ? c_hi : r_hi, 0 },
 	};
-	sm_scan_t local;
+	int32_t remnant[SM_STRANDS];
 
 	c->near_done = 1;
 	c->near = 0;
-	if (sm_wref_set_windows(&ws->wref, p->ref, side, SM_STRANDS) < 0)
-		return -1;
-	if (ws->wref.ref.total == 0)
-		return 0;
-	if (sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[c->is_rev], &local, &ws->seed_st) < 0)
-		return -1;
-	c->near = local.n > 0 ? local.top[0].score : 0;
+	remnants(p, oq, c, side[0].end, side[1].start, &remnant[0], &remnant[1]);
+	for (int s = 0; s < SM_STRANDS; s++) {
+		sm_scan_t local;
+
+		if (sm_wref_set_windows(&ws->wref, p->ref, &side[s], 1) < 0)
+			return -1;
+		if (ws->wref.ref.total == 0)
+			continue;
+		if (sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, oq, &local, &ws->seed_st) < 0)
+			return -1;
+		if (local.n > 0 && local.top[0].score > remnant[s] && local.top[0].score > c->near)
+			c->near = local.top[0].score;
+	}
 	if (c->near > c->xs)
 		c->xs = c->near;
 	return 0;
@@ -777,10 +828,17 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		return 0;
 	for (int e = 0; e < SM_STRANDS; e++) {
 		res_t *mate = &res[!e];
+		int n_tied = res[e].n_cand;   /* the mate's list grows, not this one */
 
-		if (res[e].prim >= 0 && !has_proper_mate(p, &res[e].cand[0], mate) &&
-		    rescue(p, ws, &res[e].cand[0], &r[!e], &q[SM_STRANDS * !e], mate) < 0)
-			return -1;
+		for (int k = 0; k < n_tied && k < SM_MAX_RESCUE; k++) {
+			const cand_t *c = &res[e].cand[k];
+
+			if (c->score < res[e].cand[0].score || c->aln.n_cigar == 0)
+				break;
+			if (!has_proper_mate(p, c, mate) &&
+			    rescue(p, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
+				return -1;
+		}
 	}
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
@@ -821,8 +879,12 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		int q_pe;
 
 		/* Both reads at their next-best loci may make a pair that the
-		 * candidate lists (SM_TOPK per strand) do not show: a repeat longer
-		 * than the insert.  That pair scores best minus both reads' leads. */
+		 * candidate lists do not show when both lists are full (SM_TOPK
+		 * loci on a strand, or --max-windows windows): a repeat longer
+		 * than the insert with more copies than the lists hold.  That pair
+		 * scores best minus both reads' leads. */
+		if (!res[0].saturated || !res[1].saturated)
+			repeat = 0;
 		for (int e = 0; e < SM_STRANDS; e++) {
 			const cand_t *c = &res[e].cand[idx[e]];
 			/* A copy beside the read pairs with the same mate just as well
