@@ -2,9 +2,10 @@
 # accuracy_bench.sh — accuracy and speed of scanmap against bwa mem, minimap2
 # -ax sr and bowtie2 on the same simulated paired-end reads and cores.
 #
-#   benchmarks/accuracy_bench.sh [-t THREADS] [-n PAIRS] [-x EXH_PAIRS] [OUT.md]
+#   benchmarks/accuracy_bench.sh [-g ecoli|chr20] [-t THREADS] [-n PAIRS] [-x EXH_PAIRS] [OUT.md]
 #
-# Reads: 2x150 bp from E. coli K-12 (benchmarks/genomes.sh), simulated by
+# Reads: 2x150 bp from E. coli K-12 (benchmarks/genomes.sh) or human
+# chromosome 20 (GRCh37, from Debian vt-examples' 20.fa.gz), simulated by
 # dwgsim with fixed seeds, insert 500 +- 50:
 #   normal  1% sequencing errors (R1 0.5%, R2 1%), 0.1% mutations, 15% indels
 #   hd      high divergence: 2% errors, 5% mutations (20% indels): 5-10%
@@ -12,43 +13,63 @@
 # Every mapper gets the same reads and -t THREADS; index builds are timed
 # apart.  scanmap runs in seeded mode (CPU) on every pair, and in exhaustive
 # mode on the first EXH_PAIRS pairs (2 x 150 x 4.6e6 cells per read), beside
-# seeded mode on the same pairs.
+# seeded mode on the same pairs (-x 0: no exhaustive runs).
 #
 # Per run: reads/s (wall clock of /usr/bin/time), peak memory (its maximum
 # resident set size), % of reads placed correctly (within 20 bp of the origin,
 # clips undone; benchmarks/accuracy_eval.py), % placed correctly with MAPQ >= 10,
 # wrong placements at MAPQ >= 20, the error rate per MAPQ bin, and a
 # MAPQ-threshold-vs-error PNG per set.  Markdown to OUT.md
-# [benchmarks/results/accuracy-DATE.md]; PNG beside it.
+# [benchmarks/results/accuracy-DATE.md, accuracy-DATE-chr20.md]; PNGs beside it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 threads=2
 pairs=50000
 exh_pairs=500
-while getopts "t:n:x:" o; do
+genome=ecoli
+while getopts "g:t:n:x:" o; do
 	case $o in
+	g) genome=$OPTARG ;;
 	t) threads=$OPTARG ;;
 	n) pairs=$OPTARG ;;
 	x) exh_pairs=$OPTARG ;;
-	*) echo "usage: $0 [-t THREADS] [-n PAIRS] [-x EXH_PAIRS] [OUT.md]" >&2; exit 1 ;;
+	*) echo "usage: $0 [-g ecoli|chr20] [-t THREADS] [-n PAIRS] [-x EXH_PAIRS] [OUT.md]" >&2; exit 1 ;;
 	esac
 done
 shift $((OPTIND - 1))
 date=$(date -u +%Y-%m-%d)
-out=${1:-$top/benchmarks/results/accuracy-$date.md}
+suffix=$([ "$genome" = ecoli ] || echo "-$genome")
+out=${1:-$top/benchmarks/results/accuracy-$date$suffix.md}
 png_base=${out%.md}
-work=${SM_BENCH_WORK:-$top/benchmarks/work}/accuracy
+work=${SM_BENCH_WORK:-$top/benchmarks/work}/accuracy$suffix
 mkdir -p "$work" "$(dirname "$out")"
-"$here/genomes.sh" "$top/benchmarks/work"
 for tool in bwa minimap2 bowtie2 bowtie2-build dwgsim samtools python3; do
 	command -v $tool >/dev/null || { echo "accuracy_bench.sh: $tool not found" >&2; exit 1; }
 done
 scanmap=$top/scanmap
 [ -x "$scanmap" ] || { echo "accuracy_bench.sh: build scanmap first (make)" >&2; exit 1; }
 
-ref=$work/ecoli.fa
-cp "$top/benchmarks/work/ecoli.fa" "$ref"
+case $genome in
+ecoli)
+	"$here/genomes.sh" "$top/benchmarks/work"
+	ref=$work/ecoli.fa
+	[ -s "$ref" ] || cp "$top/benchmarks/work/ecoli.fa" "$ref"
+	genome_name="E. coli K-12 MG1655"
+	;;
+chr20)
+	ref=$work/chr20.fa
+	if [ ! -s "$ref" ]; then
+		(cd "$work" && rm -f vt-examples_*.deb && apt-get download vt-examples >/dev/null 2>&1) ||
+			{ echo "accuracy_bench.sh: apt-get download vt-examples failed" >&2; exit 1; }
+		dpkg -x "$work"/vt-examples_*.deb "$work/x-vt"
+		zcat "$work/x-vt/usr/share/doc/vt/examples/ref/20.fa.gz" >"$ref"
+		rm -rf "$work/x-vt" "$work"/vt-examples_*.deb
+	fi
+	genome_name="human chromosome 20 (GRCh37, Debian vt-examples)"
+	;;
+*) echo "accuracy_bench.sh: unknown genome '$genome'" >&2; exit 1 ;;
+esac
 
 # timed NAME CMD...: runs CMD (stdout to $work/NAME.sam) under /usr/bin/time -v;
 # sets wall and rss_mb.
@@ -109,22 +130,24 @@ PY
 	run_one "minimap2 -ax sr" "$set-mm2" $n minimap2 -ax sr -t "$threads" "$ref.mmi" "$r1" "$r2"
 	run_one "bowtie2" "$set-bt2" $n bowtie2 -p "$threads" -x "$ref.bt2" -1 "$r1" -2 "$r2"
 	run_one "scanmap seeded" "$set-sm" $n "$scanmap" map -t "$threads" --mode seeded --engine cpu "$ref" "$r1" "$r2"
-	m=$((2 * exh_pairs))
-	run_one "scanmap seeded ($exh_pairs pairs)" "$set-sm-sub" $m "$scanmap" map -t "$threads" --mode seeded --engine cpu "$ref" "$work/$set.sub1.fq" "$work/$set.sub2.fq"
-	run_one "scanmap exhaustive ($exh_pairs pairs)" "$set-ex-sub" $m "$scanmap" map -t "$threads" --mode exhaustive --engine cpu "$ref" "$work/$set.sub1.fq" "$work/$set.sub2.fq"
-	run_one "bwa mem ($exh_pairs pairs)" "$set-bwa-sub" $m bwa mem -t "$threads" "$ref" "$work/$set.sub1.fq" "$work/$set.sub2.fq"
-	"$here/accuracy_plot.py" "$png_base-$set.png" "E. coli K-12, $set set, 2x150 bp" "${runs[@]:0:4}"
+	if [ "$exh_pairs" -gt 0 ]; then
+		m=$((2 * exh_pairs))
+		run_one "scanmap seeded ($exh_pairs pairs)" "$set-sm-sub" $m "$scanmap" map -t "$threads" --mode seeded --engine cpu "$ref" "$work/$set.sub1.fq" "$work/$set.sub2.fq"
+		run_one "scanmap exhaustive ($exh_pairs pairs)" "$set-ex-sub" $m "$scanmap" map -t "$threads" --mode exhaustive --engine cpu "$ref" "$work/$set.sub1.fq" "$work/$set.sub2.fq"
+		run_one "bwa mem ($exh_pairs pairs)" "$set-bwa-sub" $m bwa mem -t "$threads" "$ref" "$work/$set.sub1.fq" "$work/$set.sub2.fq"
+	fi
+	"$here/accuracy_plot.py" "$png_base-$set.png" "$genome_name, $set set, 2x150 bp" "${runs[@]:0:4}"
 done
 
 commit=$(git -C "$top" describe --always --dirty)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
-	echo "# Accuracy against bwa mem, minimap2 and bowtie2 ($date)"
+	echo "# Accuracy against bwa mem, minimap2 and bowtie2: $genome_name ($date)"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); scanmap commit: $commit"
-	echo "- command: \`benchmarks/accuracy_bench.sh -t $threads -n $pairs -x $exh_pairs\`"
+	echo "- command: \`benchmarks/accuracy_bench.sh -g $genome -t $threads -n $pairs -x $exh_pairs\`"
 	echo "- CPU: $cpu, $threads threads per mapper ($(nproc) cores on the machine)"
-	echo "- reads: dwgsim 2x150 bp, insert 500 +- 50, $pairs pairs per set from E. coli K-12 MG1655;"
+	echo "- reads: dwgsim 2x150 bp, insert 500 +- 50, $pairs pairs per set from $genome_name;"
 	echo "  normal: \`${sets[normal]}\`; hd (5-10% differences): \`${sets[hd]}\`"
 	echo "- correct: primary record on the right contig within 20 bp of the origin (clips undone);"
 	echo "  % of all reads.  Mappers' versions: bwa $(bwa 2>&1 | awk '/Version/ { print $2 }'),"
