@@ -135,13 +135,42 @@ typedef struct {
 	V e, o, oe;             /* E, O and O + E as subtrahends */
 } row_consts_t;
 
-/* Vector r of step v of row i.  In: diag = H(i-1, j-1), *e = E(i, j) and
- * F(i, j) in memory.  Computes H(i, j) = max(H(i-1,j-1) + S, E, F) (floor 0
- * by saturation), x = H - O - E, shared by E(i, j+1) = max(E - E, x) (left
- * in *e) and F(i+1, j) = max(F - E, x) (stored); updates H and the column
- * maxima.  Returns H(i-1, j), the next step's diagonal. */
-SM_INLINE V row_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
-		     V *e, V *rmax, const int w, const int track)
+SM_INLINE row_consts_t row_consts(const sm_cpu_score_t *sc, const int w)
+{
+	const row_consts_t k = {
+		.e = v_set1((uint32_t)sc->gap_ext, w),
+		.o = v_set1((uint32_t)sc->gap_open, w),
+		.oe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w),
+	};
+	return k;
+}
+
+/* Largest lane of rmax[0..R-1], as a score. */
+SM_INLINE uint32_t rows_hmax(V *rmax, const int w)
+{
+	for (int r = 1; r < w / 8; r++)
+		rmax[0] = v_max(rmax[0], rmax[r], w);
+	return v_hmax(rmax[0], w) ^ lane_flip(w);
+}
+
+/* H(i-1, j-1) of each segment's first column: the last column of the
+ * segment below, the tile's left neighbour for segment 0. */
+SM_INLINE void first_diag(const row_args_t *a, V *diag, const int w)
+{
+	const int R = w / 8;
+	const V *hp = (const V *)(const void *)a->hp;
+
+	vshift_up(diag, hp + (size_t)(a->W - 1) * R, v_val(a->hin, w), 1, w);
+}
+
+/* Vector r of step v of row i, the whole cell.  In: diag = H(i-1, j-1),
+ * *e = E(i, j) and F(i, j) in memory.  Computes H(i, j) = max(H(i-1,j-1) + S,
+ * E, F) (floor 0 by saturation), x = H - O - E, shared by E(i, j+1) =
+ * max(E - E, x) (left in *e) and F(i+1, j) = max(F - E, x) (stored); updates
+ * H, the column maxima and the row maxima.  Returns H(i-1, j), the next
+ * step's diagonal. */
+SM_INLINE V full_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
+		      V *e, V *rmax, const int w)
 {
 	const int R = w / 8, lanes = SM_SEGS / R;
 	size_t idx = (size_t)v * R + r;
@@ -155,48 +184,69 @@ SM_INLINE V row_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V
 	v_store(f + idx, v_max(v_subs(fv, k->e, w), x, w));
 	v_store(hp + idx, h);
 	v_store(cm + idx, v_max(v_load(cm + idx), h, w));
-	if (track)
-		*rmax = v_max(*rmax, h, w);
+	*rmax = v_max(*rmax, h, w);
 	return up;
 }
 
-/* One read row of the tile at width w.  With track, returns max_j H(i,j);
- * without, 0 (the caller then knows a bound good enough). */
-SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int w,
-			      const int track)
+/* Vector r of step v of row i without the horizontal gap: H~(i, j) =
+ * max(H(i-1,j-1) + S, F) (with_f) or H(i-1,j-1) + S (F known to be 0 on the
+ * whole row), stored in place of H; with_f also stores F~(i+1, j) =
+ * max(F - E, H~ - O - E).  Updates the row maxima of H~, not the column
+ * maxima.  Returns H(i-1, j). */
+SM_INLINE V lazy_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
+		      V *rmax, const int w, const int with_f)
+{
+	const int R = w / 8, lanes = SM_SEGS / R;
+	size_t idx = (size_t)v * R + r;
+	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f;
+	V up = v_load(hp + idx);
+	V p = v_loadp(a->p8 + (size_t)v * SM_SEGS + (size_t)r * lanes, w);
+	V h = v_adds(diag, p, w);
+	if (with_f) {
+		V fv = v_load(f + idx);
+		h = v_max(h, fv, w);
+		v_store(f + idx, v_max(v_subs(fv, k->e, w), v_subs(h, k->oe, w), w));
+	} else if (w == 32) {
+		h = v_max(h, v_val(0, w), w);   /* 32-bit adds do not saturate */
+	}
+	v_store(hp + idx, h);
+	*rmax = v_max(*rmax, h, w);
+	return up;
+}
+
+/* Vector r of step v: completes a cell that lazy_cell left.  H = max(H~, E),
+ * x = H - O - E, E(i, j+1) = max(E - E, x), F(i+1, j) = max(F~(i+1, j), x)
+ * (equal to max(F - E, x), since F~ = max(F - E, H~ - O - E) and H >= H~);
+ * updates H, F, the column and the row maxima. */
+SM_INLINE void fix_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V *e,
+			V *rmax, const int w)
+{
+	size_t idx = (size_t)v * (w / 8) + r;
+	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
+	V h = v_max(v_load(hp + idx), *e, w);
+	V x = v_subs(h, k->oe, w);
+	*e = v_max(v_subs(*e, k->e, w), x, w);
+	v_store(f + idx, v_max(v_load(f + idx), x, w));
+	v_store(hp + idx, h);
+	v_store(cm + idx, v_max(v_load(cm + idx), h, w));
+	*rmax = v_max(*rmax, h, w);
+}
+
+/* Steps 2 and 3 of a row whose cells are done inside the segments: e holds
+ * what each segment passes on to the next one's first column from its own
+ * cells.  Carries E across the segments, raises H, the column and the row
+ * maxima with it, and sets a->eout and a->hout. */
+SM_INLINE void row_across(row_args_t *a, const row_consts_t *k, const sm_cpu_score_t *sc,
+			  V *e, V *rmax, const int w)
 {
 	const int R = w / 8, lanes = SM_SEGS / R, W = a->W;
 	V *hp = (V *)(void *)a->hp, *cm = (V *)(void *)a->cm;
-	const row_consts_t k = {
-		.e = v_set1((uint32_t)sc->gap_ext, w),
-		.o = v_set1((uint32_t)sc->gap_open, w),
-		.oe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w),
-	};
-	V diag[SM_MAX_R], e[SM_MAX_R], rmax[SM_MAX_R], c[SM_MAX_R], tmp[SM_MAX_R];
+	V c[SM_MAX_R], tmp[SM_MAX_R];
 
-	/* H(i-1, j-1) of each segment's first column: the last column of the
-	 * segment below, the tile's left neighbour for segment 0. */
-	vshift_up(diag, hp + (size_t)(W - 1) * R, v_val(a->hin, w), 1, w);
-	for (int r = 0; r < R; r++) {
-		e[r] = v_val(0, w);
-		rmax[r] = v_val(0, w);
-	}
-	/* Inside the segments, each lane walks its columns left to right; two
-	 * steps per iteration so that the compiler alternates registers. */
-	int v = 0;
-	for (; v + 2 <= W; v += 2)
-		for (int r = 0; r < R; r++) {
-			V up = row_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w, track);
-			diag[r] = row_cell(a, &k, v + 1, r, up, &e[r], &rmax[r], w, track);
-		}
-	if (v < W)
-		for (int r = 0; r < R; r++)
-			diag[r] = row_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w, track);
-	/* e now holds what each segment passes on to the next one's first column
-	 * from its own cells.  The max-scan x (+) y = max(x - W*E, y) over the
-	 * segments, with log-step lane shifts, adds what comes from further left
-	 * (the tile's left neighbour included): after it e[l] is the complete
-	 * E at the first column right of segment l. */
+	/* The max-scan x (+) y = max(x - W*E, y) over the segments, with
+	 * log-step lane shifts, adds what comes from further left (the tile's
+	 * left neighbour included): after it e[l] is the complete E at the
+	 * first column right of segment l. */
 	const int64_t seg_decay = (int64_t)W * sc->gap_ext;
 	vshift_up(tmp, e, v_val(a->ein, w), 1, w);
 	for (int r = 0; r < R; r++)
@@ -222,14 +272,14 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 	 * column where, in every lane, carry <= max(H - O, 0): then either it is
 	 * 0, or the segment's own E at the next column, >= H - O - E, is >= the
 	 * decayed carry, and stays so: the carry changes nothing any more. */
-	for (v = 0; v < W; v++) {
+	for (int v = 0; v < W; v++) {
 		V h[SM_MAX_R];
 		int dead = 1;
 		for (int r = 0; r < R; r++) {
 			if (v > 0)
-				c[r] = v_subs(c[r], k.e, w);
+				c[r] = v_subs(c[r], k->e, w);
 			h[r] = v_load(hp + (size_t)v * R + r);
-			V m = v_subs(h[r], k.o, w);
+			V m = v_subs(h[r], k->o, w);
 			dead &= v_all_eq(v_max(c[r], m, w), m);
 		}
 		if (dead)
@@ -239,16 +289,117 @@ SM_INLINE uint32_t row_kernel(row_args_t *a, const sm_cpu_score_t *sc, const int
 			h[r] = v_max(h[r], c[r], w);
 			v_store(hp + idx, h[r]);
 			v_store(cm + idx, v_max(v_load(cm + idx), h[r], w));
-			if (track)
-				rmax[r] = v_max(rmax[r], h[r], w);
+			rmax[r] = v_max(rmax[r], h[r], w);
 		}
 	}
 	a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
-	if (!track)
-		return 0;
-	for (int r = 1; r < R; r++)
-		rmax[0] = v_max(rmax[0], rmax[r], w);
-	return v_hmax(rmax[0], w) ^ lane_flip(w);
+}
+
+/* One read row of the tile at width w, every cell whole (steps 1-3).
+ * Returns max_j H(i, j). */
+SM_INLINE uint32_t row_full(row_args_t *a, const sm_cpu_score_t *sc, const int w)
+{
+	const int R = w / 8, W = a->W;
+	const row_consts_t k = row_consts(sc, w);
+	V diag[SM_MAX_R], e[SM_MAX_R], rmax[SM_MAX_R];
+
+	first_diag(a, diag, w);
+	for (int r = 0; r < R; r++) {
+		e[r] = v_val(0, w);
+		rmax[r] = v_val(0, w);
+	}
+	/* Inside the segments, each lane walks its columns left to right; two
+	 * steps per iteration so that the compiler alternates registers. */
+	int v = 0;
+	for (; v + 2 <= W; v += 2)
+		for (int r = 0; r < R; r++) {
+			V up = full_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w);
+			diag[r] = full_cell(a, &k, v + 1, r, up, &e[r], &rmax[r], w);
+		}
+	if (v < W)
+		for (int r = 0; r < R; r++)
+			diag[r] = full_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w);
+	row_across(a, &k, sc, e, rmax, w);
+	return rows_hmax(rmax, w);
+}
+
+/* Step 1 of one read row without the horizontal gap (lazy_cell on every
+ * vector).  Returns max_j H~(i, j); sets a->hout as if E were 0. */
+SM_INLINE uint32_t row_lazy(row_args_t *a, const sm_cpu_score_t *sc, const int w,
+			    const int with_f)
+{
+	const int R = w / 8, W = a->W;
+	const row_consts_t k = row_consts(sc, w);
+	V diag[SM_MAX_R], rmax[SM_MAX_R];
+
+	first_diag(a, diag, w);
+	for (int r = 0; r < R; r++)
+		rmax[r] = v_val(0, w);
+	int v = 0;
+	for (; v + 2 <= W; v += 2)
+		for (int r = 0; r < R; r++) {
+			V up = lazy_cell(a, &k, v, r, diag[r], &rmax[r], w, with_f);
+			diag[r] = lazy_cell(a, &k, v + 1, r, up, &rmax[r], w, with_f);
+		}
+	if (v < W)
+		for (int r = 0; r < R; r++)
+			diag[r] = lazy_cell(a, &k, v, r, diag[r], &rmax[r], w, with_f);
+	a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
+	a->eout = 0;
+	return rows_hmax(rmax, w);
+}
+
+/* Completes a row that row_lazy left, where E may matter: the horizontal
+ * gap inside the segments (fix_cell), then steps 2 and 3.  Returns
+ * max_j H(i, j). */
+SM_INLINE uint32_t row_fix(row_args_t *a, const sm_cpu_score_t *sc, const int w)
+{
+	const int R = w / 8, W = a->W;
+	const row_consts_t k = row_consts(sc, w);
+	V e[SM_MAX_R], rmax[SM_MAX_R];
+
+	for (int r = 0; r < R; r++) {
+		e[r] = v_val(0, w);
+		rmax[r] = v_val(0, w);
+	}
+	for (int v = 0; v < W; v++)
+		for (int r = 0; r < R; r++)
+			fix_cell(a, &k, v, r, &e[r], &rmax[r], w);
+	row_across(a, &k, sc, e, rmax, w);
+	return rows_hmax(rmax, w);
+}
+
+/* Folds row i's H into the column maxima (a row that row_lazy completed). */
+SM_INLINE void row_colmax(const row_args_t *a, const int w)
+{
+	const V *hp = (const V *)(const void *)a->hp;
+	V *cm = (V *)(void *)a->cm;
+	size_t nvec = (size_t)a->W * (w / 8);
+
+	for (size_t i = 0; i < nvec; i++)
+		v_store(cm + i, v_max(v_load(cm + i), v_load(hp + i), w));
+}
+
+/* Row i at width w.  H~ = max(diag + S, F) needs no horizontal gap, and E
+ * can raise a cell only where some H to its left, in the segment or from
+ * the tile on the left, exceeds O + E.  So unless the previous row was
+ * `hot` (its maximum exceeded O + E, and this one likely will too), the row
+ * runs without E first, skipping F too when f_zero says F(i) is 0 on the
+ * whole row, and is completed (row_fix) only if some H~ or the incoming E
+ * says E may be nonzero somewhere.  Otherwise E is 0 everywhere, H = H~, and
+ * the column maxima need the row only if it reaches cm_floor.  Returns
+ * max_j H(i, j). */
+SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w, int hot,
+			   int f_zero, uint32_t cm_floor)
+{
+	if (hot)
+		return row_full(a, sc, w);
+	uint32_t m = f_zero ? row_lazy(a, sc, w, 0) : row_lazy(a, sc, w, 1);
+	if (m > (uint32_t)(sc->gap_open + sc->gap_ext) || a->ein > 0)
+		return row_fix(a, sc, w);
+	if (m >= cm_floor)
+		row_colmax(a, w);
+	return m;
 }
 
 /* Sets n8 columns of a buffer of width 8 << k to score 0. */
@@ -399,8 +550,14 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
 	const size_t n8 = (size_t)W * SM_SEGS;
 	const int k_min = __builtin_ctz((unsigned)sc->allowed);
+	const uint32_t oe = (uint32_t)(sc->gap_open + sc->gap_ext);
+	/* Columns below the floor of the top list at the start of the tile
+	 * can never be offered (the floor only rises), so the column maxima
+	 * need only the rows that reach it. */
+	const uint32_t cm_floor = (uint32_t)sm_cpu_offer_floor(out);
 	int k = k_min, used = 0;
-	uint32_t rowmax = 0, hin = 0;
+	/* rowmax: max_j H(i-1, j); fmax: a bound on F(i, j) over the row. */
+	uint32_t rowmax = 0, fmax = 0, hin = 0;
 
 	build_profile(ws, seq, cols, W, sc);
 	fill_zero(ws->hp[k], n8, k);
@@ -426,19 +583,17 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			.p8 = ws->prof + (size_t)code * SM_CPU_TILE_COLS,
 			.hin = hin, .ein = (uint32_t)ws->eb[i],
 		};
-		/* Row i+1's inputs are <= (i+1) * match; while that cannot
-		 * overflow the narrowest width, row i's maximum is not needed. */
-		int track = (int64_t)(i + 2) * sc->match > (int64_t)lane_max(8 << k_min);
-		switch (k * 2 + track) {
-		case 0: row_kernel(&a, sc, 8, 0); break;
-		case 1: rowmax = row_kernel(&a, sc, 8, 1); break;
-		case 2: row_kernel(&a, sc, 16, 0); break;
-		case 3: rowmax = row_kernel(&a, sc, 16, 1); break;
-		case 4: row_kernel(&a, sc, 32, 0); break;
-		default: rowmax = row_kernel(&a, sc, 32, 1); break;
+		int hot = rowmax > oe, f_zero = fmax == 0;
+		switch (k) {
+		case 0: rowmax = row_run(&a, sc, 8, hot, f_zero, cm_floor); break;
+		case 1: rowmax = row_run(&a, sc, 16, hot, f_zero, cm_floor); break;
+		default: rowmax = row_run(&a, sc, 32, hot, f_zero, cm_floor); break;
 		}
-		if (!track)
-			rowmax = (uint32_t)((int64_t)i * sc->match);
+		/* F(i+1) = max(F(i) - E, H(i) - O - E), row i's H being at
+		 * most rowmax. */
+		fmax = fmax > (uint32_t)sc->gap_ext ? fmax - (uint32_t)sc->gap_ext : 0;
+		if (rowmax > oe && rowmax - oe > fmax)
+			fmax = rowmax - oe;
 		hin = (uint32_t)ws->hb[i];
 		ws->hb[i] = (int32_t)a.hout;
 		ws->eb[i] = (int32_t)a.eout;
