@@ -10,9 +10,11 @@
  *
  * A scan call sorts its queries by length (longest first), packs them into
  * groups of Q = 32/B (one query per lane of a word), uploads all groups'
- * rows in one copy, launches one tile kernel per (kernel class, chunk of
- * groups) over every window of the reference, reduces each query's per-tile
- * top-K lists on the device and copies the final lists back in one copy. */
+ * rows in one copy, launches one strip kernel per (kernel class, chunk of
+ * groups) over ranges of the reference (one warp per range and group),
+ * reduces each query's per-range top-K lists on the device and copies the
+ * final lists back in one copy.  Kernels: sw_kernel.cuh; design and
+ * measurements: docs/gpu.md. */
 #include "gpu/gpu_engine.h"
 
 #include <cuda_runtime.h>
@@ -28,13 +30,14 @@ extern "C" {
 #include "mapper/log.h"  /* a C header without C++ guards */
 }
 
-/* Device memory for the per-tile lists of one launch (grown on demand up to
+/* Device memory for the per-range lists of one launch (grown on demand up to
  * this; launches are chunked to fit). */
-#define SM_GPU_TILE_BUF_MAX ((size_t)256 << 20)
-/* A window must keep at least this share (1/n) of useful columns. */
+#define SM_GPU_RANGE_BUF_MAX ((size_t)256 << 20)
+/* Separators are a multiple of this, so that a lane's (aligned) columns
+ * stay in one 64-column block, hence in one locus bin. */
 #define SM_GPU_PAD_ALIGN 64
 /* Bytes of separator after the last contig: more than any strip (32 lanes
- * x 16 columns) runs past a range's end. */
+ * x at most 32 columns) runs past a range's end. */
 #define SM_GPU_REF_TAIL 4096
 /* Warps per multiprocessor the range split aims for: several waves of the
  * ~8-12 resident warps, so that the last wave leaves little idle. */
@@ -143,8 +146,8 @@ struct sm_gpu_s {
 	int64_t *d_qoff;
 	int32_t *d_glen, *d_shift;
 	size_t group_cap;          /* groups the three arrays above can hold */
-	uint64_t *d_tile;
-	size_t tile_cap;
+	uint64_t *d_range;
+	size_t range_cap;
 	uint64_t *d_res;
 	size_t res_cap;
 	unsigned long long *d_cells;
@@ -225,7 +228,7 @@ void sm_gpu_destroy(sm_gpu_t *g)
 	cudaFree(g->d_qoff);
 	cudaFree(g->d_glen);
 	cudaFree(g->d_shift);
-	cudaFree(g->d_tile);
+	cudaFree(g->d_range);
 	cudaFree(g->d_res);
 	cudaFree(g->d_cells);
 	for (int k = 0; k < 4; k++)
@@ -525,16 +528,16 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 				range_len = sm_round_up(range_len, S);
 				nranges = (g->dev_len + range_len - 1) / range_len;
 				per_group = (size_t)nranges * Q * SM_TOPK * sizeof(uint64_t);
-				if ((size_t)chunk * per_group > SM_GPU_TILE_BUF_MAX)
-					chunk = (int64_t)(SM_GPU_TILE_BUF_MAX / per_group) > 0
-						? (int64_t)(SM_GPU_TILE_BUF_MAX / per_group) : 1;
-				if (sm_grow((void **)&g->d_tile, &g->tile_cap, per_group * (size_t)chunk))
+				if ((size_t)chunk * per_group > SM_GPU_RANGE_BUF_MAX)
+					chunk = (int64_t)(SM_GPU_RANGE_BUF_MAX / per_group) > 0
+						? (int64_t)(SM_GPU_RANGE_BUF_MAX / per_group) : 1;
+				if (sm_grow((void **)&g->d_range, &g->range_cap, per_group * (size_t)chunk))
 					goto done;
 				P.qoff = g->d_qoff + gs;
 				P.glen = g->d_glen + gs;
 				P.shift = g->d_shift + (size_t)gs * Q;
-				P.tile_out = g->d_tile;
-				P.ntiles = (int)nranges;
+				P.range_out = g->d_range;
+				P.nranges = (int)nranges;
 				P.range_len = range_len;
 				P.halo = (int)halo;
 				kc->launch(dim3((unsigned)((nranges + kc->warps - 1) / kc->warps), (unsigned)chunk),
@@ -542,7 +545,7 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
 				smk::merge_kernel<<<(unsigned)(chunk * Q), smk::MERGE_THREADS, 0, g->stream>>>(
-					g->d_tile, (int)nranges, g->d_shift + (size_t)gs * Q,
+					g->d_range, (int)nranges, g->d_shift + (size_t)gs * Q,
 					g->d_res + (size_t)gs * Q * SM_TOPK);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;

@@ -1,11 +1,15 @@
-/* sw_kernel.cuh — the tile kernel of the GPU engine (private to gpu/).
+/* sw_kernel.cuh — the kernels of the GPU engine (private to gpu/).
  *
- * One block computes one window of T = NT * C reference columns for one
- * group of Q = 32 / B queries, all rows of the group in registers, from
- * zeros.  The window's first `halo` columns are recomputed context
- * (halo >= sm_max_span(n), so the remaining columns get the exact
- * whole-reference scores); only the rest is reported.  Rows follow the read
- * (Yasui & Ino 2018, Eq. 5-8); per row:
+ * Strip kernel.  A warp owns a range of reference columns for one group of
+ * Q = 32 / B reads and sweeps it in strips of 32 lanes x C columns, all rows
+ * of the group per strip, H, F, the column maxima and the score selectors
+ * of its columns in registers.  Between strips it keeps, per row, the H and
+ * the E carry of the strip's last column in shared memory: the next strip's
+ * left edge.  Warps never wait for each other (no block barrier after the
+ * group's rows are loaded).  A range starts `halo` >= sm_max_span(n) columns
+ * before the columns it reports, from zeros, so these get the exact
+ * whole-reference scores.  Rows follow the read (Yasui & Ino 2018,
+ * Eq. 5-8); per row:
  *
  *   step 1  H~(j) = max(0, H(i-1,j-1) + s(i,j), F(i,j))        (Eq. 5)
  *   step 2  E by a max-scan with x (+) y = max(x - Ge, y)       (Eq. 6-7)
@@ -15,45 +19,48 @@
  *   step 3  F(i+1,j) = max(F(i,j) - E, H(i,j) - O - E)         (Eq. 8)
  *
  * Packed lanes.  A 32-bit word holds the SAME reference column for Q
- * different queries of one group: lane q (bits q*B .. q*B+B-1) is query
- * q.  So every operation is lane-wise and the scan runs along a thread's
- * words; the queries of a group are sorted by length and shorter ones are
+ * different reads of one group: lane q (bits q*B .. q*B+B-1) is read q.
+ * So every operation is lane-wise and the scan runs along a lane's words;
+ * the reads of a group are sorted by length and shorter ones are
  * front-padded with N rows (a row of N over zeros stays zero, so padding
  * changes nothing).  Widths:
- *   B = 32  one query, signed int32.
- *   B = 16  two queries, signed, Hopper DPX instructions (__viaddmax_s16x2_relu,
- *           __vimax_s16x2_relu...; emulated but correct before sm_90).
- *   B = 8   four queries, unsigned saturating SIMD-in-word (__vaddus4,
+ *   B = 32  one read, signed int32.
+ *   B = 16  two reads, signed, Hopper DPX instructions (__viaddmax_s16x2_relu,
+ *           __vimax3_s16x2_relu...; emulated but correct before sm_90).
+ *   B = 8   four reads, unsigned saturating SIMD-in-word (__vaddus4,
  *           __vsubus4, __vmaxu4), scores split in a positive and a negative
  *           part so that diag + s needs no bias: max(0, (diag + pos) -sat neg).
  * Every decayed value is clamped at 0 (relu): a negative E or F never wins
  * against H~ >= 0, so clamping keeps results exact and lanes in range.
  *
- * Ladders (the paper's mixed word length, Eq. 9-10), decided per block per
+ * Ladders (the paper's mixed word length, Eq. 9-10), decided per warp per
  * row on the GPU: a row is computed narrow (B bits) while the previous
- * row's maximum + match <= 2^B-1 (signed: 2^15-1); otherwise the block
- * unpacks H and F into Q words of 32 bits per column and computes wide, and
- * goes back to narrow once the row maximum + match <= limit - T (T = 10).
- * The row maximum of H equals that of H~ (E < max H~), and F(i+1) <= max
- * H~(i), so the decision is taken from H~ before the E scan and both
- * stored rows fit the new width.  Column maxima kept narrow are folded into
- * a wide copy at each switch (max is associative).  A block whose rows can
- * never overflow (n * match <= limit) runs a kernel without the wide path.
+ * row's maximum + match <= 2^B-1 (signed: 2^15-1) and the values entering
+ * from the left strip fit; otherwise the warp unpacks H and F into Q words
+ * of 32 bits per column and computes wide, and goes back to narrow once the
+ * row maximum + match <= limit - T (T = 10).  The row maximum of H equals
+ * that of H~ (E < max H~), and F(i+1) <= max H~(i), so the decision is taken
+ * from H~ before the E scan and both stored rows fit the new width.  Column
+ * maxima kept narrow are folded into a wide copy at each switch (max is
+ * associative).  A group whose rows can never overflow (n * match <= limit)
+ * runs a kernel without the wide path ("plain"), which needs fewer registers.
  *
- * Localized segmented scan (Eq. 11): a K value decays by Ge per column and
- * never exceeds n * match, so it travels at most p = n*match/Ge columns.
- * The scan is in-thread (C columns), then across lanes with only as many
- * shuffle steps as p needs, then across warps: each warp combines the
- * totals of the ceil(p / warp span) warps to its left (just one when the
- * warp span >= p: the paper's skip of the gathered scan).  Contig boundaries:
- * on the device every contig is preceded by a separator of PAD >= n*match+1
- * ambiguous columns (each costs >= 1 on any path), so no positive path
- * crosses it: the recurrence restarts at each contig exactly as if the scan
- * were segmented there, and the kernel needs no per-column flags.
+ * Localized scan (Eq. 11): a K value decays by Ge per column and never
+ * exceeds n * match, so it travels at most p = n*match/Ge columns.  The scan
+ * is in-lane (C columns), then across lanes with only as many shuffle steps
+ * as p needs; the strip's left carry is exact, so no gathered scan across
+ * strips is needed.  The E scan is skipped for a row when no H~ of the warp
+ * exceeds O + E and no carry above O + E enters (then E never raises a
+ * cell): one warp vote per row.  F is updated lazily (rows where every F is
+ * 0 and no H exceeds O + E leave it 0).
  *
- * The E scan is skipped for a row when no H~ of the block exceeds O + E
- * (then K = 0 everywhere): one vote per warp, one block barrier per row;
- * rows that scan take a second barrier. */
+ * Contig boundaries: on the device every contig is preceded by a separator
+ * of >= n*match + 1 ambiguous columns (each costs >= 1 on any path), so no
+ * positive path crosses it: the recurrence restarts at each contig exactly
+ * as if the scan were segmented there, and the kernel needs no per-column
+ * flags.  Separator columns are never reported.
+ *
+ * Merge kernel: reduces each read's per-range top-K lists to its final one. */
 #ifndef SM_SW_KERNEL_CUH
 #define SM_SW_KERNEL_CUH
 
@@ -92,13 +99,13 @@ struct Params {
 	const int64_t *qoff;       /* per group: offset of its rows in qry */
 	const int32_t *glen;       /* per group: rows (longest query) */
 	const int32_t *shift;      /* per slot (group*Q + lane): locus shift */
-	uint64_t *tile_out;        /* [slot][range][TOPK] keys */
+	uint64_t *range_out;        /* [slot][range][TOPK] keys */
 	unsigned long long *cells_w;  /* [3]: cells computed in 8-, 16-, 32-bit lanes */
 	const int64_t *dev_start;  /* per contig: device column of its first base */
 	const int64_t *goff;       /* per contig: global coordinate of its first base */
 	int n_contig;
 	int64_t dev_len;           /* device columns holding reference or separator */
-	int ntiles;                /* ranges of the reference, one warp each */
+	int nranges;               /* ranges of the reference, one warp each */
 	int64_t range_len;         /* reported columns per range (multiple of a lane's C) */
 	int halo;                  /* context columns before a range (multiple of C) */
 	int match, oe, ext;        /* score bounds: match; O+E; E */
@@ -833,7 +840,7 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 	for (int x = threadIdx.x; x < L * Q; x += NW * WARP)
 		s_rows[x] = rows[x];
 	__syncthreads();
-	if (range >= P.ntiles)
+	if (range >= P.nranges)
 		return;
 	for (int x = lane; x < L * 2 * SK::EW; x += WARP)
 		edge[x] = 0;
@@ -940,7 +947,7 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 		TopList l = tl[q];
 		warp_merge(l, shift[q], out);
 		if (lane == 0) {
-			uint64_t *dst = P.tile_out + ((size_t)(grp * Q + q) * P.ntiles + range) * TOPK;
+			uint64_t *dst = P.range_out + ((size_t)(grp * Q + q) * P.nranges + range) * TOPK;
 #pragma unroll
 			for (int r = 0; r < TOPK; r++)
 				dst[r] = out[r];
@@ -948,19 +955,19 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 	}
 }
 
-/* Reduces each slot's per-tile lists to its final top K. */
+/* Reduces each slot's per-range lists to its final top K. */
 constexpr int MERGE_THREADS = 256;
 
 __global__ void __launch_bounds__(MERGE_THREADS)
-merge_kernel(const uint64_t *tile_out, int ntiles, const int32_t *shift, uint64_t *res)
+merge_kernel(const uint64_t *range_out, int nranges, const int32_t *shift, uint64_t *res)
 {
 	constexpr int NW = MERGE_THREADS / WARP;
 	__shared__ uint64_t s_part[NW * TOPK];
 	const int slot = blockIdx.x;
 	const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
 	const int sh = shift[slot];
-	const uint64_t *src = tile_out + (size_t)slot * ntiles * TOPK;
-	const int total = ntiles * TOPK;
+	const uint64_t *src = range_out + (size_t)slot * nranges * TOPK;
+	const int total = nranges * TOPK;
 	TopList tl;
 	uint64_t out[TOPK];
 

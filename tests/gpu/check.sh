@@ -10,7 +10,8 @@ nvcc_bin=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [[ -x $nvcc_bin ]]; then
 	NVCC=$nvcc_bin tests/gpu/build.sh build/gpu-tests || exit 1
 else
-	echo "gpu tests: skipped (no CUDA compiler)"
+	echo "gpu tests: skipped (no CUDA device)"
+	echo "(and no nvcc: the CUDA code was not compiled)"
 	exit $skip_status
 fi
 if ! nvidia-smi -L >/dev/null 2>&1; then
