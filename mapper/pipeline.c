@@ -72,6 +72,7 @@ typedef struct {
 	int32_t xs;          /* best score of the read's other loci */
 	int32_t near;        /* best score beside the alignment (tandem_xs) */
 	int near_done;       /* near is known */
+	int rescued;         /* found by mate rescue: the read's other loci are unknown */
 	sm_aln_t aln;        /* traceback, global coordinates; aln.n_cigar > 0 once traced */
 } cand_t;
 
@@ -144,6 +145,10 @@ typedef struct {
 	sm_seeder_t *seeder;
 	sm_cpu_scan_t *cscan;
 	sm_wref_t wref;
+	sm_ref_t side;           /* one window of the reference, maybe reversed (tandem_xs) */
+	uint8_t *side_seq, *rq;  /* its bases; a reversed query */
+	int64_t side_len, side_off, m_side;
+	size_t m_rq;
 	sm_engine_stats_t seed_st;
 } worker_ws_t;
 
@@ -433,6 +438,8 @@ static void ws_free(worker_ws_t *ws)
 	sm_seeder_destroy(ws->seeder);
 	sm_cpu_scan_destroy(ws->cscan);
 	sm_wref_free(&ws->wref);
+	free(ws->side_seq);
+	free(ws->rq);
 }
 
 /* Base codes of the read (fwd) and of its reverse complement (rev). */
@@ -476,7 +483,7 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	for (int st = 0; st < SM_STRANDS; st++)
 		for (int k = 0; k < s[st].n; k++) {
 			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end,
-				     .near = 0, .near_done = 0 };
+				     .near = 0, .near_done = 0, .rescued = 0 };
 			int at;
 
 			if (c.score < p->opt->min_score)
@@ -562,48 +569,56 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 /* Tandem copies: a locus bin's neighbours are left out of XS (scan.h), and
  * a bin shows only its best column, so a copy of the hit a few hundred
  * bases away would not lower MAPQ.  The read is scanned (same strand)
- * against two windows: from as far left as an alignment reaches to
- * SM_TANDEM_SHIFT bases before the hit's end, and from SM_TANDEM_SHIFT
- * bases after its start to as far right as one reaches.  A copy shifted by
- * SM_TANDEM_SHIFT or more lies whole in one of them.  So does what is left
- * of the hit itself (its best prefix ending in the left window, its best
- * suffix starting in the right one, computed from its CIGAR): a window's
- * best score counts as a copy (c->near, which raises XS) only when it beats
- * that remnant. */
+ * against the reference right of the hit's start, up to as far as an
+ * alignment reaches: there, a locus ending SM_TANDEM_SHIFT or more columns
+ * away from the hit's end is a copy shifted right (what ends near the end is
+ * the hit itself, realigned without its first bases).  Copies shifted left
+ * are found the same way by the reversed read against the reversed
+ * reference left of the hit's end (alignment scores do not change when both
+ * sequences are reversed), where an "end" is a start.  The best copy's
+ * score (c->near) raises the hit's XS.  A copy that scores less than the
+ * hit's own remnant in the same locus bin stays hidden. */
 #define SM_TANDEM_SHIFT 20
 
-/* Best prefix score of alignment c ending left of column `left_end` and
- * best suffix score starting at or right of `right_start` (q: the oriented
- * query of c). */
-static void remnants(const pipe_t *p, const sm_query_t *q, const cand_t *c, int64_t left_end,
-		     int64_t right_start, int32_t *prefix, int32_t *suffix)
+/* Best locus of `scan` (bins over a window of the forward or reversed
+ * reference) whose column, mapped back by `to_global`, lies at least
+ * SM_TANDEM_SHIFT from `avoid`; 0 if none. */
+static int32_t best_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reversed,
+			 int64_t avoid)
 {
-	const sm_score_t *sc = &p->opt->score;
-	int64_t x = c->aln.ref_start;
-	int32_t y = c->aln.q_start, run = 0, low = INT32_MAX;
+	for (int k = 0; k < scan->n; k++) {
+		int64_t col = reversed ? hi - 1 - scan->top[k].end : lo + scan->top[k].end;
 
-	*prefix = 0;
-	for (int k = 0; k < c->aln.n_cigar; k++) {
-		int op = bam_cigar_op(c->aln.cigar[k]);
-		int len = (int)bam_cigar_oplen(c->aln.cigar[k]);
-
-		for (int t = 0; t < len; t++) {
-			if (x >= right_start && run < low)
-				low = run;   /* a suffix may start here */
-			if (op == BAM_CMATCH) {
-				run += sm_subst(sc, p->ref->seq[x++], q->seq[y++]);
-			} else {
-				run -= (t == 0 ? sc->gap_open : 0) + sc->gap_ext;
-				if (op == BAM_CDEL)
-					x++;
-				else
-					y++;
-			}
-			if (x <= left_end && run > *prefix)
-				*prefix = run;
-		}
+		if (col - avoid >= SM_TANDEM_SHIFT || avoid - col >= SM_TANDEM_SHIFT)
+			return scan->top[k].score;
 	}
-	*suffix = low == INT32_MAX ? 0 : run - low;
+	return 0;
+}
+
+/* Makes ws->side the one-contig reference ref[lo, hi), reversed or not. */
+static int side_ref(pipe_t *p, worker_ws_t *ws, int64_t lo, int64_t hi, int reversed)
+{
+	int64_t len = hi - lo;
+
+	if (len > ws->m_side) {
+		uint8_t *b = realloc(ws->side_seq, (size_t)len);
+
+		if (!b)
+			return -1;
+		ws->side_seq = b;
+		ws->m_side = len;
+	}
+	for (int64_t i = 0; i < len; i++)
+		ws->side_seq[i] = p->ref->seq[reversed ? hi - 1 - i : lo + i];
+	ws->side_len = len;
+	ws->side_off = 0;
+	memset(&ws->side, 0, sizeof ws->side);
+	ws->side.n_contig = 1;
+	ws->side.len = &ws->side_len;
+	ws->side.offset = &ws->side_off;
+	ws->side.total = len;
+	ws->side.seq = ws->side_seq;
+	return 0;
 }
 
 static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
@@ -613,32 +628,51 @@ static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
 	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
 	int64_t span = sm_max_span(sc, oq->len);
-	int64_t l_lo = c->aln.ref_start - span, l_hi = c->aln.ref_end - SM_TANDEM_SHIFT;
-	int64_t r_lo = c->aln.ref_start + SM_TANDEM_SHIFT, r_hi = c->aln.ref_end + span;
-	sm_window_t side[SM_STRANDS] = {
-		{ l_lo < c_lo ? c_lo : l_lo, l_hi > c_hi ? c_hi : l_hi, 0 },
-		{ r_lo < c_lo ? c_lo : r_lo, r_hi > c_hi ? c_hi : r_hi, 0 },
-	};
-	int32_t remnant[SM_STRANDS];
+	sm_query_t rq = { NULL, oq->len };
+	sm_scan_t local;
+	int64_t lo, hi;
+	int32_t best;
 
 	c->near_done = 1;
 	c->near = 0;
-	remnants(p, oq, c, side[0].end, side[1].start, &remnant[0], &remnant[1]);
-	for (int s = 0; s < SM_STRANDS; s++) {
-		sm_scan_t local;
+	/* Right: from one base after the start. */
+	lo = c->aln.ref_start + 1;
+	hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
+	if (lo < hi) {
+		if (side_ref(p, ws, lo, hi, 0) < 0 ||
+		    sm_cpu_scan(ws->cscan, &ws->side, sc, oq, &local, &ws->seed_st) < 0)
+			goto fail;
+		best = best_away(&local, lo, hi, 0, c->aln.ref_end - 1);
+		c->near = best > c->near ? best : c->near;
+	}
+	/* Left, reversed: up to one base before the end. */
+	lo = c->aln.ref_start - span < c_lo ? c_lo : c->aln.ref_start - span;
+	hi = c->aln.ref_end - 1;
+	if (lo < hi) {
+		if ((size_t)oq->len > ws->m_rq) {
+			uint8_t *b = realloc(ws->rq, (size_t)oq->len);
 
-		if (sm_wref_set_windows(&ws->wref, p->ref, &side[s], 1) < 0)
-			return -1;
-		if (ws->wref.ref.total == 0)
-			continue;
-		if (sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, oq, &local, &ws->seed_st) < 0)
-			return -1;
-		if (local.n > 0 && local.top[0].score > remnant[s] && local.top[0].score > c->near)
-			c->near = local.top[0].score;
+			if (!b)
+				goto oom;
+			ws->rq = b;
+			ws->m_rq = (size_t)oq->len;
+		}
+		for (int32_t i = 0; i < oq->len; i++)
+			ws->rq[i] = oq->seq[oq->len - 1 - i];
+		rq.seq = ws->rq;
+		if (side_ref(p, ws, lo, hi, 1) < 0 ||
+		    sm_cpu_scan(ws->cscan, &ws->side, sc, &rq, &local, &ws->seed_st) < 0)
+			goto fail;
+		best = best_away(&local, lo, hi, 1, c->aln.ref_start);
+		c->near = best > c->near ? best : c->near;
 	}
 	if (c->near > c->xs)
 		c->xs = c->near;
 	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory checking for tandem copies");
+fail:
+	return -1;
 }
 
 static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
@@ -793,6 +827,7 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
 	c->near = 0;
 	c->near_done = 0;
+	c->rescued = 1;
 	c->aln.n_cigar = 0;
 	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
 		return -1;
@@ -809,9 +844,11 @@ static int has_proper_mate(const pipe_t *p, const cand_t *a, const res_t *res)
 	return 0;
 }
 
+/* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
+ * competitors elsewhere were never looked for. */
 static int read_mapq(const pipe_t *p, const cand_t *c)
 {
-	return sm_mapq(&p->opt->score, c->score, c->xs);
+	return c->rescued ? 0 : sm_mapq(&p->opt->score, c->score, c->xs);
 }
 
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
@@ -883,7 +920,8 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		 * loci on a strand, or --max-windows windows): a repeat longer
 		 * than the insert with more copies than the lists hold.  That pair
 		 * scores best minus both reads' leads. */
-		if (!res[0].saturated || !res[1].saturated)
+		if (!(res[0].saturated || res[0].cand[bi].rescued) ||
+		    !(res[1].saturated || res[1].cand[bj].rescued))
 			repeat = 0;
 		for (int e = 0; e < SM_STRANDS; e++) {
 			const cand_t *c = &res[e].cand[idx[e]];
@@ -891,7 +929,7 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 			 * (the insert range is wider than the shift). */
 			int32_t beside = best - c->score + c->near;
 
-			repeat -= c->score > c->xs ? c->score - c->xs : 0;
+			repeat -= c->score > c->xs && !c->rescued ? c->score - c->xs : 0;
 			rival = beside > rival ? beside : rival;
 		}
 		rival = repeat > rival ? repeat : rival;
