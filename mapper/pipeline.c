@@ -503,7 +503,7 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	for (int k = 1; k < res->n_cand; k++)
 		res->cand[k].xs = res->cand[0].score;
 	res->prim = 0;
-	res->mapq = sm_mapq(&p->opt->score, res->cand[0].score, res->cand[0].xs);
+	res->mapq = sm_mapq(&p->opt->score, res->cand[0].score, res->cand[0].xs, n);
 }
 
 /* Number of candidates that are traced: all for pairs and -N, else the best. */
@@ -718,7 +718,7 @@ static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, 
 			continue;
 		if (tandem_xs(p, ws, &ws->q[SM_STRANDS * k], &rs->cand[0]) < 0)
 			return -1;
-		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs);
+		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
 	}
 	return 0;
 }
@@ -846,9 +846,9 @@ static int has_proper_mate(const pipe_t *p, const cand_t *a, const res_t *res)
 
 /* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
  * competitors elsewhere were never looked for. */
-static int read_mapq(const pipe_t *p, const cand_t *c)
+static int read_mapq(const pipe_t *p, const cand_t *c, int32_t len)
 {
-	return c->rescued ? 0 : sm_mapq(&p->opt->score, c->score, c->xs);
+	return c->rescued ? 0 : sm_mapq(&p->opt->score, c->score, c->xs, len);
 }
 
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
@@ -860,7 +860,7 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	int bi = -1, bj = -1;
 
 	for (int e = 0; e < SM_STRANDS; e++)
-		res[e].mapq = res[e].prim >= 0 ? read_mapq(p, &res[e].cand[0]) : 0;
+		res[e].mapq = res[e].prim >= 0 ? read_mapq(p, &res[e].cand[0], r[e].len) : 0;
 	if (!p->ins.ok)
 		return 0;
 	for (int e = 0; e < SM_STRANDS; e++) {
@@ -933,10 +933,10 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 			rival = beside > rival ? beside : rival;
 		}
 		rival = repeat > rival ? repeat : rival;
-		q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0);
+		q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0, r[0].len + r[1].len);
 
 		for (int e = 0; e < SM_STRANDS; e++) {
-			int q_se = read_mapq(p, &res[e].cand[idx[e]]);
+			int q_se = read_mapq(p, &res[e].cand[idx[e]], r[e].len);
 
 			res[e].prim = idx[e];
 			res[e].proper = 1;
@@ -1387,8 +1387,8 @@ static int estimate_inserts(pipe_t *p)
 		int64_t x;
 
 		if (a->prim < 0 || b->prim < 0 ||
-		    read_mapq(p, &a->cand[0]) < SM_INSERT_MIN_MAPQ ||
-		    read_mapq(p, &b->cand[0]) < SM_INSERT_MIN_MAPQ)
+		    read_mapq(p, &a->cand[0], p->sample[k].len) < SM_INSERT_MIN_MAPQ ||
+		    read_mapq(p, &b->cand[0], p->sample[k + 1].len) < SM_INSERT_MIN_MAPQ)
 			continue;
 		x = insert_of(p->ref, &a->cand[0], &b->cand[0]);
 		if (x > 0)

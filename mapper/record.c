@@ -2,6 +2,7 @@
 #include "mapper/record.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,15 +40,19 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 	hit->mapped = (fwd->n > 0 || rev->n > 0) && hit->best.score >= min_score;
 }
 
-int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs)
+int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
 {
-	int64_t lead = (int64_t)as - xs;
-	int64_t q;
+	double unit = sc->match + sc->mismatch;
+	double diffs = ((double)len * sc->match - as) / unit;
+	double q;
 
-	if (lead <= 0)
+	if (as <= xs)
 		return 0;
-	q = SM_MAPQ_PER_MISMATCH * lead / (sc->match + sc->mismatch);
-	return q > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q;
+	if (diffs < 0)
+		diffs = 0;
+	q = floor(SM_MAPQ_PER_MISMATCH * ((double)as - xs) / unit -
+		  10.0 * log10(1.0 + diffs / SM_MAPQ_DIFF_SCALE));
+	return q < 0 ? 0 : q > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q;
 }
 
 int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,
@@ -184,7 +189,7 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		tid = sm_ref_contig_of(ref, aln->ref_start);
 		pos = aln->ref_start - ref->offset[tid];
 		flag = is_rev ? BAM_FREVERSE : 0;
-		mapq = (uint8_t)(x ? x->mapq : sm_mapq(sc, hit->best.score, hit->xs));
+		mapq = (uint8_t)(x ? x->mapq : sm_mapq(sc, hit->best.score, hit->xs, r->len));
 		if (record_cigar(r, aln, ws, &n_cigar) < 0 ||
 		    sm_md_nm(ref, aln->ref_start, aln->cigar, aln->n_cigar,
 			     ws->seq.s + aln->q_start, &ws->md, &nm) < 0)

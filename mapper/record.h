@@ -34,13 +34,20 @@
 #include "mapper/scan.h"
 #include "mapper/score.h"
 
-/* MAPQ: mapq = min(SM_MAPQ_MAX, floor(SM_MAPQ_PER_MISMATCH * (AS - XS) / (A + B))),
- * and 0 when XS >= AS.  A + B is what one mismatch costs against a match,
- * so every mismatch's worth of lead over the competitor adds
- * SM_MAPQ_PER_MISMATCH (the Phred value of a 1% chance that the read's
- * true origin is one more mismatch away). */
+/* MAPQ, from AS, XS and the read length n (A, B: match score and mismatch
+ * penalty):
+ *   lead = (AS - XS) / (A + B)          the lead in mismatches' worth
+ *   k    = (n*A - AS) / (A + B)         the alignment's differences, roughly
+ *   mapq = SM_MAPQ_PER_MISMATCH * lead - 10 log10(1 + k / SM_MAPQ_DIFF_SCALE)
+ * floored, clamped to 0..SM_MAPQ_MAX, and 0 when XS >= AS.  Each
+ * mismatch's worth of lead over the competitor adds SM_MAPQ_PER_MISMATCH
+ * (a 1% chance that the read's true origin is one more mismatch away); the
+ * second term says that the more differences a read carries, the likelier
+ * some fall where its true locus and a similar one differ, turning the lead
+ * around.  Fitted on simulated reads (benchmarks/results/accuracy-*.md). */
 #define SM_MAPQ_MAX 60
 #define SM_MAPQ_PER_MISMATCH 20
+#define SM_MAPQ_DIFF_SCALE 4.0
 
 /* The chosen hit of a read. */
 typedef struct {
@@ -74,8 +81,9 @@ typedef struct {
 void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 		   int32_t min_score, sm_hit_t *hit);
 
-/* Mapping quality from the alignment score and XS (see above). */
-int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs);
+/* Mapping quality from the alignment score, XS and the read length (see
+ * above; for a pair: the summed scores and lengths). */
+int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len);
 
 /* MD string (appended to md, NUL-terminated) and NM of an alignment whose
  * first aligned base lies at global coordinate ref_start: cigar holds only

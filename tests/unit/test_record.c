@@ -124,12 +124,12 @@ static void test_forward_and_clips(void)
 	a.q_start = 2;
 	a.q_end = 10;
 	check_record(__LINE__, "GGACGTTGCATT", "ABCDEFGHIJKL", &hit, &a, NULL,
-		     "read1\t0\tchr1\t1\t32\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
+		     "read1\t0\tchr1\t1\t31\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
 		     "NM:i:0\tMD:Z:8\tAS:i:8\tXS:i:0");
 	/* Same alignment with a read group and a competitor. */
 	hit.xs = 3;
 	check_record(__LINE__, "GGACGTTGCATT", "ABCDEFGHIJKL", &hit, &a, "g1",
-		     "read1\t0\tchr1\t1\t20\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
+		     "read1\t0\tchr1\t1\t19\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
 		     "NM:i:0\tMD:Z:8\tAS:i:8\tXS:i:3\tRG:Z:g1");
 	/* No clips at all, second contig: POS is contig-relative. */
 	parse_cigar("6M", &a);
@@ -161,7 +161,7 @@ static void test_reverse(void)
 	a.q_start = 2;
 	a.q_end = 10;
 	check_record(__LINE__, "ATGCTACGTGR", "ABCDEFGHIJK", &hit, &a, NULL,
-		     "read1\t16\tchr1\t1\t28\t2S8M1S\t*\t0\t0\tYCACGTAGCAT\tKJIHGFEDCBA\t"
+		     "read1\t16\tchr1\t1\t27\t2S8M1S\t*\t0\t0\tYCACGTAGCAT\tKJIHGFEDCBA\t"
 		     "NM:i:1\tMD:Z:4T3\tAS:i:7\tXS:i:0");
 	sm_aln_free(&a);
 }
@@ -199,19 +199,19 @@ static void test_mapq(void)
 {
 	int mono = 1, bounded = 1;
 
-	CHECK(sm_mapq(&sc, 100, 100) == 0, "XS == AS gives 0");
-	CHECK(sm_mapq(&sc, 90, 100) == 0, "XS > AS gives 0");
-	CHECK(sm_mapq(&sc, 100, 95) == SM_MAPQ_PER_MISMATCH, "one mismatch's lead: %d",
-	      sm_mapq(&sc, 100, 95));
-	CHECK(sm_mapq(&sc, 100, 0) == SM_MAPQ_MAX, "no competitor: %d", sm_mapq(&sc, 100, 0));
+	CHECK(sm_mapq(&sc, 100, 100, 100) == 0, "XS == AS gives 0");
+	CHECK(sm_mapq(&sc, 90, 100, 100) == 0, "XS > AS gives 0");
+	CHECK(sm_mapq(&sc, 100, 95, 100) == SM_MAPQ_PER_MISMATCH, "one mismatch's lead: %d",
+	      sm_mapq(&sc, 100, 95, 100));
+	CHECK(sm_mapq(&sc, 100, 0, 100) == SM_MAPQ_MAX, "no competitor: %d", sm_mapq(&sc, 100, 0, 100));
 	for (int as = 1; as <= 300; as++)
 		for (int xs = 0; xs <= as + 5; xs++) {
-			int q = sm_mapq(&sc, as, xs);
+			int q = sm_mapq(&sc, as, xs, 100);
 			if (q < 0 || q > SM_MAPQ_MAX)
 				bounded = 0;
-			if (xs > 0 && sm_mapq(&sc, as, xs - 1) < q)
+			if (xs > 0 && sm_mapq(&sc, as, xs - 1, 100) < q)
 				mono = 0;   /* a weaker competitor never lowers MAPQ */
-			if (as > 1 && xs < as && sm_mapq(&sc, as - 1, xs) > q)
+			if (as > 1 && xs < as && sm_mapq(&sc, as - 1, xs, 100) > q)
 				mono = 0;   /* a better hit never lowers MAPQ */
 		}
 	CHECK(bounded, "MAPQ within 0..%d (never 255)", SM_MAPQ_MAX);
