@@ -26,9 +26,7 @@
 
 #include "gpu/gpu_profile.h"
 #include "gpu/sw_kernel.cuh"
-extern "C" {
-#include "mapper/log.h"  /* a C header without C++ guards */
-}
+#include "mapper/log.h"
 
 /* Device memory for the per-range lists of one launch (grown on demand up to
  * this; launches are chunked to fit). */

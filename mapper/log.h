@@ -6,6 +6,10 @@
 #ifndef SM_LOG_H
 #define SM_LOG_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum sm_log_level {
 	SM_LOG_ERROR = 1,
 	SM_LOG_WARNING = 2,
@@ -21,4 +25,7 @@ enum sm_log_level sm_log_get_level(void);
 void sm_log(enum sm_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+#ifdef __cplusplus
+}
+#endif
 #endif
