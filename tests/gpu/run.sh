@@ -61,12 +61,36 @@ if [[ ${SM_GPU_NCU:-0} == 1 ]]; then
 	grep -E "Issue Slots Busy|Issued Ipc|Achieved Occupancy|Registers Per|No Eligible|Stall|Compute \(SM\) Throughput|Duration|Theoretical Occupancy|Block Limit" "$out/ncu.txt" | head -n 40
 fi
 
+# End to end, FASTQ to SAM (tests/gpu/e2e.sh): needs the whole mapper, hence
+# htslib, which the GPU machine lacks; tests/gpu/prepare.sh (run beforehand,
+# here) puts it and the reads in carry/.
+e2e_rc=0
+if [[ -d carry/cli_hts && -d carry/e2e ]]; then
+	hts=$PWD/carry/cli_hts
+	export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	if make -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
+		HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/e2e-build.log" 2>&1; then
+		tests/gpu/e2e.sh carry/e2e "$out/e2e" 2>&1 | tee "$out/e2e.txt"
+		e2e_rc=${PIPESTATUS[0]}
+	else
+		tail -n 20 "$out/e2e-build.log"
+		echo "FAIL e2e build"
+		e2e_rc=1
+	fi
+else
+	echo "e2e: skipped (run tests/gpu/prepare.sh here and carry carry/cli_hts carry/e2e)"
+fi
+
 echo
 echo "== summary =="
 grep -E '^(ok|FAIL)' "$out/test_gpu.log" | awk '{print $1}' | sort | uniq -c
 tail -n 1 "$out/test_gpu.log"
 awk -F'\t' '$1 ~ /^(target|ablation|target_cells|variant)/ {printf "%-13s n=%-4s m=%-9s reads=%-5s cells=%-6s kernel %.4fs  %8.1f GCUPS (kernel)  %8.1f GCUPS (wall)  r8=%.2f r16=%.2f r32=%.2f\n", $1, $2, $3, $4, $5, $7, $9, $8, $10, $11, $12}' "$out/bench.tsv"
+if [[ -s $out/e2e.txt ]]; then
+	sed -n '/== end to end/,$p' "$out/e2e.txt"
+	grep -c '^ok' "$out/e2e.txt" | sed 's/$/ e2e comparisons ok/'
+fi
 if ((test_rc == 77)); then
 	exit 0
 fi
-exit $((test_rc != 0))
+exit $((test_rc != 0 || e2e_rc != 0))

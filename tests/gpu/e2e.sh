@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# e2e.sh DATA OUT — on a GPU machine: the whole mapper, FASTQ to SAM.
+#   1. --engine gpu and --engine cpu write identical SAM records (all but @PG)
+#      on the same reads, exhaustive for every GPU cell ladder, and seeded;
+#   2. end-to-end throughput (reads/s, FASTQ to SAM) of both engines.
+# DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa, *.fq.gz);
+# ./scanmap must be built (with htslib: on the device machine, carried
+# shared libraries).  Prints a table; exits 1 if any comparison differs.
+set -uo pipefail
+data=${1:?usage: e2e.sh DATA OUT}
+out=${2:?usage: e2e.sh DATA OUT}
+threads=$(nproc)
+mkdir -p "$out"
+fail=0
+
+now() { date +%s.%N; }
+# run NAME ARGS...: maps, records seconds in $secs, output in $out/NAME.sam.
+run() {
+	local name=$1 t0 t1
+	shift
+	t0=$(now)
+	./scanmap map -t "$threads" -o "$out/$name.sam" "$@" 2>"$out/$name.log" || {
+		echo "FAIL $name: exit $? ($(tail -n 1 "$out/$name.log"))"
+		fail=1
+	}
+	t1=$(now)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+}
+same() {  # same A B: identical records
+	if cmp -s <(grep -v '^@PG' "$out/$1.sam") <(grep -v '^@PG' "$out/$2.sam"); then
+		echo "ok   $1 == $2 ($(grep -vc '^@' "$out/$1.sam") records)"
+	else
+		echo "FAIL $1 != $2"
+		fail=1
+	fi
+}
+
+rows=()
+for g in lambda ecoli; do
+	ref=$data/$g.fa
+	n_all=$(zcat "$data/$g.fq.gz" | awk 'END { print NR / 4 }')
+	# Identity on a subset small enough for the CPU engine.
+	n_sub=$([ $g = lambda ] && echo 20000 || echo 2000)
+	zcat "$data/$g.fq.gz" | head -n $((4 * n_sub)) > "$out/$g.sub.fq"
+	run "$g.cpu" --engine cpu --mode exhaustive "$ref" "$out/$g.sub.fq"
+	rows+=("$g $n_sub cpu $secs")
+	for cells in 16 32 8; do
+		run "$g.gpu$cells" --engine gpu --mode exhaustive --cells "$cells" "$ref" "$out/$g.sub.fq"
+		rows+=("$g $n_sub gpu-cells$cells $secs")
+		same "$g.gpu$cells" "$g.cpu"
+	done
+	run "$g.cpu.seeded" --engine cpu --mode seeded "$ref" "$out/$g.sub.fq"
+	run "$g.gpu.seeded" --engine gpu --mode seeded "$ref" "$out/$g.sub.fq"
+	same "$g.gpu.seeded" "$g.cpu.seeded"
+	# Throughput on every read (the default ladder).
+	run "$g.gpu.all" --engine gpu --mode exhaustive "$ref" "$data/$g.fq.gz"
+	rows+=("$g $n_all gpu $secs")
+	grep -h 'reads/s' "$out/$g.gpu.all.log" | tail -n 1
+done
+rm -f "$out"/*.sam "$out"/*.sub.fq
+
+echo
+echo "== end to end (FASTQ to SAM, 150 bp reads, -t $threads) =="
+printf '%-7s %7s %-12s %8s %10s\n' genome reads engine seconds reads/s
+for r in "${rows[@]}"; do
+	set -- $r
+	printf '%-7s %7s %-12s %8s %10.0f\n' "$1" "$2" "$3" "$4" "$(awk -v n="$2" -v s="$4" 'BEGIN { print n / s }')"
+done
+exit $fail
