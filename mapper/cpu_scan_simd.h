@@ -54,6 +54,10 @@
 #define SM_SEGS SM_VB
 /* At most 32/8 vectors per step. */
 #define SM_MAX_R 4
+/* Steps per block, the unit of the lazy horizontal gap (row_run). */
+#define SM_BLOCK 32
+/* Blocks per row of a tile, at most. */
+#define SM_MAX_BLOCKS ((SM_CPU_TILE_COLS / SM_SEGS + SM_BLOCK - 1) / SM_BLOCK)
 
 SM_INLINE uint32_t lane_max(int w)
 {
@@ -129,6 +133,9 @@ typedef struct {
 	uint32_t hin;           /* H(i-1, column before the tile) */
 	uint32_t ein;           /* E(i, tile's first column) from the left */
 	uint32_t hout, eout;    /* H(i, last column), E(i, next tile's first) */
+	uint32_t cm_floor;      /* the column maxima need only H >= this */
+	uint32_t *fmax;         /* [block] a bound on F(i, j) in the block, then on F(i+1, j) */
+	uint8_t *hot;           /* [block] some H(i-1, j) > O + E in the block, then H(i, j) */
 } row_args_t;
 
 typedef struct {
@@ -145,14 +152,6 @@ SM_INLINE row_consts_t row_consts(const sm_cpu_score_t *sc, const int w)
 	return k;
 }
 
-/* Largest lane of rmax[0..R-1], as a score. */
-SM_INLINE uint32_t rows_hmax(V *rmax, const int w)
-{
-	for (int r = 1; r < w / 8; r++)
-		rmax[0] = v_max(rmax[0], rmax[r], w);
-	return v_hmax(rmax[0], w) ^ lane_flip(w);
-}
-
 /* H(i-1, j-1) of each segment's first column: the last column of the
  * segment below, the tile's left neighbour for segment 0. */
 SM_INLINE void first_diag(const row_args_t *a, V *diag, const int w)
@@ -167,10 +166,10 @@ SM_INLINE void first_diag(const row_args_t *a, V *diag, const int w)
  * *e = E(i, j) and F(i, j) in memory.  Computes H(i, j) = max(H(i-1,j-1) + S,
  * E, F) (floor 0 by saturation), x = H - O - E, shared by E(i, j+1) =
  * max(E - E, x) (left in *e) and F(i+1, j) = max(F - E, x) (stored); updates
- * H, the column maxima and the row maxima.  Returns H(i-1, j), the next
- * step's diagonal. */
+ * H, the column maxima and *acc.  Returns H(i-1, j), the next step's
+ * diagonal. */
 SM_INLINE V full_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
-		      V *e, V *rmax, const int w)
+		      V *e, V *acc, const int w)
 {
 	const int R = w / 8, lanes = SM_SEGS / R;
 	size_t idx = (size_t)v * R + r;
@@ -184,17 +183,34 @@ SM_INLINE V full_cell(const row_args_t *a, const row_consts_t *k, int v, int r, 
 	v_store(f + idx, v_max(v_subs(fv, k->e, w), x, w));
 	v_store(hp + idx, h);
 	v_store(cm + idx, v_max(v_load(cm + idx), h, w));
-	*rmax = v_max(*rmax, h, w);
+	*acc = v_max(*acc, h, w);
 	return up;
 }
 
+/* full_cell over steps v0 .. v1-1. */
+SM_INLINE void full_steps(const row_args_t *a, const row_consts_t *k, int v0, int v1,
+			  V *diag, V *e, V *acc, const int w)
+{
+	const int R = w / 8;
+	int v = v0;
+
+	for (; v + 2 <= v1; v += 2)
+		for (int r = 0; r < R; r++) {
+			V up = full_cell(a, k, v, r, diag[r], &e[r], &acc[r], w);
+			diag[r] = full_cell(a, k, v + 1, r, up, &e[r], &acc[r], w);
+		}
+	if (v < v1)
+		for (int r = 0; r < R; r++)
+			diag[r] = full_cell(a, k, v, r, diag[r], &e[r], &acc[r], w);
+}
+
 /* Vector r of step v of row i without the horizontal gap: H~(i, j) =
- * max(H(i-1,j-1) + S, F) (with_f) or H(i-1,j-1) + S (F known to be 0 on the
- * whole row), stored in place of H; with_f also stores F~(i+1, j) =
- * max(F - E, H~ - O - E).  Updates the row maxima of H~, not the column
- * maxima.  Returns H(i-1, j). */
+ * max(H(i-1,j-1) + S, F) (with_f) or H(i-1,j-1) + S (F known to be 0 in the
+ * block), stored in place of H; with_f also stores F~(i+1, j) =
+ * max(F - E, H~ - O - E).  Updates *acc, the block's maxima of H~, not the
+ * column maxima.  Returns H(i-1, j), the next step's diagonal. */
 SM_INLINE V lazy_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V diag,
-		      V *rmax, const int w, const int with_f)
+		      V *acc, const int w, const int with_f)
 {
 	const int R = w / 8, lanes = SM_SEGS / R;
 	size_t idx = (size_t)v * R + r;
@@ -210,16 +226,34 @@ SM_INLINE V lazy_cell(const row_args_t *a, const row_consts_t *k, int v, int r, 
 		h = v_max(h, v_val(0, w), w);   /* 32-bit adds do not saturate */
 	}
 	v_store(hp + idx, h);
-	*rmax = v_max(*rmax, h, w);
+	*acc = v_max(*acc, h, w);
 	return up;
+}
+
+/* lazy_cell over steps v0 .. v1-1; two steps per iteration so that the
+ * compiler alternates registers. */
+SM_INLINE void lazy_steps(const row_args_t *a, const row_consts_t *k, int v0, int v1,
+			  V *diag, V *acc, const int w, const int with_f)
+{
+	const int R = w / 8;
+	int v = v0;
+
+	for (; v + 2 <= v1; v += 2)
+		for (int r = 0; r < R; r++) {
+			V up = lazy_cell(a, k, v, r, diag[r], &acc[r], w, with_f);
+			diag[r] = lazy_cell(a, k, v + 1, r, up, &acc[r], w, with_f);
+		}
+	if (v < v1)
+		for (int r = 0; r < R; r++)
+			diag[r] = lazy_cell(a, k, v, r, diag[r], &acc[r], w, with_f);
 }
 
 /* Vector r of step v: completes a cell that lazy_cell left.  H = max(H~, E),
  * x = H - O - E, E(i, j+1) = max(E - E, x), F(i+1, j) = max(F~(i+1, j), x)
  * (equal to max(F - E, x), since F~ = max(F - E, H~ - O - E) and H >= H~);
- * updates H, F, the column and the row maxima. */
+ * updates H, F, the column maxima and *acc. */
 SM_INLINE void fix_cell(const row_args_t *a, const row_consts_t *k, int v, int r, V *e,
-			V *rmax, const int w)
+			V *acc, const int w)
 {
 	size_t idx = (size_t)v * (w / 8) + r;
 	V *hp = (V *)(void *)a->hp, *f = (V *)(void *)a->f, *cm = (V *)(void *)a->cm;
@@ -229,13 +263,13 @@ SM_INLINE void fix_cell(const row_args_t *a, const row_consts_t *k, int v, int r
 	v_store(f + idx, v_max(v_load(f + idx), x, w));
 	v_store(hp + idx, h);
 	v_store(cm + idx, v_max(v_load(cm + idx), h, w));
-	*rmax = v_max(*rmax, h, w);
+	*acc = v_max(*acc, h, w);
 }
 
 /* Steps 2 and 3 of a row whose cells are done inside the segments: e holds
  * what each segment passes on to the next one's first column from its own
- * cells.  Carries E across the segments, raises H, the column and the row
- * maxima with it, and sets a->eout and a->hout. */
+ * cells.  Carries E across the segments, raises H, the column maxima and
+ * rmax with it, and sets a->eout and a->hout. */
 SM_INLINE void row_across(row_args_t *a, const row_consts_t *k, const sm_cpu_score_t *sc,
 			  V *e, V *rmax, const int w)
 {
@@ -295,111 +329,115 @@ SM_INLINE void row_across(row_args_t *a, const row_consts_t *k, const sm_cpu_sco
 	a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
 }
 
-/* One read row of the tile at width w, every cell whole (steps 1-3).
- * Returns max_j H(i, j). */
-SM_INLINE uint32_t row_full(row_args_t *a, const sm_cpu_score_t *sc, const int w)
+/* Folds H of steps v0 .. v1-1 into the column maxima. */
+SM_INLINE void colmax_steps(const row_args_t *a, int v0, int v1, const int w)
 {
-	const int R = w / 8, W = a->W;
-	const row_consts_t k = row_consts(sc, w);
-	V diag[SM_MAX_R], e[SM_MAX_R], rmax[SM_MAX_R];
-
-	first_diag(a, diag, w);
-	for (int r = 0; r < R; r++) {
-		e[r] = v_val(0, w);
-		rmax[r] = v_val(0, w);
-	}
-	/* Inside the segments, each lane walks its columns left to right; two
-	 * steps per iteration so that the compiler alternates registers. */
-	int v = 0;
-	for (; v + 2 <= W; v += 2)
-		for (int r = 0; r < R; r++) {
-			V up = full_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w);
-			diag[r] = full_cell(a, &k, v + 1, r, up, &e[r], &rmax[r], w);
-		}
-	if (v < W)
-		for (int r = 0; r < R; r++)
-			diag[r] = full_cell(a, &k, v, r, diag[r], &e[r], &rmax[r], w);
-	row_across(a, &k, sc, e, rmax, w);
-	return rows_hmax(rmax, w);
-}
-
-/* Step 1 of one read row without the horizontal gap (lazy_cell on every
- * vector).  Returns max_j H~(i, j); sets a->hout as if E were 0. */
-SM_INLINE uint32_t row_lazy(row_args_t *a, const sm_cpu_score_t *sc, const int w,
-			    const int with_f)
-{
-	const int R = w / 8, W = a->W;
-	const row_consts_t k = row_consts(sc, w);
-	V diag[SM_MAX_R], rmax[SM_MAX_R];
-
-	first_diag(a, diag, w);
-	for (int r = 0; r < R; r++)
-		rmax[r] = v_val(0, w);
-	int v = 0;
-	for (; v + 2 <= W; v += 2)
-		for (int r = 0; r < R; r++) {
-			V up = lazy_cell(a, &k, v, r, diag[r], &rmax[r], w, with_f);
-			diag[r] = lazy_cell(a, &k, v + 1, r, up, &rmax[r], w, with_f);
-		}
-	if (v < W)
-		for (int r = 0; r < R; r++)
-			diag[r] = lazy_cell(a, &k, v, r, diag[r], &rmax[r], w, with_f);
-	a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
-	a->eout = 0;
-	return rows_hmax(rmax, w);
-}
-
-/* Completes a row that row_lazy left, where E may matter: the horizontal
- * gap inside the segments (fix_cell), then steps 2 and 3.  Returns
- * max_j H(i, j). */
-SM_INLINE uint32_t row_fix(row_args_t *a, const sm_cpu_score_t *sc, const int w)
-{
-	const int R = w / 8, W = a->W;
-	const row_consts_t k = row_consts(sc, w);
-	V e[SM_MAX_R], rmax[SM_MAX_R];
-
-	for (int r = 0; r < R; r++) {
-		e[r] = v_val(0, w);
-		rmax[r] = v_val(0, w);
-	}
-	for (int v = 0; v < W; v++)
-		for (int r = 0; r < R; r++)
-			fix_cell(a, &k, v, r, &e[r], &rmax[r], w);
-	row_across(a, &k, sc, e, rmax, w);
-	return rows_hmax(rmax, w);
-}
-
-/* Folds row i's H into the column maxima (a row that row_lazy completed). */
-SM_INLINE void row_colmax(const row_args_t *a, const int w)
-{
+	const int R = w / 8;
 	const V *hp = (const V *)(const void *)a->hp;
 	V *cm = (V *)(void *)a->cm;
-	size_t nvec = (size_t)a->W * (w / 8);
 
-	for (size_t i = 0; i < nvec; i++)
+	for (size_t i = (size_t)v0 * R; i < (size_t)v1 * R; i++)
 		v_store(cm + i, v_max(v_load(cm + i), v_load(hp + i), w));
 }
 
-/* Row i at width w.  H~ = max(diag + S, F) needs no horizontal gap, and E
- * can raise a cell only where some H to its left, in the segment or from
- * the tile on the left, exceeds O + E.  So unless the previous row was
- * `hot` (its maximum exceeded O + E, and this one likely will too), the row
- * runs without E first, skipping F too when f_zero says F(i) is 0 on the
- * whole row, and is completed (row_fix) only if some H~ or the incoming E
- * says E may be nonzero somewhere.  Otherwise E is 0 everywhere, H = H~, and
- * the column maxima need the row only if it reaches cm_floor.  Returns
- * max_j H(i, j). */
-SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w, int hot,
-			   int f_zero, uint32_t cm_floor)
+/* Largest lane of acc[0..R-1], as a score (acc[0] is overwritten). */
+SM_INLINE uint32_t acc_max(V *acc, const int w)
 {
-	if (hot)
-		return row_full(a, sc, w);
-	uint32_t m = f_zero ? row_lazy(a, sc, w, 0) : row_lazy(a, sc, w, 1);
-	if (m > (uint32_t)(sc->gap_open + sc->gap_ext) || a->ein > 0)
-		return row_fix(a, sc, w);
-	if (m >= cm_floor)
-		row_colmax(a, w);
-	return m;
+	for (int r = 1; r < w / 8; r++)
+		acc[0] = v_max(acc[0], acc[r], w);
+	return v_hmax(acc[0], w) ^ lane_flip(w);
+}
+
+/* One read row of the tile at width w; returns a bound on max_j H(i, j)
+ * (exact where it matters: when it reaches O + E + 1 or the cm floor).
+ *
+ * The horizontal gap is lazy.  H~ = max(H(i-1,j-1) + S, F) needs no E, and E
+ * can raise a cell only where some H to its left, in the segment or from
+ * the tile on the left, exceeds O + E; on most blocks of most rows none
+ * does.  The row runs block by block (SM_BLOCK steps, all segments), left
+ * to right, with e the E entering the block in each lane:
+ *   - where e may be nonzero, or where the block's previous row had some
+ *     H > O + E (a->hot: likely again), every cell is done whole;
+ *   - elsewhere step 1 runs without E (lazy_cell), and without F too where
+ *     a->fmax says F(i) is 0 in the block.  If some H~ > O + E, the block is
+ *     completed at once (fix_cell, from e = 0); otherwise E stays 0, H = H~,
+ *     F~ = F(i+1), and the block needs only the column maxima, and only if
+ *     it reaches the floor.
+ * Steps 2 and 3 run only where some E may cross a segment end. */
+SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w)
+{
+	const int R = w / 8, W = a->W, nb = (W + SM_BLOCK - 1) / SM_BLOCK;
+	const row_consts_t k = row_consts(sc, w);
+	const uint32_t oe = (uint32_t)(sc->gap_open + sc->gap_ext), ge = (uint32_t)sc->gap_ext;
+	/* Blocks whose every H~ is below thr need no second look. */
+	const uint32_t thr = a->cm_floor < oe + 1 ? a->cm_floor : oe + 1;
+	const int test = thr <= lane_max(w);
+	const V vthr = v_val(test ? thr : 0, w);
+	const V zero = v_val(0, w);
+	const uint32_t below = test ? thr - 1 : lane_max(w);
+	uint32_t rowmax = 0;
+	V diag[SM_MAX_R], e[SM_MAX_R], acc[SM_MAX_R];
+	int live = 0, across = a->ein > 0;
+
+	first_diag(a, diag, w);
+	for (int r = 0; r < R; r++)
+		e[r] = zero;
+	for (int b = 0; b < nb; b++) {
+		int v0 = b * SM_BLOCK, v1 = v0 + SM_BLOCK < W ? v0 + SM_BLOCK : W;
+		uint32_t m;
+		int whole = 0;
+		for (int r = 0; r < R; r++)
+			acc[r] = zero;
+		if (live || a->hot[b]) {
+			full_steps(a, &k, v0, v1, diag, e, acc, w);
+			m = acc_max(acc, w);
+			whole = 1;
+		} else {
+			if (a->fmax[b] == 0)
+				lazy_steps(a, &k, v0, v1, diag, acc, w, 0);
+			else
+				lazy_steps(a, &k, v0, v1, diag, acc, w, 1);
+			for (int r = 1; r < R; r++)
+				acc[0] = v_max(acc[0], acc[r], w);
+			if (!test || !v_ge_mask(acc[0], vthr, w)) {
+				m = below;
+			} else if ((m = acc_max(acc, w)) > oe) {
+				for (int r = 0; r < R; r++)
+					acc[r] = zero;
+				for (int v = v0; v < v1; v++)
+					for (int r = 0; r < R; r++)
+						fix_cell(a, &k, v, r, &e[r], &acc[r], w);
+				m = acc_max(acc, w);
+				whole = 1;
+			} else if (m >= a->cm_floor) {
+				colmax_steps(a, v0, v1, w);
+			}
+		}
+		if (whole) {
+			live = 0;
+			for (int r = 0; r < R; r++)
+				live |= !v_all_eq(e[r], zero);
+			across = 1;
+		}
+		a->hot[b] = m > oe;
+		/* F(i+1) = max(F(i) - E, H - O - E) in the block. */
+		uint32_t fm = a->fmax[b] > ge ? a->fmax[b] - ge : 0;
+		a->fmax[b] = m > oe && m - oe > fm ? m - oe : fm;
+		if (m > rowmax)
+			rowmax = m;
+	}
+	if (across) {
+		for (int r = 0; r < R; r++)
+			acc[r] = zero;
+		row_across(a, &k, sc, e, acc, w);
+		uint32_t m = acc_max(acc, w);
+		if (m > rowmax)
+			rowmax = m;
+	} else {
+		a->eout = 0;
+		a->hout = lane_at(a->hp, (size_t)W * SM_SEGS - 1, w);
+	}
+	return rowmax;
 }
 
 /* Sets n8 columns of a buffer of width 8 << k to score 0. */
@@ -500,12 +538,44 @@ SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
 	}
 }
 
+/* Side of the byte blocks that stripe_full transposes. */
+#define SM_TR 16
+
+/* Striped reference codes of a full tile (W = SM_CPU_TILE_COLS / SM_SEGS, a
+ * multiple of SM_TR): sref[v * SM_SEGS + l] = seq[l * W + v], by 16 x 16
+ * byte transposes (SSE2, which every ISA here has).  One round of
+ * unpacklo/hi_epi8 of rows i and i + 8 into rows 2i and 2i + 1 rotates the
+ * 8-bit (row, column) address of every byte left by one bit; four rounds
+ * swap row and column. */
+static void stripe_full(uint8_t *restrict sref, const uint8_t *seq, int W)
+{
+	for (int l0 = 0; l0 < SM_SEGS; l0 += SM_TR)
+		for (int v0 = 0; v0 < W; v0 += SM_TR) {
+			__m128i x[SM_TR], y[SM_TR];
+			for (int t = 0; t < SM_TR; t++)
+				x[t] = _mm_loadu_si128((const __m128i *)(const void *)
+						       (seq + (size_t)(l0 + t) * W + v0));
+			for (int round = 0; round < 4; round++) {
+				for (int t = 0; t < SM_TR / 2; t++) {
+					y[2 * t] = _mm_unpacklo_epi8(x[t], x[t + SM_TR / 2]);
+					y[2 * t + 1] = _mm_unpackhi_epi8(x[t], x[t + SM_TR / 2]);
+				}
+				memcpy(x, y, sizeof(x));
+			}
+			for (int t = 0; t < SM_TR; t++)
+				_mm_store_si128((__m128i *)(void *)(sref + (size_t)(v0 + t) * SM_SEGS + l0),
+						x[t]);
+		}
+}
+
 /* Striped reference codes and the 5 profile rows of the tile. */
 static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W,
 			  const sm_cpu_score_t *sc)
 {
 	uint8_t *restrict sref = ws->sref;
-	for (int l = 0; l < SM_SEGS; l++) {
+	if (cols == SM_CPU_TILE_COLS)
+		stripe_full(sref, seq, W);
+	else for (int l = 0; l < SM_SEGS; l++) {
 		const uint8_t *restrict src = seq + (size_t)l * W;
 		int n = cols - l * W;
 		n = n < 0 ? 0 : n > W ? W : n;
@@ -550,14 +620,14 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
 	const size_t n8 = (size_t)W * SM_SEGS;
 	const int k_min = __builtin_ctz((unsigned)sc->allowed);
-	const uint32_t oe = (uint32_t)(sc->gap_open + sc->gap_ext);
 	/* Columns below the floor of the top list at the start of the tile
 	 * can never be offered (the floor only rises), so the column maxima
 	 * need only the rows that reach it. */
 	const uint32_t cm_floor = (uint32_t)sm_cpu_offer_floor(out);
 	int k = k_min, used = 0;
-	/* rowmax: max_j H(i-1, j); fmax: a bound on F(i, j) over the row. */
-	uint32_t rowmax = 0, fmax = 0, hin = 0;
+	/* rowmax: max_j H(i-1, j) or a bound on it; fmax: row_run's F bounds. */
+	uint32_t rowmax = 0, hin = 0, fmax[SM_MAX_BLOCKS] = { 0 };
+	uint8_t hot[SM_MAX_BLOCKS] = { 0 };
 
 	build_profile(ws, seq, cols, W, sc);
 	fill_zero(ws->hp[k], n8, k);
@@ -582,18 +652,13 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			.W = W, .hp = ws->hp[k], .f = ws->f[k], .cm = ws->cm[k],
 			.p8 = ws->prof + (size_t)code * SM_CPU_TILE_COLS,
 			.hin = hin, .ein = (uint32_t)ws->eb[i],
+			.cm_floor = cm_floor, .fmax = fmax, .hot = hot,
 		};
-		int hot = rowmax > oe, f_zero = fmax == 0;
 		switch (k) {
-		case 0: rowmax = row_run(&a, sc, 8, hot, f_zero, cm_floor); break;
-		case 1: rowmax = row_run(&a, sc, 16, hot, f_zero, cm_floor); break;
-		default: rowmax = row_run(&a, sc, 32, hot, f_zero, cm_floor); break;
+		case 0: rowmax = row_run(&a, sc, 8); break;
+		case 1: rowmax = row_run(&a, sc, 16); break;
+		default: rowmax = row_run(&a, sc, 32); break;
 		}
-		/* F(i+1) = max(F(i) - E, H(i) - O - E), row i's H being at
-		 * most rowmax. */
-		fmax = fmax > (uint32_t)sc->gap_ext ? fmax - (uint32_t)sc->gap_ext : 0;
-		if (rowmax > oe && rowmax - oe > fmax)
-			fmax = rowmax - oe;
 		hin = (uint32_t)ws->hb[i];
 		ws->hb[i] = (int32_t)a.hout;
 		ws->eb[i] = (int32_t)a.eout;
