@@ -552,16 +552,23 @@ static void stripe_full(uint8_t *restrict sref, const uint8_t *seq, int W)
 	for (int l0 = 0; l0 < SM_SEGS; l0 += SM_TR)
 		for (int v0 = 0; v0 < W; v0 += SM_TR) {
 			__m128i x[SM_TR], y[SM_TR];
+			/* Unrolled, so that x and y stay in registers. */
+#pragma GCC unroll 16
 			for (int t = 0; t < SM_TR; t++)
 				x[t] = _mm_loadu_si128((const __m128i *)(const void *)
 						       (seq + (size_t)(l0 + t) * W + v0));
+#pragma GCC unroll 4
 			for (int round = 0; round < 4; round++) {
+#pragma GCC unroll 8
 				for (int t = 0; t < SM_TR / 2; t++) {
 					y[2 * t] = _mm_unpacklo_epi8(x[t], x[t + SM_TR / 2]);
 					y[2 * t + 1] = _mm_unpackhi_epi8(x[t], x[t + SM_TR / 2]);
 				}
-				memcpy(x, y, sizeof(x));
+#pragma GCC unroll 16
+				for (int t = 0; t < SM_TR; t++)
+					x[t] = y[t];
 			}
+#pragma GCC unroll 16
 			for (int t = 0; t < SM_TR; t++)
 				_mm_store_si128((__m128i *)(void *)(sref + (size_t)(v0 + t) * SM_SEGS + l0),
 						x[t]);
