@@ -363,7 +363,7 @@ SM_INLINE uint32_t acc_max(V *acc, const int w)
  *     completed at once (fix_cell, from e = 0); otherwise E stays 0, H = H~,
  *     F~ = F(i+1), and the block needs only the column maxima, and only if
  *     it reaches the floor.
- * Steps 2 and 3 run only where some E may cross a segment end. */
+ * Steps 2 and 3 run only where some E crosses a segment end. */
 SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w)
 {
 	const int R = w / 8, W = a->W, nb = (W + SM_BLOCK - 1) / SM_BLOCK;
@@ -377,7 +377,7 @@ SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w)
 	const uint32_t below = test ? thr - 1 : lane_max(w);
 	uint32_t rowmax = 0;
 	V diag[SM_MAX_R], e[SM_MAX_R], acc[SM_MAX_R];
-	int live = 0, across = a->ein > 0;
+	int live = 0;
 
 	first_diag(a, diag, w);
 	for (int r = 0; r < R; r++)
@@ -417,7 +417,6 @@ SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w)
 			live = 0;
 			for (int r = 0; r < R; r++)
 				live |= !v_all_eq(e[r], zero);
-			across = 1;
 		}
 		a->hot[b] = m > oe;
 		/* F(i+1) = max(F(i) - E, H - O - E) in the block. */
@@ -426,7 +425,8 @@ SM_INLINE uint32_t row_run(row_args_t *a, const sm_cpu_score_t *sc, const int w)
 		if (m > rowmax)
 			rowmax = m;
 	}
-	if (across) {
+	/* e is nonzero only after a block done whole, where live says so. */
+	if (live || a->ein > 0) {
 		for (int r = 0; r < R; r++)
 			acc[r] = zero;
 		row_across(a, &k, sc, e, acc, w);
