@@ -238,6 +238,13 @@ SM_INLINE void lazy_steps(const row_args_t *a, const row_consts_t *k, int v0, in
 	const int R = w / 8;
 	int v = v0;
 
+	for (; v + 4 <= v1; v += 4)
+		for (int r = 0; r < R; r++) {
+			V up = lazy_cell(a, k, v, r, diag[r], &acc[r], w, with_f);
+			up = lazy_cell(a, k, v + 1, r, up, &acc[r], w, with_f);
+			up = lazy_cell(a, k, v + 2, r, up, &acc[r], w, with_f);
+			diag[r] = lazy_cell(a, k, v + 3, r, up, &acc[r], w, with_f);
+		}
 	for (; v + 2 <= v1; v += 2)
 		for (int r = 0; r < R; r++) {
 			V up = lazy_cell(a, k, v, r, diag[r], &acc[r], w, with_f);
