@@ -15,7 +15,8 @@
 # mode on the first EXH_PAIRS pairs (2 x 150 x 4.6e6 cells per read), beside
 # seeded mode on the same pairs (-x 0: no exhaustive runs).
 #
-# Per run: reads/s (wall clock of /usr/bin/time), peak memory (its maximum
+# Per run: reads/s (wall clock of /usr/bin/time), reads per CPU second (user
+# + system: steadier than the wall clock on a shared machine), peak memory (its maximum
 # resident set size), % of reads placed correctly (within 20 bp of the origin,
 # clips undone; benchmarks/accuracy_eval.py), % placed correctly with MAPQ >= 10,
 # wrong placements at MAPQ >= 20, the error rate per MAPQ bin, and a
@@ -80,6 +81,7 @@ timed() {
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0
 		for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/$name.time")
 	rss_mb=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$work/$name.time")
+	cpu_s=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.1f", s }' "$work/$name.time")
 }
 
 index_times=""
@@ -114,12 +116,13 @@ for set in normal hd; do
 		shift 3
 		timed "$name" "$@"
 		"$here/accuracy_eval.py" "$work/$name.sam" --json "$work/$name.json" >"$work/$name.eval"
-		rows+=$(python3 - "$work/$name.json" "$set" "$label" "$nreads" "$wall" "$rss_mb" <<'PY'
+		rows+=$(python3 - "$work/$name.json" "$set" "$label" "$nreads" "$wall" "$rss_mb" "$cpu_s" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-s, label, n, wall, rss = sys.argv[2:7]
-print('| %s | %s | %s | %.0f | %s | %.2f | %.2f | %d |' % (
-    s, label, n, int(n) / max(float(wall), 1e-3), rss, r['correct_pct'], r['correct_q10_pct'], r['wrong_q20']))
+s, label, n, wall, rss, cpu = sys.argv[2:8]
+print('| %s | %s | %s | %.0f | %.0f | %s | %.2f | %.2f | %d |' % (
+    s, label, n, int(n) / max(float(wall), 1e-3), int(n) / max(float(cpu), 1e-3), rss,
+    r['correct_pct'], r['correct_q10_pct'], r['wrong_q20']))
 PY
 )$'\n'
 		bins+="#### $set, $label"$'\n\n```\n'"$(cat "$work/$name.eval")"$'\n```\n\n'
@@ -153,8 +156,8 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 	echo "  % of all reads.  Mappers' versions: bwa $(bwa 2>&1 | awk '/Version/ { print $2 }'),"
 	echo "  minimap2 $(minimap2 --version), bowtie2 $(bowtie2 --version | awk 'NR == 1 { print $NF }')."
 	echo
-	echo "| set | mapper | reads | reads/s | peak MB | % correct | % correct MAPQ>=10 | wrong MAPQ>=20 |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| set | mapper | reads | reads/s | reads/CPU-s | peak MB | % correct | % correct MAPQ>=10 | wrong MAPQ>=20 |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 	echo
 	echo "Index builds (not in the mapping times):"
