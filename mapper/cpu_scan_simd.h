@@ -285,14 +285,21 @@ SM_INLINE void row_across(row_args_t *a, const row_consts_t *k, const sm_cpu_sco
 	V c[SM_MAX_R], tmp[SM_MAX_R];
 
 	/* The max-scan x (+) y = max(x - W*E, y) over the segments, with
-	 * log-step lane shifts, adds what comes from further left (the tile's
-	 * left neighbour included): after it e[l] is the complete E at the
-	 * first column right of segment l. */
+	 * log-step lane shifts, adds what comes from further left: after it
+	 * e[l] is the complete E at the first column right of segment l.  The
+	 * E entering the tile is folded into segment 0 first, so that every
+	 * step of the scan carries it on (injected only at the distance-1 step,
+	 * it would miss lanes 1, 3, 7, ...: those a gap reaches after crossing
+	 * 2, 4, 8, ... whole segments). */
 	const int64_t seg_decay = (int64_t)W * sc->gap_ext;
-	vshift_up(tmp, e, v_val(a->ein, w), 1, w);
-	for (int r = 0; r < R; r++)
-		e[r] = v_max(e[r], v_subs_any(tmp[r], seg_decay, w), w);
-	for (int s = 2; s < SM_SEGS; s *= 2) {
+	if (a->ein > 0) {
+		for (int r = 0; r < R; r++)
+			tmp[r] = v_val(0, w);
+		vshift_up(c, tmp, v_subs_any(v_val(a->ein, w), seg_decay, w), 1, w);
+		for (int r = 0; r < R; r++)
+			e[r] = v_max(e[r], c[r], w);
+	}
+	for (int s = 1; s < SM_SEGS; s *= 2) {
 		vshift_up(tmp, e, v_val(0, w), s, w);
 		for (int r = 0; r < R; r++)
 			e[r] = v_max(e[r], v_subs_any(tmp[r], seg_decay * s, w), w);

@@ -4,8 +4,9 @@
  * tile), reads longer than the reference, runs of N and other ambiguous
  * bases in read and reference, many contigs shorter than a tile, reads with
  * long insertions and deletions across segment and tile boundaries, reads
- * forcing every cell-width switch both ways, non-default scoring, and the
- * thread-safe engine on two threads.
+ * forcing every cell-width switch both ways, reads whose scores sit at the
+ * threshold of the lazy horizontal gap, motif copies tying at the top-list
+ * floor, non-default scoring, and the thread-safe engine on two threads.
  * One line per check; the last line is "N passed, N failed". */
 #include <pthread.h>
 #include <stdio.h>
@@ -337,6 +338,87 @@ static void case_indels(void)
 	free_case(&t);
 }
 
+/* A read made of pieces of the joined reference from pos on: pieces of
+ * piece_min..piece_max bases, each followed by a deletion of 1..del_max
+ * reference bases (or, one time in four, an insertion of as many random
+ * bases), so that H climbs to just below, at or above a threshold and the
+ * horizontal gap starts right there. */
+static void add_pieces(tcase_t *t, int pos, int n, int piece_min, int piece_max, int del_max)
+{
+	int len;
+	char *r = joined(t, &len);
+	char *s = xmalloc((size_t)n + 1);
+	int i = 0, j = pos;
+	while (i < n) {
+		int piece = piece_min + rnd(piece_max - piece_min + 1);
+		for (int k = 0; k < piece && i < n; k++, j++)
+			s[i++] = j >= 0 && j < len ? r[j] : rnd_base();
+		int d = 1 + rnd(del_max);
+		if (rnd(4) == 0)
+			while (d-- > 0 && i < n)
+				s[i++] = rnd_base();
+		else
+			j += d;
+	}
+	s[n] = 0;
+	add_query_str(t, s);
+	free(s);
+	free(r);
+}
+
+/* The lazy horizontal gap (row_run in cpu_scan_simd.h) skips E where no H
+ * exceeds O + E.  Reads of pieces whose scores sit just below, at and just
+ * above O + E, with deletions right after them, placed on tile, segment
+ * (every multiple of 64 columns is one for some ISA) and block boundaries,
+ * and long deletions after long pieces that cross those boundaries. */
+static void case_lazy(const sm_score_t *sc, const char *name, uint64_t seed, int piece_min,
+		      int piece_max, int del_max)
+{
+	tcase_t t = { .name = name, .sc = *sc };
+	rng_state = seed;
+	add_contig(&t, random_seq(13000));
+	add_contig(&t, random_seq(4200));
+	for (int k = 0; k < 30; k++) {
+		int pos = k < 10 ? 4096 * (1 + k % 3) - 40 - rnd(60) :
+			k < 20 ? 64 * (1 + rnd(190)) - piece_max - rnd(8) : rnd(16900);
+		add_pieces(&t, pos, 60 + rnd(200), piece_min, piece_max, del_max);
+	}
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+/* Copies of one motif with a few differences all over the reference: the
+ * top list fills with equal scores early, and the columns that tie with or
+ * just beat its floor must all be offered. */
+static void case_ties(void)
+{
+	tcase_t t = { .name = "motif copies tying at the top-list floor", .sc = default_sc };
+	rng_state = 18;
+	char *s = random_seq(30000);
+	char *motif = random_seq(40);
+	for (int c = 0; c < 24; c++) {
+		int p = 300 + c * 1200 + rnd(200);
+		memcpy(s + p, motif, 40);
+		if (c % 3)
+			s[p + rnd(40)] = rnd_base();
+	}
+	add_contig(&t, s);
+	add_query_str(&t, motif);
+	for (int k = 0; k < 6; k++) {
+		char *q = strdup(motif);
+		q[rnd(40)] = rnd_base();
+		add_query_str(&t, q);
+		free(q);
+	}
+	free(motif);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
 /* Mismatches cost more than a deletion next to an insertion, so optimal
  * alignments turn from horizontal into vertical gaps, also right where a
  * deletion crosses a segment boundary. */
@@ -446,6 +528,8 @@ int main(void)
 	static const sm_score_t heavy = { 100, 100, 100, 100 };
 	static const sm_score_t heavy_o20 = { 100, 100, 20, 100 };
 	static const sm_score_t a3 = { 3, 2, 2, 1 };
+	static const sm_score_t big_e = { 10, 10, 0, 30 };
+	static const sm_score_t big_o = { 3, 6, 60, 2 };
 
 	check_isa_names();
 	case_tiny();
@@ -456,6 +540,14 @@ int main(void)
 	case_ambiguous();
 	case_indels();
 	case_gap_turns();
+	case_lazy(&default_sc, "lazy E: pieces of 6-9 bases, deletions of 1-3", 19, 6, 9, 3);
+	case_lazy(&default_sc, "lazy E: pieces of 40-90 bases, deletions of 1-40", 20, 40, 90, 40);
+	case_lazy(&o0, "lazy E, O0: pieces of 1-3 bases, deletions of 1-2", 21, 1, 3, 2);
+	case_lazy(&big_e, "lazy E, A10 B10 O0 E30: pieces of 2-5 bases, deletions of 1-3",
+		  22, 2, 5, 3);
+	case_lazy(&big_o, "lazy E, A3 B6 O60 E2: pieces of 20-60 bases, deletions of 1-20",
+		  23, 20, 60, 20);
+	case_ties();
 	case_widths(&default_sc, "exact 400 + 600 random (8/16-bit)", 400, 600, 1);
 	case_widths(&a3, "A3 B2 O2 E1, exact 150 + 350 random (8/16-bit)", 150, 350, 1);
 	case_widths(&heavy, "A100 B100 O100 E100, exact 700 + 300 random (16/32-bit)",
