@@ -1,105 +1,8 @@
 /* test_fastq.c — io/fastq.c: records (plain, gzip, stdin, wrapped), and
  * every error the reader must report with file, record and line.
  * One line per check; the last line is "N passed, N failed". */
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <zlib.h>
-
+#include "tests/unit/unit.h"
 #include "io/fastq.h"
-
-static int n_pass, n_fail;
-static char tmpdir[] = "/tmp/sm_test_fastq.XXXXXX";
-static char errbuf[8192];  /* stderr captured during the last parse */
-
-/* Evaluates cond once; prints one line per check. */
-#define CHECK(cond, ...) do {                                               \
-	int ok_ = (cond) != 0;                                              \
-	n_pass += ok_;                                                      \
-	n_fail += !ok_;                                                     \
-	printf("%s", ok_ ? "ok   " : "FAIL ");                             \
-	printf(__VA_ARGS__);                                                \
-	printf("%s\n", ok_ ? "" : "  [" __FILE__ ":" SM_STR(__LINE__) "]"); \
-} while (0)
-#define SM_STR2(x) #x
-#define SM_STR(x) SM_STR2(x)
-
-/* malloc or give up: a test with no memory cannot say anything. */
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-	if (!p) {
-		perror("malloc");
-		exit(2);
-	}
-	return p;
-}
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[4][512];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-	return buf[k];
-}
-
-static const char *write_file(const char *name, const char *text, size_t n)
-{
-	const char *p = tmp_path(name);
-	FILE *fp = fopen(p, "wb");
-	if (!fp || fwrite(text, 1, n, fp) != n || fclose(fp) != 0) {
-		perror(p);
-		exit(2);
-	}
-	return p;
-}
-
-static const char *write_text(const char *name, const char *text)
-{
-	return write_file(name, text, strlen(text));
-}
-
-static const char *write_gz(const char *name, const char *text)
-{
-	const char *p = tmp_path(name);
-	gzFile fp = gzopen(p, "wb");
-	if (!fp || gzwrite(fp, text, (unsigned)strlen(text)) != (int)strlen(text) || gzclose(fp) != Z_OK) {
-		fprintf(stderr, "cannot write %s\n", p);
-		exit(2);
-	}
-	return p;
-}
-
-static int saved_stderr = -1, capture_fd = -1;
-
-/* Sends stderr to a file until capture_end(), which reads it into errbuf
- * with newlines turned into spaces (one check, one line). */
-static void capture_begin(void)
-{
-	capture_fd = open(tmp_path("stderr.txt"), O_RDWR | O_CREAT | O_TRUNC, 0600);
-	saved_stderr = dup(STDERR_FILENO);
-	fflush(stderr);
-	dup2(capture_fd, STDERR_FILENO);
-}
-
-static void capture_end(void)
-{
-	ssize_t n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	lseek(capture_fd, 0, SEEK_SET);
-	n = read(capture_fd, errbuf, sizeof errbuf - 1);
-	errbuf[n > 0 ? n : 0] = '\0';
-	close(capture_fd);
-	for (char *c = errbuf; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-}
 
 /* Reads every record of path into a fresh reader with stderr captured.
  * Returns the last sm_fastq_next() value (0: clean end) or -2 when open
@@ -203,7 +106,7 @@ static void test_empty_and_stdin(void)
 
 	CHECK(read_all(tmp_path("missing.fq"), &n, NULL) == -2, "missing file: open fails");
 	CHECK(strstr(errbuf, "missing.fq") && strstr(errbuf, "cannot open"), "missing file: message %.200s", errbuf);
-	CHECK(read_all(tmpdir, &n, NULL) == -1, "directory: read fails: %.200s", errbuf);
+	CHECK(read_all(unit_dir, &n, NULL) == -1, "directory: read fails: %.200s", errbuf);
 }
 
 static void test_gzip(void)
@@ -360,23 +263,12 @@ static void test_random_records(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 2;
-	}
+	unit_begin("fastq");
 	test_basic();
 	test_empty_and_stdin();
 	test_gzip();
 	test_long_read();
 	test_errors();
 	test_random_records();
-	printf("%d passed, %d failed\n", n_pass, n_fail);
-	if (n_fail == 0) {
-		char cmd[600];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-		if (system(cmd) != 0)
-			return 1;
-	}
-	return n_fail ? 1 : 0;
+	return unit_end();
 }

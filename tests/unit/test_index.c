@@ -1,29 +1,11 @@
 /* test_index.c — minimizer index: every minimizer of a read taken from the
  * reference is found at its true position; save/load round trip; wrong,
  * truncated and mismatched index files are rejected. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "tests/unit/unit.h"
 
 #include "io/ref.h"
 #include "mapper/index.h"
 #include "mapper/log.h"
-
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); printf("\n"); } } while (0)
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(uint32_t k)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state % k);
-}
 
 static sm_ref_t *random_ref(int n_contig, int len)
 {
@@ -82,43 +64,49 @@ static void test_lookup(const sm_ref_t *ref, const sm_index_t *idx)
 
 int main(void)
 {
-	char path[] = "/tmp/sm_test_index_XXXXXX";
-	int fd = mkstemp(path);
-	sm_ref_t *ref = random_ref(3, 20000), *other = random_ref(3, 20000);
+	sm_ref_t *ref, *other;
 	sm_index_t *idx, *back;
+	char path[512];
 	FILE *fp;
 	long size;
 
-	CHECK(fd >= 0 && ref && other, "setup");
-	close(fd);
+	unit_begin("index");
+	unit_seed(0x9E3779B97F4A7C15ull);
+	snprintf(path, sizeof path, "%s", tmp_path("ref.smi"));  /* tmp_path's buffers rotate */
+	ref = random_ref(3, 20000);
+	other = random_ref(3, 20000);
+	CHECK(ref && other, "two random references");
 	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W);
-	CHECK(idx && idx->n_key > 0, "build");
+	CHECK(idx && idx->n_key > 0, "index built: %lld keys", idx ? (long long)idx->n_key : 0LL);
 	test_lookup(ref, idx);
 
-	CHECK(sm_index_save(idx, path) == 0, "save");
+	CHECK(sm_index_save(idx, path) == 0, "saved");
 	back = sm_index_load(path, ref);
 	CHECK(back && back->n_key == idx->n_key &&
 	      memcmp(back->pos, idx->pos, (size_t)idx->start[idx->n_key] * sizeof *idx->pos) == 0,
 	      "load round trip");
 	sm_index_destroy(back);
 
-	printf("# three errors are expected below\n");
-	fflush(stdout);
-	CHECK(sm_index_load(path, other) == NULL, "index of another reference rejected");
+	capture_begin();
+	back = sm_index_load(path, other);
+	capture_end();
+	CHECK(!back && strstr(errbuf, "another reference"), "index of another reference rejected: %s", errbuf);
 	fp = fopen(path, "r+b");
 	fseek(fp, 0, SEEK_END);
 	size = ftell(fp);
 	fclose(fp);
-	CHECK(truncate(path, size - 8) == 0 && sm_index_load(path, ref) == NULL, "truncated rejected");
-	fp = fopen(path, "wb");
-	fputs(">not an index\nACGT\n", fp);
-	fclose(fp);
-	CHECK(sm_index_load(path, ref) == NULL, "non-index rejected");
+	capture_begin();
+	back = truncate(path, size - 8) == 0 ? sm_index_load(path, ref) : NULL;
+	capture_end();
+	CHECK(!back && strstr(errbuf, "truncated"), "truncated index rejected: %s", errbuf);
+	write_text("ref.smi", ">not an index\nACGT\n");
+	capture_begin();
+	back = sm_index_load(path, ref);
+	capture_end();
+	CHECK(!back && strstr(errbuf, "not a scanmap index"), "non-index rejected: %s", errbuf);
 
-	remove(path);
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
 	sm_ref_destroy(other);
-	printf("test_index: %d passed, %d failed\n", n_pass, n_fail);
-	return n_fail != 0;
+	return unit_end();
 }

@@ -2,30 +2,13 @@
  * independent brute force: the paper's three-step formulation (Eqs. 5-8)
  * with the horizontal gap taken as a literal maximum over every k (Eq. 6),
  * whole matrices, and the locus list built by sorting every bin. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "tests/unit/unit.h"
 
 #include <htslib/sam.h>
 
 #include "io/ref.h"
 #include "mapper/align.h"
 #include "mapper/scan.h"
-
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); printf("\n"); } } while (0)
-
-static uint64_t rng_state = 88172645463325252ull;
-static uint32_t rnd(uint32_t k)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state % k);
-}
 
 /* H(i,j) of one contig by Eqs. 5-8 literally.  h is (n+1) x (m+1). */
 static void brute_matrix(const uint8_t *r, int m, const uint8_t *q, int n,
@@ -231,6 +214,7 @@ static void test_merge(void)
 int main(void)
 {
 	const sm_score_t bwa = { 1, 4, 6, 1 }, other = { 2, 3, 5, 2 }, paper = { 1, 2, 4, 1 };
+	unit_begin("scan");
 
 	test_merge();
 	for (int rep = 0; rep < 300; rep++) {
@@ -243,6 +227,5 @@ int main(void)
 	/* Edge cases: a read longer than the reference, one-base contigs. */
 	one_case(3, 1, 30, &bwa, 0, 1);
 	one_case(1, 5, 50, &other, 0, 1);
-	printf("test_scan: %d passed, %d failed\n", n_pass, n_fail);
-	return n_fail != 0;
+	return unit_end();
 }

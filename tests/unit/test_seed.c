@@ -4,29 +4,12 @@
  * window reference) must equal the whole-reference optimum for >= 99% of the
  * reads whose optimum reaches 30, and window-reference coordinates must map
  * back to the right global columns. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "tests/unit/unit.h"
 
 #include "io/ref.h"
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
-
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); printf("\n"); } } while (0)
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint32_t rnd(uint32_t k)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state % k);
-}
 
 #define GENOME 60000
 #define N_READS 300
@@ -43,6 +26,8 @@ int main(void)
 	sm_ref_t *ref;
 	sm_index_t *idx;
 	int eligible = 0, found = 0, mapped_back = 1;
+	unit_begin("seed");
+	unit_seed(0x2545F4914F6CDD1Dull);
 
 	for (int k = 0; k < GENOME; k++)
 		g0[k] = "ACGT"[rnd(4)];
@@ -117,6 +102,5 @@ int main(void)
 	sm_seeder_destroy(seeder);
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
-	printf("test_seed: %d passed, %d failed\n", n_pass, n_fail);
-	return n_fail != 0;
+	return unit_end();
 }
