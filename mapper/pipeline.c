@@ -84,7 +84,6 @@ typedef struct {
 	int mapq;
 	int proper;
 	int exhaustive;      /* seeded mode gave nothing: scan the whole reference */
-	int saturated;       /* loci may be missing: a strand's list or the windows were full */
 } res_t;
 
 typedef struct batch_s {
@@ -470,10 +469,6 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	sm_hit_t hit;
 
 	sm_hit_choose(&s[0], &s[1], shift, p->opt->min_score, &hit);
-	res->saturated = 0;
-	for (int st = 0; st < SM_STRANDS; st++)
-		res->saturated |= s[st].n == SM_TOPK &&
-				  s[st].top[SM_TOPK - 1].score >= p->opt->min_score;
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
@@ -554,7 +549,6 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 		sm_wref_scan_to_global(&ws->wref, &local[st], shift, &global[st]);
 	}
 	make_cands(p, global, r->len, res);
-	res->saturated |= n_win >= p->seed_opt.max_windows;
 	if (res->prim < 0 && p->fallback) {
 		res->exhaustive = 1;
 		return 0;
@@ -912,27 +906,16 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	{
 		int idx[SM_STRANDS] = { bi, bj };
 		int32_t rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
-		int32_t repeat = best;
 		int q_pe;
 
-		/* Both reads at their next-best loci may make a pair that the
-		 * candidate lists do not show when both lists are full (SM_TOPK
-		 * loci on a strand, or --max-windows windows): a repeat longer
-		 * than the insert with more copies than the lists hold.  That pair
-		 * scores best minus both reads' leads. */
-		if (!(res[0].saturated || res[0].cand[bi].rescued) ||
-		    !(res[1].saturated || res[1].cand[bj].rescued))
-			repeat = 0;
 		for (int e = 0; e < SM_STRANDS; e++) {
 			const cand_t *c = &res[e].cand[idx[e]];
 			/* A copy beside the read pairs with the same mate just as well
 			 * (the insert range is wider than the shift). */
 			int32_t beside = best - c->score + c->near;
 
-			repeat -= c->score > c->xs && !c->rescued ? c->score - c->xs : 0;
 			rival = beside > rival ? beside : rival;
 		}
-		rival = repeat > rival ? repeat : rival;
 		q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0, r[0].len + r[1].len);
 
 		for (int e = 0; e < SM_STRANDS; e++) {
