@@ -339,11 +339,14 @@ static void case_indels(void)
 }
 
 /* A read made of pieces of the joined reference from pos on: pieces of
- * piece_min..piece_max bases, each followed by a deletion of 1..del_max
- * reference bases (or, one time in four, an insertion of as many random
- * bases), so that H climbs to just below, at or above a threshold and the
- * horizontal gap starts right there. */
-static void add_pieces(tcase_t *t, int pos, int n, int piece_min, int piece_max, int del_max)
+ * piece_min..piece_max bases, each followed by a deletion of 1..gap_max
+ * reference bases or, ins_in_4 times in 4, an insertion of as many random
+ * bases.  So H climbs to just below, at or above a threshold and a gap
+ * starts right there; with pieces of exactly O + E + 1 bases and gaps of 1,
+ * the best alignment chains every piece through gaps that open from H =
+ * O + E + 1. */
+static void add_pieces(tcase_t *t, int pos, int n, int piece_min, int piece_max, int gap_max,
+		       int ins_in_4)
 {
 	int len;
 	char *r = joined(t, &len);
@@ -353,8 +356,8 @@ static void add_pieces(tcase_t *t, int pos, int n, int piece_min, int piece_max,
 		int piece = piece_min + rnd(piece_max - piece_min + 1);
 		for (int k = 0; k < piece && i < n; k++, j++)
 			s[i++] = j >= 0 && j < len ? r[j] : rnd_base();
-		int d = 1 + rnd(del_max);
-		if (rnd(4) == 0)
+		int d = 1 + rnd(gap_max);
+		if (rnd(4) < ins_in_4)
 			while (d-- > 0 && i < n)
 				s[i++] = rnd_base();
 		else
@@ -370,9 +373,9 @@ static void add_pieces(tcase_t *t, int pos, int n, int piece_min, int piece_max,
  * exceeds O + E.  Reads of pieces whose scores sit just below, at and just
  * above O + E, with deletions right after them, placed on tile, segment
  * (every multiple of 64 columns is one for some ISA) and block boundaries,
- * and long deletions after long pieces that cross those boundaries. */
+ * and long gaps after long pieces that cross those boundaries. */
 static void case_lazy(const sm_score_t *sc, const char *name, uint64_t seed, int piece_min,
-		      int piece_max, int del_max)
+		      int piece_max, int gap_max, int ins_in_4)
 {
 	tcase_t t = { .name = name, .sc = *sc };
 	rng_state = seed;
@@ -381,8 +384,38 @@ static void case_lazy(const sm_score_t *sc, const char *name, uint64_t seed, int
 	for (int k = 0; k < 30; k++) {
 		int pos = k < 10 ? 4096 * (1 + k % 3) - 40 - rnd(60) :
 			k < 20 ? 64 * (1 + rnd(190)) - piece_max - rnd(8) : rnd(16900);
-		add_pieces(&t, pos, 60 + rnd(200), piece_min, piece_max, del_max);
+		add_pieces(&t, pos, 60 + rnd(200), piece_min, piece_max, gap_max, ins_in_4);
 	}
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+/* Reads chaining pieces of exactly `piece` bases (O + E + 1 match scores)
+ * through gaps of 1 (insertions ins_in_4 times in 4), under scoring whose
+ * mismatches cost more than such a gap: every gap of the best alignment
+ * opens from H = O + E + 1, the least H from which E or F is nonzero, so a
+ * lazy gap that looked only at H > O + E + 1 would break every chain.  (With
+ * A1 B4 O6 E1 a mismatch and a lost match, 5, are cheaper than a gap of 1,
+ * 7, so chains of 8-base pieces would not need the gaps.)  Copies of
+ * each read's first 24 bases in earlier tiles raise the top-list floor
+ * above O + E + 1 before the read's own tile, so that the floor does not
+ * lower the lazy gap's threshold there. */
+static void case_chains(const sm_score_t *sc, const char *name, uint64_t seed, int piece,
+			int ins_in_4)
+{
+	enum { N_READS = 6, COPIES = 4, COPY_LEN = 24, SPACING = 300 };
+	tcase_t t = { .name = name, .sc = *sc };
+	rng_state = seed;
+	add_contig(&t, random_seq(16000));
+	for (int k = 0; k < N_READS; k++)
+		add_pieces(&t, 9000 + k * 800, 120, piece, piece, 1, ins_in_4);
+	for (int k = 0; k < N_READS; k++)
+		for (int c = 0; c < COPIES; c++)
+			for (int i = 0; i < COPY_LEN; i++)
+				t.contig[0][200 + (k * COPIES + c) * SPACING + i] =
+					"ACGTN"[t.q[k].seq[i]];
 	finish(&t);
 	uint64_t w[3] = { 0 };
 	run_case(&t, w);
@@ -530,6 +563,8 @@ int main(void)
 	static const sm_score_t a3 = { 3, 2, 2, 1 };
 	static const sm_score_t big_e = { 10, 10, 0, 30 };
 	static const sm_score_t big_o = { 3, 6, 60, 2 };
+	static const sm_score_t b20 = { 1, 20, 1, 1 };
+	static const sm_score_t b20_o0 = { 1, 20, 0, 1 };
 
 	check_isa_names();
 	case_tiny();
@@ -540,13 +575,18 @@ int main(void)
 	case_ambiguous();
 	case_indels();
 	case_gap_turns();
-	case_lazy(&default_sc, "lazy E: pieces of 6-9 bases, deletions of 1-3", 19, 6, 9, 3);
-	case_lazy(&default_sc, "lazy E: pieces of 40-90 bases, deletions of 1-40", 20, 40, 90, 40);
-	case_lazy(&o0, "lazy E, O0: pieces of 1-3 bases, deletions of 1-2", 21, 1, 3, 2);
-	case_lazy(&big_e, "lazy E, A10 B10 O0 E30: pieces of 2-5 bases, deletions of 1-3",
-		  22, 2, 5, 3);
-	case_lazy(&big_o, "lazy E, A3 B6 O60 E2: pieces of 20-60 bases, deletions of 1-20",
-		  23, 20, 60, 20);
+	case_lazy(&default_sc, "lazy gap: pieces of 6-9 bases, gaps of 1-3", 19, 6, 9, 3, 1);
+	case_chains(&b20, "lazy gap, A1 B20 O1 E1: chains of 3-base pieces, deletions of 1",
+		    24, 3, 0);
+	case_chains(&b20, "lazy gap, A1 B20 O1 E1: chains of 3-base pieces, insertions of 1",
+		    25, 3, 4);
+	case_lazy(&default_sc, "lazy gap: pieces of 40-90 bases, gaps of 1-40", 20, 40, 90, 40, 1);
+	case_lazy(&o0, "lazy gap, O0: pieces of 1-3 bases, gaps of 1-2", 21, 1, 3, 2, 1);
+	case_chains(&b20_o0, "lazy gap, A1 B20 O0 E1: chains of 2-base pieces, gaps of 1", 26, 2, 2);
+	case_lazy(&big_e, "lazy gap, A10 B10 O0 E30: pieces of 2-5 bases, gaps of 1-3",
+		  22, 2, 5, 3, 1);
+	case_lazy(&big_o, "lazy gap, A3 B6 O60 E2: pieces of 20-60 bases, gaps of 1-20",
+		  23, 20, 60, 20, 1);
 	case_ties();
 	case_widths(&default_sc, "exact 400 + 600 random (8/16-bit)", 400, 600, 1);
 	case_widths(&a3, "A3 B2 O2 E1, exact 150 + 350 random (8/16-bit)", 150, 350, 1);
