@@ -13,7 +13,7 @@ for spec in lambda:100000 ecoli:20000; do
 	cp "$dir/genomes/$g.fa" "$dir/$g.fa"
 	[ -s "$dir/$g.fq.gz" ] && continue
 	dwgsim -z 11 -N "$n" -1 150 -2 150 -e 0.02 -E 0.02 -r 0.001 -y 0 "$dir/$g.fa" "$dir/sim" >/dev/null 2>&1
-	zcat "$dir/sim.bwa.read1.fastq.gz" | sed 's#/1$##' | gzip -1 > "$dir/$g.fq.gz"
+	zcat "$dir/sim.bwa.read1.fastq.gz" | awk 'NR % 4 == 1 { sub(/\/1$/, "") } { print }' | gzip -1 > "$dir/$g.fq.gz"
 	rm -f "$dir"/sim.*
 done
 rm -rf "$dir/genomes"

@@ -51,8 +51,8 @@ for spec in "$@"; do
 	reads=$work/$g.$nreads.fq
 	if [ ! -s "$reads" ]; then
 		dwgsim -z 7 -N "$nreads" -1 150 -2 150 -e 0.02 -E 0.02 -r 0.001 -y 0 "$ref" "$work/$g.$nreads.sim" >/dev/null 2>&1
-		# dwgsim names end in /1: keep the name whole up to the slash.
-		zcat "$work/$g.$nreads.sim.bwa.read1.fastq.gz" | sed 's#/1$##' > "$reads"
+		# dwgsim names end in /1: drop it from the name lines only.
+		zcat "$work/$g.$nreads.sim.bwa.read1.fastq.gz" | awk 'NR % 4 == 1 { sub(/\/1$/, "") } { print }' > "$reads"
 	fi
 	[ -s "$ref.bwt" ] || bwa index "$ref" 2>/dev/null
 	[ -s "$work/$g.1.bt2" ] || bowtie2-build -q "$ref" "$work/$g" >/dev/null

@@ -26,8 +26,9 @@ run() {
 	t1=$(now)
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 }
-same() {  # same A B: identical records
-	if cmp -s <(grep -v '^@PG' "$out/$1.sam") <(grep -v '^@PG' "$out/$2.sam"); then
+same() {  # same A B: both written, identical records
+	if [[ -s $out/$1.sam && -s $out/$2.sam ]] &&
+		cmp -s <(grep -v '^@PG' "$out/$1.sam") <(grep -v '^@PG' "$out/$2.sam"); then
 		echo "ok   $1 == $2 ($(grep -vc '^@' "$out/$1.sam") records)"
 	else
 		echo "FAIL $1 != $2"
