@@ -1383,7 +1383,7 @@ static int estimate_inserts(pipe_t *p)
 			sm_log(SM_LOG_INFO, "insert size from %d of the first %d pairs: mean %.1f, "
 			       "sd %.1f; proper pairs %lld..%lld", p->ins.n, p->n_sample / SM_STRANDS,
 			       p->ins.mean, p->ins.sd, (long long)p->ins.lo, (long long)p->ins.hi);
-		else
+		else if (p->n_sample > 0)
 			sm_log(SM_LOG_WARNING, "insert size: only %d uniquely mapped pairs among the "
 			       "first %d (%d needed): no pair is proper, no mate is rescued", n_ins,
 			       p->n_sample / SM_STRANDS, SM_INSERT_MIN_PAIRS);
