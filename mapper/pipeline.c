@@ -63,6 +63,9 @@
  * proper pair gets the pair's MAPQ, at most SM_PAIR_MAPQ_BOOST above its
  * own. */
 #define SM_PAIR_PENALTY 17
+/* A rescue window reaches this much beyond the proper-insert range, for
+ * the span of an untraced candidate (read length before its end column). */
+#define SM_RESCUE_SLACK 20
 #define SM_PAIR_MAPQ_BOOST 40
 
 typedef struct {
@@ -73,7 +76,9 @@ typedef struct {
 	int32_t near;        /* best score beside the alignment (tandem_xs) */
 	int near_done;       /* near is known */
 	int rescued;         /* found by mate rescue: the read's other loci are unknown */
-	sm_aln_t aln;        /* traceback, global coordinates; aln.n_cigar > 0 once traced */
+	int32_t qlen;        /* the read's length */
+	int traced;          /* aln holds the traceback (done lazily: see ensure_traced) */
+	sm_aln_t aln;        /* traceback, global coordinates */
 } cand_t;
 
 /* What mapping found for one read. */
@@ -84,6 +89,10 @@ typedef struct {
 	int mapq;
 	int proper;
 	int exhaustive;      /* seeded mode gave nothing: scan the whole reference */
+	int from_windows;    /* candidates found in the windows win[0..n_win) */
+	sm_window_t *win;    /* the read's seeded windows, for tracebacks after the scan */
+	int32_t n_win;
+	int32_t m_win;
 } res_t;
 
 typedef struct batch_s {
@@ -218,6 +227,7 @@ static void batch_free(batch_t *b)
 		sm_read_free(&b->reads[k]);
 		for (int c = 0; c < SM_MAX_CAND; c++)
 			sm_aln_free(&b->res[k].cand[c].aln);
+		free(b->res[k].win);
 	}
 	for (int k = 0; k < b->m_rec; k++)
 		if (b->recs[k])
@@ -478,7 +488,7 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	for (int st = 0; st < SM_STRANDS; st++)
 		for (int k = 0; k < s[st].n; k++) {
 			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end,
-				     .near = 0, .near_done = 0, .rescued = 0 };
+				     .near = 0, .near_done = 0, .rescued = 0, .qlen = n, .traced = 0 };
 			int at;
 
 			if (c.score < p->opt->min_score)
@@ -501,12 +511,6 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	res->mapq = sm_mapq(&p->opt->score, res->cand[0].score, res->cand[0].xs, n);
 }
 
-/* Number of candidates that are traced: all for pairs and -N, else the best. */
-static int n_traced(const pipe_t *p, const res_t *res)
-{
-	return p->paired || p->opt->n_secondary > 0 ? res->n_cand : res->n_cand > 0;
-}
-
 /* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
  * tref: the whole reference (w NULL) or the window reference w. */
 static int trace_cand(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
@@ -524,6 +528,44 @@ static int trace_cand(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm
 	shift = w ? c->end - end : 0;
 	c->aln.ref_start += shift;
 	c->aln.ref_end += shift;
+	c->traced = 1;
+	return 0;
+}
+
+/* Traces candidate c of the read (res, r, queries q) unless it is traced:
+ * within the read's windows when it was found there, else against the
+ * whole reference.  Candidates are traced only when their alignment is
+ * needed (the best one, the chosen ones, secondaries); pairing works on the
+ * span that a candidate's end and the read length imply (cand_span). */
+static int ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_read_t *r,
+			 const sm_query_t *q, cand_t *c)
+{
+	if (c->traced)
+		return 0;
+	if (!res->from_windows)
+		return trace_cand(p, ws, p->ref, NULL, q, c, r);
+	if (sm_wref_set_windows(&ws->wref, p->ref, res->win, res->n_win) < 0)
+		return -1;
+	return trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r);
+}
+
+/* Keeps the windows of ws->wref in res (for ensure_traced).  Returns 0 or
+ * -1 when out of memory (logged). */
+static int keep_windows(worker_ws_t *ws, res_t *res)
+{
+	if (ws->wref.n_win > res->m_win) {
+		sm_window_t *w = realloc(res->win, (size_t)ws->wref.n_win * sizeof *w);
+
+		if (!w) {
+			sm_log(SM_LOG_ERROR, "out of memory keeping a read's windows");
+			return -1;
+		}
+		res->win = w;
+		res->m_win = ws->wref.n_win;
+	}
+	memcpy(res->win, ws->wref.win, (size_t)ws->wref.n_win * sizeof *res->win);
+	res->n_win = ws->wref.n_win;
+	res->from_windows = 1;
 	return 0;
 }
 
@@ -534,10 +576,11 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 		      res_t *res)
 {
 	const sm_score_t *sc = &p->opt->score;
-	int shift = sm_locus_shift(sc, r->len), n_win, n_tr;
+	int shift = sm_locus_shift(sc, r->len), n_win;
 	sm_scan_t local[SM_STRANDS], global[SM_STRANDS];
 
 	res->exhaustive = 0;
+	res->from_windows = 0;
 	n_win = sm_seed_windows(ws->seeder, p->index, p->ref, sc, &p->seed_opt, q[0].seq,
 				r->len, &ws->wref);
 	if (n_win < 0)
@@ -553,10 +596,11 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 		res->exhaustive = 1;
 		return 0;
 	}
-	n_tr = n_traced(p, res);
-	for (int k = 0; k < n_tr; k++)
-		if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, &res->cand[k], r) < 0)
-			return -1;
+	if (keep_windows(ws, res) < 0)
+		return -1;
+	if (res->n_cand > 0 &&
+	    trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, &res->cand[0], r) < 0)
+		return -1;
 	return 0;
 }
 
@@ -736,21 +780,36 @@ static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, in
 	if (sm_engine_scan(p->engine, SM_STRANDS * n_todo, q, ws->scan) < 0)
 		return -1;
 	for (int t = 0; t < n_todo; t++) {
-		int k = ws->todo[t], n_tr;
+		int k = ws->todo[t];
 		res_t *rs = &res[k];
 
 		make_cands(p, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
 		rs->exhaustive = 0;
-		n_tr = n_traced(p, rs);
-		for (int c = 0; c < n_tr; c++)
-			if (trace_cand(p, ws, p->ref, NULL, &q[SM_STRANDS * t], &rs->cand[c],
-				       &reads[k]) < 0)
-				return -1;
+		rs->from_windows = 0;
+		if (rs->n_cand > 0 && trace_cand(p, ws, p->ref, NULL, &q[SM_STRANDS * t],
+						 &rs->cand[0], &reads[k]) < 0)
+			return -1;
 	}
 	return 0;
 }
 
 /* ---- pairs ---- */
+
+/* Reference span [*s, *e) of candidate c: its alignment's when traced,
+ * else the read length ending at its end column (clipped to its contig). */
+static void cand_span(const pipe_t *p, const cand_t *c, int64_t *s, int64_t *e)
+{
+	int32_t contig;
+
+	if (c->traced) {
+		*s = c->aln.ref_start;
+		*e = c->aln.ref_end;
+		return;
+	}
+	contig = sm_ref_contig_of(p->ref, c->end);
+	*e = c->end + 1;
+	*s = *e - c->qlen < p->ref->offset[contig] ? p->ref->offset[contig] : *e - c->qlen;
+}
 
 /* 5' end of an alignment (samtools' convention): its first base on the
  * forward strand, one past its last on the reverse. */
@@ -759,21 +818,25 @@ static int64_t five_prime(const cand_t *c)
 	return c->is_rev ? c->aln.ref_end : c->aln.ref_start;
 }
 
-/* Insert size of two traced candidates if they face each other on one
- * contig (forward read left of the reverse one), else -1. */
-static int64_t insert_of(const sm_ref_t *ref, const cand_t *a, const cand_t *b)
+/* Insert size of two candidates if they face each other on one contig
+ * (forward read left of the reverse one), else -1. */
+static int64_t insert_of(const pipe_t *p, const cand_t *a, const cand_t *b)
 {
 	const cand_t *f = a->is_rev ? b : a, *r = a->is_rev ? a : b;
+	int64_t fs, fe, rs, re;
 
-	if (a->is_rev == b->is_rev || f->aln.n_cigar == 0 || r->aln.n_cigar == 0 ||
-	    sm_ref_contig_of(ref, f->aln.ref_start) != sm_ref_contig_of(ref, r->aln.ref_start))
+	if (a->is_rev == b->is_rev)
 		return -1;
-	return r->aln.ref_end > f->aln.ref_start ? r->aln.ref_end - f->aln.ref_start : -1;
+	cand_span(p, f, &fs, &fe);
+	cand_span(p, r, &rs, &re);
+	if (sm_ref_contig_of(p->ref, fs) != sm_ref_contig_of(p->ref, rs))
+		return -1;
+	return re > fs ? re - fs : -1;
 }
 
 static int is_proper(const pipe_t *p, const cand_t *a, const cand_t *b)
 {
-	int64_t ins = insert_of(p->ref, a, b);
+	int64_t ins = insert_of(p, a, b);
 
 	return p->ins.ok && ins >= p->ins.lo && ins <= p->ins.hi;
 }
@@ -785,19 +848,22 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 		  const sm_query_t *q, res_t *res)
 {
 	const sm_score_t *sc = &p->opt->score;
-	int32_t contig = sm_ref_contig_of(p->ref, a->aln.ref_start);
-	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
-	int64_t lo, hi;
+	int64_t a_s, a_e, lo, hi, c_lo, c_hi;
 	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len);
+	int32_t contig;
 	sm_scan_t local, global;
 	cand_t *c;
 
+	cand_span(p, a, &a_s, &a_e);
+	contig = sm_ref_contig_of(p->ref, a_s);
+	c_lo = p->ref->offset[contig];
+	c_hi = c_lo + p->ref->len[contig];
 	if (a->is_rev) {
-		lo = a->aln.ref_end - p->ins.hi;
-		hi = a->aln.ref_end;
+		lo = a_e - p->ins.hi - SM_RESCUE_SLACK;
+		hi = a_e + SM_RESCUE_SLACK;
 	} else {
-		lo = a->aln.ref_start;
-		hi = a->aln.ref_start + p->ins.hi;
+		lo = a_s - SM_RESCUE_SLACK;
+		hi = a_s + p->ins.hi + SM_RESCUE_SLACK;
 	}
 	lo = lo < c_lo ? c_lo : lo;
 	hi = hi > c_hi ? c_hi : hi;
@@ -822,7 +888,8 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 	c->near = 0;
 	c->near_done = 0;
 	c->rescued = 1;
-	c->aln.n_cigar = 0;
+	c->qlen = r->len;
+	c->traced = 0;
 	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
 		return -1;
 	res->n_cand++;
@@ -864,7 +931,7 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		for (int k = 0; k < n_tied && k < SM_MAX_RESCUE; k++) {
 			const cand_t *c = &res[e].cand[k];
 
-			if (c->score < res[e].cand[0].score || c->aln.n_cigar == 0)
+			if (c->score < res[e].cand[0].score)
 				break;
 			if (!has_proper_mate(p, c, mate) &&
 			    rescue(p, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
@@ -899,7 +966,8 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 		for (int e = 0; e < SM_STRANDS; e++) {
 			cand_t *c = &res[e].cand[idx[e]];
 
-			if (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0)
+			if (ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0 ||
+			    (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0))
 				return -1;
 		}
 	}
@@ -969,9 +1037,10 @@ static int overlaps(const cand_t *c, const cand_t *const *cs, int n)
 /* The primary record of read e of a unit (n_unit 1 or 2), then its -N
  * secondaries. */
 static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
-		     const res_t *res, int e, int n_unit)
+		     const sm_query_t *q, res_t *res, int e, int n_unit)
 {
-	const res_t *me = &res[e], *mate = n_unit > 1 ? &res[!e] : NULL;
+	res_t *me = &res[e];
+	const res_t *mate = n_unit > 1 ? &res[!e] : NULL;
 	const cand_t *c = me->prim >= 0 ? &me->cand[me->prim] : NULL;
 	const cand_t *mc = mate && mate->prim >= 0 ? &mate->cand[mate->prim] : NULL;
 	const cand_t *done[SM_MAX_SECONDARY + 1];
@@ -1010,9 +1079,13 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 	x.mapq = 0;
 	x.tlen = 0;
 	for (int k = 0; k < me->n_cand && n_done <= p->opt->n_secondary; k++) {
-		const cand_t *s = &me->cand[k];
+		cand_t *s = &me->cand[k];
 
-		if (s == c || s->aln.n_cigar == 0 || overlaps(s, done, n_done))
+		if (s == c)
+			continue;
+		if (ensure_traced(p, ws, me, &r[e], &q[SM_STRANDS * e], s) < 0)
+			return -1;
+		if (overlaps(s, done, n_done))
 			continue;
 		if (emit(p, ws, b, &r[e], s, &x) < 0)
 			return -1;
@@ -1035,7 +1108,8 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 		    pair_resolve(p, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;
 		for (int e = 0; e < unit; e++) {
-			if (emit_read(p, ws, b, &b->reads[k], &b->res[k], e, unit) < 0)
+			if (emit_read(p, ws, b, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k], e,
+				      unit) < 0)
 				return -1;
 			b->n_mapped += b->res[k + e].prim >= 0;
 			b->n_proper += b->res[k + e].proper;
@@ -1373,7 +1447,7 @@ static int estimate_inserts(pipe_t *p)
 		    read_mapq(p, &a->cand[0], p->sample[k].len) < SM_INSERT_MIN_MAPQ ||
 		    read_mapq(p, &b->cand[0], p->sample[k + 1].len) < SM_INSERT_MIN_MAPQ)
 			continue;
-		x = insert_of(p->ref, &a->cand[0], &b->cand[0]);
+		x = insert_of(p, &a->cand[0], &b->cand[0]);
 		if (x > 0)
 			ins[n_ins++] = x;
 	}
@@ -1388,9 +1462,11 @@ static int estimate_inserts(pipe_t *p)
 			       "first %d (%d needed): no pair is proper, no mate is rescued", n_ins,
 			       p->n_sample / SM_STRANDS, SM_INSERT_MIN_PAIRS);
 	}
-	for (int k = 0; k < p->n_sample; k++)
+	for (int k = 0; k < p->n_sample; k++) {
 		for (int c = 0; c < SM_MAX_CAND; c++)
 			sm_aln_free(&res[k].cand[c].aln);
+		free(res[k].win);
+	}
 	free(res);
 	free(ins);
 	free(jobs);
