@@ -35,11 +35,15 @@
  *           F'(j)  = max(F(j) - E, x)        the vertical gap of row i+1
  *   step 2  the segments' outgoing E values are max-scanned across the lanes,
  *           x (+) y = max(x - W*E, y) (Eq. 6-7 at segment granularity, the
- *           localised scan of Fig. 4 with one segment per lane), starting
- *           from the previous tile's value, with log-step lane shifts;
+ *           localised scan of Fig. 4 with one segment per lane), the
+ *           previous tile's value folded into segment 0 first, in log-step
+ *           lane shifts;
  *   step 3  each segment's incoming E (its carry) is applied to its first
  *           columns, H = max(H, carry), decaying by E per column, lazily
  *           until it can no longer change anything.
+ * Most of it is skipped (row_run): E is lazy, block by block, because it is
+ * 0 wherever no H to its left exceeds O + E; F is skipped where a bound says
+ * it is 0; the column maxima where H stays below the top list's floor.
  * The carry reaches at most the reach p = sm_reach() columns: beyond that it
  * has decayed to 0 (Eq. 11), which the saturating lanes do by themselves.
  * All values are >= 0, so saturation at the bottom is exact; overflow at
