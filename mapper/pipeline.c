@@ -103,6 +103,7 @@ typedef struct batch_s {
 	bam1_t **recs;           /* records of the batch, in output order */
 	int n_rec, m_rec;
 	int n_mapped, n_proper;
+	int premapped;           /* reads taken ahead: already mapped read by read */
 	uint64_t seed_cells;     /* window scan cells of this batch */
 	struct batch_s *next;    /* free list or work queue link */
 } batch_t;
@@ -125,6 +126,7 @@ typedef struct {
 	insert_t ins;
 	sm_fastq_t *fq, *fq2;    /* fq2: R2 of a two-file pair run */
 	sm_read_t *sample;       /* reads taken ahead for the insert sizes */
+	res_t *sample_res;       /* what mapping them found (handed over with them) */
 	int n_sample, sample_used;
 	sm_sam_out_t *out;
 	int batch_reads;         /* read limit of one batch */
@@ -311,7 +313,10 @@ static int fill_batch(pipe_t *p, batch_t *b)
 	int unit = p->paired ? SM_STRANDS : 1;
 
 	b->n = 0;
-	while (b->n + unit <= p->batch_reads && (b->n == 0 || cells < p->batch_cells)) {
+	/* A batch holds reads taken ahead (mapped already) or new reads, not both. */
+	b->premapped = p->sample_used < p->n_sample;
+	while (b->n + unit <= p->batch_reads && (b->n == 0 || cells < p->batch_cells) &&
+	       b->premapped == (p->sample_used < p->n_sample)) {
 		sm_read_t *r;
 		int rc;
 
@@ -323,9 +328,12 @@ static int fill_batch(pipe_t *p, batch_t *b)
 		if (p->sample_used < p->n_sample) {
 			for (int k = 0; k < unit; k++) {   /* hand the sample's reads over */
 				sm_read_t t = r[k];
+				res_t u = b->res[b->n + k];
 
 				r[k] = p->sample[p->sample_used + k];
 				p->sample[p->sample_used + k] = t;
+				b->res[b->n + k] = p->sample_res[p->sample_used + k];
+				p->sample_res[p->sample_used + k] = u;
 			}
 			p->sample_used += unit;
 			rc = 1;
@@ -717,14 +725,16 @@ static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, in
 			  size_t n_codes, int n_todo, res_t *res);
 
 /* Maps reads[0..n) read by read (no pairing) into res[0..n). */
-static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+/* ws->q[2k], ws->q[2k + 1]: read k forward and reverse-complemented.
+ * Sets *n_codes to the bases they hold; returns 0 or -1 (logged). */
+static int encode_reads(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 {
-	size_t n_codes = 0, off = 0;
-	int n_todo = 0;
+	size_t off = 0;
 
+	*n_codes = 0;
 	for (int k = 0; k < n; k++)
-		n_codes += SM_STRANDS * (size_t)reads[k].len;
-	if (ws_reserve(ws, SM_STRANDS * (size_t)n, n_codes) < 0) {
+		*n_codes += SM_STRANDS * (size_t)reads[k].len;
+	if (ws_reserve(ws, SM_STRANDS * (size_t)n, *n_codes) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
 		return -1;
 	}
@@ -738,6 +748,16 @@ static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, 
 		encode_read(r, ws->codes + off, ws->codes + off + r->len);
 		off += SM_STRANDS * (size_t)r->len;
 	}
+	return 0;
+}
+
+static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	size_t n_codes;
+	int n_todo = 0;
+
+	if (encode_reads(ws, reads, n, &n_codes) < 0)
+		return -1;
 	for (int k = 0; k < n; k++) {
 		if (p->seeded) {
 			if (map_seeded(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
@@ -1098,8 +1118,10 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 {
 	int unit = p->paired ? SM_STRANDS : 1;
 	int64_t cells0 = (int64_t)ws->seed_st.cells;
+	size_t n_codes;
 
-	if (map_reads(p, ws, b->reads, b->n, b->res) < 0)
+	if (b->premapped ? encode_reads(ws, b->reads, b->n, &n_codes) < 0 :
+	    map_reads(p, ws, b->reads, b->n, b->res) < 0)
 		return -1;
 	b->n_mapped = b->n_proper = 0;
 	b->n_rec = 0;
@@ -1462,12 +1484,7 @@ static int estimate_inserts(pipe_t *p)
 			       "first %d (%d needed): no pair is proper, no mate is rescued", n_ins,
 			       p->n_sample / SM_STRANDS, SM_INSERT_MIN_PAIRS);
 	}
-	for (int k = 0; k < p->n_sample; k++) {
-		for (int c = 0; c < SM_MAX_CAND; c++)
-			sm_aln_free(&res[k].cand[c].aln);
-		free(res[k].win);
-	}
-	free(res);
+	p->sample_res = res;   /* handed over to the batches with the reads */
 	free(ins);
 	free(jobs);
 	free(th);
@@ -1639,9 +1656,15 @@ out:
 	if (p.engine)
 		sm_engine_destroy(p.engine);
 	sm_index_destroy(idx);
-	for (int k = 0; k < p.n_sample; k++)
+	for (int k = 0; k < p.n_sample; k++) {
 		sm_read_free(&p.sample[k]);
+		for (int c = 0; p.sample_res && c < SM_MAX_CAND; c++)
+			sm_aln_free(&p.sample_res[k].cand[c].aln);
+		if (p.sample_res)
+			free(p.sample_res[k].win);
+	}
 	free(p.sample);
+	free(p.sample_res);
 	sm_ref_destroy(ref);
 	sm_fastq_close(p.fq);
 	if (p.fq2)
