@@ -161,6 +161,12 @@ int sm_gpu_available(int device, char *msg, int msg_len)
 	cudaDeviceProp prop;
 	cudaError_t e = cudaGetDeviceCount(&n);
 
+	if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
+		/* The usual case on a machine without a GPU: say it plainly. */
+		snprintf(msg, (size_t)msg_len, "%s", e == cudaErrorNoDevice ? "no CUDA device found" :
+			 "no NVIDIA driver (or one older than this build's CUDA runtime)");
+		return 0;
+	}
 	if (e != cudaSuccess) {
 		snprintf(msg, (size_t)msg_len, "no CUDA device (%s)", cudaGetErrorString(e));
 		return 0;
