@@ -85,13 +85,28 @@ static int cigar_push(sm_aln_t *a, int op)
 	return 0;
 }
 
+/* The diagonal band (d = column - row, window coordinates) of every
+ * alignment that scores `score` and ends in the window's last column w:
+ * its end row is at least n - c with c = (n*match - score) / match read
+ * bases left unaligned, and along it d moves by one per gap column, of
+ * which there are at most align_span()'s slack. */
+static void align_band(const sm_score_t *sc, int n, int32_t score, int64_t w,
+		       int64_t *dlo, int64_t *dhi)
+{
+	int64_t slack = align_span(sc, n, score) - n;
+	int64_t clip = ((int64_t)sc->match * n - score) / sc->match;
+
+	*dlo = w - n - slack;
+	*dhi = w - n + clip + slack;
+}
+
 int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
 {
 	const int n = q->len;
 	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
 	const int32_t contig = sm_ref_contig_of(ref, end);
-	int64_t w = align_span(sc, n, score), start;
+	int64_t w = align_span(sc, n, score), start, dlo, dhi;
 	size_t stride, cells;
 	int32_t *H, *E, *F;
 	int64_t i, j;
@@ -101,47 +116,65 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	if (start < ref->offset[contig])
 		start = ref->offset[contig];
 	w = end - start + 1;
-	stride = (size_t)w + 1;
+	/* Only the band is computed.  Row i holds columns j = i + dlo + k for
+	 * k = 0..band-1 at offset k + 1; offsets 0 and band + 1, and columns
+	 * outside 1..w, hold the boundary (H = 0, no gap), so the left,
+	 * upper and diagonal neighbours of cell `at` are at - 1,
+	 * at - stride + 1 and at - stride.  Every alignment scoring `score`
+	 * lies in the band, so its cells have their whole-window values and
+	 * the traceback takes the same steps as over the full window. */
+	align_band(sc, n, score, w, &dlo, &dhi);
+	stride = (size_t)(dhi - dlo + 1) + 2;
 	cells = (size_t)(n + 1) * stride;
 	if (ws_reserve(ws, cells) < 0) {
 		sm_log(SM_LOG_ERROR, "traceback: out of memory (%zu cells)", cells);
 		return -1;
 	}
 	H = ws->h, E = ws->e, F = ws->f;
+#define AT(i, j) ((size_t)(i) * stride + (size_t)((j) - (i) - dlo + 1))
 
-	for (j = 0; j <= w; j++) {
-		H[j] = 0;
-		E[j] = F[j] = NEG_INF;
+	for (size_t k = 0; k < stride; k++) {
+		H[k] = 0;
+		E[k] = F[k] = NEG_INF;
 	}
 	for (i = 1; i <= n; i++) {
 		int32_t *h = H + i * stride, *e = E + i * stride, *f = F + i * stride;
 		const int32_t *hu = h - stride, *fu = f - stride;
 		const uint8_t qb = q->seq[i - 1];
 
-		h[0] = 0;
-		e[0] = f[0] = NEG_INF;
-		for (j = 1; j <= w; j++) {
-			int32_t ev = e[j - 1] - ge, fv = fu[j] - ge;
-			int32_t hv = hu[j - 1] + sm_subst(sc, ref->seq[start + j - 1], qb);
+		for (size_t k = 0; k < stride; k++) {
+			int64_t col = i + dlo + (int64_t)k - 1;
+			int32_t ev, fv, hv;
 
-			if (h[j - 1] - go > ev)
-				ev = h[j - 1] - go;
-			if (hu[j] - go > fv)
-				fv = hu[j] - go;
+			if (k == 0 || k == stride - 1 || col < 1 || col > w) {
+				h[k] = 0;
+				e[k] = f[k] = NEG_INF;
+				continue;
+			}
+			ev = e[k - 1] - ge;
+			fv = fu[k + 1] - ge;
+			hv = hu[k] + sm_subst(sc, ref->seq[start + col - 1], qb);
+			if (h[k - 1] - go > ev)
+				ev = h[k - 1] - go;
+			if (hu[k + 1] - go > fv)
+				fv = hu[k + 1] - go;
 			if (ev > hv)
 				hv = ev;
 			if (fv > hv)
 				hv = fv;
-			h[j] = hv > 0 ? hv : 0;
-			e[j] = ev;
-			f[j] = fv;
+			h[k] = hv > 0 ? hv : 0;
+			e[k] = ev;
+			f[k] = fv;
 		}
 	}
 
 	/* End cell: column `end`, smallest row with the reported score. */
 	j = w;
-	for (i = 1; i <= n && H[i * stride + j] != score; i++)
-		;
+	for (i = 1; i <= n; i++) {
+		int64_t d = j - i;
+		if (d >= dlo && d <= dhi && H[AT(i, j)] == score)
+			break;
+	}
 	if (i > n || score <= 0) {
 		sm_log(SM_LOG_ERROR, "traceback: no cell of column %lld has score %d "
 		       "(engine and traceback disagree)", (long long)end, score);
@@ -153,13 +186,13 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	out->n_cigar = 0;
 
 	for (;;) {
-		size_t at = (size_t)i * stride + (size_t)j;
+		size_t at = AT(i, j);
 		int op;
 
 		if (state == IN_H) {
 			if (H[at] == 0)
 				break;
-			if (H[at] == H[at - stride - 1] +
+			if (H[at] == H[at - stride] +
 			    sm_subst(sc, ref->seq[start + j - 1], q->seq[i - 1])) {
 				op = BAM_CMATCH;
 				i--, j--;
@@ -177,7 +210,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			j--;
 		} else {
 			op = BAM_CINS;
-			if (F[at] != F[at - stride] - ge)
+			if (F[at] != F[at - stride + 1] - ge)
 				state = IN_H;
 			i--;
 		}
@@ -195,4 +228,5 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 		out->cigar[b] = t;
 	}
 	return 0;
+#undef AT
 }

@@ -4,9 +4,10 @@
  * The read is re-aligned by a full Smith-Waterman matrix against the window
  * of reference that an alignment scoring `score` and ending at `end` can
  * span (n + (n*match - score - gap_open) / gap_ext columns, clipped at the
- * contig start).  Since `score` is the maximum of column `end`, every cell of
- * that column reaching it does so within the window, so the end cell and the
- * score are those of the whole reference.
+ * contig start), and within it only the diagonal band such an alignment can
+ * occupy.  Since `score` is the maximum of column `end`, every cell of that
+ * column reaching it does so within the band, so the end cell, the score and
+ * the traceback are those of the whole reference.
  *
  * Tie-breaks (documented in docs/design.md):
  *   end cell    column `end`, the smallest read row whose score equals `score`;
