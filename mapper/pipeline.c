@@ -1261,18 +1261,29 @@ static void summary(const pipe_t *p, const counts_t *c)
 {
 	sm_engine_stats_t st;
 	double dt = now_seconds() - c->t0;
+	sm_cpu_isa_t isa = p->isa == SM_CPU_ISA_AUTO ? sm_cpu_isa_best() : p->isa;
+	char engine[200];
 
 	memset(&st, 0, sizeof st);
 	if (p->engine)
 		sm_engine_stats(p->engine, &st);
 	if (dt <= 0)
 		dt = 1e-9;
+
+	/* Seeded runs scan their windows on the CPU engine; the exhaustive
+	 * engine, when there is one, serves the reads that fall back. */
+	if (!p->seeded)
+		snprintf(engine, sizeof engine, "%s", sm_engine_name(p->engine));
+	else if (p->engine)
+		snprintf(engine, sizeof engine, "cpu:%s (windows), %s (fallback)",
+			 sm_cpu_isa_name(isa), sm_engine_name(p->engine));
+	else
+		snprintf(engine, sizeof engine, "cpu:%s (windows)", sm_cpu_isa_name(isa));
 	sm_log(SM_LOG_INFO, "%lld reads, %lld mapped (%.2f%%), %.2f s, %.1f reads/s, "
 	       "mode %s, engine %s, %.3f Gcells/s",
 	       (long long)c->reads, (long long)c->mapped,
 	       c->reads ? 100.0 * (double)c->mapped / (double)c->reads : 0.0, dt,
-	       (double)c->reads / dt, p->seeded ? "seeded" : "exhaustive",
-	       p->engine ? sm_engine_name(p->engine) : "none",
+	       (double)c->reads / dt, p->seeded ? "seeded" : "exhaustive", engine,
 	       (double)(st.cells + c->seed_cells) / dt / SM_GIGA);
 	if (p->paired)
 		sm_log(SM_LOG_INFO, "%lld reads in proper pairs (%.2f%%)", (long long)c->proper,
