@@ -2,25 +2,16 @@
  * clips, reverse strand SEQ/QUAL, MD/NM with deletions, insertions and
  * ambiguous bases (the samtools calmd rule), MAPQ, the choice of the hit
  * between strands.  Each check compares a whole SAM line or value. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
 
+#include "tests/unit/unit.h"
 #include "io/fastq.h"
 #include "io/ref.h"
 #include "mapper/align.h"
 #include "mapper/record.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
-
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { n_pass++; } else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 #define CHECK_STR(got, want) CHECK(strcmp((got), (want)) == 0, \
 	"got '%s', want '%s'", (got), (want))
@@ -258,6 +249,7 @@ int main(void)
 {
 	kstring_t text = KS_INITIALIZE;
 
+	unit_begin("record");
 	if (sm_ref_from_strings(2, names, seqs, &ref) < 0)
 		return 1;
 	ksprintf(&text, "@SQ\tSN:chr1\tLN:20\n@SQ\tSN:chr2\tLN:16\n");
@@ -271,9 +263,8 @@ int main(void)
 	test_long_name();
 	test_mapq();
 	test_hit_choose();
-	printf("%d passed, %d failed\n", n_pass, n_fail);
 	sam_hdr_destroy(hdr);
 	sm_ref_destroy(ref);
 	free(text.s);
-	return n_fail ? 1 : 0;
+	return unit_end();
 }

@@ -46,7 +46,7 @@ static UNUSED uint32_t rnd(uint32_t k)
 /* malloc or give up: a test with no memory cannot say anything. */
 static UNUSED void *xmalloc(size_t n)
 {
-	void *p = malloc(n);
+	void *p = malloc(n ? n : 1);
 	if (!p) {
 		perror("malloc");
 		exit(2);
