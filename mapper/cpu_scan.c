@@ -102,15 +102,23 @@ oom:
 	return -1;
 }
 
+/* AUTO becomes the widest ISA of this CPU; an ISA it lacks is an error. */
+static int resolve_isa(sm_cpu_isa_t *isa)
+{
+	if (*isa == SM_CPU_ISA_AUTO)
+		*isa = sm_cpu_isa_best();
+	if (!sm_cpu_isa_supported(*isa)) {
+		sm_log(SM_LOG_ERROR, "this CPU does not support the '%s' instruction set",
+		       sm_cpu_isa_name(*isa));
+		return -1;
+	}
+	return 0;
+}
+
 sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_query_len)
 {
-	if (isa == SM_CPU_ISA_AUTO)
-		isa = sm_cpu_isa_best();
-	if (!sm_cpu_isa_supported(isa)) {
-		sm_log(SM_LOG_ERROR, "this CPU does not support the '%s' instruction set",
-		       sm_cpu_isa_name(isa));
+	if (resolve_isa(&isa) < 0)
 		return NULL;
-	}
 	sm_cpu_scan_t *ws = calloc(1, sizeof(*ws));
 	if (!ws) {
 		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
@@ -287,13 +295,8 @@ sm_cpu_engine_t *sm_cpu_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
 				      sm_cpu_isa_t isa, sm_cells_t cells,
 				      int max_query_len)
 {
-	if (isa == SM_CPU_ISA_AUTO)
-		isa = sm_cpu_isa_best();
-	if (!sm_cpu_isa_supported(isa)) {
-		sm_log(SM_LOG_ERROR, "this CPU does not support the '%s' instruction set",
-		       sm_cpu_isa_name(isa));
+	if (resolve_isa(&isa) < 0)
 		return NULL;
-	}
 	sm_cpu_engine_t *e = calloc(1, sizeof(*e));
 	if (!e) {
 		sm_log(SM_LOG_ERROR, "out of memory for the CPU engine");

@@ -63,6 +63,16 @@ void sm_scan_merge(sm_scan_t *dst, const sm_scan_t *src, int shift)
 		sm_scan_offer(dst, shift, src->top[k].score, src->top[k].end);
 }
 
+int sm_scan_equal(const sm_scan_t *a, const sm_scan_t *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int k = 0; k < a->n; k++)
+		if (a->top[k].score != b->top[k].score || a->top[k].end != b->top[k].end)
+			return 0;
+	return 1;
+}
+
 int32_t sm_scan_suboptimal(const sm_scan_t *t, int shift)
 {
 	int64_t best_bin, bin;

@@ -65,6 +65,10 @@ void sm_scan_offer(sm_scan_t *t, int shift, int32_t score, int64_t end);
 /* Merges src into dst (both built with the same shift). */
 void sm_scan_merge(sm_scan_t *dst, const sm_scan_t *src, int shift);
 
+/* 1 if a and b hold the same loci in the same order, else 0: what every
+ * engine test asks of an engine against the oracle. */
+int sm_scan_equal(const sm_scan_t *a, const sm_scan_t *b);
+
 /* Best score among dst's loci outside bins b-1..b+1 of top[0] (0 if none). */
 int32_t sm_scan_suboptimal(const sm_scan_t *t, int shift);
 

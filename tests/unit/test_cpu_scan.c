@@ -141,16 +141,6 @@ static void free_case(tcase_t *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int same_scan(const sm_scan_t *a, const sm_scan_t *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (int k = 0; k < a->n; k++)
-		if (a->top[k].score != b->top[k].score || a->top[k].end != b->top[k].end)
-			return 0;
-	return 1;
-}
-
 static const char *const ladder_name[] = { "auto", "8", "16", "32" };
 
 /* Runs every ISA and ladder on t; returns the cells done in each width by
@@ -173,7 +163,7 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 				sm_scan_t got;
 				if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[k], &got, &st) != 0)
 					err = 1;
-				else if (bad < 0 && !same_scan(&got, &t->want[k]))
+				else if (bad < 0 && !sm_scan_equal(&got, &t->want[k]))
 					bad = k;
 			}
 			char why[64] = "";
@@ -472,7 +462,7 @@ static void *engine_thread(void *p)
 	for (int k = a->first; k < a->t->nq; k += a->step) {
 		sm_scan_t got;
 		if (sm_cpu_engine_scan(a->e, 1, &a->t->q[k], &got, NULL) != 0 ||
-		    !same_scan(&got, &a->t->want[k]))
+		    !sm_scan_equal(&got, &a->t->want[k]))
 			a->bad++;
 	}
 	return NULL;

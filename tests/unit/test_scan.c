@@ -84,16 +84,6 @@ static void brute_scan(const sm_ref_t *ref, const sm_score_t *sc, const sm_query
 	free(bins);
 }
 
-static int same_scan(const sm_scan_t *a, const sm_scan_t *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (int k = 0; k < a->n; k++)
-		if (a->top[k].score != b->top[k].score || a->top[k].end != b->top[k].end)
-			return 0;
-	return 1;
-}
-
 static void random_seq(char *s, int len, int n_rate_pct)
 {
 	for (int k = 0; k < len; k++)
@@ -157,7 +147,7 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
 	}
 	sm_scan_oracle(ref, sc, &q, &got);
 	brute_scan(ref, sc, &q, &want);
-	CHECK(same_scan(&got, &want), "oracle != brute force (n=%d contigs=%d total=%lld; "
+	CHECK(sm_scan_equal(&got, &want), "oracle != brute force (n=%d contigs=%d total=%lld; "
 	      "top0 %d@%lld vs %d@%lld)", n, n_contig, (long long)ref->total,
 	      got.n ? got.top[0].score : 0, got.n ? (long long)got.top[0].end : -1,
 	      want.n ? want.top[0].score : 0, want.n ? (long long)want.top[0].end : -1);
@@ -206,7 +196,7 @@ static void test_merge(void)
 		}
 		for (int p = 0; p < parts; p++)
 			sm_scan_merge(&merged, &part[p], shift);
-		CHECK(same_scan(&whole, &merged), "merge order dependence (m=%d parts=%d)", m, parts);
+		CHECK(sm_scan_equal(&whole, &merged), "merge order dependence (m=%d parts=%d)", m, parts);
 		free(score);
 	}
 }
