@@ -187,10 +187,9 @@ template <> struct Ops<16> {
 	{
 		return __viaddmax_s16x2(k, dc, h);
 	}
-	__device__ static bool or_any_gt(uint32_t x, int thr)
-	{
-		return (int)(x & 0xffffu) > thr || (int)(x >> 16) > thr;
-	}
+	/* For lanes >= 0 and thr = 2^k - 1: some lane > thr iff a bit above
+	 * the k low ones is set (one AND). */
+	__device__ static bool or_any_gt(uint32_t x, int thr) { return (x & ~splat(thr)) != 0u; }
 	__device__ static int get(uint32_t w, int l) { return (int)(int16_t)(w >> (16 * l)); }
 	__device__ static uint32_t put(uint32_t w, int l, int v)
 	{
@@ -272,8 +271,14 @@ __device__ __forceinline__ uint32_t amb_mask(uint32_t sel)
 template <int B> struct Prof;
 
 template <> struct Prof<32> {
+	static constexpr int PW = 1;  /* words per row (prof_words) */
 	uint32_t p;
 	__device__ Prof(const Params &P, const uint8_t *codes) : p(P.prof_s[codes[0]]) {}
+	__device__ explicit Prof(const uint32_t *w) : p(w[0]) {}
+	__device__ static void words(const Params &P, const uint8_t *codes, uint32_t *w)
+	{
+		w[0] = P.prof_s[codes[0]];
+	}
 	template <bool AMB> __device__ uint32_t score(uint32_t sel, int) const
 	{
 		return prmt(p, FULL, sel);
@@ -281,9 +286,16 @@ template <> struct Prof<32> {
 };
 
 template <> struct Prof<16> {
+	static constexpr int PW = 2;
 	uint32_t x, y;
 	__device__ Prof(const Params &P, const uint8_t *codes)
 		: x(P.prof_s[codes[0]]), y(P.prof_s[codes[1]]) {}
+	__device__ explicit Prof(const uint32_t *w) : x(w[0]), y(w[1]) {}
+	__device__ static void words(const Params &P, const uint8_t *codes, uint32_t *w)
+	{
+		w[0] = P.prof_s[codes[0]];
+		w[1] = P.prof_s[codes[1]];
+	}
 	template <bool AMB> __device__ uint32_t score(uint32_t sel, int) const
 	{
 		uint32_t s = prmt(x, y, sel);
@@ -292,7 +304,17 @@ template <> struct Prof<16> {
 };
 
 template <> struct Prof<8> {
+	static constexpr int PW = 8;
 	uint32_t p0, p1, p2, p3, n0, n1, n2, n3;
+	__device__ explicit Prof(const uint32_t *w)
+		: p0(w[0]), p1(w[1]), p2(w[2]), p3(w[3]), n0(w[4]), n1(w[5]), n2(w[6]), n3(w[7]) {}
+	__device__ static void words(const Params &P, const uint8_t *codes, uint32_t *w)
+	{
+		for (int q = 0; q < 4; q++) {
+			w[q] = P.prof_pos[codes[q]];
+			w[4 + q] = P.prof_neg[codes[q]];
+		}
+	}
 	__device__ Prof(const Params &P, const uint8_t *codes)
 		: p0(P.prof_pos[codes[0]]), p1(P.prof_pos[codes[1]]),
 		  p2(P.prof_pos[codes[2]]), p3(P.prof_pos[codes[3]]),
@@ -549,7 +571,9 @@ template <int B, bool LADDER, int C> struct Strip {
 				}
 			}
 		}
-		/* The carry is biased (K' = K + O + E): it matters only above O+E. */
+		/* The carry is biased (K' = K + O + E): it matters only above O+E.
+		 * It is the same in every lane; testing it inside the vote keeps
+		 * `need` a vote result, which the compiler knows to be uniform. */
 		bool kin = false;
 #pragma unroll
 		for (int k = 0; k < WPC; k++)
@@ -557,12 +581,12 @@ template <int B, bool LADDER, int C> struct Strip {
 		bool need, ovf = false;
 		if constexpr (LADDER) {
 			const uint32_t rmax = O::max2(r0, r1);
-			need = __any_sync(FULL, O::any_gt(rmax, oe)) || kin;
+			need = __any_sync(FULL, O::any_gt(rmax, oe) || kin);
 			ovf = __any_sync(FULL, O::any_gt(rmax, ovf_thr));
 		} else if constexpr (VOTE_OR) {
-			need = __any_sync(FULL, O::or_any_gt(r0, oe)) || kin;
+			need = __any_sync(FULL, O::or_any_gt(r0, oe) || kin);
 		} else {
-			need = __any_sync(FULL, O::any_gt(O::max2(r0, r1), oe)) || kin;
+			need = __any_sync(FULL, O::any_gt(O::max2(r0, r1), oe) || kin);
 		}
 
 		/* Step 2 (Eq. 6-7): local scans from zero, the lanes within reach,
@@ -693,19 +717,19 @@ template <int B, bool LADDER, int C> struct Strip {
 		}
 	}
 
-	/* Row i of a plain strip: loads row i+1's inputs, computes row i,
-	 * then shifts the pipeline (pf, eh, ek: row i's on entry, i+1's on exit). */
+	/* Row i of a plain strip: loads row i+1's inputs (prof and edge have
+	 * a spare row L, so no bound check), computes row i, then shifts the
+	 * pipeline (pf, eh, ek: row i's on entry, i+1's on exit). */
 	template <bool AMB, bool VOTE_OR, MaxMode MM>
-	__device__ static void plain_row(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
-					 int L, int i, Prof<B> &pf, uint32_t (&eh)[1], uint32_t (&ek)[1],
+	__device__ static void plain_row(State &st, uint32_t *edge, const Params &P, const uint32_t *prof,
+					 int i, Prof<B> &pf, uint32_t (&eh)[1], uint32_t (&ek)[1],
 					 uint32_t (&dprev)[1], const Decays &dn, int lane, int nsteps,
 					 int up_thr, bool &f_alive)
 	{
-		const int nx = i + 1 < L ? i + 1 : i;
-		const Prof<B> pf_n(P, rows + nx * Q);
+		const Prof<B> pf_n(prof + (size_t)(i + 1) * Prof<B>::PW);
 		uint32_t eh_n[1], ek_n[1];
-		load_edge<N, 1>(edge + (size_t)nx * 2 * EW, eh_n);
-		load_edge<N, 1>(edge + (size_t)nx * 2 * EW + EW, ek_n);
+		load_edge<N, 1>(edge + (size_t)(i + 1) * 2 * EW, eh_n);
+		load_edge<N, 1>(edge + (size_t)(i + 1) * 2 * EW + EW, ek_n);
 		row<N, 1, false, AMB, VOTE_OR, MM>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
 						   P.oe, up_thr, dprev, ek, f_alive);
 		dprev[0] = eh[0];
@@ -717,7 +741,8 @@ template <int B, bool LADDER, int C> struct Strip {
 	/* All rows of one strip.  Counts rows done narrow and wide. */
 	template <bool AMB, bool VOTE_OR>
 	__device__ static void run(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
-				   int L, int lane, int nsteps, int &n_narrow, int &n_wide)
+				   const uint32_t *prof, int L, int lane, int nsteps, int &n_narrow,
+				   int &n_wide)
 	{
 		Decays dn, dw;
 		make_decays<N>(dn, P, lane);
@@ -782,7 +807,7 @@ template <int B, bool LADDER, int C> struct Strip {
 			/* Plain rows, software-pipelined: the next row's scores and
 			 * left edge are loaded while this row computes; rows go in
 			 * pairs for the column maxima. */
-			Prof<B> pf(P, rows);
+			Prof<B> pf(prof);
 			uint32_t eh[1], ek[1];
 			load_edge<N, 1>(edge, eh);
 			load_edge<N, 1>(edge + EW, ek);
@@ -790,11 +815,14 @@ template <int B, bool LADDER, int C> struct Strip {
 			 * measured slower there, so they fold every row. */
 			constexpr MaxMode even = B == 8 ? MAX_EVERY : MAX_SKIP;
 			constexpr MaxMode odd = B == 8 ? MAX_EVERY : MAX_PAIR;
+			/* (Four rows per iteration, to let the compiler swap H
+			 * register sets instead of copying the pair's second row
+			 * back, made ptxas spill and measured 7% slower.) */
 			for (int i = 0; i < L; i += 2) {
-				plain_row<AMB, VOTE_OR, even>(st, edge, P, rows, L, i, pf, eh, ek, dprev,
+				plain_row<AMB, VOTE_OR, even>(st, edge, P, prof, i, pf, eh, ek, dprev,
 							      dn, lane, nsteps, up_thr, f_alive);
 				if (i + 1 < L)
-					plain_row<AMB, VOTE_OR, odd>(st, edge, P, rows, L, i + 1, pf, eh, ek,
+					plain_row<AMB, VOTE_OR, odd>(st, edge, P, prof, i + 1, pf, eh, ek,
 								     dprev, dn, lane, nsteps, up_thr, f_alive);
 			}
 			if (B != 8 && (L & 1)) {
@@ -811,14 +839,22 @@ template <int B, bool LADDER, int C> struct Strip {
 	}
 };
 
-/* Dynamic shared memory of a strip kernel block: the group's rows, then
- * each warp's edge (2 * EW words per row). */
+/* Dynamic shared memory of a strip kernel block: the group's rows, the
+ * rows' score words (Prof<B>::words, plus a spare zero row L), then each
+ * warp's edge (2 * EW words per row, rows 0..L). */
 __host__ __device__ constexpr size_t rows_bytes(int L, int Q) { return ((size_t)L * Q + 15) / 16 * 16; }
+
+template <int B>
+__host__ __device__ constexpr size_t prof_bytes(int L)
+{
+	return (size_t)(L + 1) * Prof<B>::PW * sizeof(uint32_t);
+}
 
 template <int B, bool LADDER, int C, int NW>
 __host__ __device__ constexpr size_t strip_smem(int L)
 {
-	return rows_bytes(L, 32 / B) + (size_t)NW * L * 2 * Strip<B, LADDER, C>::EW * sizeof(uint32_t);
+	return rows_bytes(L, 32 / B) + prof_bytes<B>(L) +
+	       (size_t)NW * (L + 1) * 2 * Strip<B, LADDER, C>::EW * sizeof(uint32_t);
 }
 
 template <int B, bool LADDER, int C, int NW>
@@ -832,17 +868,23 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 	const int grp = blockIdx.y;
 	const int range = blockIdx.x * NW + warp;
 	const int L = P.glen[grp];
+	constexpr int PW = Prof<B>::PW;
 	uint8_t *s_rows = (uint8_t *)s_dyn;
-	uint32_t *edge = (uint32_t *)((uint8_t *)s_dyn + rows_bytes(L, Q)) +
-			 (size_t)warp * L * 2 * SK::EW;
+	uint32_t *s_prof = (uint32_t *)((uint8_t *)s_dyn + rows_bytes(L, Q));
+	uint32_t *edge = (uint32_t *)((uint8_t *)s_prof + prof_bytes<B>(L)) +
+			 (size_t)warp * (L + 1) * 2 * SK::EW;
 	const uint8_t *rows = P.qry + P.qoff[grp];
 
 	for (int x = threadIdx.x; x < L * Q; x += NW * WARP)
 		s_rows[x] = rows[x];
+	for (int x = threadIdx.x; x < L; x += NW * WARP)
+		Prof<B>::words(P, rows + (size_t)x * Q, s_prof + (size_t)x * PW);
+	if (threadIdx.x < PW)
+		s_prof[(size_t)L * PW + threadIdx.x] = 0;
 	__syncthreads();
 	if (range >= P.nranges)
 		return;
-	for (int x = lane; x < L * 2 * SK::EW; x += WARP)
+	for (int x = lane; x < (L + 1) * 2 * SK::EW; x += WARP)
 		edge[x] = 0;
 	__syncwarp();
 
@@ -892,14 +934,14 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 		const bool vote_or = !LADDER && (P.oe & (P.oe + 1)) == 0;
 		if (__any_sync(FULL, amb)) {
 			if (vote_or)
-				SK::template run<true, true>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<true, true>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
 			else
-				SK::template run<true, false>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<true, false>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
 		} else {
 			if (vote_or)
-				SK::template run<false, true>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<false, true>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
 			else
-				SK::template run<false, false>(st, edge, P, s_rows, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<false, false>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
 		}
 
 		/* This lane's columns lie in one contig (separators are wider
