@@ -478,19 +478,19 @@ template <int B, bool LADDER, int C> struct Strip {
 		uint32_t H[NWORDS], F[NWORDS], Mn[C], Mw[NMW], sel[C];
 	};
 
+	/* Decay words: per column (E), opening (O + E), and the lane span
+	 * E*C from which the E scan's per-step decays are made when a row
+	 * needs them (registers are the kernel's scarce resource). */
 	struct Decays {
-		uint32_t e, oe, lane;
-		uint32_t step[MAX_STEPS];
+		uint32_t e, oe;
+		int ext_c;
 	};
 
-	template <class O> __device__ static void make_decays(Decays &d, const Params &P, int lane)
+	template <class O> __device__ static void make_decays(Decays &d, const Params &P, int)
 	{
 		d.e = O::dec(P.ext);
 		d.oe = O::dec(P.oe);
-		d.lane = O::dec((int64_t)P.ext * C * lane);
-#pragma unroll
-		for (int s = 0; s < MAX_STEPS; s++)
-			d.step[s] = O::dec((int64_t)P.ext * C * (1 << s));
+		d.ext_c = P.ext * C;
 	}
 
 	template <class O, int WPC>
@@ -612,14 +612,14 @@ template <int B, bool LADDER, int C> struct Strip {
 					for (int k = 0; k < WPC; k++) {
 						const uint32_t v = __shfl_up_sync(FULL, incl[k], 1 << s);
 						if (lane >= (1 << s))
-							incl[k] = O::decay(v, dc.step[s], incl[k]);
+							incl[k] = O::decay(v, O::dec((int64_t)dc.ext_c << s), incl[k]);
 					}
 				}
 			}
 #pragma unroll
 			for (int k = 0; k < WPC; k++) {
 				const uint32_t v = __shfl_up_sync(FULL, incl[k], 1);
-				uint32_t K = O::decay(ek[k], dc.lane, lane == 0 ? 0u : v);
+				uint32_t K = O::decay(ek[k], O::dec((int64_t)dc.ext_c * lane), lane == 0 ? 0u : v);
 #pragma unroll
 				for (int c = 0; c < C; c++) {
 					const int w = c * WPC + k;
@@ -815,9 +815,19 @@ template <int B, bool LADDER, int C> struct Strip {
 			 * measured slower there, so they fold every row. */
 			constexpr MaxMode even = B == 8 ? MAX_EVERY : MAX_SKIP;
 			constexpr MaxMode odd = B == 8 ? MAX_EVERY : MAX_PAIR;
-			/* (Four rows per iteration, to let the compiler swap H
-			 * register sets instead of copying the pair's second row
-			 * back, made ptxas spill and measured 7% slower.) */
+			/* One row per iteration for 8-bit lanes: their emulated
+			 * instructions make a row's code large, and two rows per
+			 * iteration halved the 8-bit kernel's speed (instruction
+			 * fetch).  (Four rows per iteration for 16 bits, to let the
+			 * compiler swap H register sets rather than copy the pair's
+			 * second row back, spilled and measured 6% slower.) */
+			if constexpr (B == 8) {
+				for (int i = 0; i < L; i++)
+					plain_row<AMB, VOTE_OR, MAX_EVERY>(st, edge, P, prof, i, pf, eh, ek, dprev,
+									   dn, lane, nsteps, up_thr, f_alive);
+				n_narrow += L;
+				return;
+			}
 			for (int i = 0; i < L; i += 2) {
 				plain_row<AMB, VOTE_OR, even>(st, edge, P, prof, i, pf, eh, ek, dprev,
 							      dn, lane, nsteps, up_thr, f_alive);
