@@ -11,6 +11,12 @@
 
 static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
 
+/* About SM_BUCKET_KEYS keys per look-up bucket (index.h), at least
+ * 2^SM_BUCKET_MIN_BITS buckets. */
+#define SM_BUCKET_KEYS 2
+#define SM_BUCKET_MIN_BITS 4
+#define SM_HASH_BITS 32
+
 /* Thomas Wang's invertible 64-bit mix: spreads k-mer codes evenly, so that
  * low-complexity k-mers (poly-A) are not always the minimizers. */
 static uint64_t mix64(uint64_t key)
@@ -104,7 +110,32 @@ void sm_index_destroy(sm_index_t *idx)
 	free(idx->key);
 	free(idx->start);
 	free(idx->pos);
+	free(idx->bucket);
 	free(idx);
+}
+
+/* Builds idx->bucket from the sorted keys.  Returns 0 or -1 when out of
+ * memory; leaves it NULL (binary search) for more than 2^32 - 1 keys. */
+static int index_buckets(sm_index_t *idx)
+{
+	int bits = SM_BUCKET_MIN_BITS;
+	int64_t k = 0;
+
+	if (idx->n_key > (int64_t)UINT32_MAX)
+		return 0;
+	while (bits < SM_HASH_BITS && ((int64_t)SM_BUCKET_KEYS << bits) < idx->n_key)
+		bits++;
+	idx->bucket = malloc((((size_t)1 << bits) + 1) * sizeof *idx->bucket);
+	if (!idx->bucket)
+		return -1;
+	idx->bucket_bits = bits;
+	for (uint64_t b = 0; b <= (uint64_t)1 << bits; b++) {
+		/* First key whose top bits are >= b. */
+		while (k < idx->n_key && (uint64_t)(idx->key[k] >> (SM_HASH_BITS - bits)) < b)
+			k++;
+		idx->bucket[b] = (uint32_t)k;
+	}
+	return 0;
 }
 
 static sm_index_t *index_new(const sm_ref_t *ref, int k, int w)
@@ -169,6 +200,9 @@ sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w)
 	}
 	idx->start[idx->n_key] = n_all;
 	free(all);
+	all = NULL;
+	if (index_buckets(idx) < 0)
+		goto oom;
 	return idx;
 oom:
 	sm_log(SM_LOG_ERROR, "index: out of memory");
@@ -181,6 +215,17 @@ oom:
 int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos)
 {
 	int64_t lo = 0, hi = idx->n_key;
+
+	if (idx->bucket) {
+		uint32_t b = h >> (SM_HASH_BITS - idx->bucket_bits);
+
+		for (lo = idx->bucket[b], hi = idx->bucket[b + 1]; lo < hi && idx->key[lo] < h; lo++)
+			;
+		if (lo == hi || idx->key[lo] != h)
+			return 0;
+		*pos = idx->pos + idx->start[lo];
+		return idx->start[lo + 1] - idx->start[lo];
+	}
 
 	while (lo < hi) {
 		int64_t mid = lo + (hi - lo) / 2;
@@ -281,6 +326,11 @@ sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
 		goto fail;
 	}
 	fclose(fp);
+	if (index_buckets(idx) < 0) {
+		sm_log(SM_LOG_ERROR, "%s: out of memory loading the index", path);
+		sm_index_destroy(idx);
+		return NULL;
+	}
 	return idx;
 oom:
 	sm_log(SM_LOG_ERROR, "%s: out of memory loading the index", path);

@@ -43,6 +43,14 @@ typedef struct {
 	uint32_t *key;      /* sorted distinct minimizer hashes */
 	int64_t *start;     /* n_key + 1 offsets into pos[] */
 	int64_t *pos;       /* (global position << 1) | strand, grouped by key */
+	/* Direct look-up of the sorted keys by their top bucket_bits bits (not
+	 * saved: built on load).  Keys with top bits b are key[bucket[b] ..
+	 * bucket[b + 1]); minimizer hashes are uniform, so a bucket holds about
+	 * one key and a look-up touches one or two cache lines where a binary
+	 * search over key[] touches twenty.  NULL (binary search) when n_key
+	 * does not fit in 32 bits. */
+	uint32_t *bucket;   /* [2^bucket_bits + 1] */
+	int bucket_bits;
 } sm_index_t;
 
 /* Minimizers of seq[0..len) (base codes), in order of position; positions

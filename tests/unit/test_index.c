@@ -62,6 +62,39 @@ static void test_lookup(const sm_ref_t *ref, const sm_index_t *idx)
 	free(m);
 }
 
+/* The bucketed look-up (index.h) against a binary search of the sorted
+ * keys: every key, its neighbours, the extremes and random hashes. */
+static void test_buckets(const sm_index_t *idx)
+{
+	int bad = 0;
+
+	CHECK(idx->bucket && idx->bucket[0] == 0 &&
+	      idx->bucket[(size_t)1 << idx->bucket_bits] == (uint32_t)idx->n_key,
+	      "bucket table spans the %lld keys (%d bits)", (long long)idx->n_key, idx->bucket_bits);
+	for (int64_t t = 0; t < 4 * idx->n_key + 4; t++) {
+		uint32_t h = t < idx->n_key ? idx->key[t] :
+			     t < 2 * idx->n_key ? idx->key[t - idx->n_key] + 1 :
+			     t < 3 * idx->n_key ? idx->key[t - 2 * idx->n_key] - 1 :
+			     t == 4 * idx->n_key ? 0 : t == 4 * idx->n_key + 1 ? UINT32_MAX :
+			     rnd(UINT32_MAX) ^ (rnd(2) << 31);
+		int64_t lo = 0, hi = idx->n_key, want = 0;
+		const int64_t *p = NULL;
+
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+			if (idx->key[mid] < h)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < idx->n_key && idx->key[lo] == h)
+			want = idx->start[lo + 1] - idx->start[lo];
+		if (sm_index_get(idx, h, &p) != want || (want && p != idx->pos + idx->start[lo]))
+			bad++;
+	}
+	CHECK(bad == 0, "bucketed look-up agrees with a binary search (%d disagreements)", bad);
+}
+
 int main(void)
 {
 	sm_ref_t *ref, *other;
@@ -79,12 +112,15 @@ int main(void)
 	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W);
 	CHECK(idx && idx->n_key > 0, "index built: %lld keys", idx ? (long long)idx->n_key : 0LL);
 	test_lookup(ref, idx);
+	test_buckets(idx);
 
 	CHECK(sm_index_save(idx, path) == 0, "saved");
 	back = sm_index_load(path, ref);
 	CHECK(back && back->n_key == idx->n_key &&
 	      memcmp(back->pos, idx->pos, (size_t)idx->start[idx->n_key] * sizeof *idx->pos) == 0,
 	      "load round trip");
+	if (back)
+		test_buckets(back);
 	sm_index_destroy(back);
 
 	capture_begin();
