@@ -10,6 +10,8 @@
 #include "mapper/log.h"
 
 #define NEG_INF (-(1 << 29))
+/* Base codes 0..SM_BASE_N of sm_score_matrix(). */
+#define SM_SUBST_CODES (SM_BASE_N + 1)
 
 /* Matrices of (n+1) x (w+1) cells, row-major; row 0 and column 0 are the
  * zero boundary of the window. */
@@ -110,6 +112,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	size_t stride, cells;
 	int32_t *H, *E, *F;
 	int64_t i, j;
+	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES];
 	enum { IN_H, IN_E, IN_F } state = IN_H;
 
 	start = end - w + 1;
@@ -133,6 +136,9 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	H = ws->h, E = ws->e, F = ws->f;
 #define AT(i, j) ((size_t)(i) * stride + (size_t)((j) - (i) - dlo + 1))
 
+	for (int qc = 0; qc < SM_SUBST_CODES; qc++)   /* lut[read code][reference code] */
+		for (int rc = 0; rc < SM_SUBST_CODES; rc++)
+			lut[qc * SM_SUBST_CODES + rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
 	for (size_t k = 0; k < stride; k++) {
 		H[k] = 0;
 		E[k] = F[k] = NEG_INF;
@@ -140,30 +146,40 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	for (i = 1; i <= n; i++) {
 		int32_t *h = H + i * stride, *e = E + i * stride, *f = F + i * stride;
 		const int32_t *hu = h - stride, *fu = f - stride;
-		const uint8_t qb = q->seq[i - 1];
+		/* Offsets k_lo..k_hi of the row are columns 1..w (col = i + dlo
+		 * + k - 1) away from the band's boundary offsets; rb[k] is the
+		 * reference base of offset k, sub[] the scores against the read's. */
+		int64_t k_lo = 2 - i - dlo, k_hi = w + 1 - i - dlo;
+		const uint8_t *rb = ref->seq + start + i + dlo - 2;
+		const int8_t *sub = lut + (size_t)q->seq[i - 1] * SM_SUBST_CODES;
+		int32_t hl, el;
 
-		for (size_t k = 0; k < stride; k++) {
-			int64_t col = i + dlo + (int64_t)k - 1;
-			int32_t ev, fv, hv;
+		k_lo = k_lo < 1 ? 1 : k_lo;
+		k_hi = k_hi > (int64_t)stride - 2 ? (int64_t)stride - 2 : k_hi;
+		for (int64_t k = 0; k < (int64_t)stride; k++) {
+			if (k == k_lo && k_lo <= k_hi)
+				k = k_hi + 1;
+			if (k >= (int64_t)stride)
+				break;
+			h[k] = 0;
+			e[k] = f[k] = NEG_INF;
+		}
+		if (k_lo > k_hi)
+			continue;
+		hl = h[k_lo - 1];
+		el = e[k_lo - 1];
+		/* The recurrence of the textbook: E from the left, F from above,
+		 * H the best of them, the diagonal and 0. */
+		for (int64_t k = k_lo; k <= k_hi; k++) {
+			int32_t ev = el - ge, fv = fu[k + 1] - ge, hv = hu[k] + sub[rb[k]];
 
-			if (k == 0 || k == stride - 1 || col < 1 || col > w) {
-				h[k] = 0;
-				e[k] = f[k] = NEG_INF;
-				continue;
-			}
-			ev = e[k - 1] - ge;
-			fv = fu[k + 1] - ge;
-			hv = hu[k] + sm_subst(sc, ref->seq[start + col - 1], qb);
-			if (h[k - 1] - go > ev)
-				ev = h[k - 1] - go;
-			if (hu[k + 1] - go > fv)
-				fv = hu[k + 1] - go;
-			if (ev > hv)
-				hv = ev;
-			if (fv > hv)
-				hv = fv;
-			h[k] = hv > 0 ? hv : 0;
-			e[k] = ev;
+			ev = hl - go > ev ? hl - go : ev;
+			fv = hu[k + 1] - go > fv ? hu[k + 1] - go : fv;
+			hv = ev > hv ? ev : hv;
+			hv = fv > hv ? fv : hv;
+			hv = hv > 0 ? hv : 0;
+			h[k] = hl = hv;
+			e[k] = el = ev;
 			f[k] = fv;
 		}
 	}

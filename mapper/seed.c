@@ -6,10 +6,30 @@
 
 #include "mapper/log.h"
 
-typedef struct {
-	int64_t diag;     /* reference position of the oriented read's base 0 */
-	int32_t strand;   /* 0: read forward, 1: reverse complement */
-} seed_hit_t;
+/* A seed hit, packed so that hits sort by strand then diagonal as plain
+ * integers: bit 63 the strand (0: read forward, 1: reverse complement),
+ * bits 0-62 the diagonal (reference position of the oriented read's base 0,
+ * >= -read length) plus HIT_DIAG_BIAS. */
+typedef uint64_t seed_hit_t;
+#define HIT_STRAND_SHIFT 63
+#define HIT_DIAG_BIAS ((int64_t)1 << 40)
+/* Runs this short are sorted by insertion. */
+#define HIT_SORT_SMALL 16
+
+static seed_hit_t hit_pack(int32_t strand, int64_t diag)
+{
+	return (uint64_t)strand << HIT_STRAND_SHIFT | (uint64_t)(diag + HIT_DIAG_BIAS);
+}
+
+static int32_t hit_strand(seed_hit_t h)
+{
+	return (int32_t)(h >> HIT_STRAND_SHIFT);
+}
+
+static int64_t hit_diag(seed_hit_t h)
+{
+	return (int64_t)(h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) - HIT_DIAG_BIAS;
+}
 
 typedef struct {
 	int64_t lo, hi;   /* diagonal range */
@@ -89,25 +109,56 @@ static int collect_hits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, i
 		if (grow((void **)&s->hit, &s->cap_hit, s->n_hit + occ, sizeof *s->hit) < 0)
 			return -1;
 		for (int64_t u = 0; u < occ; u++) {
-			seed_hit_t *h = &s->hit[s->n_hit++];
 			int64_t g = pos[u] >> 1;
+			int32_t strand = (int32_t)((pos[u] & 1) ^ m->strand);
 
-			h->strand = (int32_t)((pos[u] & 1) ^ m->strand);
 			/* On the reverse strand the k-mer ending at read position p
 			 * ends at n - p + k - 2 in the reverse-complemented read. */
-			h->diag = h->strand ? g - (n - m->pos + idx->k - 2) : g - m->pos;
+			s->hit[s->n_hit++] = hit_pack(strand, strand ? g - (n - m->pos + idx->k - 2) :
+						      g - m->pos);
 		}
 	}
 	return 0;
 }
 
-static int cmp_hit(const void *a, const void *b)
+/* Sorts h[0..n) ascending: quicksort (median of three) down to short runs,
+ * then insertion.  Equal hits are indistinguishable, so the result is that
+ * of any sort. */
+static void sort_hits(seed_hit_t *h, int64_t n)
 {
-	const seed_hit_t *x = a, *y = b;
+	while (n > HIT_SORT_SMALL) {
+		seed_hit_t a = h[0], b = h[n / 2], c = h[n - 1], pivot, t;
+		int64_t i = 0, j = n - 1;
 
-	if (x->strand != y->strand)
-		return x->strand - y->strand;
-	return (x->diag > y->diag) - (x->diag < y->diag);
+		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		for (;;) {   /* Hoare partition: h[0..j] <= pivot <= h[j+1..n) */
+			while (h[i] < pivot)
+				i++;
+			while (h[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = h[i], h[i] = h[j], h[j] = t;
+			i++, j--;
+		}
+		/* Recurse into the smaller side, loop on the larger. */
+		if (j + 1 < n - j - 1) {
+			sort_hits(h, j + 1);
+			h += j + 1;
+			n -= j + 1;
+		} else {
+			sort_hits(h + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (int64_t i = 1; i < n; i++) {
+		seed_hit_t x = h[i];
+		int64_t j = i;
+
+		for (; j > 0 && h[j - 1] > x; j--)
+			h[j] = h[j - 1];
+		h[j] = x;
+	}
 }
 
 /* More votes first; ties by strand then diagonal, so the order is total. */
@@ -133,19 +184,20 @@ static int64_t make_clusters(sm_seeder_t *s, int band)
 {
 	int64_t n_cl = 0;
 
-	qsort(s->hit, (size_t)s->n_hit, sizeof *s->hit, cmp_hit);
+	sort_hits(s->hit, s->n_hit);
 	for (int64_t t = 0; t < s->n_hit; t++) {
-		const seed_hit_t *h = &s->hit[t];
+		int32_t strand = hit_strand(s->hit[t]);
+		int64_t diag = hit_diag(s->hit[t]);
 		cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
 
-		if (c && c->strand == h->strand && h->diag - c->hi <= band) {
-			c->hi = h->diag;
+		if (c && c->strand == strand && diag - c->hi <= band) {
+			c->hi = diag;
 			c->votes++;
 			continue;
 		}
 		if (grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0)
 			return -1;
-		s->cl[n_cl++] = (cluster_t){ h->diag, h->diag, h->strand, 1 };
+		s->cl[n_cl++] = (cluster_t){ diag, diag, strand, 1 };
 	}
 	qsort(s->cl, (size_t)n_cl, sizeof *s->cl, cmp_cluster);
 	return n_cl;
