@@ -1,7 +1,7 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|variants|all [--quick]
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|overlap|all [--quick]
  *
  * References and reads are generated in memory from fixed seeds (no
  * files, no htslib).  Reads are sampled from the reference with 2%
@@ -14,9 +14,11 @@
  *
  * gcups = useful cells (n x m per read, halo and separators not counted)
  * per second; r8/r16/r32 the share of computed cells in each lane width. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_profile.h"
@@ -205,6 +207,98 @@ static int run_fig6(int quick)
 	return 0;
 }
 
+/* ---- overlap: calls in flight at once ------------------------------------
+ * T threads share one engine, each making CALLS calls of the same batch;
+ * with one slot the calls are serialised, with two one call's packing and
+ * copies run beside another's kernels.  Useful cells over wall time. */
+typedef struct {
+	sm_gpu_t *g;
+	const sm_query_t *q;
+	int count, calls, rc;
+	sm_scan_t *out;
+} overlap_job_t;
+
+static void *overlap_worker(void *arg)
+{
+	overlap_job_t *j = arg;
+
+	for (int c = 0; c < j->calls && j->rc == 0; c++)
+		j->rc = sm_gpu_scan(j->g, j->count, j->q, j->out);
+	return NULL;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int run_overlap(int quick)
+{
+	static const int64_t ms[] = { 48502, 4600000 };
+	static const int threads[] = { 1, 2, 4 };
+	const int n = 150, count = 2048, total_calls = quick ? 8 : 16;
+
+	printf("# overlap\tn\tm\tqueries_per_call\tslots\tthreads\tcalls\twall_s\tgcups_wall\tcalls_per_s\n");
+	for (size_t mi = 0; mi < sizeof ms / sizeof *ms; mi++) {
+		bench_ref_t br;
+		uint8_t *store;
+		sm_query_t *q;
+		sm_gpu_t *g;
+		sm_scan_t *out;
+
+		if (make_ref(&br, ms[mi]))
+			return -1;
+		q = make_reads(&br.ref, count, n, &store);
+		g = q ? sm_gpu_create(&br.ref, &bwa_sc, 0, SM_CELLS_AUTO, n) : NULL;
+		out = calloc((size_t)count * 4, sizeof *out);
+		if (!g || !out || sm_gpu_scan(g, count, q, out) != 0) {
+			sm_gpu_destroy(g);
+			free(out);
+			return -1;
+		}
+		for (int slots = 1; slots <= 2; slots++) {
+			if (sm_gpu_set_slots(g, slots))
+				return -1;
+			for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
+				const int T = threads[ti];
+				overlap_job_t job[4];
+				pthread_t th[4];
+				double t0, dt, best = 0;
+
+				for (int r = 0; r < REPEATS; r++) {
+					t0 = wall_now();
+					for (int t = 0; t < T; t++) {
+						job[t] = (overlap_job_t){ g, q, count, total_calls / T, 0,
+									  out + (size_t)t * count };
+						pthread_create(&th[t], NULL, overlap_worker, &job[t]);
+					}
+					for (int t = 0; t < T; t++) {
+						pthread_join(th[t], NULL);
+						if (job[t].rc)
+							return -1;
+					}
+					dt = wall_now() - t0;
+					if (r == 0 || dt < best)
+						best = dt;
+				}
+				printf("overlap\t%d\t%lld\t%d\t%d\t%d\t%d\t%.6f\t%.2f\t%.2f\n", n,
+				       (long long)ms[mi], count, slots, T, total_calls, best,
+				       (double)n * (double)ms[mi] * count * total_calls / best * 1e-9,
+				       total_calls / best);
+			}
+		}
+		sm_gpu_destroy(g);
+		free(out);
+		free(q);
+		free(store);
+		free(br.ref.seq);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char msg[256];
@@ -254,6 +348,9 @@ int main(int argc, char **argv)
 		}
 		bench_cols = 0;
 	}
+	if (all || !strcmp(what, "overlap"))
+		if (run_overlap(quick))
+			return 1;
 	if (all || !strcmp(what, "target")) {
 		static const int64_t ms[] = { 1000000, 4600000, 16000000 };
 		static const int ns[] = { 150 };

@@ -46,6 +46,9 @@
 #define SM_GPU_MIN_ARCH 75
 #define SM_GPU_HALO_ALIGN 64
 #define SM_GPU_MAX_GRID_Y 65535
+/* Calls in flight at once, each on its own stream with its own buffers:
+ * one call's packing and copies overlap another's kernels. */
+#define SM_GPU_SLOTS 2
 
 static int sm_cuda_check(cudaError_t e, const char *what, const char *file, int line)
 {
@@ -120,6 +123,24 @@ static int sm_lane_limit(int bits) { return bits == 8 ? 255 : bits == 16 ? 32767
 
 /* ---- the engine --------------------------------------------------------- */
 
+/* What one call in flight owns: a stream, its events and grow-only
+ * buffers (device, and pinned host memory for the two large copies). */
+typedef struct {
+	int busy;
+	cudaStream_t stream;
+	cudaEvent_t ev[4];         /* upload start, kernels start, download start, end */
+	uint8_t *d_rows, *h_rows;
+	size_t rows_cap, h_rows_cap;
+	int64_t *d_qoff;
+	int32_t *d_glen, *d_shift;
+	size_t group_cap;          /* groups the three arrays above can hold */
+	uint64_t *d_range;
+	size_t range_cap;
+	uint64_t *d_res, *h_res;
+	size_t res_cap, h_res_cap;
+	unsigned long long *d_cells, *h_cells;
+} sm_gpu_slot_t;
+
 struct sm_gpu_s {
 	int device;
 	char name[sizeof(((cudaDeviceProp *)0)->name) + 32];
@@ -135,23 +156,13 @@ struct sm_gpu_s {
 	int64_t *d_dev_start, *d_goff;
 	int sms;                   /* multiprocessors */
 	const sm_kclass_t *plain16; /* 16-bit plain class override (benchmarks) */
-	cudaStream_t stream;
+
+	/* lock guards the slots' busy flags, the counters and prof */
 	pthread_mutex_t lock;
-
-	/* grow-only buffers */
-	uint8_t *d_rows;
-	size_t rows_cap;
-	int64_t *d_qoff;
-	int32_t *d_glen, *d_shift;
-	size_t group_cap;          /* groups the three arrays above can hold */
-	uint64_t *d_range;
-	size_t range_cap;
-	uint64_t *d_res;
-	size_t res_cap;
-	unsigned long long *d_cells;
-
+	pthread_cond_t slot_free;
+	sm_gpu_slot_t slot[SM_GPU_SLOTS];
+	int n_slots;               /* slots in use (benchmarks may lower it) */
 	uint64_t cells, cells_w[3];
-	cudaEvent_t ev[4];         /* upload start, kernels start, download start, end */
 	sm_gpu_profile_t prof;     /* of the last scan */
 };
 
@@ -221,6 +232,37 @@ static int sm_cells_bits(sm_cells_t cells)
 	}
 }
 
+static void sm_slot_free(sm_gpu_slot_t *s)
+{
+	cudaFree(s->d_rows);
+	cudaFree(s->d_qoff);
+	cudaFree(s->d_glen);
+	cudaFree(s->d_shift);
+	cudaFree(s->d_range);
+	cudaFree(s->d_res);
+	cudaFree(s->d_cells);
+	cudaFreeHost(s->h_rows);
+	cudaFreeHost(s->h_res);
+	cudaFreeHost(s->h_cells);
+	for (int k = 0; k < 4; k++)
+		if (s->ev[k])
+			cudaEventDestroy(s->ev[k]);
+	if (s->stream)
+		cudaStreamDestroy(s->stream);
+}
+
+static int sm_slot_init(sm_gpu_slot_t *s)
+{
+	if (SM_CUDA(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) ||
+	    SM_CUDA(cudaMalloc((void **)&s->d_cells, 3 * sizeof(unsigned long long))) ||
+	    SM_CUDA(cudaMallocHost((void **)&s->h_cells, 3 * sizeof(unsigned long long))))
+		return -1;
+	for (int k = 0; k < 4; k++)
+		if (SM_CUDA(cudaEventCreate(&s->ev[k])))
+			return -1;
+	return 0;
+}
+
 void sm_gpu_destroy(sm_gpu_t *g)
 {
 	if (!g)
@@ -228,18 +270,9 @@ void sm_gpu_destroy(sm_gpu_t *g)
 	cudaFree(g->d_ref);
 	cudaFree(g->d_dev_start);
 	cudaFree(g->d_goff);
-	cudaFree(g->d_rows);
-	cudaFree(g->d_qoff);
-	cudaFree(g->d_glen);
-	cudaFree(g->d_shift);
-	cudaFree(g->d_range);
-	cudaFree(g->d_res);
-	cudaFree(g->d_cells);
-	for (int k = 0; k < 4; k++)
-		if (g->ev[k])
-			cudaEventDestroy(g->ev[k]);
-	if (g->stream)
-		cudaStreamDestroy(g->stream);
+	for (int k = 0; k < SM_GPU_SLOTS; k++)
+		sm_slot_free(&g->slot[k]);
+	pthread_cond_destroy(&g->slot_free);
 	pthread_mutex_destroy(&g->lock);
 	free(g->dev_start);
 	free(g->offset);
@@ -264,6 +297,8 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 		return NULL;
 	}
 	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->slot_free, NULL);
+	g->n_slots = SM_GPU_SLOTS;
 	g->device = device;
 	g->sc = *sc;
 	g->max_len = max_query_len;
@@ -319,19 +354,17 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	memset(h_ref, smk::CODE_PAD, alloc);
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		memcpy(h_ref + g->dev_start[c], ref->seq + ref->offset[c], (size_t)ref->len[c]);
-	if (SM_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking)) ||
-	    SM_CUDA(cudaMalloc((void **)&g->d_ref, alloc)) ||
+	if (SM_CUDA(cudaMalloc((void **)&g->d_ref, alloc)) ||
 	    SM_CUDA(cudaMemcpy(g->d_ref, h_ref, alloc, cudaMemcpyHostToDevice)) ||
 	    SM_CUDA(cudaMalloc((void **)&g->d_dev_start, sizeof(int64_t) * (size_t)ref->n_contig)) ||
 	    SM_CUDA(cudaMalloc((void **)&g->d_goff, sizeof(int64_t) * (size_t)ref->n_contig)) ||
 	    SM_CUDA(cudaMemcpy(g->d_dev_start, g->dev_start, sizeof(int64_t) * (size_t)ref->n_contig,
 			       cudaMemcpyHostToDevice)) ||
 	    SM_CUDA(cudaMemcpy(g->d_goff, g->offset, sizeof(int64_t) * (size_t)ref->n_contig,
-			       cudaMemcpyHostToDevice)) ||
-	    SM_CUDA(cudaMalloc((void **)&g->d_cells, 3 * sizeof(unsigned long long))))
+			       cudaMemcpyHostToDevice)))
 		goto fail;
-	for (int k = 0; k < 4; k++)
-		if (SM_CUDA(cudaEventCreate(&g->ev[k])))
+	for (int k = 0; k < SM_GPU_SLOTS; k++)
+		if (sm_slot_init(&g->slot[k]))
 			goto fail;
 	free(h_ref);
 	return g;
@@ -355,6 +388,20 @@ static int sm_grow(void **p, size_t *cap, size_t need)
 	return 0;
 }
 
+/* The same for pinned host memory (asynchronous copies need it). */
+static int sm_grow_host(void **p, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	cudaFreeHost(*p);
+	*p = NULL;
+	*cap = 0;
+	if (SM_CUDA(cudaMallocHost(p, need)))
+		return -1;
+	*cap = need;
+	return 0;
+}
+
 typedef struct {
 	int len, idx;
 } sm_len_idx_t;
@@ -369,17 +416,18 @@ static int sm_by_len_desc(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The body of sm_gpu_scan, with g->lock held. */
-static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
+/* The body of sm_gpu_scan, on slot s (owned by this call, g->lock not
+ * held); the call's profile goes to *pr. */
+static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query_t *q,
+			    sm_scan_t *out, sm_gpu_profile_t *pr)
 {
 	const int bits = g->bits, Q = 32 / bits;
 	const int ngroups = (n + Q - 1) / Q;
 	const int limit = sm_lane_limit(bits);
 	int *order = NULL, *glen = NULL, *shift = NULL;
 	int64_t *qoff = NULL, rows_total = 0;
-	uint8_t *rows = NULL;
-	uint64_t *res = NULL;
-	unsigned long long cw[3];
+	uint8_t *rows;
+	uint64_t *res;
 	int rc = -1, nladder = 0;
 	const double t_start = sm_now();
 	double t_post;
@@ -395,8 +443,7 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 	glen = (int *)malloc(sizeof(int) * (size_t)ngroups);
 	shift = (int *)malloc(sizeof(int) * (size_t)ngroups * Q);
 	qoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)ngroups);
-	res = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)ngroups * Q * SM_TOPK);
-	if (!order || !glen || !shift || !qoff || !res) {
+	if (!order || !glen || !shift || !qoff) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
 		goto done;
 	}
@@ -423,11 +470,11 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 		if (bits < 32 && (int64_t)glen[gi] * g->sc.match > limit)
 			nladder = gi + 1;
 	}
-	rows = (uint8_t *)malloc((size_t)rows_total);
-	if (!rows) {
-		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
+	if (sm_grow_host((void **)&s->h_rows, &s->h_rows_cap, (size_t)rows_total) ||
+	    sm_grow_host((void **)&s->h_res, &s->h_res_cap, sizeof(uint64_t) * ngroups * Q * SM_TOPK))
 		goto done;
-	}
+	rows = s->h_rows;
+	res = s->h_res;
 	/* Rows [i][lane]; a shorter query is front-padded with N rows. */
 	for (int gi = 0; gi < ngroups; gi++) {
 		const int L = glen[gi];
@@ -448,36 +495,36 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 			}
 		}
 	}
-	if (sm_grow((void **)&g->d_rows, &g->rows_cap, (size_t)rows_total))
+	if (sm_grow((void **)&s->d_rows, &s->rows_cap, (size_t)rows_total))
 		goto done;
-	if ((size_t)ngroups > g->group_cap) {
+	if ((size_t)ngroups > s->group_cap) {
 		size_t cap = 0;
-		cudaFree(g->d_qoff);
-		cudaFree(g->d_glen);
-		cudaFree(g->d_shift);
-		g->d_qoff = NULL;
-		g->d_glen = g->d_shift = NULL;
-		g->group_cap = 0;
-		if (sm_grow((void **)&g->d_qoff, &cap, sizeof(int64_t) * ngroups))
+		cudaFree(s->d_qoff);
+		cudaFree(s->d_glen);
+		cudaFree(s->d_shift);
+		s->d_qoff = NULL;
+		s->d_glen = s->d_shift = NULL;
+		s->group_cap = 0;
+		if (sm_grow((void **)&s->d_qoff, &cap, sizeof(int64_t) * ngroups))
 			goto done;
 		cap = 0;
-		if (sm_grow((void **)&g->d_glen, &cap, sizeof(int32_t) * ngroups))
+		if (sm_grow((void **)&s->d_glen, &cap, sizeof(int32_t) * ngroups))
 			goto done;
 		cap = 0;
-		if (sm_grow((void **)&g->d_shift, &cap, sizeof(int32_t) * ngroups * Q))
+		if (sm_grow((void **)&s->d_shift, &cap, sizeof(int32_t) * ngroups * Q))
 			goto done;
-		g->group_cap = (size_t)ngroups;
+		s->group_cap = (size_t)ngroups;
 	}
-	if (sm_grow((void **)&g->d_res, &g->res_cap, sizeof(uint64_t) * ngroups * Q * SM_TOPK))
+	if (sm_grow((void **)&s->d_res, &s->res_cap, sizeof(uint64_t) * ngroups * Q * SM_TOPK))
 		goto done;
-	g->prof.host_prep_s = sm_now() - t_start;
-	if (SM_CUDA(cudaEventRecord(g->ev[0], g->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(g->d_rows, rows, (size_t)rows_total, cudaMemcpyHostToDevice, g->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(g->d_qoff, qoff, sizeof(int64_t) * ngroups, cudaMemcpyHostToDevice, g->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(g->d_glen, glen, sizeof(int32_t) * ngroups, cudaMemcpyHostToDevice, g->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(g->d_shift, shift, sizeof(int32_t) * ngroups * Q, cudaMemcpyHostToDevice, g->stream)) ||
-	    SM_CUDA(cudaMemsetAsync(g->d_cells, 0, 3 * sizeof(unsigned long long), g->stream)) ||
-	    SM_CUDA(cudaEventRecord(g->ev[1], g->stream)))
+	pr->host_prep_s = sm_now() - t_start;
+	if (SM_CUDA(cudaEventRecord(s->ev[0], s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->d_rows, rows, (size_t)rows_total, cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->d_qoff, qoff, sizeof(int64_t) * ngroups, cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->d_glen, glen, sizeof(int32_t) * ngroups, cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->d_shift, shift, sizeof(int32_t) * ngroups * Q, cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaMemsetAsync(s->d_cells, 0, 3 * sizeof(unsigned long long), s->stream)) ||
+	    SM_CUDA(cudaEventRecord(s->ev[1], s->stream)))
 		goto done;
 
 	{
@@ -488,8 +535,8 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 		P.goff = g->d_goff;
 		P.n_contig = g->n_contig;
 		P.dev_len = g->dev_len;
-		P.qry = g->d_rows;
-		P.cells_w = g->d_cells;
+		P.qry = s->d_rows;
+		P.cells_w = s->d_cells;
 		P.match = g->sc.match;
 		P.oe = g->sc.gap_open + g->sc.gap_ext;
 		P.ext = g->sc.gap_ext;
@@ -535,43 +582,44 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 				if ((size_t)chunk * per_group > SM_GPU_RANGE_BUF_MAX)
 					chunk = (int64_t)(SM_GPU_RANGE_BUF_MAX / per_group) > 0
 						? (int64_t)(SM_GPU_RANGE_BUF_MAX / per_group) : 1;
-				if (sm_grow((void **)&g->d_range, &g->range_cap, per_group * (size_t)chunk))
+				if (sm_grow((void **)&s->d_range, &s->range_cap, per_group * (size_t)chunk))
 					goto done;
-				P.qoff = g->d_qoff + gs;
-				P.glen = g->d_glen + gs;
-				P.shift = g->d_shift + (size_t)gs * Q;
-				P.range_out = g->d_range;
+				P.qoff = s->d_qoff + gs;
+				P.glen = s->d_glen + gs;
+				P.shift = s->d_shift + (size_t)gs * Q;
+				P.range_out = s->d_range;
 				P.nranges = (int)nranges;
 				P.range_len = range_len;
 				P.halo = (int)halo;
 				kc->launch(dim3((unsigned)((nranges + kc->warps - 1) / kc->warps), (unsigned)chunk),
-					   kc->smem(L), g->stream, P);
+					   kc->smem(L), s->stream, P);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
-				smk::merge_kernel<<<(unsigned)(chunk * Q), smk::MERGE_THREADS, 0, g->stream>>>(
-					g->d_range, (int)nranges, g->d_shift + (size_t)gs * Q,
-					g->d_res + (size_t)gs * Q * SM_TOPK);
+				smk::merge_kernel<<<(unsigned)(chunk * Q), smk::MERGE_THREADS, 0, s->stream>>>(
+					s->d_range, (int)nranges, s->d_shift + (size_t)gs * Q,
+					s->d_res + (size_t)gs * Q * SM_TOPK);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
 				gs += (int)chunk;
 			}
 		}
 	}
-	if (SM_CUDA(cudaEventRecord(g->ev[2], g->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(res, g->d_res, sizeof(uint64_t) * ngroups * Q * SM_TOPK,
-				    cudaMemcpyDeviceToHost, g->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(cw, g->d_cells, sizeof cw, cudaMemcpyDeviceToHost, g->stream)) ||
-	    SM_CUDA(cudaEventRecord(g->ev[3], g->stream)) ||
-	    SM_CUDA(cudaStreamSynchronize(g->stream)))
+	if (SM_CUDA(cudaEventRecord(s->ev[2], s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(res, s->d_res, sizeof(uint64_t) * ngroups * Q * SM_TOPK,
+				    cudaMemcpyDeviceToHost, s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->h_cells, s->d_cells, 3 * sizeof(unsigned long long),
+				    cudaMemcpyDeviceToHost, s->stream)) ||
+	    SM_CUDA(cudaEventRecord(s->ev[3], s->stream)) ||
+	    SM_CUDA(cudaStreamSynchronize(s->stream)))
 		goto done;
 	{
 		float ms[3];
 		for (int k = 0; k < 3; k++)
-			if (SM_CUDA(cudaEventElapsedTime(&ms[k], g->ev[k], g->ev[k + 1])))
+			if (SM_CUDA(cudaEventElapsedTime(&ms[k], s->ev[k], s->ev[k + 1])))
 				goto done;
-		g->prof.upload_s = 1e-3 * ms[0];
-		g->prof.kernel_s = 1e-3 * ms[1];
-		g->prof.download_s = 1e-3 * ms[2];
+		pr->upload_s = 1e-3 * ms[0];
+		pr->kernel_s = 1e-3 * ms[1];
+		pr->download_s = 1e-3 * ms[2];
 	}
 	t_post = sm_now();
 
@@ -587,36 +635,67 @@ static int sm_gpu_scan_locked(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t
 			o->n++;
 		}
 	}
-	for (int w = 0; w < 3; w++) {
-		g->cells_w[w] += cw[w];
-		g->cells += cw[w];
-		g->prof.cells_w[w] = cw[w];
-	}
-	g->prof.host_post_s = sm_now() - t_post;
-	g->prof.total_s = sm_now() - t_start;
+	for (int w = 0; w < 3; w++)
+		pr->cells_w[w] = s->h_cells[w];
+	pr->host_post_s = sm_now() - t_post;
+	pr->total_s = sm_now() - t_start;
 	rc = 0;
 done:
 	free(order);
 	free(glen);
 	free(shift);
 	free(qoff);
-	free(rows);
-	free(res);
 	return rc;
 }
 
 int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 {
+	sm_gpu_slot_t *s = NULL;
+	sm_gpu_profile_t pr;
 	int rc;
 
 	if (n <= 0)
 		return 0;
+	memset(&pr, 0, sizeof pr);
 	pthread_mutex_lock(&g->lock);
+	while (!s) {
+		for (int k = 0; k < g->n_slots && !s; k++)
+			if (!g->slot[k].busy)
+				s = &g->slot[k];
+		if (!s)
+			pthread_cond_wait(&g->slot_free, &g->lock);
+	}
+	s->busy = 1;
+	pthread_mutex_unlock(&g->lock);
+
 	rc = SM_CUDA(cudaSetDevice(g->device));
 	if (rc == 0)
-		rc = sm_gpu_scan_locked(g, n, q, out);
+		rc = sm_gpu_scan_slot(g, s, n, q, out, &pr);
+
+	pthread_mutex_lock(&g->lock);
+	if (rc == 0) {
+		for (int w = 0; w < 3; w++) {
+			g->cells_w[w] += pr.cells_w[w];
+			g->cells += pr.cells_w[w];
+		}
+		g->prof = pr;
+	}
+	s->busy = 0;
+	pthread_cond_signal(&g->slot_free);
 	pthread_mutex_unlock(&g->lock);
 	return rc;
+}
+
+int sm_gpu_set_slots(sm_gpu_t *g, int n)
+{
+	if (n < 1 || n > SM_GPU_SLOTS) {
+		sm_log(SM_LOG_ERROR, "GPU engine: %d calls in flight asked, 1..%d possible", n, SM_GPU_SLOTS);
+		return -1;
+	}
+	pthread_mutex_lock(&g->lock);
+	g->n_slots = n;
+	pthread_mutex_unlock(&g->lock);
+	return 0;
 }
 
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st)

@@ -29,7 +29,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 			sm_cells_t cells, int max_query_len);
 
 /* Scans n queries against the whole reference (both engines' contract:
- * scan.h).  Thread-safe: calls are serialised on the device.  Returns 0 or
+ * scan.h).  Thread-safe: up to two calls run at once, each on its own stream, so one call's packing and copies overlap another's kernels.  Returns 0 or
  * -1 after logging a CUDA error. */
 int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out);
 

@@ -811,34 +811,32 @@ template <int B, bool LADDER, int C> struct Strip {
 			uint32_t eh[1], ek[1];
 			load_edge<N, 1>(edge, eh);
 			load_edge<N, 1>(edge + EW, ek);
-			/* 8-bit lanes have no 3-input max instruction: pairing
-			 * measured slower there, so they fold every row. */
-			constexpr MaxMode even = B == 8 ? MAX_EVERY : MAX_SKIP;
-			constexpr MaxMode odd = B == 8 ? MAX_EVERY : MAX_PAIR;
-			/* One row per iteration for 8-bit lanes: their emulated
+			/* 8-bit lanes have no 3-input max instruction, so they fold
+			 * every row, one row per iteration: their emulated
 			 * instructions make a row's code large, and two rows per
-			 * iteration halved the 8-bit kernel's speed (instruction
-			 * fetch).  (Four rows per iteration for 16 bits, to let the
-			 * compiler swap H register sets rather than copy the pair's
-			 * second row back, spilled and measured 6% slower.) */
+			 * iteration halved the 8-bit kernel's speed.  16-bit lanes
+			 * go in pairs for the column maxima.  (Four rows per
+			 * iteration, to let the compiler swap H register sets
+			 * rather than copy the pair's second row back, spilled and
+			 * measured 6% slower.) */
 			if constexpr (B == 8) {
 				for (int i = 0; i < L; i++)
 					plain_row<AMB, VOTE_OR, MAX_EVERY>(st, edge, P, prof, i, pf, eh, ek, dprev,
 									   dn, lane, nsteps, up_thr, f_alive);
-				n_narrow += L;
-				return;
-			}
-			for (int i = 0; i < L; i += 2) {
-				plain_row<AMB, VOTE_OR, even>(st, edge, P, prof, i, pf, eh, ek, dprev,
-							      dn, lane, nsteps, up_thr, f_alive);
-				if (i + 1 < L)
-					plain_row<AMB, VOTE_OR, odd>(st, edge, P, prof, i + 1, pf, eh, ek,
-								     dprev, dn, lane, nsteps, up_thr, f_alive);
-			}
-			if (B != 8 && (L & 1)) {
+			} else {
+				for (int i = 0; i < L; i += 2) {
+					plain_row<AMB, VOTE_OR, MAX_SKIP>(st, edge, P, prof, i, pf, eh, ek, dprev,
+									  dn, lane, nsteps, up_thr, f_alive);
+					if (i + 1 < L)
+						plain_row<AMB, VOTE_OR, MAX_PAIR>(st, edge, P, prof, i + 1, pf, eh,
+										  ek, dprev, dn, lane, nsteps,
+										  up_thr, f_alive);
+				}
+				if (L & 1) {
 #pragma unroll
-				for (int c = 0; c < C; c++)
-					st.Mn[c] = N::max2(st.Mn[c], st.H[c]);
+					for (int c = 0; c < C; c++)
+						st.Mn[c] = N::max2(st.Mn[c], st.H[c]);
+				}
 			}
 			n_narrow += L;
 		}

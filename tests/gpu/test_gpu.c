@@ -265,6 +265,58 @@ static void check_case(const char *name, const sm_ref_t *ref, const sm_score_t *
 	free(got);
 }
 
+/* Concurrent calls on one engine: each thread scans its slice of the reads
+ * several times (calls in flight overlap on the engine's streams). */
+#define CONC_THREADS 4
+#define CONC_ROUNDS 3
+
+typedef struct {
+	sm_gpu_t *g;
+	const sm_query_t *q;
+	int n;
+	sm_scan_t *out;
+	int rc;
+} conc_job_t;
+
+static void *conc_worker(void *arg)
+{
+	conc_job_t *j = arg;
+
+	for (int r = 0; r < CONC_ROUNDS && j->rc == 0; r++)
+		j->rc = sm_gpu_scan(j->g, j->n, j->q, j->out);
+	return NULL;
+}
+
+static void check_concurrent(const char *name, const sm_ref_t *ref, const sm_score_t *sc,
+			     const test_reads_t *reads, int max_len)
+{
+	sm_scan_t *want = calloc((size_t)reads->n, sizeof *want);
+	sm_scan_t *got = calloc((size_t)reads->n, sizeof *got);
+	sm_gpu_t *g = sm_gpu_create(ref, sc, 0, SM_CELLS_AUTO, max_len);
+	conc_job_t job[CONC_THREADS];
+	pthread_t th[CONC_THREADS];
+	int bad = 0, err = !g, per = (reads->n + CONC_THREADS - 1) / CONC_THREADS;
+
+	run_oracle(ref, sc, reads, want);
+	for (int t = 0; t < CONC_THREADS && g; t++) {
+		int lo = t * per, hi = lo + per < reads->n ? lo + per : reads->n;
+		job[t] = (conc_job_t){ g, reads->q + lo, hi - lo, got + lo, 0 };
+		pthread_create(&th[t], NULL, conc_worker, &job[t]);
+	}
+	for (int t = 0; t < CONC_THREADS && g; t++) {
+		pthread_join(th[t], NULL);
+		err |= job[t].rc != 0;
+	}
+	for (int k = 0; k < reads->n && !err; k++)
+		bad += !sm_scan_equal(&want[k], &got[k]);
+	printf("%s %s: %d threads x %d calls, %d reads, %d differ%s\n", err || bad ? "FAIL" : "ok  ",
+	       name, CONC_THREADS, CONC_ROUNDS, reads->n, bad, err ? ", engine error" : "");
+	n_fail += err || bad;
+	sm_gpu_destroy(g);
+	free(want);
+	free(got);
+}
+
 static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
 static const sm_score_t paper_sc = { 1, 2, 4, 1 };
 
@@ -375,6 +427,7 @@ int main(int argc, char **argv)
 	for (int len = 1; len <= 160; len++)
 		read_sampled(&rd, &tr.ref, len, 15, 5, 5, 0);
 	check_case("all-lengths", &tr.ref, &bwa_sc, &rd, 160, plain);
+	check_concurrent("concurrent-calls", &tr.ref, &bwa_sc, &rd, 160);
 	reads_free(&rd);
 	ref_free(&tr);
 
