@@ -525,7 +525,15 @@ static void merge_colmax(sm_cpu_scan_t *ws, size_t n8, int k, int dst_used)
 	}
 }
 
-/* Offers the tile's columns that may change out (cpu_scan_impl.h). */
+/* Locus bins one tile can touch: bins are at least 2^SM_LOCUS_MIN_SHIFT
+ * columns wide and a tile need not start on a bin boundary. */
+#define SM_TILE_BINS ((SM_CPU_TILE_COLS >> SM_LOCUS_MIN_SHIFT) + 1)
+
+/* Offers the tile's columns that may change out (cpu_scan_impl.h).  Each
+ * bin's best column (its highest score, the leftmost column reaching it) is
+ * found first and only it is offered: the top list depends on nothing else
+ * (scan.h: it is exactly mergeable), and a tile of short windows would
+ * otherwise offer most of its columns one by one. */
 SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
 			  sm_scan_t *out, int shift, const int w)
 {
@@ -535,9 +543,14 @@ SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
 		w == 16 ? UINT64_C(0x5555555555555555) : UINT64_C(0x1111111111111111);
 	int32_t floor = sm_cpu_offer_floor(out);
 	const V *cm = (const V *)(const void *)cmb;
+	const int64_t b0 = t0 >> shift;
+	const int n_bins = (int)(((t0 + cols - 1) >> shift) - b0 + 1);
+	int32_t best[SM_TILE_BINS], at[SM_TILE_BINS];
 
 	if ((uint32_t)floor > lane_max(w))
 		return;
+	for (int b = 0; b < n_bins; b++)
+		best[b] = 0;
 	V t = v_val((uint32_t)floor, w);
 	for (int v = 0; v < W; v++) {
 		for (int r = 0; r < R; r++) {
@@ -547,13 +560,20 @@ SM_INLINE void offer_tile(const uint8_t *cmb, int W, int cols, int64_t t0,
 				int lane = __builtin_ctzll(m) / bytes;
 				m &= m - 1;
 				int col = (r * lanes + lane) * W + v;
-				if (col < cols)
-					sm_cpu_offer(out, shift,
-						     (int32_t)lane_at(cmb, idx * lanes + lane, w),
-						     t0 + col);
+				if (col >= cols)
+					continue;
+				int32_t sc = (int32_t)lane_at(cmb, idx * lanes + lane, w);
+				int b = (int)(((t0 + col) >> shift) - b0);
+				if (sc > best[b] || (sc == best[b] && col < at[b])) {
+					best[b] = sc;
+					at[b] = col;
+				}
 			}
 		}
 	}
+	for (int b = 0; b < n_bins; b++)
+		if (best[b] > 0)
+			sm_cpu_offer(out, shift, best[b], t0 + at[b]);
 }
 
 /* Side of the byte blocks that stripe_full transposes. */
