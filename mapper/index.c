@@ -240,6 +240,44 @@ int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos)
 	return idx->start[lo + 1] - idx->start[lo];
 }
 
+void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int64_t *occ,
+		       const int64_t **pos)
+{
+	const int sh = SM_HASH_BITS - idx->bucket_bits;
+
+	if (!idx->bucket) {
+		for (int64_t t = 0; t < n; t++)
+			occ[t] = sm_index_get(idx, m[t].hash, &pos[t]);
+		return;
+	}
+	/* occ[t] holds the key index found so far, -1 for none. */
+	for (int64_t t = 0; t < n; t++)
+		__builtin_prefetch(&idx->bucket[m[t].hash >> sh]);
+	for (int64_t t = 0; t < n; t++) {
+		occ[t] = idx->bucket[m[t].hash >> sh];
+		__builtin_prefetch(&idx->key[occ[t]]);
+	}
+	for (int64_t t = 0; t < n; t++) {
+		int64_t lo = occ[t], hi = idx->bucket[(m[t].hash >> sh) + 1];
+
+		while (lo < hi && idx->key[lo] < m[t].hash)
+			lo++;
+		occ[t] = lo < hi && idx->key[lo] == m[t].hash ? lo : -1;
+		if (occ[t] >= 0)
+			__builtin_prefetch(&idx->start[lo]);
+	}
+	for (int64_t t = 0; t < n; t++) {
+		int64_t k = occ[t];
+
+		occ[t] = 0;
+		if (k < 0)
+			continue;
+		pos[t] = idx->pos + idx->start[k];
+		occ[t] = idx->start[k + 1] - idx->start[k];
+		__builtin_prefetch(pos[t]);
+	}
+}
+
 /* The fixed-size part of the file after the magic and version byte. */
 typedef struct {
 	int32_t k, w;

@@ -73,6 +73,13 @@ sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref);
 /* Positions of hash h: sets *pos and returns their count (0 if absent). */
 int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos);
 
+/* sm_index_get() for the hashes of m[0..n): occ[t] and pos[t] as it sets
+ * them for m[t].hash (pos[t] unset when occ[t] is 0).  The look-ups of all
+ * the hashes run stage by stage with every stage's memory prefetched, so
+ * their cache misses overlap instead of following one another. */
+void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int64_t *occ,
+		       const int64_t **pos);
+
 /* Checksum of a reference's codes and contig lengths (FNV-1a, 64-bit). */
 uint64_t sm_ref_checksum(const sm_ref_t *ref);
 

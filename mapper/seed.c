@@ -43,6 +43,9 @@ struct sm_seeder_s {
 	int64_t n_hit, cap_hit;
 	cluster_t *cl;
 	int64_t cap_cl;
+	int64_t *occ;              /* [cap_look] occurrences of each minimizer */
+	const int64_t **pos;       /* [cap_look] and where they are */
+	int64_t cap_look;
 };
 
 void sm_seed_opt_init(sm_seed_opt_t *o)
@@ -64,6 +67,8 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->mini);
 	free(s->hit);
 	free(s->cl);
+	free(s->occ);
+	free(s->pos);
 	free(s);
 }
 
@@ -94,15 +99,31 @@ static int grow(void **p, int64_t *cap, int64_t need, size_t sz)
 	return 0;
 }
 
-/* Collects the hits of minimizers with at most max_occ occurrences. */
+/* Looks the read's minimizers s->mini[0..n_mini) up (s->occ, s->pos). */
+static int look_up(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini)
+{
+	int64_t cap = s->cap_look;
+
+	if (grow((void **)&s->occ, &cap, n_mini, sizeof *s->occ) < 0)
+		return -1;
+	cap = s->cap_look;
+	if (grow((void **)&s->pos, &cap, n_mini, sizeof *s->pos) < 0)
+		return -1;
+	s->cap_look = cap;
+	sm_index_get_many(idx, n_mini, s->mini, s->occ, s->pos);
+	return 0;
+}
+
+/* Collects the hits of minimizers with at most max_occ occurrences (after
+ * look_up). */
 static int collect_hits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
 			int64_t max_occ)
 {
 	s->n_hit = 0;
 	for (int64_t t = 0; t < n_mini; t++) {
 		const sm_mini_t *m = &s->mini[t];
-		const int64_t *pos;
-		int64_t occ = sm_index_get(idx, m->hash, &pos);
+		const int64_t *pos = s->pos[t];
+		int64_t occ = s->occ[t];
 
 		if (occ == 0 || occ > max_occ)
 			continue;
@@ -263,7 +284,8 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	int64_t n_cl;
 	int32_t n_win = 0;
 
-	if (n_mini < 0 || collect_hits(s, idx, n_mini, n, opt->max_occ) < 0)
+	if (n_mini < 0 || look_up(s, idx, n_mini) < 0 ||
+	    collect_hits(s, idx, n_mini, n, opt->max_occ) < 0)
 		goto oom;
 	if (s->n_hit == 0 && collect_hits(s, idx, n_mini, n, INT64_MAX) < 0)
 		goto oom;   /* every seed repetitive: use them all */

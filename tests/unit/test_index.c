@@ -93,6 +93,26 @@ static void test_buckets(const sm_index_t *idx)
 			bad++;
 	}
 	CHECK(bad == 0, "bucketed look-up agrees with a binary search (%d disagreements)", bad);
+
+	/* sm_index_get_many: the same answers, hashes present or not. */
+	{
+		enum { N_MANY = 1000 };
+		sm_mini_t m[N_MANY];
+		int64_t occ[N_MANY];
+		const int64_t *pos[N_MANY];
+
+		bad = 0;
+		for (int t = 0; t < N_MANY; t++)
+			m[t].hash = t % 2 ? idx->key[rnd((uint32_t)idx->n_key)] : rnd(UINT32_MAX);
+		sm_index_get_many(idx, N_MANY, m, occ, pos);
+		for (int t = 0; t < N_MANY; t++) {
+			const int64_t *p = NULL;
+			int64_t o = sm_index_get(idx, m[t].hash, &p);
+
+			bad += o != occ[t] || (o > 0 && p != pos[t]);
+		}
+		CHECK(bad == 0, "sm_index_get_many agrees with sm_index_get (%d disagreements)", bad);
+	}
 }
 
 int main(void)
