@@ -201,7 +201,31 @@ static int cmp_window(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-static int64_t make_clusters(sm_seeder_t *s, int band)
+/* Keeps the `keep` best clusters of cl[0..n) (cmp_cluster order, a total
+ * order) in cl[0..), best first, by insertion: what qsort followed by a cut
+ * would leave, without sorting the many one-vote clusters of a repetitive
+ * read.  Returns how many are kept. */
+static int64_t best_clusters(cluster_t *cl, int64_t n, int64_t keep)
+{
+	int64_t k = 0;
+
+	for (int64_t t = 0; t < n; t++) {
+		cluster_t c = cl[t];
+		int64_t at = k;
+
+		while (at > 0 && cmp_cluster(&c, &cl[at - 1]) < 0)
+			at--;
+		if (at >= keep)
+			continue;
+		if (k < keep)
+			k++;
+		memmove(&cl[at + 1], &cl[at], (size_t)(k - 1 - at) * sizeof *cl);
+		cl[at] = c;
+	}
+	return k;
+}
+
+static int64_t make_clusters(sm_seeder_t *s, int band, int64_t keep)
 {
 	int64_t n_cl = 0;
 
@@ -220,8 +244,7 @@ static int64_t make_clusters(sm_seeder_t *s, int band)
 			return -1;
 		s->cl[n_cl++] = (cluster_t){ diag, diag, strand, 1 };
 	}
-	qsort(s->cl, (size_t)n_cl, sizeof *s->cl, cmp_cluster);
-	return n_cl;
+	return best_clusters(s->cl, n_cl, keep);
 }
 
 /* Copies the windows w->win[0..n_win) out of ref as the contigs of w->ref. */
@@ -289,11 +312,9 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		goto oom;
 	if (s->n_hit == 0 && collect_hits(s, idx, n_mini, n, INT64_MAX) < 0)
 		goto oom;   /* every seed repetitive: use them all */
-	n_cl = make_clusters(s, opt->band);
+	n_cl = make_clusters(s, opt->band, opt->max_windows);
 	if (n_cl < 0)
 		goto oom;
-	if (n_cl > opt->max_windows)
-		n_cl = opt->max_windows;
 	if (grow((void **)&w->win, &w->cap_win, n_cl, sizeof *w->win) < 0)
 		goto oom;
 
