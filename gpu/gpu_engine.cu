@@ -70,21 +70,21 @@ typedef struct {
 	int ladder;     /* has the 32-bit wide path */
 	int cols;       /* columns per lane (C) */
 	int warps;      /* per block, each on its own range */
-	sm_launch_fn launch;
-	sm_attr_fn set_smem;
+	sm_launch_fn launch, launch_gref;  /* whole reference; per-group ones (or NULL) */
+	sm_attr_fn set_smem, set_smem_gref;
 	sm_smem_fn smem;
 } sm_kclass_t;
 
-template <int B, bool LAD, int C, int NW>
+template <int B, bool LAD, int C, int NW, bool GREF>
 static void sm_launch_strip(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p)
 {
-	smk::strip_kernel<B, LAD, C, NW><<<grid, NW * smk::WARP, smem, s>>>(p);
+	smk::strip_kernel<B, LAD, C, NW, GREF><<<grid, NW * smk::WARP, smem, s>>>(p);
 }
 
-template <int B, bool LAD, int C, int NW>
+template <int B, bool LAD, int C, int NW, bool GREF>
 static cudaError_t sm_attr_strip(size_t smem)
 {
-	return cudaFuncSetAttribute(smk::strip_kernel<B, LAD, C, NW>,
+	return cudaFuncSetAttribute(smk::strip_kernel<B, LAD, C, NW, GREF>,
 				    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
 }
 
@@ -95,27 +95,36 @@ static size_t sm_smem_strip(int rows)
 }
 
 #define SM_KCLASS(B, LAD, C, NW) \
-	{ B, LAD, C, NW, sm_launch_strip<B, LAD, C, NW>, sm_attr_strip<B, LAD, C, NW>, \
+	{ B, LAD, C, NW, sm_launch_strip<B, LAD, C, NW, false>, sm_launch_strip<B, LAD, C, NW, true>, \
+	  sm_attr_strip<B, LAD, C, NW, false>, sm_attr_strip<B, LAD, C, NW, true>, \
 	  sm_smem_strip<B, LAD, C, NW> }
+/* Benchmark variants: whole reference only. */
+#define SM_KCLASS_WHOLE(B, LAD, C, NW) \
+	{ B, LAD, C, NW, sm_launch_strip<B, LAD, C, NW, false>, NULL, \
+	  sm_attr_strip<B, LAD, C, NW, false>, NULL, sm_smem_strip<B, LAD, C, NW> }
 
 /* Warps per block: independent ranges that share the group's rows. */
 #define SM_GPU_WARPS 4
+/* Columns per lane of the 16-bit plain kernel (8, 16 or 32). */
+#ifndef SM_GPU_COLS16
+#define SM_GPU_COLS16 32
+#endif
 
 /* Plain classes run groups whose scores cannot overflow their lanes;
  * ladder classes the others (their wide rows hold Q words per column, so
  * they keep fewer columns per lane).  Indexed [bits class][ladder]. */
 static const sm_kclass_t sm_kclasses[3][2] = {
 	{ SM_KCLASS(8, false, 16, SM_GPU_WARPS), SM_KCLASS(8, true, 8, SM_GPU_WARPS) },
-	{ SM_KCLASS(16, false, 32, SM_GPU_WARPS), SM_KCLASS(16, true, 16, SM_GPU_WARPS) },
+	{ SM_KCLASS(16, false, SM_GPU_COLS16, SM_GPU_WARPS), SM_KCLASS(16, true, 16, SM_GPU_WARPS) },
 	{ SM_KCLASS(32, false, 16, SM_GPU_WARPS), SM_KCLASS(32, false, 16, SM_GPU_WARPS) },
 };
 
 /* Lane widths (columns per lane) of the 16-bit plain class that the
  * benchmark compares (sm_gpu_set_cols); index 0 is unused. */
 static const sm_kclass_t sm_kvariants16[] = {
-	SM_KCLASS(16, false, 8, SM_GPU_WARPS),
-	SM_KCLASS(16, false, 16, SM_GPU_WARPS),
-	SM_KCLASS(16, false, 32, SM_GPU_WARPS),
+	SM_KCLASS_WHOLE(16, false, 8, SM_GPU_WARPS),
+	SM_KCLASS_WHOLE(16, false, 16, SM_GPU_WARPS),
+	SM_KCLASS_WHOLE(16, false, 32, SM_GPU_WARPS),
 };
 
 static int sm_bits_class(int bits) { return bits == 8 ? 0 : bits == 16 ? 1 : 2; }
@@ -139,6 +148,13 @@ typedef struct {
 	uint64_t *d_res, *h_res;
 	size_t res_cap, h_res_cap;
 	unsigned long long *d_cells, *h_cells;
+	/* per-group references (sm_gpu_scan_refs) */
+	uint8_t *d_gseq, *h_gseq;
+	size_t gseq_cap, h_gseq_cap;
+	int64_t *d_gtab;           /* gref, gdev_len, dev_start, goff */
+	size_t gtab_cap;
+	int32_t *d_gcontig;
+	size_t gcontig_cap;
 } sm_gpu_slot_t;
 
 struct sm_gpu_s {
@@ -244,6 +260,10 @@ static void sm_slot_free(sm_gpu_slot_t *s)
 	cudaFreeHost(s->h_rows);
 	cudaFreeHost(s->h_res);
 	cudaFreeHost(s->h_cells);
+	cudaFree(s->d_gseq);
+	cudaFreeHost(s->h_gseq);
+	cudaFree(s->d_gtab);
+	cudaFree(s->d_gcontig);
 	for (int k = 0; k < 4; k++)
 		if (s->ev[k])
 			cudaEventDestroy(s->ev[k]);
@@ -318,7 +338,8 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 				       max_query_len, need, (size_t)prop.sharedMemPerBlockOptin, prop.name);
 				goto fail;
 			}
-			if (SM_CUDA(sm_kclasses[b][l].set_smem(need)))
+			if (SM_CUDA(sm_kclasses[b][l].set_smem(need)) ||
+			    SM_CUDA(sm_kclasses[b][l].set_smem_gref(need)))
 				goto fail;
 		}
 	g->sms = prop.multiProcessorCount;
@@ -416,15 +437,106 @@ static int sm_by_len_desc(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The body of sm_gpu_scan, on slot s (owned by this call, g->lock not
- * held); the call's profile goes to *pr. */
+/* Groups of per-group references, longest first (see sm_gpu_scan_refs). */
+typedef struct {
+	int len, first, n;
+} sm_refgroup_t;
+
+static int sm_by_glen_desc(const void *a, const void *b)
+{
+	const sm_refgroup_t *x = (const sm_refgroup_t *)a, *y = (const sm_refgroup_t *)b;
+
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Per-group references: lays out each group's reference on the device as
+ * sm_gpu_create lays out the whole one (a separator before every contig
+ * and after the last, region rounded up to 64 columns), copies it and the
+ * tables, and points P at them.  refs[lq[g*Q]] is group g's reference. */
+static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, const int *lq,
+			  const int *glen, const sm_ref_t *const *refs, smk::Params *P,
+			  int64_t *max_dev_len)
+{
+	int64_t total = 0, nc = 0, *tab = NULL;
+	int32_t *gcontig = NULL;
+	int rc = -1;
+
+	*max_dev_len = 0;
+	for (int gi = 0; gi < ngroups; gi++) {
+		const sm_ref_t *r = refs[lq[gi * Q]];
+		const int64_t pad = sm_round_up((int64_t)glen[gi] * g->sc.match + 1, SM_GPU_PAD_ALIGN);
+		const int64_t len = r->total + (int64_t)(r->n_contig + 1) * pad;
+		total += sm_round_up(len, SM_GPU_PAD_ALIGN);
+		nc += r->n_contig;
+		if (len > *max_dev_len)
+			*max_dev_len = len;
+	}
+	tab = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc));
+	gcontig = (int32_t *)malloc(sizeof(int32_t) * (size_t)(ngroups + 1));
+	if (!tab || !gcontig) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d windows", (int)nc);
+		goto done;
+	}
+	if (sm_grow_host((void **)&s->h_gseq, &s->h_gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
+	    sm_grow((void **)&s->d_gseq, &s->gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
+	    sm_grow((void **)&s->d_gtab, &s->gtab_cap, sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc)) ||
+	    sm_grow((void **)&s->d_gcontig, &s->gcontig_cap, sizeof(int32_t) * (size_t)(ngroups + 1)))
+		goto done;
+	memset(s->h_gseq, smk::CODE_PAD, (size_t)total + SM_GPU_REF_TAIL);
+	{
+		int64_t *gref = tab, *gdev_len = tab + ngroups, *dstart = tab + 2 * ngroups,
+			*goff = dstart + nc, at = 0;
+		int32_t c0 = 0;
+		for (int gi = 0; gi < ngroups; gi++) {
+			const sm_ref_t *r = refs[lq[gi * Q]];
+			const int64_t pad = sm_round_up((int64_t)glen[gi] * g->sc.match + 1, SM_GPU_PAD_ALIGN);
+			gref[gi] = at;
+			gdev_len[gi] = r->total + (int64_t)(r->n_contig + 1) * pad;
+			gcontig[gi] = c0;
+			for (int32_t c = 0; c < r->n_contig; c++) {
+				dstart[c0 + c] = r->offset[c] + (int64_t)(c + 1) * pad;
+				goff[c0 + c] = r->offset[c];
+				memcpy(s->h_gseq + at + dstart[c0 + c], r->seq + r->offset[c], (size_t)r->len[c]);
+			}
+			c0 += r->n_contig;
+			at += sm_round_up(gdev_len[gi], SM_GPU_PAD_ALIGN);
+		}
+		gcontig[ngroups] = c0;
+		if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
+					    cudaMemcpyHostToDevice, s->stream)) ||
+		    SM_CUDA(cudaMemcpyAsync(s->d_gtab, tab, sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc),
+					    cudaMemcpyHostToDevice, s->stream)) ||
+		    SM_CUDA(cudaMemcpyAsync(s->d_gcontig, gcontig, sizeof(int32_t) * (size_t)(ngroups + 1),
+					    cudaMemcpyHostToDevice, s->stream)) ||
+		    SM_CUDA(cudaStreamSynchronize(s->stream)))  /* tab, gcontig are pageable */
+			goto done;
+	}
+	P->ref = s->d_gseq;
+	P->gref = s->d_gtab;
+	P->gdev_len = s->d_gtab + ngroups;
+	P->dev_start = s->d_gtab + 2 * ngroups;
+	P->goff = s->d_gtab + 2 * ngroups + nc;
+	P->gcontig = s->d_gcontig;
+	rc = 0;
+done:
+	free(tab);
+	free(gcontig);
+	return rc;
+}
+
+/* The body of sm_gpu_scan and sm_gpu_scan_refs, on slot s (owned by this
+ * call, g->lock not held); the call's profile goes to *pr.  refs: NULL
+ * for the whole reference, else query k's own reference. */
 static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query_t *q,
-			    sm_scan_t *out, sm_gpu_profile_t *pr)
+			    const sm_ref_t *const *refs, sm_scan_t *out, sm_gpu_profile_t *pr)
 {
 	const int bits = g->bits, Q = 32 / bits;
-	const int ngroups = (n + Q - 1) / Q;
 	const int limit = sm_lane_limit(bits);
-	int *order = NULL, *glen = NULL, *shift = NULL;
+	int ngroups = (n + Q - 1) / Q;
+	int *order = NULL, *glen = NULL, *shift = NULL, *lq = NULL;
+	int64_t max_dev_len = 0;
 	int64_t *qoff = NULL, rows_total = 0;
 	uint8_t *rows;
 	uint64_t *res;
@@ -439,15 +551,50 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			return -1;
 		}
 	}
+	/* Lanes: lq[g * Q + l] is the query in lane l of group g, or -1. */
+	if (refs) {
+		/* Groups of consecutive queries with the same reference (the
+		 * mapper passes a read's two strands together). */
+		ngroups = 0;
+		for (int k = 0; k < n; ngroups++)
+			for (int l = 0; l < Q && k < n && (l == 0 || refs[k] == refs[k - 1]); l++)
+				k++;
+	}
 	order = (int *)malloc(sizeof(int) * (size_t)n);
+	lq = (int *)malloc(sizeof(int) * (size_t)ngroups * Q);
 	glen = (int *)malloc(sizeof(int) * (size_t)ngroups);
 	shift = (int *)malloc(sizeof(int) * (size_t)ngroups * Q);
 	qoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)ngroups);
-	if (!order || !glen || !shift || !qoff) {
+	if (!order || !lq || !glen || !shift || !qoff) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
 		goto done;
 	}
-	{
+	for (int k = 0; k < ngroups * Q; k++)
+		lq[k] = -1;
+	if (refs) {
+		sm_refgroup_t *rg = (sm_refgroup_t *)malloc(sizeof *rg * (size_t)ngroups);
+		if (!rg) {
+			sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
+			goto done;
+		}
+		for (int k = 0, gi = 0; k < n; gi++) {
+			rg[gi].first = k;
+			rg[gi].n = 0;
+			rg[gi].len = 0;
+			for (int l = 0; l < Q && k < n && (l == 0 || refs[k] == refs[k - 1]); l++, k++) {
+				rg[gi].n++;
+				if (q[k].len > rg[gi].len)
+					rg[gi].len = q[k].len;
+			}
+		}
+		qsort(rg, (size_t)ngroups, sizeof *rg, sm_by_glen_desc);
+		for (int gi = 0; gi < ngroups; gi++) {
+			glen[gi] = rg[gi].len;
+			for (int l = 0; l < rg[gi].n; l++)
+				lq[gi * Q + l] = rg[gi].first + l;
+		}
+		free(rg);
+	} else {
 		sm_len_idx_t *li = (sm_len_idx_t *)malloc(sizeof *li * (size_t)n);
 		if (!li) {
 			sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
@@ -461,10 +608,13 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		for (int k = 0; k < n; k++)
 			order[k] = li[k].idx;
 		free(li);
+		for (int k = 0; k < n; k++)
+			lq[k] = order[k];
+		for (int gi = 0; gi < ngroups; gi++)
+			glen[gi] = q[lq[gi * Q]].len;
 	}
 
 	for (int gi = 0; gi < ngroups; gi++) {
-		glen[gi] = q[order[gi * Q]].len;
 		qoff[gi] = rows_total;
 		rows_total += (int64_t)glen[gi] * Q;
 		if (bits < 32 && (int64_t)glen[gi] * g->sc.match > limit)
@@ -481,7 +631,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		uint8_t *r = rows + qoff[gi];
 		for (int l = 0; l < Q; l++) {
 			const int k = gi * Q + l;
-			const sm_query_t *qq = k < n ? &q[order[k]] : NULL;
+			const sm_query_t *qq = lq[k] >= 0 ? &q[lq[k]] : NULL;
 			const int len = qq ? qq->len : 0;
 			shift[k] = sm_locus_shift(&g->sc, qq ? len : 1);
 			for (int i = 0; i < L; i++) {
@@ -533,6 +683,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.ref = g->d_ref;
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
+		if (refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, &P, &max_dev_len))
+			goto done;
 		P.n_contig = g->n_contig;
 		P.dev_len = g->dev_len;
 		P.qry = s->d_rows;
@@ -557,7 +709,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		for (int cls = 1; cls >= 0; cls--) {
 			const int g_begin = cls ? 0 : nladder, g_end = cls ? nladder : ngroups;
 			const sm_kclass_t *kc = &sm_kclasses[sm_bits_class(bits)][cls];
-			if (bits == 16 && cls == 0 && g->plain16)
+			if (bits == 16 && cls == 0 && g->plain16 && !refs)
 				kc = g->plain16;
 			const int64_t S = (int64_t)smk::WARP * kc->cols;
 			int gs = g_begin;
@@ -572,12 +724,15 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 					chunk = SM_GPU_MAX_GRID_Y;
 				/* Ranges: enough warps to fill the device, each at
 				 * least a few halos long so context stays cheap. */
-				target = ((int64_t)g->sms * SM_GPU_WARPS_PER_SM + chunk - 1) / chunk;
-				range_len = (g->dev_len + target - 1) / target;
+				/* (Per-group references are short: one range or a
+				 * few each, the groups fill the device.) */
+				const int64_t dev_len = refs ? max_dev_len : g->dev_len;
+				target = refs ? 1 : ((int64_t)g->sms * SM_GPU_WARPS_PER_SM + chunk - 1) / chunk;
+				range_len = (dev_len + target - 1) / target;
 				if (range_len < SM_GPU_MIN_RANGE_HALOS * halo)
 					range_len = SM_GPU_MIN_RANGE_HALOS * halo;
 				range_len = sm_round_up(range_len, S);
-				nranges = (g->dev_len + range_len - 1) / range_len;
+				nranges = (dev_len + range_len - 1) / range_len;
 				per_group = (size_t)nranges * Q * SM_TOPK * sizeof(uint64_t);
 				if ((size_t)chunk * per_group > SM_GPU_RANGE_BUF_MAX)
 					chunk = (int64_t)(SM_GPU_RANGE_BUF_MAX / per_group) > 0
@@ -586,12 +741,17 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 					goto done;
 				P.qoff = s->d_qoff + gs;
 				P.glen = s->d_glen + gs;
+				if (refs) {
+					P.gref = s->d_gtab + gs;
+					P.gdev_len = s->d_gtab + ngroups + gs;
+					P.gcontig = s->d_gcontig + gs;
+				}
 				P.shift = s->d_shift + (size_t)gs * Q;
 				P.range_out = s->d_range;
 				P.nranges = (int)nranges;
 				P.range_len = range_len;
 				P.halo = (int)halo;
-				kc->launch(dim3((unsigned)((nranges + kc->warps - 1) / kc->warps), (unsigned)chunk),
+				(refs ? kc->launch_gref : kc->launch)(dim3((unsigned)((nranges + kc->warps - 1) / kc->warps), (unsigned)chunk),
 					   kc->smem(L), s->stream, P);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
@@ -623,8 +783,10 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	}
 	t_post = sm_now();
 
-	for (int k = 0; k < n; k++) {
-		sm_scan_t *o = &out[order[k]];
+	for (int k = 0; k < ngroups * Q; k++) {
+		if (lq[k] < 0)
+			continue;
+		sm_scan_t *o = &out[lq[k]];
 		memset(o, 0, sizeof *o);
 		for (int r = 0; r < SM_TOPK; r++) {
 			const uint64_t key = res[(size_t)k * SM_TOPK + r];
@@ -642,13 +804,15 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	rc = 0;
 done:
 	free(order);
+	free(lq);
 	free(glen);
 	free(shift);
 	free(qoff);
 	return rc;
 }
 
-int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
+static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+		      sm_scan_t *out)
 {
 	sm_gpu_slot_t *s = NULL;
 	sm_gpu_profile_t pr;
@@ -670,7 +834,7 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 
 	rc = SM_CUDA(cudaSetDevice(g->device));
 	if (rc == 0)
-		rc = sm_gpu_scan_slot(g, s, n, q, out, &pr);
+		rc = sm_gpu_scan_slot(g, s, n, q, refs, out, &pr);
 
 	pthread_mutex_lock(&g->lock);
 	if (rc == 0) {
@@ -684,6 +848,17 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 	pthread_cond_signal(&g->slot_free);
 	pthread_mutex_unlock(&g->lock);
 	return rc;
+}
+
+int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
+{
+	return sm_gpu_run(g, n, q, NULL, out);
+}
+
+int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+		     sm_scan_t *out)
+{
+	return sm_gpu_run(g, n, q, refs, out);
 }
 
 int sm_gpu_set_slots(sm_gpu_t *g, int n)

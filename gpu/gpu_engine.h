@@ -33,6 +33,14 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
  * -1 after logging a CUDA error. */
 int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out);
 
+/* Scans query k against its own reference refs[k] instead (seeded mode:
+ * a read's candidate windows as the contigs of a small reference), with
+ * the same contract: out[k] equals sm_scan_oracle(refs[k], ..., q[k]).
+ * Consecutive queries with the same reference share the device work (pass
+ * a read's two strands together).  Returns 0 or -1 after logging. */
+int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+		     sm_scan_t *out);
+
 /* Adds this engine's counters to st. */
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st);
 const char *sm_gpu_name(const sm_gpu_t *g);

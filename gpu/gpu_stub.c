@@ -25,6 +25,12 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 	return -1;
 }
 
+int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+		     sm_scan_t *out)
+{
+	return -1;
+}
+
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st) {}
 const char *sm_gpu_name(const sm_gpu_t *g) { return "none"; }
 void sm_gpu_destroy(sm_gpu_t *g) {}

@@ -112,6 +112,13 @@ struct Params {
 	uint32_t prof_s[5];        /* per read code: bytes s(q, A..T), signed */
 	uint32_t prof_pos[5];      /* bytes max(s, 0) */
 	uint32_t prof_neg[5];      /* bytes max(-s, 0) */
+	/* Per-group references (GREF kernels only; the others scan the
+	 * whole reference above).  Group g's reference starts at device column gref[g] (a
+	 * multiple of 64), spans gdev_len[g] columns, and its contigs are
+	 * dev_start/goff[gcontig[g] .. gcontig[g+1]) relative to gref[g]. */
+	const int64_t *gref;
+	const int64_t *gdev_len;
+	const int32_t *gcontig;
 };
 
 /* Keys order loci as scan.h does: score in the high half, the complement
@@ -865,7 +872,9 @@ __host__ __device__ constexpr size_t strip_smem(int L)
 	       (size_t)NW * (L + 1) * 2 * Strip<B, LADDER, C>::EW * sizeof(uint32_t);
 }
 
-template <int B, bool LADDER, int C, int NW>
+/* GREF: every group scans its own reference (Params.gref); a separate
+ * instantiation, so that the whole-reference kernel keeps its registers. */
+template <int B, bool LADDER, int C, int NW, bool GREF>
 __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(Params P)
 {
 	typedef Strip<B, LADDER, C> SK;
@@ -889,9 +898,34 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 		Prof<B>::words(P, rows + (size_t)x * Q, s_prof + (size_t)x * PW);
 	if (threadIdx.x < PW)
 		s_prof[(size_t)L * PW + threadIdx.x] = 0;
+	/* The group's own reference (GREF), kept in shared memory.  (As
+	 * volatile, to keep them out of registers, the whole-reference
+	 * instantiation spilled 68 bytes.) */
+	__shared__ const uint8_t *s_ref;
+	__shared__ const int64_t *s_dev_start;
+	__shared__ const int64_t *s_goff;
+	__shared__ int64_t s_dev_len;
+	__shared__ int s_n_contig;
+	if (GREF && threadIdx.x == 0) {
+		s_ref = P.ref + P.gref[grp];
+		s_dev_len = P.gdev_len[grp];
+		s_dev_start = P.dev_start + P.gcontig[grp];
+		s_goff = P.goff + P.gcontig[grp];
+		s_n_contig = P.gcontig[grp + 1] - P.gcontig[grp];
+	}
 	__syncthreads();
 	if (range >= P.nranges)
 		return;
+	const int64_t dev_len = GREF ? s_dev_len : P.dev_len;
+	if constexpr (GREF) {
+		if ((int64_t)range * P.range_len >= dev_len) {
+			/* This group's reference ends before the range: empty lists. */
+			if (lane < Q * TOPK)
+				P.range_out[((size_t)(grp * Q + lane / TOPK) * P.nranges + range) * TOPK +
+					    lane % TOPK] = 0;
+			return;
+		}
+	}
 	for (int x = lane; x < (L + 1) * 2 * SK::EW; x += WARP)
 		edge[x] = 0;
 	__syncwarp();
@@ -906,7 +940,7 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 		nsteps++;
 
 	const int64_t u0 = (int64_t)range * P.range_len;
-	const int64_t u1 = u0 + P.range_len < P.dev_len ? u0 + P.range_len : P.dev_len;
+	const int64_t u1 = u0 + P.range_len < dev_len ? u0 + P.range_len : dev_len;
 	int64_t x0 = u0 - P.halo;
 	if (x0 < 0)
 		x0 = 0;
@@ -928,7 +962,7 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 		bool amb = false;
 #pragma unroll
 		for (int c = 0; c < C; c++) {
-			const uint32_t r = P.ref[c0 + c];
+			const uint32_t r = (GREF ? s_ref : P.ref)[c0 + c];
 			st.sel[c] = make_sel<B>(r);
 			amb |= r >= CODE_AMB;
 			st.Mn[c] = 0;
@@ -954,16 +988,18 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 
 		/* This lane's columns lie in one contig (separators are wider
 		 * than a lane) and in one locus bin: its best per query. */
-		int32_t lo = 0, hi = P.n_contig - 1;
+		const int64_t *dev_start = GREF ? s_dev_start : P.dev_start;
+		const int64_t *goff = GREF ? s_goff : P.goff;
+		int32_t lo = 0, hi = (GREF ? s_n_contig : P.n_contig) - 1;
 		const int64_t last = c0 + C - 1;
 		while (lo < hi) {
 			const int32_t mid = lo + (hi - lo + 1) / 2;
-			if (P.dev_start[mid] <= last)
+			if (dev_start[mid] <= last)
 				lo = mid;
 			else
 				hi = mid - 1;
 		}
-		const int64_t to_global = P.goff[lo] - P.dev_start[lo];
+		const int64_t to_global = goff[lo] - dev_start[lo];
 #pragma unroll
 		for (int q = 0; q < Q; q++) {
 			uint64_t best = 0;

@@ -317,6 +317,76 @@ static void check_concurrent(const char *name, const sm_ref_t *ref, const sm_sco
 	free(got);
 }
 
+/* Per-query references (sm_gpu_scan_refs, seeded mode): R small
+ * references of 1-6 windows (contigs of 1-700 bases, N runs), each with
+ * one to three queries sampled from it or random; every ladder against the
+ * oracle on each query's own reference. */
+static void check_refs(const char *name, const sm_score_t *sc, int R, int max_len)
+{
+	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
+	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
+	test_ref_t *tr = calloc((size_t)R, sizeof *tr), whole;
+	test_reads_t rd;
+	const sm_ref_t **refs = calloc((size_t)R * 3, sizeof *refs);
+	sm_scan_t *want, *got;
+
+	reads_init(&rd, R * 3);
+	for (int r = 0; r < R; r++) {
+		int nq = rnd_range(1, 3);
+		ref_init(&tr[r]);
+		for (int w = rnd_range(1, 6); w > 0; w--)
+			ref_add(&tr[r], rnd_range(1, 700), rnd_range(0, 1) * 5);
+		for (int k = 0; k < nq; k++) {
+			refs[rd.n] = &tr[r].ref;
+			if (rnd() % 4)
+				read_sampled(&rd, &tr[r].ref, rnd_range(1, max_len), 20, 5, 5, 0);
+			else
+				read_random(&rd, rnd_range(1, max_len));
+		}
+	}
+	want = calloc((size_t)rd.n, sizeof *want);
+	got = calloc((size_t)rd.n, sizeof *got);
+	for (int k = 0; k < rd.n; k++)
+		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
+	/* The engine's own (whole) reference is unused by these calls. */
+	ref_init(&whole);
+	ref_add(&whole, 1000, 0);
+	for (int l = 0; l < 3; l++) {
+		sm_gpu_t *g = sm_gpu_create(&whole.ref, sc, 0, ladders[l], max_len);
+		int bad = 0, first = -1;
+
+		if (!g || sm_gpu_scan_refs(g, rd.n, rd.q, refs, got) != 0) {
+			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
+			n_fail++;
+			sm_gpu_destroy(g);
+			continue;
+		}
+		for (int k = 0; k < rd.n; k++) {
+			if (!sm_scan_equal(&want[k], &got[k])) {
+				if (first < 0)
+					first = k;
+				bad++;
+			}
+		}
+		printf("%s %s cells %s: %d queries on %d own references, %d differ\n",
+		       bad ? "FAIL" : "ok  ", name, ladder_name[l], rd.n, R, bad);
+		if (bad) {
+			print_scan("oracle", &want[first]);
+			print_scan("gpu   ", &got[first]);
+			n_fail++;
+		}
+		sm_gpu_destroy(g);
+	}
+	for (int r = 0; r < R; r++)
+		ref_free(&tr[r]);
+	ref_free(&whole);
+	reads_free(&rd);
+	free(tr);
+	free(refs);
+	free(want);
+	free(got);
+}
+
 static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
 static const sm_score_t paper_sc = { 1, 2, 4, 1 };
 
@@ -430,6 +500,11 @@ int main(int argc, char **argv)
 	check_concurrent("concurrent-calls", &tr.ref, &bwa_sc, &rd, 160);
 	reads_free(&rd);
 	ref_free(&tr);
+
+	/* 7. Own references per query (seeded mode's windows). */
+	rng_state = 2718;
+	check_refs("own-refs/bwa", &bwa_sc, 300, 300);
+	check_refs("own-refs/paper", &paper_sc, 100, 1000);
 
 	printf("gpu tests: %s (%d failed)\n", n_fail ? "FAILED" : "passed", n_fail);
 	(void)argc;
