@@ -395,33 +395,26 @@ fail:
 	return NULL;
 }
 
-/* Grows a device buffer to at least `need` bytes (contents not kept). */
-static int sm_grow(void **p, size_t *cap, size_t need)
+/* Grows a buffer to at least `need` bytes (contents not kept): device
+ * memory, or pinned host memory (asynchronous copies need it). */
+static int sm_grow_mem(void **p, size_t *cap, size_t need, int pinned)
 {
 	if (need <= *cap)
 		return 0;
-	cudaFree(*p);
+	if (pinned)
+		cudaFreeHost(*p);
+	else
+		cudaFree(*p);
 	*p = NULL;
 	*cap = 0;
-	if (SM_CUDA(cudaMalloc(p, need)))
+	if (SM_CUDA(pinned ? cudaMallocHost(p, need) : cudaMalloc(p, need)))
 		return -1;
 	*cap = need;
 	return 0;
 }
 
-/* The same for pinned host memory (asynchronous copies need it). */
-static int sm_grow_host(void **p, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	cudaFreeHost(*p);
-	*p = NULL;
-	*cap = 0;
-	if (SM_CUDA(cudaMallocHost(p, need)))
-		return -1;
-	*cap = need;
-	return 0;
-}
+static int sm_grow(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, cap, need, 0); }
+static int sm_grow_host(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, cap, need, 1); }
 
 typedef struct {
 	int len, idx;
