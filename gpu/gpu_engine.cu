@@ -232,6 +232,32 @@ static int64_t sm_halo(const sm_score_t *sc, int n)
 	return sm_round_up(sm_max_span(sc, n), SM_GPU_HALO_ALIGN);
 }
 
+/* Separator columns before each contig, for reads of up to len bases:
+ * longer than any positive path can cross (each column costs >= 1), a
+ * multiple of 64 so that a lane's (aligned) columns fall in one global
+ * locus bin. */
+static int64_t sm_sep_len(const sm_score_t *sc, int len)
+{
+	return sm_round_up((int64_t)len * sc->match + 1, SM_GPU_PAD_ALIGN);
+}
+
+/* Device layout of r with separators of pad columns before every contig
+ * and after the last: contig c starts at column dstart[c].  Returns the
+ * columns the layout spans. */
+static int64_t sm_place_contigs(const sm_ref_t *r, int64_t pad, int64_t *dstart)
+{
+	for (int32_t c = 0; c < r->n_contig; c++)
+		dstart[c] = r->offset[c] + (int64_t)(c + 1) * pad;
+	return r->total + (int64_t)(r->n_contig + 1) * pad;
+}
+
+/* Copies r's contigs to their places in dst (already all separators). */
+static void sm_copy_contigs(const sm_ref_t *r, const int64_t *dstart, uint8_t *dst)
+{
+	for (int32_t c = 0; c < r->n_contig; c++)
+		memcpy(dst + dstart[c], r->seq + r->offset[c], (size_t)r->len[c]);
+}
+
 static int sm_cells_bits(sm_cells_t cells)
 {
 	switch (cells) {
@@ -343,10 +369,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 				goto fail;
 		}
 	g->sms = prop.multiProcessorCount;
-	/* Separators: longer than any positive path can cross (each column
-	 * costs >= 1), a multiple of 64 so that a lane's columns (aligned,
-	 * C | 64) fall in one global locus bin. */
-	g->pad = sm_round_up((int64_t)max_query_len * sc->match + 1, SM_GPU_PAD_ALIGN);
+	g->pad = sm_sep_len(sc, max_query_len);
 
 	g->n_contig = ref->n_contig;
 	g->dev_start = (int64_t *)malloc(sizeof(int64_t) * (size_t)(ref->n_contig + 1));
@@ -355,11 +378,9 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory");
 		goto fail;
 	}
-	for (int32_t c = 0; c < ref->n_contig; c++) {
+	for (int32_t c = 0; c < ref->n_contig; c++)
 		g->offset[c] = ref->offset[c];
-		g->dev_start[c] = ref->offset[c] + (int64_t)(c + 1) * g->pad;
-	}
-	g->dev_len = ref->total + (int64_t)(ref->n_contig + 1) * g->pad;
+	g->dev_len = sm_place_contigs(ref, g->pad, g->dev_start);
 	if (ref->total >= (int64_t)UINT32_MAX || g->dev_len >= ((int64_t)1 << 40)) {
 		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
 		       (long long)ref->total);
@@ -373,8 +394,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 		goto fail;
 	}
 	memset(h_ref, smk::CODE_PAD, alloc);
-	for (int32_t c = 0; c < ref->n_contig; c++)
-		memcpy(h_ref + g->dev_start[c], ref->seq + ref->offset[c], (size_t)ref->len[c]);
+	sm_copy_contigs(ref, g->dev_start, h_ref);
 	if (SM_CUDA(cudaMalloc((void **)&g->d_ref, alloc)) ||
 	    SM_CUDA(cudaMemcpy(g->d_ref, h_ref, alloc, cudaMemcpyHostToDevice)) ||
 	    SM_CUDA(cudaMalloc((void **)&g->d_dev_start, sizeof(int64_t) * (size_t)ref->n_contig)) ||
@@ -416,28 +436,16 @@ static int sm_grow_mem(void **p, size_t *cap, size_t need, int pinned)
 static int sm_grow(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, cap, need, 0); }
 static int sm_grow_host(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, cap, need, 1); }
 
+/* A group of queries in the making: `n` consecutive queries from `first`
+ * (one per unit when they share the whole reference), `len` the longest. */
 typedef struct {
-	int len, idx;
-} sm_len_idx_t;
+	int len, first, n;
+} sm_group_t;
 
 /* Longest first; equal lengths keep input order. */
 static int sm_by_len_desc(const void *a, const void *b)
 {
-	const sm_len_idx_t *x = (const sm_len_idx_t *)a, *y = (const sm_len_idx_t *)b;
-
-	if (x->len != y->len)
-		return x->len > y->len ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-/* Groups of per-group references, longest first (see sm_gpu_scan_refs). */
-typedef struct {
-	int len, first, n;
-} sm_refgroup_t;
-
-static int sm_by_glen_desc(const void *a, const void *b)
-{
-	const sm_refgroup_t *x = (const sm_refgroup_t *)a, *y = (const sm_refgroup_t *)b;
+	const sm_group_t *x = (const sm_group_t *)a, *y = (const sm_group_t *)b;
 
 	if (x->len != y->len)
 		return x->len > y->len ? -1 : 1;
@@ -452,25 +460,34 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 			  const int *glen, const sm_ref_t *const *refs, smk::Params *P,
 			  int64_t *max_dev_len)
 {
-	int64_t total = 0, nc = 0, *tab = NULL;
+	int64_t total = 0, nc = 0, *tab = NULL, *gref, *gdev_len, *dstart, *goff;
 	int32_t *gcontig = NULL;
 	int rc = -1;
 
-	*max_dev_len = 0;
-	for (int gi = 0; gi < ngroups; gi++) {
-		const sm_ref_t *r = refs[lq[gi * Q]];
-		const int64_t pad = sm_round_up((int64_t)glen[gi] * g->sc.match + 1, SM_GPU_PAD_ALIGN);
-		const int64_t len = r->total + (int64_t)(r->n_contig + 1) * pad;
-		total += sm_round_up(len, SM_GPU_PAD_ALIGN);
-		nc += r->n_contig;
-		if (len > *max_dev_len)
-			*max_dev_len = len;
-	}
+	for (int gi = 0; gi < ngroups; gi++)
+		nc += refs[lq[gi * Q]]->n_contig;
 	tab = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc));
 	gcontig = (int32_t *)malloc(sizeof(int32_t) * (size_t)(ngroups + 1));
 	if (!tab || !gcontig) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d windows", (int)nc);
 		goto done;
+	}
+	gref = tab;
+	gdev_len = tab + ngroups;
+	dstart = tab + 2 * ngroups;
+	goff = dstart + nc;
+	*max_dev_len = 0;
+	gcontig[0] = 0;
+	for (int gi = 0; gi < ngroups; gi++) {
+		const sm_ref_t *r = refs[lq[gi * Q]];
+		gref[gi] = total;
+		gdev_len[gi] = sm_place_contigs(r, sm_sep_len(&g->sc, glen[gi]), dstart + gcontig[gi]);
+		for (int32_t c = 0; c < r->n_contig; c++)
+			goff[gcontig[gi] + c] = r->offset[c];
+		gcontig[gi + 1] = gcontig[gi] + r->n_contig;
+		total += sm_round_up(gdev_len[gi], SM_GPU_PAD_ALIGN);
+		if (gdev_len[gi] > *max_dev_len)
+			*max_dev_len = gdev_len[gi];
 	}
 	if (sm_grow_host((void **)&s->h_gseq, &s->h_gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
 	    sm_grow((void **)&s->d_gseq, &s->gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
@@ -478,34 +495,16 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	    sm_grow((void **)&s->d_gcontig, &s->gcontig_cap, sizeof(int32_t) * (size_t)(ngroups + 1)))
 		goto done;
 	memset(s->h_gseq, smk::CODE_PAD, (size_t)total + SM_GPU_REF_TAIL);
-	{
-		int64_t *gref = tab, *gdev_len = tab + ngroups, *dstart = tab + 2 * ngroups,
-			*goff = dstart + nc, at = 0;
-		int32_t c0 = 0;
-		for (int gi = 0; gi < ngroups; gi++) {
-			const sm_ref_t *r = refs[lq[gi * Q]];
-			const int64_t pad = sm_round_up((int64_t)glen[gi] * g->sc.match + 1, SM_GPU_PAD_ALIGN);
-			gref[gi] = at;
-			gdev_len[gi] = r->total + (int64_t)(r->n_contig + 1) * pad;
-			gcontig[gi] = c0;
-			for (int32_t c = 0; c < r->n_contig; c++) {
-				dstart[c0 + c] = r->offset[c] + (int64_t)(c + 1) * pad;
-				goff[c0 + c] = r->offset[c];
-				memcpy(s->h_gseq + at + dstart[c0 + c], r->seq + r->offset[c], (size_t)r->len[c]);
-			}
-			c0 += r->n_contig;
-			at += sm_round_up(gdev_len[gi], SM_GPU_PAD_ALIGN);
-		}
-		gcontig[ngroups] = c0;
-		if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
-					    cudaMemcpyHostToDevice, s->stream)) ||
-		    SM_CUDA(cudaMemcpyAsync(s->d_gtab, tab, sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc),
-					    cudaMemcpyHostToDevice, s->stream)) ||
-		    SM_CUDA(cudaMemcpyAsync(s->d_gcontig, gcontig, sizeof(int32_t) * (size_t)(ngroups + 1),
-					    cudaMemcpyHostToDevice, s->stream)) ||
-		    SM_CUDA(cudaStreamSynchronize(s->stream)))  /* tab, gcontig are pageable */
-			goto done;
-	}
+	for (int gi = 0; gi < ngroups; gi++)
+		sm_copy_contigs(refs[lq[gi * Q]], dstart + gcontig[gi], s->h_gseq + gref[gi]);
+	if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
+				    cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->d_gtab, tab, sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc),
+				    cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(s->d_gcontig, gcontig, sizeof(int32_t) * (size_t)(ngroups + 1),
+				    cudaMemcpyHostToDevice, s->stream)) ||
+	    SM_CUDA(cudaStreamSynchronize(s->stream)))  /* tab, gcontig are pageable */
+		goto done;
 	P->ref = s->d_gseq;
 	P->gref = s->d_gtab;
 	P->gdev_len = s->d_gtab + ngroups;
@@ -528,7 +527,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	const int bits = g->bits, Q = 32 / bits;
 	const int limit = sm_lane_limit(bits);
 	int ngroups = (n + Q - 1) / Q;
-	int *order = NULL, *glen = NULL, *shift = NULL, *lq = NULL;
+	int *glen = NULL, *shift = NULL, *lq = NULL;
+	sm_group_t *rg = NULL;
 	int64_t max_dev_len = 0;
 	int64_t *qoff = NULL, rows_total = 0;
 	uint8_t *rows;
@@ -544,67 +544,56 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			return -1;
 		}
 	}
-	/* Lanes: lq[g * Q + l] is the query in lane l of group g, or -1. */
-	if (refs) {
-		/* Groups of consecutive queries with the same reference (the
-		 * mapper passes a read's two strands together). */
-		ngroups = 0;
-		for (int k = 0; k < n; ngroups++)
-			for (int l = 0; l < Q && k < n && (l == 0 || refs[k] == refs[k - 1]); l++)
-				k++;
+	/* Groups, longest first; lq[g * Q + l] is the query in lane l of
+	 * group g, or -1.  The whole reference: queries sorted by length, Q
+	 * per group.  Own references: consecutive queries with the same one,
+	 * up to Q (the mapper passes a read's two strands together). */
+	rg = (sm_group_t *)malloc(sizeof *rg * (size_t)n);
+	if (!rg) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
+		goto done;
 	}
-	order = (int *)malloc(sizeof(int) * (size_t)n);
+	if (refs) {
+		ngroups = 0;
+		for (int k = 0; k < n; ngroups++) {
+			sm_group_t *r = &rg[ngroups];
+			r->first = k;
+			r->n = 0;
+			r->len = 0;
+			for (; r->n < Q && k < n && (r->n == 0 || refs[k] == refs[k - 1]); r->n++, k++)
+				if (q[k].len > r->len)
+					r->len = q[k].len;
+		}
+		qsort(rg, (size_t)ngroups, sizeof *rg, sm_by_len_desc);
+	} else {
+		for (int k = 0; k < n; k++) {
+			rg[k].len = q[k].len;
+			rg[k].first = k;
+			rg[k].n = 1;
+		}
+		qsort(rg, (size_t)n, sizeof *rg, sm_by_len_desc);
+	}
 	lq = (int *)malloc(sizeof(int) * (size_t)ngroups * Q);
 	glen = (int *)malloc(sizeof(int) * (size_t)ngroups);
 	shift = (int *)malloc(sizeof(int) * (size_t)ngroups * Q);
 	qoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)ngroups);
-	if (!order || !lq || !glen || !shift || !qoff) {
+	if (!lq || !glen || !shift || !qoff) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
 		goto done;
 	}
 	for (int k = 0; k < ngroups * Q; k++)
 		lq[k] = -1;
 	if (refs) {
-		sm_refgroup_t *rg = (sm_refgroup_t *)malloc(sizeof *rg * (size_t)ngroups);
-		if (!rg) {
-			sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
-			goto done;
-		}
-		for (int k = 0, gi = 0; k < n; gi++) {
-			rg[gi].first = k;
-			rg[gi].n = 0;
-			rg[gi].len = 0;
-			for (int l = 0; l < Q && k < n && (l == 0 || refs[k] == refs[k - 1]); l++, k++) {
-				rg[gi].n++;
-				if (q[k].len > rg[gi].len)
-					rg[gi].len = q[k].len;
-			}
-		}
-		qsort(rg, (size_t)ngroups, sizeof *rg, sm_by_glen_desc);
 		for (int gi = 0; gi < ngroups; gi++) {
 			glen[gi] = rg[gi].len;
 			for (int l = 0; l < rg[gi].n; l++)
 				lq[gi * Q + l] = rg[gi].first + l;
 		}
-		free(rg);
 	} else {
-		sm_len_idx_t *li = (sm_len_idx_t *)malloc(sizeof *li * (size_t)n);
-		if (!li) {
-			sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d queries", n);
-			goto done;
-		}
-		for (int k = 0; k < n; k++) {
-			li[k].len = q[k].len;
-			li[k].idx = k;
-		}
-		qsort(li, (size_t)n, sizeof *li, sm_by_len_desc);
 		for (int k = 0; k < n; k++)
-			order[k] = li[k].idx;
-		free(li);
-		for (int k = 0; k < n; k++)
-			lq[k] = order[k];
+			lq[k] = rg[k].first;
 		for (int gi = 0; gi < ngroups; gi++)
-			glen[gi] = q[lq[gi * Q]].len;
+			glen[gi] = rg[gi * Q].len;
 	}
 
 	for (int gi = 0; gi < ngroups; gi++) {
@@ -796,7 +785,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	pr->total_s = sm_now() - t_start;
 	rc = 0;
 done:
-	free(order);
+	free(rg);
 	free(lq);
 	free(glen);
 	free(shift);

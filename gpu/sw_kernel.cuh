@@ -274,13 +274,14 @@ __device__ __forceinline__ uint32_t amb_mask(uint32_t sel)
 	return (uint32_t)((int32_t)(sel << 12) >> 31);
 }
 
-/* Row scores in the narrow layout of width B. */
+/* Row scores in the narrow layout of width B: words() makes a row's PW
+ * words from its codes once per block (into shared memory), and each row
+ * loads them from there. */
 template <int B> struct Prof;
 
 template <> struct Prof<32> {
-	static constexpr int PW = 1;  /* words per row (prof_words) */
+	static constexpr int PW = 1;  /* words per row (words(), kept in shared memory) */
 	uint32_t p;
-	__device__ Prof(const Params &P, const uint8_t *codes) : p(P.prof_s[codes[0]]) {}
 	__device__ explicit Prof(const uint32_t *w) : p(w[0]) {}
 	__device__ static void words(const Params &P, const uint8_t *codes, uint32_t *w)
 	{
@@ -295,8 +296,6 @@ template <> struct Prof<32> {
 template <> struct Prof<16> {
 	static constexpr int PW = 2;
 	uint32_t x, y;
-	__device__ Prof(const Params &P, const uint8_t *codes)
-		: x(P.prof_s[codes[0]]), y(P.prof_s[codes[1]]) {}
 	__device__ explicit Prof(const uint32_t *w) : x(w[0]), y(w[1]) {}
 	__device__ static void words(const Params &P, const uint8_t *codes, uint32_t *w)
 	{
@@ -322,11 +321,6 @@ template <> struct Prof<8> {
 			w[4 + q] = P.prof_neg[codes[q]];
 		}
 	}
-	__device__ Prof(const Params &P, const uint8_t *codes)
-		: p0(P.prof_pos[codes[0]]), p1(P.prof_pos[codes[1]]),
-		  p2(P.prof_pos[codes[2]]), p3(P.prof_pos[codes[3]]),
-		  n0(P.prof_neg[codes[0]]), n1(P.prof_neg[codes[1]]),
-		  n2(P.prof_neg[codes[2]]), n3(P.prof_neg[codes[3]]) {}
 	template <bool AMB> __device__ PosNeg score(uint32_t sel, int) const
 	{
 		const uint32_t merge = 0x7610u;  /* bytes 0,1 of a; 2,3 of b */
@@ -493,7 +487,7 @@ template <int B, bool LADDER, int C> struct Strip {
 		int ext_c;
 	};
 
-	template <class O> __device__ static void make_decays(Decays &d, const Params &P, int)
+	template <class O> __device__ static void make_decays(Decays &d, const Params &P)
 	{
 		d.e = O::dec(P.ext);
 		d.oe = O::dec(P.oe);
@@ -752,8 +746,8 @@ template <int B, bool LADDER, int C> struct Strip {
 				   int &n_wide)
 	{
 		Decays dn, dw;
-		make_decays<N>(dn, P, lane);
-		make_decays<W>(dw, P, lane);
+		make_decays<N>(dn, P);
+		make_decays<W>(dw, P);
 		const int up_thr = N::LIMIT - P.match;
 		const int down_thr = N::LIMIT - NARROW_BACK_MARGIN - P.match;
 		uint32_t dprev[LADDER ? Q : 1];
@@ -794,7 +788,7 @@ template <int B, bool LADDER, int C> struct Strip {
 									 P.oe, down_thr, dprev, ek, f_alive);
 					n_wide++;
 				} else {
-					Prof<B> pf(P, codes);
+					Prof<B> pf(prof + (size_t)i * Prof<B>::PW);
 					uint32_t d1[1] = { 0 }, ek[1];
 #pragma unroll
 					for (int q = 0; q < Q; q++)

@@ -18,7 +18,7 @@ for a in $archs; do
 done
 mkdir -p "$out"
 cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.)
-"$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall -Xptxas -v "${gencode[@]}" ${SM_NVCC_EXTRA:-} \
+"$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall -Xptxas -v "${gencode[@]}" \
 	-c gpu/gpu_engine.cu -o "$out/gpu_engine.o" 2>"$out/ptxas.log" || {
 	cat "$out/ptxas.log"
 	exit 1

@@ -16,7 +16,7 @@ bench=$1
 shift
 mkdir -p "$out"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-objs=(build/gpu-tests/gpu_bench.o build/gpu-tests/scan.o build/gpu-tests/score.o build/gpu-tests/log.o)
+objs=build/gpu-tests
 for v in "$@"; do
 	name=${v%%=*}
 	flags=${v#*=}
@@ -34,8 +34,8 @@ for v in "$@"; do
 		"$NVCC" -O3 -lineinfo -std=c++17 "${inc[@]}" -I. -Xptxas -v \
 			-gencode=arch=compute_90,code=sm_90 $flags -c "$src" -o "$d/gpu_engine.o" \
 			2>"$out/$name.ptxas.log" &&
-			"$NVCC" -gencode=arch=compute_90,code=sm_90 -o "$d/gpu_bench" "${objs[@]:0:1}" \
-				"$d/gpu_engine.o" "${objs[@]:1}" -lpthread ||
+			"$NVCC" -gencode=arch=compute_90,code=sm_90 -o "$d/gpu_bench" "$objs/gpu_bench.o" \
+				"$d/gpu_engine.o" "$objs"/{scan,score,log}.o -lpthread ||
 			echo "variant $name: build failed (see $out/$name.ptxas.log)"
 	) &
 done
