@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "io/ref.h"
+#include "mapper/clock.h"
 #include "mapper/cpu_scan.h"
 #include "mapper/log.h"
 #include "mapper/scan.h"
@@ -103,13 +104,6 @@ typedef struct {
 	double cpu;              /* thread CPU seconds */
 	int err;
 } worker_t;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static double thread_cpu(void)
 {
@@ -216,7 +210,7 @@ static void *worker(void *p)
 		}
 	}
 	for (;;) {
-		if (now() > w->deadline)
+		if (sm_seconds() > w->deadline)
 			break;
 		int k = atomic_fetch_add(w->next, 1);
 		if (k >= b->nq)
@@ -248,7 +242,7 @@ static int run_method(bench_t *b, const method_t *m, int threads, double budget)
 		return -1;
 	for (int k = 0; k < b->nq; k++)
 		got[k] = -1;
-	double t0 = now();
+	double t0 = sm_seconds();
 	int started = 0, err = 0;
 	for (int t = 0; t < threads; t++) {
 		w[t] = (worker_t){ .b = b, .m = m, .next = &next, .deadline = t0 + budget,
@@ -259,7 +253,7 @@ static int run_method(bench_t *b, const method_t *m, int threads, double budget)
 	}
 	for (int t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
-	double sec = now() - t0;
+	double sec = sm_seconds() - t0;
 	sm_engine_stats_t st = { 0 };
 	double cpu = 0;
 	for (int t = 0; t < started; t++) {

@@ -22,6 +22,7 @@
 
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_profile.h"
+#include "mapper/clock.h"
 #include "mapper/score.h"
 
 #define REPEATS 3
@@ -227,14 +228,6 @@ static void *overlap_worker(void *arg)
 	return NULL;
 }
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int run_overlap(int quick)
 {
 	static const int64_t ms[] = { 48502, 4600000 };
@@ -269,7 +262,7 @@ static int run_overlap(int quick)
 				double t0, dt, best = 0;
 
 				for (int r = 0; r < REPEATS; r++) {
-					t0 = wall_now();
+					t0 = sm_seconds();
 					for (int t = 0; t < T; t++) {
 						job[t] = (overlap_job_t){ g, q, count, total_calls / T, 0,
 									  out + (size_t)t * count };
@@ -280,7 +273,7 @@ static int run_overlap(int quick)
 						if (job[t].rc)
 							return -1;
 					}
-					dt = wall_now() - t0;
+					dt = sm_seconds() - t0;
 					if (r == 0 || dt < best)
 						best = dt;
 				}

@@ -26,6 +26,7 @@
 
 #include "gpu/gpu_profile.h"
 #include "gpu/sw_kernel.cuh"
+#include "mapper/clock.h"
 #include "mapper/log.h"
 
 /* Device memory for the per-range lists of one launch (grown on demand up to
@@ -216,14 +217,6 @@ int sm_gpu_available(int device, char *msg, int msg_len)
 	}
 	snprintf(msg, (size_t)msg_len, "%s", prop.name);
 	return 1;
-}
-
-static double sm_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int64_t sm_round_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
@@ -536,7 +529,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	uint8_t *rows;
 	uint64_t *res;
 	int rc = -1, nladder = 0;
-	const double t_start = sm_now();
+	const double t_start = sm_seconds();
 	double t_post;
 
 	for (int k = 0; k < n; k++) {
@@ -651,7 +644,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	}
 	if (sm_grow((void **)&s->d_res, &s->res_cap, sizeof(uint64_t) * ngroups * Q * SM_TOPK))
 		goto done;
-	pr->host_prep_s = sm_now() - t_start;
+	pr->host_prep_s = sm_seconds() - t_start;
 	if (SM_CUDA(cudaEventRecord(s->ev[0], s->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(s->d_rows, rows, (size_t)rows_total, cudaMemcpyHostToDevice, s->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(s->d_qoff, qoff, sizeof(int64_t) * ngroups, cudaMemcpyHostToDevice, s->stream)) ||
@@ -765,7 +758,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		pr->kernel_s = 1e-3 * ms[1];
 		pr->download_s = 1e-3 * ms[2];
 	}
-	t_post = sm_now();
+	t_post = sm_seconds();
 
 	for (int k = 0; k < ngroups * Q; k++) {
 		if (lq[k] < 0)
@@ -783,8 +776,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	}
 	for (int w = 0; w < 3; w++)
 		pr->cells_w[w] = s->h_cells[w];
-	pr->host_post_s = sm_now() - t_post;
-	pr->total_s = sm_now() - t_start;
+	pr->host_post_s = sm_seconds() - t_post;
+	pr->total_s = sm_seconds() - t_start;
 	rc = 0;
 done:
 	free(rg);

@@ -11,6 +11,7 @@
 
 #include "io/ref.h"
 #include "io/sam_out.h"
+#include "mapper/clock.h"
 #include "mapper/index.h"
 #include "mapper/log.h"
 #include "mapper/pipeline.h"
@@ -381,14 +382,6 @@ static void index_usage(FILE *fp)
 		SM_LOG_INFO);
 }
 
-static double wall_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Peak resident memory of this process so far, in MiB. */
 static double peak_mib(void)
 {
@@ -407,7 +400,7 @@ static int index_main(int argc, char **argv)
 	char *path = NULL;
 	sm_ref_t *ref = NULL;
 	sm_index_t *idx = NULL;
-	double t0 = wall_seconds();
+	double t0 = sm_seconds();
 	int rc = SM_EXIT_FAILURE;
 
 	opterr = 0;
@@ -466,7 +459,7 @@ static int index_main(int argc, char **argv)
 	sm_log(SM_LOG_INFO, "index %s: k=%d w=%d, %lld bases, %lld minimizers (%lld distinct), "
 	       "%.2f s, peak memory %.1f MiB", out_path, k, w, (long long)ref->total,
 	       (long long)idx->start[idx->n_key], (long long)idx->n_key,
-	       wall_seconds() - t0, peak_mib());
+	       sm_seconds() - t0, peak_mib());
 	rc = SM_EXIT_OK;
 out:
 	sm_index_destroy(idx);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "gpu/gpu_engine.h"
+#include "mapper/clock.h"
 #include "mapper/cpu_scan.h"
 #include "mapper/log.h"
 
@@ -21,14 +22,6 @@ struct sm_engine_s {
 	pthread_mutex_t lock;    /* guards stats */
 	sm_engine_stats_t stats;
 };
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
 			      const sm_engine_opt_t *opt)
@@ -88,7 +81,7 @@ fail:
 
 int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 {
-	double t0 = now_seconds();
+	double t0 = sm_seconds();
 	sm_engine_stats_t st = { 0 };
 	int rc = 0;
 
@@ -112,7 +105,7 @@ int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 	for (int w = 0; w < 3; w++)
 		e->stats.cells_w[w] += st.cells_w[w];
 	e->stats.queries += st.queries;
-	e->stats.seconds += now_seconds() - t0;
+	e->stats.seconds += sm_seconds() - t0;
 	pthread_mutex_unlock(&e->lock);
 	return rc;
 }

@@ -11,11 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu/gpu_engine.h"
 #include "io/fastq.h"
 #include "io/ref.h"
 #include "io/sam_out.h"
-#include "gpu/gpu_engine.h"
 #include "mapper/align.h"
+#include "mapper/clock.h"
 #include "mapper/cpu_scan.h"
 #include "mapper/engine.h"
 #include "mapper/index.h"
@@ -161,14 +162,6 @@ typedef struct {
 	size_t m_rq;
 	sm_engine_stats_t seed_st;
 } worker_ws_t;
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void set_failed(pipe_t *p)
 {
@@ -1216,8 +1209,8 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		for (;;) {
 			struct timespec ts;
 
-			if (now_seconds() - c->last_progress >= SM_PROGRESS_SECONDS) {
-				c->last_progress = now_seconds();
+			if (sm_seconds() - c->last_progress >= SM_PROGRESS_SECONDS) {
+				c->last_progress = sm_seconds();
 				progress(c, c->last_progress);
 			}
 			if (p->failed || (p->reader_done && next == p->n_read) ||
@@ -1260,7 +1253,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 static void summary(const pipe_t *p, const counts_t *c)
 {
 	sm_engine_stats_t st;
-	double dt = now_seconds() - c->t0;
+	double dt = sm_seconds() - c->t0;
 	sm_cpu_isa_t isa = p->isa == SM_CPU_ISA_AUTO ? sm_cpu_isa_best() : p->isa;
 	char engine[200];
 
@@ -1540,7 +1533,7 @@ static sm_index_t *get_index(const sm_opt_t *o, const sm_ref_t *ref)
 	size_t l = strlen(o->ref_path);
 	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
 	sm_index_t *idx = NULL;
-	double t0 = now_seconds();
+	double t0 = sm_seconds();
 
 	if (!path) {
 		sm_log(SM_LOG_ERROR, "out of memory");
@@ -1557,14 +1550,14 @@ static sm_index_t *get_index(const sm_opt_t *o, const sm_ref_t *ref)
 			idx = sm_index_build(ref, o->seed_k, o->seed_w);
 		} else if (idx) {
 			sm_log(SM_LOG_INFO, "loaded index %s (k=%d w=%d) in %.2f s", path, idx->k,
-			       idx->w, now_seconds() - t0);
+			       idx->w, sm_seconds() - t0);
 		}
 	} else {
 		idx = sm_index_build(ref, o->seed_k, o->seed_w);
 		if (idx)
 			sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
 			       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
-			       now_seconds() - t0);
+			       sm_seconds() - t0);
 	}
 	free(path);
 	return idx;
@@ -1584,7 +1577,7 @@ int sm_map_run(const sm_opt_t *o)
 
 	memset(&p, 0, sizeof p);
 	memset(&c, 0, sizeof c);
-	c.t0 = c.last_progress = now_seconds();
+	c.t0 = c.last_progress = sm_seconds();
 	p.opt = o;
 	if (check_output_path(o) < 0)
 		return -1;
