@@ -2,7 +2,9 @@
 # gpu_e2e_data.sh DIR — prepares, on this machine, what tests/gpu/e2e.sh needs on
 # the GPU machine (which has no network and no dwgsim): the lambda phage and
 # E. coli genomes, and 150 bp single-end reads simulated from each by dwgsim
-# with fixed seeds (2% errors, 0.1% mutations), gzipped.
+# with fixed seeds (2% errors, 0.1% mutations), gzipped; human chromosome 20
+# (GRCh37, Debian vt-examples, gzipped as shipped) and 50,000 2x150 bp pairs
+# from it (insert 500 +- 50, the normal set of accuracy_bench.sh).
 set -euo pipefail
 dir=${1:?usage: gpu_e2e_data.sh DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,3 +19,22 @@ for spec in lambda:100000 ecoli:20000; do
 	rm -f "$dir"/sim.*
 done
 rm -rf "$dir/genomes"
+
+if [ ! -s "$dir/chr20.fa.gz" ]; then
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download vt-examples >/dev/null 2>&1) ||
+		{ echo "gpu_e2e_data.sh: apt-get download vt-examples failed" >&2; exit 1; }
+	dpkg -x "$tmp"/vt-examples_*.deb "$tmp/x"
+	cp "$tmp/x/usr/share/doc/vt/examples/ref/20.fa.gz" "$dir/chr20.fa.gz"
+	rm -rf "$tmp"
+fi
+if [ ! -s "$dir/chr20.r2.fq.gz" ]; then
+	zcat "$dir/chr20.fa.gz" >"$dir/chr20.fa"
+	dwgsim -z 11 -N 50000 -1 150 -2 150 -d 500 -s 50 -e 0.005 -E 0.01 -r 0.001 -R 0.15 -y 0 \
+		"$dir/chr20.fa" "$dir/sim" >/dev/null 2>&1
+	for m in 1 2; do
+		zcat "$dir/sim.bwa.read$m.fastq.gz" | awk 'NR % 4 == 1 { sub(/\/[12]$/, "") } { print }' |
+			gzip -1 >"$dir/chr20.r$m.fq.gz"
+	done
+	rm -f "$dir"/sim.* "$dir/chr20.fa"
+fi

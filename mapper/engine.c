@@ -110,6 +110,23 @@ int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 	return rc;
 }
 
+int sm_engine_scan_refs(sm_engine_t *e, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+			sm_scan_t *out)
+{
+	switch (e->kind) {
+	case SM_ENGINE_GPU:
+		return sm_gpu_scan_refs(e->gpu, n, q, refs, out);
+	case SM_ENGINE_ORACLE:
+		for (int k = 0; k < n; k++)
+			sm_scan_oracle(refs[k], &e->score, &q[k], &out[k]);
+		return 0;
+	default:
+		sm_log(SM_LOG_ERROR, "the %s engine scans own references per thread (sm_cpu_scan)",
+		       e->name);
+		return -1;
+	}
+}
+
 sm_engine_kind_t sm_engine_kind(const sm_engine_t *e) { return e->kind; }
 const char *sm_engine_name(const sm_engine_t *e) { return e->name; }
 

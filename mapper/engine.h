@@ -60,6 +60,15 @@ sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
  * logging an error. */
 int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out);
 
+/* Scans query k against its own reference refs[k] (seeded mode's windows;
+ * see wscan.h), for k in 0..n: out[k] = sm_scan_oracle(refs[k], sc, q[k]).
+ * Consecutive queries with the same reference share the GPU's work.  For
+ * the GPU and the oracle; CPU engines scan small references with a
+ * per-thread sm_cpu_scan_t instead (cpu_scan.h), and this returns -1 for
+ * them.  Returns 0, or -1 after logging an error. */
+int sm_engine_scan_refs(sm_engine_t *e, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+			sm_scan_t *out);
+
 sm_engine_kind_t sm_engine_kind(const sm_engine_t *e);
 const char *sm_engine_name(const sm_engine_t *e);   /* e.g. "gpu:NVIDIA H100 (cells 16)" */
 void sm_engine_stats(const sm_engine_t *e, sm_engine_stats_t *st);

@@ -24,6 +24,7 @@
 #include "mapper/record.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
+#include "mapper/wscan.h"
 
 /* Batch limits: reads and cells (read length x 2 strands x reference
  * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
@@ -119,7 +120,9 @@ typedef struct {
 typedef struct {
 	const sm_opt_t *opt;
 	const sm_ref_t *ref;
-	sm_engine_t *engine;     /* NULL when seeded mode never falls back */
+	sm_engine_t *engine;     /* NULL when seeded mode runs on the CPU and never falls back */
+	sm_engine_t *wengine;    /* engine, when it is the GPU or the oracle: it runs the window
+				  * and tandem scans too; NULL: each worker's CPU scan does */
 	const sm_index_t *index; /* NULL in exhaustive mode */
 	sm_seed_opt_t seed_opt;
 	sm_cpu_isa_t isa;        /* of the window scans */
@@ -144,6 +147,13 @@ typedef struct {
 	int failed;              /* someone failed (and logged): everyone stops */
 } pipe_t;
 
+/* Where a tandem copy of a hit can lie: the reference [lo, hi) on one side
+ * of it (tandem_sides). */
+typedef struct {
+	int64_t lo, hi;
+	int job;                 /* its scan in a wscan list, -1: empty side */
+} side_t;
+
 /* Per-worker scratch, reused from batch to batch. */
 typedef struct {
 	sm_query_t *q;           /* 2 per read: forward, reverse complement */
@@ -154,12 +164,14 @@ typedef struct {
 	sm_align_ws_t *aws;
 	sm_record_ws_t rws;
 	sm_seeder_t *seeder;
-	sm_cpu_scan_t *cscan;
-	sm_wref_t wref;
-	sm_ref_t side;           /* one window of the reference, maybe reversed (tandem_xs) */
-	uint8_t *side_seq, *rq;  /* its bases; a reversed query */
-	int64_t side_len, side_off, m_side;
-	size_t m_rq;
+	sm_cpu_scan_t *cscan;    /* window scans when they run on the CPU */
+	sm_wref_t wref;          /* scratch window reference (rescue, late tracebacks) */
+	sm_wscan_t jobs;         /* the batch's window or tandem scans (wscan.h) */
+	sm_wscan_t one;          /* one candidate's tandem scans (pairing) */
+	sm_wref_t *wrefs;        /* each read's window reference (seeded mode) */
+	int *first_job;          /* each read's first job in jobs, -1: none */
+	side_t *sides;           /* two per read: where its tandem copies can lie */
+	int m_reads;
 	sm_engine_stats_t seed_st;
 } worker_ws_t;
 
@@ -448,8 +460,35 @@ static void ws_free(worker_ws_t *ws)
 	sm_seeder_destroy(ws->seeder);
 	sm_cpu_scan_destroy(ws->cscan);
 	sm_wref_free(&ws->wref);
-	free(ws->side_seq);
-	free(ws->rq);
+	sm_wscan_free(&ws->jobs);
+	sm_wscan_free(&ws->one);
+	for (int k = 0; k < ws->m_reads; k++)
+		sm_wref_free(&ws->wrefs[k]);
+	free(ws->wrefs);
+	free(ws->first_job);
+	free(ws->sides);
+}
+
+/* Room for n reads' window references, jobs and sides. */
+static int ws_reserve_reads(worker_ws_t *ws, int n)
+{
+	sm_wref_t *w;
+
+	if (n <= ws->m_reads)
+		return 0;
+	w = realloc(ws->wrefs, (size_t)n * sizeof *w);
+	if (!w)
+		goto oom;
+	ws->wrefs = w;
+	memset(w + ws->m_reads, 0, (size_t)(n - ws->m_reads) * sizeof *w);
+	ws->m_reads = n;
+	if (!(ws->first_job = realloc(ws->first_job, (size_t)n * sizeof *ws->first_job)) ||
+	    !(ws->sides = realloc(ws->sides, (size_t)n * SM_STRANDS * sizeof *ws->sides)))
+		goto oom;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+	return -1;
 }
 
 /* Base codes of the read (fwd) and of its reverse complement (rev). */
@@ -550,58 +589,92 @@ static int ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_
 	return trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r);
 }
 
-/* Keeps the windows of ws->wref in res (for ensure_traced).  Returns 0 or
- * -1 when out of memory (logged). */
-static int keep_windows(worker_ws_t *ws, res_t *res)
+/* Keeps the windows of wr in res (for ensure_traced).  Returns 0 or -1
+ * when out of memory (logged). */
+static int keep_windows(const sm_wref_t *wr, res_t *res)
 {
-	if (ws->wref.n_win > res->m_win) {
-		sm_window_t *w = realloc(res->win, (size_t)ws->wref.n_win * sizeof *w);
+	if (wr->n_win > res->m_win) {
+		sm_window_t *w = realloc(res->win, (size_t)wr->n_win * sizeof *w);
 
 		if (!w) {
 			sm_log(SM_LOG_ERROR, "out of memory keeping a read's windows");
 			return -1;
 		}
 		res->win = w;
-		res->m_win = ws->wref.n_win;
+		res->m_win = wr->n_win;
 	}
-	memcpy(res->win, ws->wref.win, (size_t)ws->wref.n_win * sizeof *res->win);
-	res->n_win = ws->wref.n_win;
+	memcpy(res->win, wr->win, (size_t)wr->n_win * sizeof *res->win);
+	res->n_win = wr->n_win;
 	res->from_windows = 1;
 	return 0;
 }
 
-/* Seeded mapping of one read: windows, CPU scans of both strands against
- * them, candidates traced on the windows.  Sets res->exhaustive when the
- * read must be scanned against the whole reference instead. */
-static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
-		      res_t *res)
+/* Seeded mode, after the window scans: candidates of read r (queries q)
+ * from its scans local[0..1] over its window reference wr (local NULL: no
+ * window), the best one traced.  Sets res->exhaustive when the read must be
+ * scanned against the whole reference instead. */
+static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			const sm_wref_t *wr, const sm_scan_t *local, res_t *res)
 {
-	const sm_score_t *sc = &p->opt->score;
-	int shift = sm_locus_shift(sc, r->len), n_win;
-	sm_scan_t local[SM_STRANDS], global[SM_STRANDS];
+	int shift = sm_locus_shift(&p->opt->score, r->len);
+	sm_scan_t global[SM_STRANDS];
 
 	res->exhaustive = 0;
 	res->from_windows = 0;
-	n_win = sm_seed_windows(ws->seeder, p->index, p->ref, sc, &p->seed_opt, q[0].seq,
-				r->len, &ws->wref);
-	if (n_win < 0)
-		return -1;
 	memset(global, 0, sizeof global);
-	for (int st = 0; n_win > 0 && st < SM_STRANDS; st++) {
-		if (sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local[st], &ws->seed_st) < 0)
-			return -1;
-		sm_wref_scan_to_global(&ws->wref, &local[st], shift, &global[st]);
-	}
+	for (int st = 0; local && st < SM_STRANDS; st++)
+		sm_wref_scan_to_global(wr, &local[st], shift, &global[st]);
 	make_cands(p, global, r->len, res);
 	if (res->prim < 0 && p->fallback) {
 		res->exhaustive = 1;
 		return 0;
 	}
-	if (keep_windows(ws, res) < 0)
+	if (keep_windows(wr, res) < 0)
 		return -1;
-	if (res->n_cand > 0 &&
-	    trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, &res->cand[0], r) < 0)
+	if (res->n_cand > 0 && trace_cand(p, ws, &wr->ref, wr, q, &res->cand[0], r) < 0)
 		return -1;
+	return 0;
+}
+
+/* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
+ * then the scans of both strands against them for the whole batch at once
+ * (one GPU call, or the worker's CPU scan), then each read's candidates. */
+static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	sm_wscan_t *jobs = &ws->jobs;
+
+	if (ws_reserve_reads(ws, n) < 0)
+		return -1;
+	sm_wscan_clear(jobs);
+	for (int k = 0; k < n; k++) {
+		const sm_query_t *q = &ws->q[SM_STRANDS * k];
+		sm_wref_t *wr = &ws->wrefs[k];
+		int n_win = sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score,
+					    &p->seed_opt, q[0].seq, reads[k].len, wr);
+
+		if (n_win < 0)
+			return -1;
+		ws->first_job[k] = -1;
+		if (n_win == 0)
+			continue;
+		for (int st = 0; st < SM_STRANDS; st++) {
+			int j = sm_wscan_add(jobs, &q[st], &wr->ref);
+
+			if (j < 0)
+				return -1;
+			if (st == 0)
+				ws->first_job[k] = j;
+		}
+	}
+	if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		int j = ws->first_job[k];
+
+		if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &ws->wrefs[k],
+				 j >= 0 ? &jobs->out[j] : NULL, &res[k]) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -634,84 +707,93 @@ static int32_t best_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reve
 	return 0;
 }
 
-/* Makes ws->side the one-contig reference ref[lo, hi), reversed or not. */
-static int side_ref(pipe_t *p, worker_ws_t *ws, int64_t lo, int64_t hi, int reversed)
+/* The two sides of hit c (read length len) where a copy can lie: right,
+ * from one base after its start; left (scanned reversed), up to one base
+ * before its end.  Each reaches as far as an alignment can, inside the
+ * hit's contig. */
+static void tandem_sides(const pipe_t *p, const cand_t *c, int32_t len, side_t side[2])
 {
-	int64_t len = hi - lo;
+	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
+	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
+	int64_t span = sm_max_span(&p->opt->score, len);
 
-	if (len > ws->m_side) {
-		uint8_t *b = realloc(ws->side_seq, (size_t)len);
+	side[0].lo = c->aln.ref_start + 1;
+	side[0].hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
+	side[1].lo = c->aln.ref_start - span < c_lo ? c_lo : c->aln.ref_start - span;
+	side[1].hi = c->aln.ref_end - 1;
+}
 
-		if (!b)
+/* Lists the scans of c's sides (q: the read's two strands) in jobs. */
+static int tandem_add(const pipe_t *p, sm_wscan_t *jobs, const sm_query_t *q, const cand_t *c,
+		      side_t side[2])
+{
+	const sm_query_t *oq = &q[c->is_rev];
+
+	tandem_sides(p, c, oq->len, side);
+	for (int s = 0; s < 2; s++) {
+		side[s].job = -1;
+		if (side[s].lo < side[s].hi &&
+		    (side[s].job = sm_wscan_add_part(jobs, oq, s, p->ref, side[s].lo, side[s].hi, s)) < 0)
 			return -1;
-		ws->side_seq = b;
-		ws->m_side = len;
 	}
-	for (int64_t i = 0; i < len; i++)
-		ws->side_seq[i] = p->ref->seq[reversed ? hi - 1 - i : lo + i];
-	ws->side_len = len;
-	ws->side_off = 0;
-	memset(&ws->side, 0, sizeof ws->side);
-	ws->side.n_contig = 1;
-	ws->side.len = &ws->side_len;
-	ws->side.offset = &ws->side_off;
-	ws->side.total = len;
-	ws->side.seq = ws->side_seq;
 	return 0;
 }
 
-static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
+/* c's tandem copies from its sides' scans (out: the list's results). */
+static void tandem_finish(cand_t *c, const side_t side[2], const sm_scan_t *out)
 {
-	const sm_score_t *sc = &p->opt->score;
-	const sm_query_t *oq = &q[c->is_rev];
-	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
-	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
-	int64_t span = sm_max_span(sc, oq->len);
-	sm_query_t rq = { NULL, oq->len };
-	sm_scan_t local;
-	int64_t lo, hi;
-	int32_t best;
-
 	c->near_done = 1;
 	c->near = 0;
-	/* Right: from one base after the start. */
-	lo = c->aln.ref_start + 1;
-	hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
-	if (lo < hi) {
-		if (side_ref(p, ws, lo, hi, 0) < 0 ||
-		    sm_cpu_scan(ws->cscan, &ws->side, sc, oq, &local, &ws->seed_st) < 0)
-			goto fail;
-		best = best_away(&local, lo, hi, 0, c->aln.ref_end - 1);
-		c->near = best > c->near ? best : c->near;
-	}
-	/* Left, reversed: up to one base before the end. */
-	lo = c->aln.ref_start - span < c_lo ? c_lo : c->aln.ref_start - span;
-	hi = c->aln.ref_end - 1;
-	if (lo < hi) {
-		if ((size_t)oq->len > ws->m_rq) {
-			uint8_t *b = realloc(ws->rq, (size_t)oq->len);
+	for (int s = 0; s < 2; s++) {
+		int32_t best;
 
-			if (!b)
-				goto oom;
-			ws->rq = b;
-			ws->m_rq = (size_t)oq->len;
-		}
-		for (int32_t i = 0; i < oq->len; i++)
-			ws->rq[i] = oq->seq[oq->len - 1 - i];
-		rq.seq = ws->rq;
-		if (side_ref(p, ws, lo, hi, 1) < 0 ||
-		    sm_cpu_scan(ws->cscan, &ws->side, sc, &rq, &local, &ws->seed_st) < 0)
-			goto fail;
-		best = best_away(&local, lo, hi, 1, c->aln.ref_start);
+		if (side[s].job < 0)
+			continue;
+		best = best_away(&out[side[s].job], side[s].lo, side[s].hi, s,
+				 s ? c->aln.ref_start : c->aln.ref_end - 1);
 		c->near = best > c->near ? best : c->near;
 	}
 	if (c->near > c->xs)
 		c->xs = c->near;
+}
+
+/* Tandem copies of one candidate c, scanned now on the CPU (pairing). */
+static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
+{
+	side_t side[2];
+
+	sm_wscan_clear(&ws->one);
+	if (tandem_add(p, &ws->one, q, c, side) < 0 ||
+	    sm_wscan_run(&ws->one, NULL, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+		return -1;
+	tandem_finish(c, side, ws->one.out);
 	return 0;
-oom:
-	sm_log(SM_LOG_ERROR, "out of memory checking for tandem copies");
-fail:
-	return -1;
+}
+
+/* Tandem copies of every mapped read's best hit, scanned for the batch at
+ * once (one GPU call, or the worker's CPU scan), and the reads' MAPQ. */
+static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	sm_wscan_t *jobs = &ws->jobs;
+
+	if (ws_reserve_reads(ws, n) < 0)
+		return -1;
+	sm_wscan_clear(jobs);
+	for (int k = 0; k < n; k++)
+		if (res[k].prim >= 0 && tandem_add(p, jobs, &ws->q[SM_STRANDS * k], &res[k].cand[0],
+						   &ws->sides[SM_STRANDS * k]) < 0)
+			return -1;
+	if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		res_t *rs = &res[k];
+
+		if (rs->prim < 0)
+			continue;
+		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
+		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
+	}
+	return 0;
 }
 
 static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
@@ -751,27 +833,14 @@ static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, 
 
 	if (encode_reads(ws, reads, n, &n_codes) < 0)
 		return -1;
-	for (int k = 0; k < n; k++) {
-		if (p->seeded) {
-			if (map_seeded(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
-				return -1;
-			if (!res[k].exhaustive)
-				continue;
-		}
-		ws->todo[n_todo++] = k;
-	}
+	if (p->seeded && seed_batch(p, ws, reads, n, res) < 0)
+		return -1;
+	for (int k = 0; k < n; k++)
+		if (!p->seeded || res[k].exhaustive)
+			ws->todo[n_todo++] = k;
 	if (n_todo > 0 && map_exhaustive(p, ws, reads, n, n_codes, n_todo, res) < 0)
 		return -1;
-	for (int k = 0; k < n; k++) {
-		res_t *rs = &res[k];
-
-		if (rs->prim < 0)
-			continue;
-		if (tandem_xs(p, ws, &ws->q[SM_STRANDS * k], &rs->cand[0]) < 0)
-			return -1;
-		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
-	}
-	return 0;
+	return tandem_batch(p, ws, reads, n, res);
 }
 
 /* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
@@ -1263,10 +1332,14 @@ static void summary(const pipe_t *p, const counts_t *c)
 	if (dt <= 0)
 		dt = 1e-9;
 
-	/* Seeded runs scan their windows on the CPU engine; the exhaustive
-	 * engine, when there is one, serves the reads that fall back. */
+	/* Seeded runs scan their windows on the GPU (or the oracle) when that
+	 * is the engine, else on each worker's CPU scan; the engine, when there
+	 * is one, also serves the reads that fall back. */
 	if (!p->seeded)
 		snprintf(engine, sizeof engine, "%s", sm_engine_name(p->engine));
+	else if (p->wengine)
+		snprintf(engine, sizeof engine, "%s (windows%s)", sm_engine_name(p->engine),
+			 p->fallback ? " and fallback" : "");
 	else if (p->engine)
 		snprintf(engine, sizeof engine, "cpu:%s (windows), %s (fallback)",
 			 sm_cpu_isa_name(isa), sm_engine_name(p->engine));
@@ -1570,6 +1643,7 @@ int sm_map_run(const sm_opt_t *o)
 	sm_index_t *idx = NULL;
 	sm_engine_opt_t eo;
 	int64_t bound;
+	int gpu;
 	char gpu_msg[SM_GPU_MSG_LEN];
 	sm_sam_out_opt_t so;
 	counts_t c;
@@ -1602,8 +1676,9 @@ int sm_map_run(const sm_opt_t *o)
 	eo.cells = o->cells;
 	eo.max_query_len = o->max_read_len;
 	eo.cpu_isa = o->cpu_isa;
-	bound = o->engine == SM_ENGINE_GPU || (o->engine == SM_ENGINE_AUTO && sm_gpu_available(eo.device, gpu_msg, (int)sizeof gpu_msg)) ?
-		SM_AUTO_MAX_REF_GPU : SM_AUTO_MAX_REF_CPU;
+	gpu = o->engine == SM_ENGINE_GPU ||
+	      (o->engine == SM_ENGINE_AUTO && sm_gpu_available(eo.device, gpu_msg, (int)sizeof gpu_msg));
+	bound = gpu ? SM_AUTO_MAX_REF_GPU : SM_AUTO_MAX_REF_CPU;
 	p.seeded = o->mode == SM_MODE_SEEDED || (o->mode == SM_MODE_AUTO && ref->total > bound);
 	p.fallback = p.seeded && ref->total <= bound;
 	sm_log(SM_LOG_INFO, "%s mode (reference %lld bases, exhaustive bound %lld with this engine)%s",
@@ -1617,11 +1692,15 @@ int sm_map_run(const sm_opt_t *o)
 			goto out;
 		p.index = idx;
 	}
-	if (!p.seeded || p.fallback) {
+	/* The GPU (and the oracle, for tests), when asked for, runs the window
+	 * scans too; otherwise each worker scans windows with its own CPU scan. */
+	if (!p.seeded || p.fallback || gpu || o->engine == SM_ENGINE_ORACLE) {
 		p.engine = sm_engine_create(ref, &o->score, &eo);
 		if (!p.engine)
 			goto out;
 	}
+	if (p.engine && sm_engine_kind(p.engine) != SM_ENGINE_CPU)
+		p.wengine = p.engine;
 	if (p.engine && sm_engine_kind(p.engine) == SM_ENGINE_GPU) {
 		p.batch_reads = SM_BATCH_READS_GPU;
 		p.batch_cells = SM_BATCH_CELLS_GPU;

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # e2e.sh DATA OUT — on a GPU machine: the whole mapper, FASTQ to SAM.
 #   1. --engine gpu and --engine cpu write identical SAM records (all but @PG)
-#      on the same reads, exhaustive for every GPU cell ladder, and seeded;
-#   2. end-to-end throughput (reads/s, FASTQ to SAM) of both engines.
-# DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa, *.fq.gz);
+#      on the same reads, exhaustive for every GPU cell ladder, and seeded
+#      (single-end E. coli; paired chr20, where the GPU scans the windows);
+#   2. end-to-end throughput (reads/s, FASTQ to SAM) of both engines; for
+#      chr20 pairs the 50,000 pairs are mapped SM_E2E_REPS times over (one
+#      file, default 10) so that the run is long against the loading.
+# DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa, *.fq.gz,
+# chr20.fa.gz, chr20.r[12].fq.gz);
 # ./scanmap must be built (with htslib: on the device machine, carried
 # shared libraries).  Prints a table; exits 1 if any comparison differs.
 set -uo pipefail
@@ -58,13 +62,41 @@ for g in lambda ecoli; do
 	rows+=("$g $n_all gpu $secs")
 	grep -h 'reads/s' "$out/$g.gpu.all.log" | tail -n 1
 done
-rm -f "$out"/*.sam "$out"/*.sub.fq
+
+# Human chromosome 20, paired-end, seeded (the index is built first, as a
+# user would: 'scanmap map' then loads REF.smi).
+if [[ -s $data/chr20.fa.gz ]]; then
+	ref=$data/chr20.fa.gz
+	./scanmap index "$ref" 2>"$out/chr20.index.log" || { echo "FAIL chr20 index"; fail=1; }
+	tail -n 1 "$out/chr20.index.log"
+	n_sub=5000
+	for m in 1 2; do
+		zcat "$data/chr20.r$m.fq.gz" | head -n $((4 * n_sub)) >"$out/chr20.sub.r$m.fq"
+	done
+	run chr20.cpu.pe --engine cpu --mode seeded "$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq"
+	rows+=("chr20 $((2 * n_sub)) cpu-seeded-pe $secs")
+	run chr20.gpu.pe --engine gpu --mode seeded "$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq"
+	rows+=("chr20 $((2 * n_sub)) gpu-seeded-pe $secs")
+	same chr20.gpu.pe chr20.cpu.pe
+	reps=${SM_E2E_REPS:-10}
+	n_pairs=$(zcat "$data/chr20.r1.fq.gz" | awk 'END { print NR / 4 }')
+	for m in 1 2; do
+		for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/chr20.all.r$m.fq.gz"
+	done
+	for e in gpu cpu; do
+		run "chr20.$e.all" --engine $e --mode seeded "$ref" "$out/chr20.all.r1.fq.gz" \
+			"$out/chr20.all.r2.fq.gz"
+		rows+=("chr20 $((2 * reps * n_pairs)) $e-seeded-pe $secs")
+		grep -h 'reads/s' "$out/chr20.$e.all.log" | tail -n 1
+	done
+fi
+rm -f "$out"/*.sam "$out"/*.sub.fq "$out"/*.sub.r[12].fq "$out"/*.all.r[12].fq.gz
 
 echo
 echo "== end to end (FASTQ to SAM, 150 bp reads, -t $threads) =="
-printf '%-7s %7s %-12s %8s %10s\n' genome reads engine seconds reads/s
+printf '%-7s %8s %-15s %8s %10s\n' genome reads engine seconds reads/s
 for r in "${rows[@]}"; do
 	set -- $r
-	printf '%-7s %7s %-12s %8s %10.0f\n' "$1" "$2" "$3" "$4" "$(awk -v n="$2" -v s="$4" 'BEGIN { print n / s }')"
+	printf '%-7s %8s %-15s %8s %10.0f\n' "$1" "$2" "$3" "$4" "$(awk -v n="$2" -v s="$4" 'BEGIN { print n / s }')"
 done
 exit $fail

@@ -9,7 +9,8 @@
 # one for >= 99% of the reads whose exhaustive optimum reaches -T (30);
 # seeded placements agree with dwgsim's truth for >= 95% of the reads;
 # seeded output is the same for -t 1 and -t 2 and for --engine cpu and
-# --engine oracle (windows are scanned by the CPU engine whatever the engine).
+# --engine oracle (whose scalar recurrence then scans the windows and the
+# tandem checks too).
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/seeded_genomes.bash"
 

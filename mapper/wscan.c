@@ -1,0 +1,168 @@
+/* wscan.c — a batch's small scans (see wscan.h). */
+#include "mapper/wscan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/log.h"
+
+/* Grows *p (*cap elements of size sz) to hold need elements. */
+static int grow(void **p, int *cap, int need, size_t sz)
+{
+	int c = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, (size_t)c * sz);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int grow_jobs(sm_wscan_t *w)
+{
+	int m = w->m;
+
+	if (grow((void **)&w->job, &m, w->n + 1, sizeof *w->job) < 0)
+		return -1;
+	if (m == w->m)
+		return 0;
+	w->m = m;
+	if (!(w->out = realloc(w->out, (size_t)w->m * sizeof *w->out)) ||
+	    !(w->refs = realloc(w->refs, (size_t)w->m * sizeof *w->refs)) ||
+	    !(w->qs = realloc(w->qs, (size_t)w->m * sizeof *w->qs)))
+		return -1;
+	return 0;
+}
+
+/* Reserves n owned bytes; returns their offset in w->bytes, or -1. */
+static int64_t take_bytes(sm_wscan_t *w, size_t n)
+{
+	size_t at = w->n_bytes;
+
+	if (at + n > w->m_bytes) {
+		size_t m = w->m_bytes ? w->m_bytes : 1 << 16;
+		uint8_t *b;
+
+		while (m < at + n)
+			m *= 2;
+		b = realloc(w->bytes, m);
+		if (!b)
+			return -1;
+		w->bytes = b;
+		w->m_bytes = m;
+	}
+	w->n_bytes += n;
+	return (int64_t)at;
+}
+
+void sm_wscan_clear(sm_wscan_t *w)
+{
+	w->n = 0;
+	w->n_own = 0;
+	w->n_bytes = 0;
+}
+
+int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref)
+{
+	if (grow_jobs(w) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory listing window scans");
+		return -1;
+	}
+	w->job[w->n] = (sm_wscan_job_t){ .q = *q, .ref = ref, .q_at = 0, .own = -1 };
+	return w->n++;
+}
+
+int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const sm_ref_t *ref,
+		      int64_t lo, int64_t hi, int rev_ref)
+{
+	int64_t len = hi - lo, r_at, q_at = 0;
+	sm_wscan_job_t *j;
+	uint8_t *b;
+
+	if (grow_jobs(w) < 0 ||
+	    grow((void **)&w->own, &w->m_own, w->n_own + 1, sizeof *w->own) < 0 ||
+	    (r_at = take_bytes(w, (size_t)len)) < 0 ||
+	    (rev_query && (q_at = take_bytes(w, (size_t)q->len)) < 0)) {
+		sm_log(SM_LOG_ERROR, "out of memory listing window scans");
+		return -1;
+	}
+	b = w->bytes + r_at;
+	for (int64_t i = 0; i < len; i++)
+		b[i] = ref->seq[rev_ref ? hi - 1 - i : lo + i];
+	if (rev_query)
+		for (int32_t i = 0; i < q->len; i++)
+			w->bytes[q_at + i] = q->seq[q->len - 1 - i];
+	w->own[w->n_own].len = len;
+	w->own[w->n_own].at = (size_t)r_at;
+	j = &w->job[w->n];
+	*j = (sm_wscan_job_t){ .q = *q, .ref = NULL, .q_at = (size_t)q_at, .own = w->n_own++ };
+	if (rev_query)
+		j->q.seq = NULL;
+	return w->n++;
+}
+
+/* Points the owned references and queries at their bases (w->bytes may
+ * have moved while the list grew) and fills w->refs and w->qs. */
+static void resolve(sm_wscan_t *w)
+{
+	static const int64_t zero = 0;
+
+	for (int k = 0; k < w->n_own; k++) {
+		sm_wscan_part_t *o = &w->own[k];
+
+		memset(&o->ref, 0, sizeof o->ref);
+		o->ref.n_contig = 1;
+		o->ref.len = &o->len;
+		o->ref.offset = (int64_t *)&zero;
+		o->ref.total = o->len;
+		o->ref.seq = w->bytes + o->at;
+	}
+	for (int k = 0; k < w->n; k++) {
+		const sm_wscan_job_t *j = &w->job[k];
+
+		w->refs[k] = j->own >= 0 ? &w->own[j->own].ref : j->ref;
+		w->qs[k] = j->q;
+		if (!j->q.seq)
+			w->qs[k].seq = w->bytes + j->q_at;
+	}
+}
+
+int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,
+		 sm_engine_stats_t *st)
+{
+	if (w->n == 0)
+		return 0;
+	resolve(w);
+	if (engine) {
+		if (sm_engine_scan_refs(engine, w->n, w->qs, w->refs, w->out) < 0)
+			return -1;
+		for (int k = 0; k < w->n; k++) {
+			uint64_t cells = (uint64_t)w->qs[k].len * (uint64_t)w->refs[k]->total;
+
+			st->cells += cells;
+			st->queries++;
+		}
+		return 0;
+	}
+	for (int k = 0; k < w->n; k++)
+		if (sm_cpu_scan(cpu, w->refs[k], sc, &w->qs[k], &w->out[k], st) < 0)
+			return -1;
+	return 0;
+}
+
+void sm_wscan_free(sm_wscan_t *w)
+{
+	free(w->job);
+	free(w->out);
+	free(w->refs);
+	free(w->qs);
+	free(w->own);
+	free(w->bytes);
+	memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,77 @@
+/* wscan.h — a batch's small scans: each query against its own reference.
+ *
+ * Seeded mode scans every read against its candidate windows (seed.h), and
+ * the tandem check scans a hit's read against the reference beside the hit.
+ * A worker collects these scans for a whole batch in one list and runs them
+ * together: on the GPU in one engine call (sm_engine_scan_refs), else one
+ * after another with the worker's CPU scan.  Every job's result equals
+ * sm_scan_oracle(job's reference, sc, job's query), whichever runs it, so
+ * the mapper's output does not depend on the engine.
+ *
+ * A job's reference is either the caller's (it must stay unchanged until
+ * sm_wscan_run returns) or a one-contig copy of part of a reference, maybe
+ * reversed, that the list owns; the same for its query.  Consecutive jobs
+ * with the same caller's reference share the GPU's work (add a read's two
+ * strands one after the other). */
+#ifndef SM_WSCAN_H
+#define SM_WSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/ref.h"
+#include "mapper/cpu_scan.h"
+#include "mapper/engine.h"
+#include "mapper/scan.h"
+#include "mapper/score.h"
+
+typedef struct {
+	sm_query_t q;          /* q.seq is NULL for an owned query until run */
+	const sm_ref_t *ref;   /* the caller's, or NULL: owned reference `own` */
+	size_t q_at;           /* owned query: its bases in bytes */
+	int32_t own;           /* owned reference: index into own[], else -1 */
+} sm_wscan_job_t;
+
+/* A reference the list owns: one contig, its bases in the list's bytes. */
+typedef struct {
+	sm_ref_t ref;          /* filled at run time */
+	int64_t len;
+	size_t at;
+} sm_wscan_part_t;
+
+typedef struct {
+	int n, m;              /* jobs, allocated */
+	sm_wscan_job_t *job;
+	sm_scan_t *out;        /* out[k]: job k's result after sm_wscan_run */
+	const sm_ref_t **refs; /* scratch: each job's reference at run time */
+	sm_query_t *qs;        /* scratch: each job's query at run time */
+	int n_own, m_own;      /* owned references */
+	sm_wscan_part_t *own;
+	uint8_t *bytes;        /* owned bases (references and queries) */
+	size_t n_bytes, m_bytes;
+} sm_wscan_t;
+
+/* Empties the list (keeps its memory). */
+void sm_wscan_clear(sm_wscan_t *w);
+
+/* Adds query q against ref (the caller's).  Returns the job's index, or -1
+ * when out of memory (logged). */
+int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref);
+
+/* Adds q, reversed when rev_query, against a copy of ref->seq[lo, hi)
+ * (lo < hi), reversed when rev_ref, as a one-contig reference.  Reversing
+ * both sequences leaves every alignment score unchanged and turns ends into
+ * starts.  Returns the job's index, or -1 when out of memory (logged). */
+int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const sm_ref_t *ref,
+		      int64_t lo, int64_t hi, int rev_ref);
+
+/* Runs every job: with engine (the GPU or the oracle: sm_engine_scan_refs)
+ * in one call when it is not NULL, else with cpu one job at a time.  Adds
+ * the cells to st (with an engine, query length times reference length per
+ * job).  Returns 0 or -1 (logged). */
+int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,
+		 sm_engine_stats_t *st);
+
+void sm_wscan_free(sm_wscan_t *w);
+
+#endif
