@@ -70,6 +70,19 @@
 #define SM_RESCUE_SLACK 20
 #define SM_PAIR_MAPQ_BOOST 40
 
+/* Where the workers' time goes (summed over workers; logged at -v 4). */
+enum {
+	PH_SEED,         /* minimizers, votes, windows */
+	PH_WSCAN,        /* window scans */
+	PH_CANDS,        /* candidates, best hits' tracebacks */
+	PH_EXHAUSTIVE,   /* whole-reference scans */
+	PH_TANDEM,       /* tandem checks (scans included) */
+	PH_EMIT,         /* pairing, rescue, records */
+	PH_N
+};
+static const char *const ph_name[PH_N] = { "seeding", "window scans", "candidates",
+					    "exhaustive", "tandem", "pairing+records" };
+
 typedef struct {
 	int32_t score;
 	int is_rev;
@@ -145,6 +158,8 @@ typedef struct {
 	int64_t n_read;          /* batches the reader has queued */
 	int reader_done;         /* the reader has queued its last batch */
 	int failed;              /* someone failed (and logged): everyone stops */
+	double ph[PH_N];         /* workers' seconds per phase, summed at their exit */
+	double read_s;           /* the reader's seconds filling batches */
 } pipe_t;
 
 /* Where a tandem copy of a hit can lie: the reference [lo, hi) on one side
@@ -173,6 +188,7 @@ typedef struct {
 	side_t *sides;           /* two per read: where its tandem copies can lie */
 	int m_reads;
 	sm_engine_stats_t seed_st;
+	double ph[PH_N];         /* seconds per phase */
 } worker_ws_t;
 
 static void set_failed(pipe_t *p)
@@ -363,6 +379,7 @@ static void *reader_main(void *arg)
 	for (;;) {
 		batch_t *b;
 		int rc;
+		double t;
 
 		pthread_mutex_lock(&p->lock);
 		while (!p->free_list && !p->failed)
@@ -375,7 +392,9 @@ static void *reader_main(void *arg)
 		p->free_list = b->next;
 		pthread_mutex_unlock(&p->lock);
 
+		t = sm_seconds();
 		rc = fill_batch(p, b);
+		p->read_s += sm_seconds() - t;  /* the reader's own field */
 
 		pthread_mutex_lock(&p->lock);
 		if (rc < 0 || b->n == 0) {
@@ -467,6 +486,15 @@ static void ws_free(worker_ws_t *ws)
 	free(ws->wrefs);
 	free(ws->first_job);
 	free(ws->sides);
+}
+
+/* Adds the seconds since *t to phase ph and restarts *t. */
+static void ph_add(worker_ws_t *ws, int ph, double *t)
+{
+	double now = sm_seconds();
+
+	ws->ph[ph] += now - *t;
+	*t = now;
 }
 
 /* Room for n reads' window references, jobs and sides. */
@@ -642,6 +670,7 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
+	double t = sm_seconds();
 
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
@@ -666,8 +695,10 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 				ws->first_job[k] = j;
 		}
 	}
+	ph_add(ws, PH_SEED, &t);
 	if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
 		return -1;
+	ph_add(ws, PH_WSCAN, &t);
 	for (int k = 0; k < n; k++) {
 		int j = ws->first_job[k];
 
@@ -675,6 +706,7 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 				 j >= 0 ? &jobs->out[j] : NULL, &res[k]) < 0)
 			return -1;
 	}
+	ph_add(ws, PH_CANDS, &t);
 	return 0;
 }
 
@@ -775,6 +807,7 @@ static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
+	double t = sm_seconds();
 
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
@@ -793,6 +826,7 @@ static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int 
 		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
 		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
 	}
+	ph_add(ws, PH_TANDEM, &t);
 	return 0;
 }
 
@@ -838,8 +872,13 @@ static int map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, 
 	for (int k = 0; k < n; k++)
 		if (!p->seeded || res[k].exhaustive)
 			ws->todo[n_todo++] = k;
-	if (n_todo > 0 && map_exhaustive(p, ws, reads, n, n_codes, n_todo, res) < 0)
-		return -1;
+	if (n_todo > 0) {
+		double t = sm_seconds();
+
+		if (map_exhaustive(p, ws, reads, n, n_codes, n_todo, res) < 0)
+			return -1;
+		ph_add(ws, PH_EXHAUSTIVE, &t);
+	}
 	return tandem_batch(p, ws, reads, n, res);
 }
 
@@ -1181,10 +1220,12 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 	int unit = p->paired ? SM_STRANDS : 1;
 	int64_t cells0 = (int64_t)ws->seed_st.cells;
 	size_t n_codes;
+	double t;
 
 	if (b->premapped ? encode_reads(ws, b->reads, b->n, &n_codes) < 0 :
 	    map_reads(p, ws, b->reads, b->n, b->res) < 0)
 		return -1;
+	t = sm_seconds();
 	b->n_mapped = b->n_proper = 0;
 	b->n_rec = 0;
 	for (int k = 0; k < b->n; k += unit) {
@@ -1200,6 +1241,7 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 		}
 	}
 	b->seed_cells = ws->seed_st.cells - (uint64_t)cells0;
+	ph_add(ws, PH_EMIT, &t);
 	return 0;
 }
 
@@ -1246,6 +1288,10 @@ static void *worker_main(void *arg)
 		if (rc < 0)
 			break;
 	}
+	pthread_mutex_lock(&p->lock);
+	for (int k = 0; k < PH_N; k++)
+		p->ph[k] += ws.ph[k];
+	pthread_mutex_unlock(&p->lock);
 	ws_free(&ws);
 	return NULL;
 }
@@ -1256,6 +1302,7 @@ typedef struct {
 	int64_t reads, mapped, proper;
 	uint64_t seed_cells;
 	double t0, last_progress;
+	double write_s;          /* the writer's seconds writing records */
 } counts_t;
 
 static void progress(const counts_t *c, double now)
@@ -1273,6 +1320,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 	for (int64_t next = 0; ; next++) {
 		batch_t *b;
 		int slot = (int)(next % p->n_slots), k;
+		double t;
 
 		pthread_mutex_lock(&p->lock);
 		for (;;) {
@@ -1299,9 +1347,11 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		p->done[slot] = NULL;
 		pthread_mutex_unlock(&p->lock);
 
+		t = sm_seconds();
 		for (k = 0; k < b->n_rec; k++)
 			if (sm_sam_out_write(p->out, b->recs[k]) < 0)
 				break;
+		c->write_s += sm_seconds() - t;
 		c->reads += b->n;
 		c->mapped += b->n_mapped;
 		c->proper += b->n_proper;
@@ -1354,6 +1404,16 @@ static void summary(const pipe_t *p, const counts_t *c)
 	if (p->paired)
 		sm_log(SM_LOG_INFO, "%lld reads in proper pairs (%.2f%%)", (long long)c->proper,
 		       c->reads ? 100.0 * (double)c->proper / (double)c->reads : 0.0);
+	if (sm_log_get_level() >= SM_LOG_DEBUG) {
+		char line[512];
+		int at = 0;
+
+		for (int k = 0; k < PH_N && at < (int)sizeof line; k++)
+			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %.2f", k ? ", " : "",
+				       ph_name[k], p->ph[k]);
+		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f; writer %.2f; "
+		       "wall %.2f", line, p->read_s, c->write_s, dt);
+	}
 }
 
 /* Starts the reader and the workers, runs the writer, joins them all. */

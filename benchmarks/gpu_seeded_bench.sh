@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# gpu_seeded_bench.sh DATA OUT [THREADS...] — end-to-end throughput of seeded
+# paired-end mapping against human chromosome 20 (FASTQ to SAM), GPU and CPU
+# engines, for each worker thread count (default: the machine's cores).
+#
+# DATA is made by benchmarks/gpu_e2e_data.sh (chr20.fa.gz, chr20.r[12].fq.gz);
+# ./scanmap must be built (on the GPU machine with the carried htslib, as
+# tests/gpu/run.sh does; export LD_LIBRARY_PATH to carry/cli_hts/lib).  The
+# 50,000 pairs are repeated SM_E2E_REPS times (default 10) in one file pair.
+# Each run logs at -v 4, so its log ends with where the time went (workers'
+# phases summed over threads, reader, writer).  Prints a table.
+set -uo pipefail
+data=${1:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
+out=${2:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
+shift 2
+threads=("$@")
+((${#threads[@]})) || threads=("$(nproc)")
+reps=${SM_E2E_REPS:-10}
+engines=${SM_BENCH_ENGINES:-gpu cpu}
+ref=$data/chr20.fa.gz
+mkdir -p "$out"
+[[ -s $ref.smi ]] || ./scanmap index "$ref" 2>"$out/index.log" || { cat "$out/index.log"; exit 1; }
+n_pairs=$(zcat "$data/chr20.r1.fq.gz" | awk 'END { print NR / 4 }')
+for m in 1 2; do
+	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/r$m.fq.gz"
+done
+rows=()
+for e in $engines; do
+	for t in "${threads[@]}"; do
+		log=$out/$e-t$t.log
+		t0=$(date +%s.%N)
+		./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded -o "$out/out.sam" "$ref" \
+			"$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; }
+		t1=$(date +%s.%N)
+		secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+		rows+=("$e $t $secs")
+		grep -h 'seconds:' "$log"
+	done
+done
+rm -f "$out"/r[12].fq.gz "$out/out.sam"
+echo
+echo "== chr20 seeded pairs, FASTQ to SAM: $reps x $n_pairs pairs =="
+printf '%-6s %7s %8s %10s %10s\n' engine threads seconds pairs/s reads/s
+for r in "${rows[@]}"; do
+	set -- $r
+	printf '%-6s %7s %8s %10.0f %10.0f\n' "$1" "$2" "$3" \
+		"$(awk -v n="$((reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')" \
+		"$(awk -v n="$((2 * reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')"
+done
