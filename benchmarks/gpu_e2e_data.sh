@@ -4,7 +4,10 @@
 # E. coli genomes, and 150 bp single-end reads simulated from each by dwgsim
 # with fixed seeds (2% errors, 0.1% mutations), gzipped; human chromosome 20
 # (GRCh37, Debian vt-examples, gzipped as shipped) and 50,000 2x150 bp pairs
-# from it (insert 500 +- 50, the normal set of accuracy_bench.sh).
+# from it (insert 500 +- 50, the normal set of accuracy_bench.sh); and
+# high-divergence single-end reads (the hd set of accuracy_bench.sh, 5-10%
+# differences) for benchmarks/optimum_bench.sh: 10,000 from E. coli, 2,000
+# from chr20.
 set -euo pipefail
 dir=${1:?usage: gpu_e2e_data.sh DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,3 +41,17 @@ if [ ! -s "$dir/chr20.r2.fq.gz" ]; then
 	done
 	rm -f "$dir"/sim.* "$dir/chr20.fa"
 fi
+for spec in ecoli:10000 chr20:2000; do
+	g=${spec%%:*} n=${spec#*:}
+	[ -s "$dir/$g.hd.fq.gz" ] && continue
+	case $g in
+	ecoli) cp "$dir/ecoli.fa" "$dir/hd.fa" ;;
+	chr20) zcat "$dir/chr20.fa.gz" >"$dir/hd.fa" ;;
+	esac
+	dwgsim -z 12 -N $((n / 2)) -1 150 -2 150 -d 500 -s 50 -e 0.02 -E 0.02 -r 0.05 -R 0.2 -y 0 \
+		"$dir/hd.fa" "$dir/sim" >/dev/null 2>&1
+	for m in 1 2; do
+		zcat "$dir/sim.bwa.read$m.fastq.gz" | awk -v m=$m 'NR % 4 == 1 { sub(/\/[12]$/, "/" m) } { print }'
+	done | gzip -1 >"$dir/$g.hd.fq.gz"
+	rm -f "$dir"/sim.* "$dir/hd.fa"
+done
