@@ -38,7 +38,7 @@ for g in ecoli chr20; do
 	# name -> AS of the primary record (0 when unmapped), for both modes.
 	row=$(awk -v T=30 '
 		FNR == 1 { f++ }
-		/^@/ || and($2, 2304) { next }
+		/^@/ || int($2 / 256) % 2 || int($2 / 2048) % 2 { next }  # secondary, supplementary
 		{ as = 0; for (i = 12; i <= NF; i++) if ($i ~ /^AS:i:/) as = substr($i, 6) + 0
 		  if (f == 1) ex[$1] = as; else sd[$1] = as }
 		END { for (r in ex) { n++; if (ex[r] >= T) { opt++; same += sd[r] == ex[r];
