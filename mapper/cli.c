@@ -165,6 +165,8 @@ void sm_usage(FILE *fp, int full)
 		"  --max-occ INT  minimizers with more hits are repetitive, skipped unless\n"
 		"                 every seed of the read is [%d]\n"
 		"  --max-windows INT  candidate windows per read [%d]\n"
+		"                 A read whose best hit scores under half a perfect match\n"
+		"                 is seeded again with 10x --max-occ and 4x --max-windows.\n"
 		"                 A seeded read with no window, or no hit reaching -T, is\n"
 		"                 aligned exhaustively when the reference is under the auto\n"
 		"                 bound, else written unmapped.  With the GPU engine the\n"

@@ -2,6 +2,7 @@
 #include "mapper/pipeline.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -69,6 +70,16 @@
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20
 #define SM_PAIR_MAPQ_BOOST 40
+/* Seeding limits can cost a read its locus: its seeds there may be
+ * repetitive (more than --max-occ hits) or its cluster not among the
+ * --max-windows best, which happens to divergent reads in repeat-rich
+ * genomes.  A seeded read whose best hit scores under 1/SM_RETRY_BELOW of
+ * a perfect match (or that has none) is seeded again with SM_RETRY_OCC times
+ * the occurrence cap and SM_RETRY_WINDOWS times the windows, and keeps the
+ * better of the two results. */
+#define SM_RETRY_BELOW 2
+#define SM_RETRY_OCC 10
+#define SM_RETRY_WINDOWS 4
 
 /* Where the workers' time goes (summed over workers; logged at -v 4). */
 enum {
@@ -138,6 +149,7 @@ typedef struct {
 				  * and tandem scans too; NULL: each worker's CPU scan does */
 	const sm_index_t *index; /* NULL in exhaustive mode */
 	sm_seed_opt_t seed_opt;
+	sm_seed_opt_t retry_opt; /* the relaxed limits of the second seeding pass */
 	sm_cpu_isa_t isa;        /* of the window scans */
 	int seeded, fallback, paired;
 	insert_t ins;
@@ -664,9 +676,46 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	return 0;
 }
 
+/* Seeds read k (queries in ws->q) with limits opt into ws->wrefs[k] and
+ * lists the scans of its two strands in ws->jobs (ws->first_job[k]: the
+ * first, -1 when it has no window).  Returns 0 or -1 (logged). */
+static int seed_read(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, int k,
+		     const sm_seed_opt_t *opt)
+{
+	const sm_query_t *q = &ws->q[SM_STRANDS * k];
+	sm_wref_t *wr = &ws->wrefs[k];
+	int n_win = sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score, opt, q[0].seq,
+				    r->len, wr);
+
+	ws->first_job[k] = -1;
+	if (n_win < 0)
+		return -1;
+	for (int st = 0; n_win > 0 && st < SM_STRANDS; st++) {
+		int j = sm_wscan_add(&ws->jobs, &q[st], &wr->ref);
+
+		if (j < 0)
+			return -1;
+		if (st == 0)
+			ws->first_job[k] = j;
+	}
+	return 0;
+}
+
+/* 1 if read r's seeded result res may have lost its locus to the seeding
+ * limits (see SM_RETRY_BELOW). */
+static int needs_retry(const pipe_t *p, const sm_read_t *r, const res_t *res)
+{
+	if (res->exhaustive)
+		return 0;
+	return res->prim < 0 ||
+	       (int64_t)SM_RETRY_BELOW * res->cand[0].score < (int64_t)r->len * p->opt->score.match;
+}
+
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
  * then the scans of both strands against them for the whole batch at once
- * (one GPU call, or the worker's CPU scan), then each read's candidates. */
+ * (one GPU call, or the worker's CPU scan), then each read's candidates;
+ * then the same again, with relaxed limits, for the reads that needs_retry
+ * picks, which keep the second result when it scores higher. */
 static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
@@ -674,39 +723,39 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
-	sm_wscan_clear(jobs);
-	for (int k = 0; k < n; k++) {
-		const sm_query_t *q = &ws->q[SM_STRANDS * k];
-		sm_wref_t *wr = &ws->wrefs[k];
-		int n_win = sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score,
-					    &p->seed_opt, q[0].seq, reads[k].len, wr);
+	for (int pass = 0; pass < 2; pass++) {
+		const sm_seed_opt_t *opt = pass ? &p->retry_opt : &p->seed_opt;
 
-		if (n_win < 0)
-			return -1;
-		ws->first_job[k] = -1;
-		if (n_win == 0)
-			continue;
-		for (int st = 0; st < SM_STRANDS; st++) {
-			int j = sm_wscan_add(jobs, &q[st], &wr->ref);
-
-			if (j < 0)
+		sm_wscan_clear(jobs);
+		for (int k = 0; k < n; k++) {
+			ws->first_job[k] = -1;
+			if ((pass == 0 || needs_retry(p, &reads[k], &res[k])) &&
+			    seed_read(p, ws, &reads[k], k, opt) < 0)
 				return -1;
-			if (st == 0)
-				ws->first_job[k] = j;
 		}
-	}
-	ph_add(ws, PH_SEED, &t);
-	if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
-		return -1;
-	ph_add(ws, PH_WSCAN, &t);
-	for (int k = 0; k < n; k++) {
-		int j = ws->first_job[k];
-
-		if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &ws->wrefs[k],
-				 j >= 0 ? &jobs->out[j] : NULL, &res[k]) < 0)
+		ph_add(ws, PH_SEED, &t);
+		if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
 			return -1;
+		ph_add(ws, PH_WSCAN, &t);
+		for (int k = 0; k < n; k++) {
+			int j = ws->first_job[k];
+			const sm_scan_t *local = j >= 0 ? &jobs->out[j] : NULL;
+
+			if (pass == 1) {
+				int32_t before = res[k].prim >= 0 ? res[k].cand[0].score : 0, best = 0;
+
+				for (int st = 0; local && st < SM_STRANDS; st++)
+					if (local[st].n > 0 && local[st].top[0].score > best)
+						best = local[st].top[0].score;
+				if (best <= before)
+					continue;
+			}
+			if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &ws->wrefs[k],
+					 local, &res[k]) < 0)
+				return -1;
+		}
+		ph_add(ws, PH_CANDS, &t);
 	}
-	ph_add(ws, PH_CANDS, &t);
 	return 0;
 }
 
@@ -1748,6 +1797,10 @@ int sm_map_run(const sm_opt_t *o)
 		sm_seed_opt_init(&p.seed_opt);
 		p.seed_opt.max_occ = o->max_occ;
 		p.seed_opt.max_windows = o->max_windows;
+		p.retry_opt = p.seed_opt;
+		p.retry_opt.max_occ = o->max_occ > INT_MAX / SM_RETRY_OCC ? INT_MAX :
+				      o->max_occ * SM_RETRY_OCC;
+		p.retry_opt.max_windows = o->max_windows * SM_RETRY_WINDOWS;
 		if (!(idx = get_index(o, ref)))
 			goto out;
 		p.index = idx;
