@@ -8,7 +8,10 @@
 # tests/gpu/run.sh does; export LD_LIBRARY_PATH to carry/cli_hts/lib).  The
 # 50,000 pairs are repeated SM_E2E_REPS times (default 10) in one file pair.
 # Each run logs at -v 4, so its log ends with where the time went (workers'
-# phases summed over threads, reader, writer).  Prints a table.
+# phases summed over threads, reader, writer).  bwa mem and minimap2 -ax sr,
+# when on PATH (tests/gpu/prepare.sh carries Debian's in carry/cli_hts/bin),
+# map the same reads with the same threads in the same run (their indexes
+# are built first and not timed).  Prints a table.
 set -uo pipefail
 data=${1:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
 out=${2:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
@@ -25,6 +28,31 @@ for m in 1 2; do
 	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/r$m.fq.gz"
 done
 rows=()
+peers=()
+for tool in bwa minimap2; do
+	command -v $tool >/dev/null && peers+=($tool)
+done
+if ((${#peers[@]})); then
+	mkdir -p "$out/peers"
+	cp "$ref" "$out/peers/chr20.fa.gz"
+fi
+for tool in "${peers[@]}"; do
+	case $tool in
+	bwa) bwa index "$out/peers/chr20.fa.gz" >"$out/bwa-index.log" 2>&1 ;;
+	minimap2) minimap2 -x sr -d "$out/peers/chr20.mmi" "$out/peers/chr20.fa.gz" \
+		>"$out/minimap2-index.log" 2>&1 ;;
+	esac
+	for t in "${threads[@]}"; do
+		t0=$(date +%s.%N)
+		case $tool in
+		bwa) bwa mem -t "$t" "$out/peers/chr20.fa.gz" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
+		minimap2) minimap2 -ax sr -t "$t" "$out/peers/chr20.mmi" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
+		esac >"$out/out.sam" 2>"$out/$tool-t$t.log" || { echo "FAIL $tool -t $t"; tail -n 3 "$out/$tool-t$t.log"; }
+		t1=$(date +%s.%N)
+		rows+=("$tool $t $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
+	done
+done
+rm -rf "$out/peers"
 for e in $engines; do
 	for t in "${threads[@]}"; do
 		log=$out/$e-t$t.log
@@ -40,10 +68,10 @@ done
 rm -f "$out"/r[12].fq.gz "$out/out.sam"
 echo
 echo "== chr20 seeded pairs, FASTQ to SAM: $reps x $n_pairs pairs =="
-printf '%-6s %7s %8s %10s %10s\n' engine threads seconds pairs/s reads/s
+printf '%-8s %7s %8s %10s %10s\n' mapper threads seconds pairs/s reads/s
 for r in "${rows[@]}"; do
 	set -- $r
-	printf '%-6s %7s %8s %10.0f %10.0f\n' "$1" "$2" "$3" \
+	printf '%-8s %7s %8s %10.0f %10.0f\n' "$1" "$2" "$3" \
 		"$(awk -v n="$((reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')" \
 		"$(awk -v n="$((2 * reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')"
 done

@@ -18,5 +18,11 @@ cp -L "$lib" "$hts/lib/libhts.so"
 ldd "$lib" | awk '/=> \// { print $3 }' | grep -E 'lib(z|bz2|lzma|deflate|htscodecs)\.' |
 	while read -r dep; do cp -L "$dep" "$hts/lib/"; done
 cp -L "$(ldconfig -p | awk '/libz\.so\.1 .*x86-64/ { print $NF; exit }')" "$hts/lib/libz.so"
+# The peers of benchmarks/gpu_seeded_bench.sh (Debian's bwa and minimap2: small,
+# linked against libc, libm and zlib only), when installed here.
+mkdir -p "$hts/bin"
+for tool in bwa minimap2; do
+	if command -v $tool >/dev/null; then cp -L "$(command -v $tool)" "$hts/bin/"; fi
+done
 benchmarks/gpu_e2e_data.sh carry/e2e
 du -sh carry/cli_hts carry/e2e
