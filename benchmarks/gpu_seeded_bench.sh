@@ -28,6 +28,20 @@ for m in 1 2; do
 	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/r$m.fq.gz"
 done
 rows=()
+# timed FILE CMD...: runs CMD (stdout and stderr as the caller redirects
+# them) and writes "SECONDS PEAK_MB" to FILE: its wall time (the Python
+# wrapper's start-up not included) and its peak resident memory.
+timed() {
+	local file=$1
+	shift
+	python3 -c 'import resource, subprocess, sys, time
+t0 = time.monotonic()
+rc = subprocess.call(sys.argv[2:])
+t1 = time.monotonic()
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+open(sys.argv[1], "w").write("%.2f %d\n" % (t1 - t0, peak))
+sys.exit(rc)' "$file" "$@"
+}
 peers=()
 for tool in bwa minimap2; do
 	command -v $tool >/dev/null && peers+=($tool)
@@ -43,35 +57,31 @@ for tool in "${peers[@]}"; do
 		>"$out/minimap2-index.log" 2>&1 ;;
 	esac
 	for t in "${threads[@]}"; do
-		t0=$(date +%s.%N)
 		case $tool in
-		bwa) bwa mem -t "$t" "$out/peers/chr20.fa.gz" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
-		minimap2) minimap2 -ax sr -t "$t" "$out/peers/chr20.mmi" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
+		bwa) timed "$out/timed" bwa mem -t "$t" "$out/peers/chr20.fa.gz" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
+		minimap2) timed "$out/timed" minimap2 -ax sr -t "$t" "$out/peers/chr20.mmi" "$out/r1.fq.gz" \
+			"$out/r2.fq.gz" ;;
 		esac >"$out/out.sam" 2>"$out/$tool-t$t.log" || { echo "FAIL $tool -t $t"; tail -n 3 "$out/$tool-t$t.log"; }
-		t1=$(date +%s.%N)
-		rows+=("$tool $t $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
+		rows+=("$tool $t $(cat "$out/timed")")
 	done
 done
 rm -rf "$out/peers"
 for e in $engines; do
 	for t in "${threads[@]}"; do
 		log=$out/$e-t$t.log
-		t0=$(date +%s.%N)
-		./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded -o "$out/out.sam" "$ref" \
-			"$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; }
-		t1=$(date +%s.%N)
-		secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-		rows+=("$e $t $secs")
+		timed "$out/timed" ./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded -o "$out/out.sam" \
+			"$ref" "$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; }
+		rows+=("$e $t $(cat "$out/timed")")
 		grep -h 'seconds:' "$log"
 	done
 done
 rm -f "$out"/r[12].fq.gz "$out/out.sam"
 echo
 echo "== chr20 seeded pairs, FASTQ to SAM: $reps x $n_pairs pairs =="
-printf '%-8s %7s %8s %10s %10s\n' mapper threads seconds pairs/s reads/s
+printf '%-8s %7s %8s %10s %10s %8s\n' mapper threads seconds pairs/s reads/s peak_MB
 for r in "${rows[@]}"; do
 	set -- $r
-	printf '%-8s %7s %8s %10.0f %10.0f\n' "$1" "$2" "$3" \
+	printf '%-8s %7s %8s %10.0f %10.0f %8s\n' "$1" "$2" "$3" \
 		"$(awk -v n="$((reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')" \
-		"$(awk -v n="$((2 * reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')"
+		"$(awk -v n="$((2 * reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')" "$4"
 done
