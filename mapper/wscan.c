@@ -4,39 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mapper/grow.h"
 #include "mapper/log.h"
 
-/* Grows *p (*cap elements of size sz) to hold need elements. */
-static int grow(void **p, int *cap, int need, size_t sz)
-{
-	int c = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, (size_t)c * sz);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
+/* Room for one more job: job[] and the arrays beside it (out, refs, qs)
+ * share the capacity w->m, raised only once all of them have grown. */
 static int grow_jobs(sm_wscan_t *w)
 {
-	int m = w->m;
+	int64_t m = w->m;
+	void *p;
 
-	if (grow((void **)&w->job, &m, w->n + 1, sizeof *w->job) < 0)
-		return -1;
-	if (m == w->m)
+	if (w->n < w->m)
 		return 0;
-	w->m = m;
-	if (!(w->out = realloc(w->out, (size_t)w->m * sizeof *w->out)) ||
-	    !(w->refs = realloc(w->refs, (size_t)w->m * sizeof *w->refs)) ||
-	    !(w->qs = realloc(w->qs, (size_t)w->m * sizeof *w->qs)))
+	if (sm_grow((void **)&w->job, &m, w->n + 1, sizeof *w->job) < 0)
 		return -1;
+	if (!(p = realloc(w->out, (size_t)m * sizeof *w->out)))
+		return -1;
+	w->out = p;
+	if (!(p = realloc(w->refs, (size_t)m * sizeof *w->refs)))
+		return -1;
+	w->refs = p;
+	if (!(p = realloc(w->qs, (size_t)m * sizeof *w->qs)))
+		return -1;
+	w->qs = p;
+	w->m = m;
 	return 0;
 }
 
@@ -86,7 +77,7 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 	uint8_t *b;
 
 	if (grow_jobs(w) < 0 ||
-	    grow((void **)&w->own, &w->m_own, w->n_own + 1, sizeof *w->own) < 0 ||
+	    sm_grow((void **)&w->own, &w->m_own, w->n_own + 1, sizeof *w->own) < 0 ||
 	    (r_at = take_bytes(w, (size_t)len)) < 0 ||
 	    (rev_query && (q_at = take_bytes(w, (size_t)q->len)) < 0)) {
 		sm_log(SM_LOG_ERROR, "out of memory listing window scans");

@@ -40,12 +40,14 @@ typedef struct {
 } sm_wscan_part_t;
 
 typedef struct {
-	int n, m;              /* jobs, allocated */
+	int n;                 /* jobs */
+	int64_t m;             /* allocated */
 	sm_wscan_job_t *job;
 	sm_scan_t *out;        /* out[k]: job k's result after sm_wscan_run */
 	const sm_ref_t **refs; /* scratch: each job's reference at run time */
 	sm_query_t *qs;        /* scratch: each job's query at run time */
-	int n_own, m_own;      /* owned references */
+	int n_own;             /* owned references */
+	int64_t m_own;
 	sm_wscan_part_t *own;
 	uint8_t *bytes;        /* owned bases (references and queries) */
 	size_t n_bytes, m_bytes;
