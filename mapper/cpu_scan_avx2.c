@@ -129,6 +129,13 @@ static inline V v_loadu(const uint8_t *p) { return _mm256_loadu_si256((const V *
 static inline void v_storeu(uint8_t *p, V x) { _mm256_storeu_si256((V *)(void *)p, x); }
 static inline V v_xor(V a, V b) { return _mm256_xor_si256(a, b); }
 
+static inline V v_rev8(V x)
+{
+	const __m128i r = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	x = _mm256_shuffle_epi8(x, _mm256_broadcastsi128_si256(r));
+	return _mm256_permute4x64_epi64(x, 0x4E);
+}
+
 static inline V v_sext(V x, int w)
 {
 	if (w == 8)

@@ -137,6 +137,13 @@ static inline V v_loadu(const uint8_t *p) { return _mm512_loadu_si512((const voi
 static inline void v_storeu(uint8_t *p, V x) { _mm512_storeu_si512((void *)p, x); }
 static inline V v_xor(V a, V b) { return _mm512_xor_si512(a, b); }
 
+static inline V v_rev8(V x)
+{
+	const __m128i r = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	x = _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(r));
+	return _mm512_shuffle_i64x2(x, x, 0x1B);
+}
+
 static inline V v_sext(V x, int w)
 {
 	if (w == 8)

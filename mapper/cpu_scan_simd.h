@@ -26,7 +26,7 @@
  *   v_narrow(lo, hi, w)      the inverse (values must fit),
  *   v_loadp(p, w)            L/R signed profile bytes at p sign-extended,
  *   v_lut(t16), v_shuffle(lut, idx)   byte table look-up (pshufb),
- *   v_loadu, v_storeu        unaligned, v_xor (bitwise),
+ *   v_loadu, v_storeu        unaligned, v_xor (bitwise), v_rev8 (bytes reversed),
  *   v_sext(x, w)             the low L/R bytes of x sign-extended to w bits.
  *
  * The row recurrence (rows follow the read, columns the reference; layout in
@@ -873,23 +873,48 @@ SM_INLINE void diag_zero(uint8_t *p, size_t n, const int w)
 }
 
 /* Offers the best column of each locus bin of the contig (see offer_tile);
- * cm holds column j at element Kb - j. */
+ * cm holds column j at element Kb - j.  A bin's columns are elements lo .. hi,
+ * its leftmost best column the highest element holding its maximum; both are
+ * found a vector at a time (the first or last vector overlapping the one
+ * before where the count is not a multiple of L). */
 SM_INLINE void diag_offer(const uint8_t *cm, int Kb, int C, int64_t g0, sm_scan_t *out,
 			  int shift, const int w)
 {
+	const int B = w / 8, L = SM_VB / B;
+
 	for (int j = 0; j < C;) {
 		int64_t next = (((g0 + j) >> shift) + 1) << shift;
-		int end = next - g0 < C ? (int)(next - g0) : C, at = j;
+		int end = next - g0 < C ? (int)(next - g0) : C;
+		int lo = Kb - end + 1, hi = Kb - j, at = -1;
 		uint32_t best = 0;
-		for (; j < end; j++) {
-			uint32_t v = lane_at(cm, (size_t)(Kb - j), w);
-			if (v > best) {
-				best = v;
-				at = j;
+		j = end;
+		if (hi - lo + 1 < L) {
+			for (int e = hi; e >= lo; e--)
+				if (lane_at(cm, (size_t)e, w) > best) {
+					best = lane_at(cm, (size_t)e, w);
+					at = e;
+				}
+		} else {
+			V m = v_loadu(cm + (size_t)(hi - L + 1) * B);
+			for (int e = lo; e < hi - L + 1; e += L)
+				m = v_max(m, v_loadu(cm + (size_t)e * B), w);
+			best = v_hmax(m, w) ^ lane_flip(w);
+			if (best == 0 || (int32_t)best < sm_cpu_offer_floor(out))
+				continue;
+			const V vb = v_val(best, w);
+			for (int e = hi - L + 1; at < 0 && e >= lo; e = e > lo && e - L < lo ? lo : e - L) {
+				uint64_t mk = v_ge_mask(v_loadu(cm + (size_t)e * B), vb, w);
+				/* Lanes from the top; a byte of a lower lane may match too. */
+				while (mk && at < 0) {
+					int lane = (63 - __builtin_clzll(mk)) / B;
+					if (lane_at(cm, (size_t)(e + lane), w) == best)
+						at = e + lane;
+					mk &= ~(~(uint64_t)0 << (lane * B));
+				}
 			}
 		}
 		if (best > 0)
-			sm_cpu_offer(out, shift, (int32_t)best, g0 + at);
+			sm_cpu_offer(out, shift, (int32_t)best, g0 + (Kb - at));
 	}
 }
 
@@ -913,9 +938,13 @@ SM_INLINE uint64_t diag_contig(sm_cpu_scan_t *ws, const uint8_t *seq, int C, int
 	for (int i = 0; i < n; i++)
 		qx[pad + i] = q->seq[i] < SM_BASE_N ? q->seq[i] : SM_CPU_XOR_N;
 	memset(qx + S * L, SM_CPU_XOR_N, SM_VB);
+	/* Reference codes are 0 .. SM_BASE_N (io/ref.h). */
 	memset(ws->drev, SM_BASE_N, (size_t)a.Kr + SM_VB);
-	for (int j = 0; j < C; j++)
-		ws->drev[a.Kr - j] = seq[j] < SM_BASE_N ? seq[j] : SM_BASE_N;
+	int j = 0;
+	for (; j + SM_VB <= C; j += SM_VB)
+		v_storeu(ws->drev + a.Kr - j - SM_VB + 1, v_rev8(v_loadu(seq + j)));
+	for (; j < C; j++)
+		ws->drev[a.Kr - j] = seq[j];
 	for (int b = 0; b < 3; b++)
 		diag_zero(ws->dbuf[0][b], n_el, w);
 	for (int s = 0; s < S; s += SM_DIAG_GROUP, par ^= 1) {
