@@ -66,7 +66,8 @@ sm_cpu_isa_t sm_cpu_scan_isa(const sm_cpu_scan_t *ws);
  * read's alignment (a seeded window) the anti-diagonal kernel is. */
 typedef enum {
 	SM_CPU_KERNEL_AUTO = 0,  /* anti-diagonal for contigs of up to 2,048 columns
-				  * in references of up to 32,768, tiles otherwise */
+				  * in references of up to 32,768 (8-bit cells; 16-bit
+				  * with AVX-512), tiles otherwise */
 	SM_CPU_KERNEL_TILES,     /* the tiled row kernel only */
 	SM_CPU_KERNEL_DIAG,      /* anti-diagonal for every contig of up to 4,096 columns */
 } sm_cpu_kernel_t;

@@ -44,14 +44,17 @@
 #define SM_CPU_N_CODES 5
 /* With SM_CPU_KERNEL_AUTO, contigs of at most SM_CPU_DIAG_COLS columns
  * (<= SM_CPU_TILE_COLS) of a reference of at most SM_CPU_DIAG_REF columns go
- * to the anti-diagonal kernel (cpu_scan_simd.h, "Short contigs").  A read
- * scanned against so small a reference (seeded windows, a mate's rescue
- * window, the tandem check) is expected to align in it, and where it does
- * the anti-diagonal kernel is 1.3x (AVX2) to 1.9x (AVX-512) faster; in a
- * whole genome most contigs do not hold the read, and there the lazy tiles
- * are up to 2.4x faster (docs/cpu-engine.md). */
+ * to the anti-diagonal kernel (cpu_scan_simd.h, "Short contigs") if its
+ * cells are 8-bit, or 16-bit with vectors of at least SM_CPU_DIAG_VB16
+ * bytes.  A read scanned against so small a reference (seeded windows, a
+ * mate's rescue window, the tandem check) is expected to align in it, and
+ * where it does the anti-diagonal kernel is 1.3x (AVX2) to 1.9x (AVX-512)
+ * faster at 8 bits (1.3x at 16 bits on AVX-512, slower on AVX2); in a whole
+ * genome most contigs do not hold the read, and there the lazy tiles are up
+ * to 2.4x faster (docs/cpu-engine.md). */
 #define SM_CPU_DIAG_COLS 2048
 #define SM_CPU_DIAG_REF 32768
+#define SM_CPU_DIAG_VB16 64
 /* The anti-diagonal kernel's score of read code q against reference code r
  * is xtab[x(q) ^ r], x(q) = q for the four bases and SM_CPU_XOR_N for N: so
  * 0 is a match, 1-3 a mismatch, 4-7 a reference N, 8-12 a read N. */

@@ -984,9 +984,12 @@ int SM_KERNEL_NAME(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t 
 	uint64_t cells_w[SM_CPU_N_WIDTHS] = { 0 };
 
 	const int dk = sc->xtab_ok ? diag_width(sc, q->len) : -1;
+	/* AUTO (cpu_scan_impl.h): the anti-diagonal kernel pays with 8-bit
+	 * cells, and with 16-bit ones on 512-bit vectors (32 lanes a stripe). */
+	const int auto_diag = ref->total <= SM_CPU_DIAG_REF &&
+		(dk == 0 || (dk == 1 && SM_VB >= SM_CPU_DIAG_VB16));
 	const int64_t diag_max = ws->kernel == SM_CPU_KERNEL_DIAG ? SM_CPU_TILE_COLS :
-		ws->kernel == SM_CPU_KERNEL_AUTO && ref->total <= SM_CPU_DIAG_REF ?
-		SM_CPU_DIAG_COLS : 0;
+		ws->kernel == SM_CPU_KERNEL_AUTO && auto_diag ? SM_CPU_DIAG_COLS : 0;
 
 	out->n = 0;
 	for (int32_t c = 0; c < ref->n_contig; c++) {

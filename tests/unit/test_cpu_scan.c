@@ -527,10 +527,29 @@ static void case_windows(const sm_score_t *sc, const char *name, uint64_t seed)
 	free(g.contig[0]);
 }
 
+/* The cells (st->cells, st->cells_w[]) that one scan of query 0 against t's
+ * reference does with the widest ISA, the default ladder and a kernel
+ * choice; all 0 if the scan failed. */
+static sm_engine_stats_t scan_stats(const tcase_t *t, sm_cpu_kernel_t kernel)
+{
+	sm_engine_stats_t st = { 0 };
+	sm_scan_t got;
+	sm_cpu_scan_t *ws = sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, 16);
+
+	if (!ws)
+		return st;
+	sm_cpu_scan_set_kernel(ws, kernel);
+	if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[0], &got, &st) != 0)
+		memset(&st, 0, sizeof st);
+	sm_cpu_scan_destroy(ws);
+	return st;
+}
+
 /* The anti-diagonal kernel sizes its cells from n * A, the highest score
  * a read can reach: exact copies reach it.  n * A = 255 must run in 8 bits
  * and 256 in 16; with A = 100, 65,500 in 16 and 65,600 in 32.  The check on
- * the cells proves which width ran (the oracle check that it was enough). */
+ * the cells (SM_CPU_KERNEL_DIAG) proves which width ran, the oracle checks
+ * of run_case that it was enough. */
 static void case_diag_width(const sm_score_t *sc, const char *name, int n, int want_width)
 {
 	tcase_t t = { .name = name, .sc = *sc };
@@ -543,7 +562,8 @@ static void case_diag_width(const sm_score_t *sc, const char *name, int n, int w
 	finish(&t);
 	uint64_t w[3] = { 0 };
 	run_case(&t, w);
-	CHECK(w[want_width] > 0 && w[0] + w[1] + w[2] == w[want_width],
+	sm_engine_stats_t st = scan_stats(&t, SM_CPU_KERNEL_DIAG);
+	CHECK(st.cells_w[want_width] > 0 && st.cells == st.cells_w[want_width],
 	      "%s: a read scoring %d ran in %d-bit cells", name, t.want[0].top[0].score,
 	      8 << want_width);
 	free_case(&t);
@@ -579,51 +599,46 @@ static void case_short_ties(void)
 	free_case(&t);
 }
 
-/* Cells one scan of query 0 against t's reference does with a kernel choice. */
-static uint64_t scan_cells(const tcase_t *t, sm_cpu_kernel_t kernel)
-{
-	sm_engine_stats_t st = { 0 };
-	sm_scan_t got;
-	sm_cpu_scan_t *ws = sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, 16);
-
-	if (!ws)
-		return 0;
-	sm_cpu_scan_set_kernel(ws, kernel);
-	if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[0], &got, &st) != 0)
-		st.cells = 0;
-	sm_cpu_scan_destroy(ws);
-	return st.cells;
-}
-
 /* SM_CPU_KERNEL_AUTO: the anti-diagonal kernel for the short contigs of a
- * small reference (a read's windows), tiles for the short contigs of a
- * large one and for long contigs (told apart by the cells each counts). */
+ * small reference (a read's windows) at 8-bit cells, and at 16-bit ones with
+ * 512-bit vectors; tiles for the short contigs of a large reference and for
+ * long contigs (told apart by the cells each counts). */
 static void case_kernel_choice(void)
 {
-	static const struct { int n_contig, len, last_len; const char *what; int diag; } refs[] = {
-		{ 2, 500, 500, "2 contigs of 500 columns", 1 },
-		{ 2, 500, 33000, "contigs of 500 and 33,000 columns", 0 },
-		{ 1, 2100, 2100, "1 contig of 2,100 columns", 0 },
-		{ 70, 500, 500, "70 contigs of 500 columns", 0 },
+	static const sm_score_t a2 = { 2, 4, 4, 2 };
+	/* diag: 2 for "with 512-bit vectors" (16-bit cells). */
+	static const struct {
+		int n_contig, len, last_len;
+		const sm_score_t *sc;
+		const char *what;
+		int diag;
+	} refs[] = {
+		{ 2, 500, 500, &default_sc, "2 contigs of 500 columns", 1 },
+		{ 2, 500, 33000, &default_sc, "contigs of 500 and 33,000 columns", 0 },
+		{ 1, 2100, 2100, &default_sc, "1 contig of 2,100 columns", 0 },
+		{ 70, 500, 500, &default_sc, "70 contigs of 500 columns", 0 },
+		{ 2, 500, 500, &a2, "2 contigs of 500 columns, A2 (16-bit cells)", 2 },
 	};
 	if (!sm_cpu_isa_supported(SM_CPU_ISA_SSE41)) {
 		printf("skip kernel choice: no SIMD instruction set\n");
 		return;
 	}
 	for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]); r++) {
-		tcase_t t = { .name = "kernel choice", .sc = default_sc };
+		tcase_t t = { .name = "kernel choice", .sc = *refs[r].sc };
+		int want_diag = refs[r].diag == 2 ? sm_cpu_isa_best() == SM_CPU_ISA_AVX512 :
+			refs[r].diag;
 		unit_seed(50);
 		for (int c = 0; c < refs[r].n_contig; c++)
 			add_contig(&t, random_seq(c + 1 < refs[r].n_contig ? refs[r].len :
 						  refs[r].last_len));
 		add_sampled(&t, 170, 150, 30, 0, 1);
 		finish(&t);
-		uint64_t a = scan_cells(&t, SM_CPU_KERNEL_AUTO);
-		uint64_t tiles = scan_cells(&t, SM_CPU_KERNEL_TILES);
-		uint64_t diag = scan_cells(&t, SM_CPU_KERNEL_DIAG);
-		CHECK(a > 0 && a == (refs[r].diag ? diag : tiles) && tiles != diag,
-		      "kernel choice: %s: %s kernel", refs[r].what,
-		      refs[r].diag ? "anti-diagonal" : "tiled");
+		uint64_t a = scan_stats(&t, SM_CPU_KERNEL_AUTO).cells;
+		uint64_t tiles = scan_stats(&t, SM_CPU_KERNEL_TILES).cells;
+		uint64_t diag = scan_stats(&t, SM_CPU_KERNEL_DIAG).cells;
+		CHECK(a > 0 && a == (want_diag ? diag : tiles) && tiles != diag,
+		      "kernel choice (%s): %s: %s kernel", sm_cpu_isa_name(sm_cpu_isa_best()),
+		      refs[r].what, want_diag ? "anti-diagonal" : "tiled");
 		free_case(&t);
 	}
 }
