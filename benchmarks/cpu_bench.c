@@ -78,6 +78,7 @@ typedef struct {
 	char name[48];
 	sm_cpu_isa_t isa;
 	int variant;            /* parasail function index */
+	sm_cpu_kernel_t kernel; /* scanmap: sm_cpu_scan_set_kernel */
 } method_t;
 
 typedef struct {
@@ -208,6 +209,7 @@ static void *worker(void *p)
 			w->err = 1;
 			return NULL;
 		}
+		sm_cpu_scan_set_kernel(ws, w->m->kernel);
 	}
 	for (;;) {
 		if (sm_seconds() > w->deadline)
@@ -293,7 +295,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: cpu_bench -r REF.fa [-n READS] [-l LEN] [-s SEED] "
 		"[-t THREADS,...] [-b SECONDS] [-m METHOD,...] [-A N -B N -O N -E N]\n"
-		"methods: scanmap-<isa> (isa: avx512 avx2 sse41 scalar), "
+		"methods: scanmap-<isa>[-tiles|-diag] (isa: avx512 avx2 sse41 scalar; "
+		"-tiles: row kernel only, -diag: anti-diagonal kernel for contigs up to a tile), "
 		"parasail-striped16, parasail-stripedsat, parasail-scan16, ssw\n");
 }
 
@@ -424,16 +427,28 @@ int main(int argc, char **argv)
 	else
 		printf("note: SSW (libssw.so.0) not found: skipped\n");
 
-	method_t methods[16];
+	method_t methods[24];
 	int nm = 0;
-	for (int isa = SM_CPU_ISA_AVX512; isa >= SM_CPU_ISA_SCALAR; isa--) {
-		method_t m = { .kind = M_SCANMAP, .isa = (sm_cpu_isa_t)isa };
-		snprintf(m.name, sizeof m.name, "scanmap-%s", sm_cpu_isa_name(m.isa));
-		if (!sm_cpu_isa_supported(m.isa))
-			printf("note: %s: not supported by this CPU\n", m.name);
-		else if (selected(sel, m.name))
-			methods[nm++] = m;
-	}
+	/* Each ISA with the default choice of kernel per contig, then with the
+	 * tiled row kernel only ("-tiles") and with the anti-diagonal kernel
+	 * for every contig up to a tile ("-diag"). */
+	static const struct { const char *suffix; sm_cpu_kernel_t kernel; } kernels[] = {
+		{ "", SM_CPU_KERNEL_AUTO }, { "-tiles", SM_CPU_KERNEL_TILES },
+		{ "-diag", SM_CPU_KERNEL_DIAG },
+	};
+	for (int isa = SM_CPU_ISA_AVX512; isa >= SM_CPU_ISA_SCALAR; isa--)
+		for (int v = 0; v < 3 && (v == 0 || isa != SM_CPU_ISA_SCALAR); v++) {
+			method_t m = { .kind = M_SCANMAP, .isa = (sm_cpu_isa_t)isa,
+				       .kernel = kernels[v].kernel };
+			snprintf(m.name, sizeof m.name, "scanmap-%s%s", sm_cpu_isa_name(m.isa),
+				 kernels[v].suffix);
+			if (!sm_cpu_isa_supported(m.isa)) {
+				if (v == 0)
+					printf("note: %s: not supported by this CPU\n", m.name);
+			} else if (selected(sel, m.name)) {
+				methods[nm++] = m;
+			}
+		}
 	if (b.pa)
 		for (int v = 0; v < 3; v++) {
 			static const char *const names[3] = {

@@ -95,6 +95,12 @@ static int grow_rows(sm_cpu_scan_t *ws, int32_t n)
 	if (!eb)
 		goto oom;
 	ws->eb = eb;
+	/* The read's codes padded to whole stripes, plus one vector read past
+	 * the last stripe (cpu_scan_simd.h, "Short contigs"): n + 2 L bytes. */
+	uint8_t *dq = realloc(ws->dq, (size_t)n + 2 * SM_CPU_ALIGN);
+	if (!dq)
+		goto oom;
+	ws->dq = dq;
 	ws->cap_rows = n;
 	return 0;
 oom:
@@ -126,11 +132,16 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 	}
 	ws->isa = isa;
 	ws->allowed = allowed_widths(isa, cells);
-	/* sref, CODES profile rows, and H, F, column maxima at 1, 2, 4 bytes. */
+	ws->kernel = SM_CPU_KERNEL_AUTO;
+	/* sref, CODES profile rows, and H, F, column maxima at 1, 2, 4 bytes;
+	 * the anti-diagonal kernel's reversed contig and 2 x 3 boundary rows
+	 * of 4-byte elements. */
 	const size_t tile = SM_CPU_TILE_COLS;
+	const size_t drow = (tile + SM_CPU_DIAG_MARGIN) * sizeof(int32_t);
 	size_t total = tile * (1 + SM_CPU_N_CODES) + 2 * SM_CPU_STAGGER;
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
 		total += 3 * ((tile << k) + SM_CPU_STAGGER);
+	total += tile + SM_CPU_DIAG_MARGIN + SM_CPU_STAGGER + 6 * (drow + SM_CPU_STAGGER);
 	void *mem = NULL;
 	if (posix_memalign(&mem, SM_CPU_ALIGN, total) != 0) {
 		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
@@ -151,6 +162,13 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 		ws->cm[k] = p;
 		p += (tile << k) + SM_CPU_STAGGER;
 	}
+	ws->drev = p;
+	p += tile + SM_CPU_DIAG_MARGIN + SM_CPU_STAGGER;
+	for (int par = 0; par < 2; par++)
+		for (int b = 0; b < 3; b++) {
+			ws->dbuf[par][b] = p;
+			p += drow + SM_CPU_STAGGER;
+		}
 	if (grow_rows(ws, max_query_len > 0 ? max_query_len : 1) != 0) {
 		sm_cpu_scan_destroy(ws);
 		return NULL;
@@ -163,12 +181,18 @@ sm_cpu_isa_t sm_cpu_scan_isa(const sm_cpu_scan_t *ws)
 	return ws->isa;
 }
 
+void sm_cpu_scan_set_kernel(sm_cpu_scan_t *ws, sm_cpu_kernel_t kernel)
+{
+	ws->kernel = kernel;
+}
+
 void sm_cpu_scan_destroy(sm_cpu_scan_t *ws)
 {
 	if (!ws)
 		return;
 	free(ws->hb);
 	free(ws->eb);
+	free(ws->dq);
 	free(ws->mem);
 	free(ws);
 }
@@ -268,6 +292,19 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
 		for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
 			k.lut[qc][rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
+	/* The anti-diagonal kernel's table: x(q) ^ r is 0 for a match, 1-3 for
+	 * a mismatch, 4-7 for a reference N and 8-12 for a read N.  It gives the
+	 * same scores as lut as long as sm_subst() has that shape (checked). */
+	for (int t = 0; t < 16; t++)
+		k.xtab[t] = t < SM_BASE_N ? k.lut[0][t] :
+			t < SM_CPU_XOR_N ? k.lut[0][SM_BASE_N] : k.lut[SM_BASE_N][0];
+	/* Padding rows and columns (read and reference N) must stay at 0. */
+	k.xtab_ok = k.lut[0][SM_BASE_N] <= 0 && k.lut[SM_BASE_N][0] <= 0;
+	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
+		for (int rc = 0; rc < SM_CPU_N_CODES; rc++) {
+			int x = qc < SM_BASE_N ? qc : SM_CPU_XOR_N;
+			k.xtab_ok &= k.xtab[x ^ rc] == k.lut[qc][rc];
+		}
 	if (ws->isa == SM_CPU_ISA_SCALAR)
 		return scan_scalar(ws, ref, &k, q, out, st);
 	return isa_kernels[ws->isa](ws, ref, &k, q, out, st);

@@ -60,6 +60,22 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells,
 /* The ISA a workspace runs. */
 sm_cpu_isa_t sm_cpu_scan_isa(const sm_cpu_scan_t *ws);
 
+/* Which SIMD kernel scans a contig (docs/cpu-engine.md); all give the same
+ * results.  The tiled row kernel is fastest on long contigs and on short
+ * ones where the read does not align; on a short contig that holds the
+ * read's alignment (a seeded window) the anti-diagonal kernel is. */
+typedef enum {
+	SM_CPU_KERNEL_AUTO = 0,  /* anti-diagonal for contigs of up to 2,048 columns
+				  * in references of up to 32,768 (8-bit cells; 16-bit
+				  * with AVX-512), tiles otherwise */
+	SM_CPU_KERNEL_TILES,     /* the tiled row kernel only */
+	SM_CPU_KERNEL_DIAG,      /* anti-diagonal for every contig of up to 4,096 columns */
+} sm_cpu_kernel_t;
+
+/* Sets the kernel choice of a workspace (created with AUTO).  For tests and
+ * benchmarks; the scalar ISA has one kernel and ignores it. */
+void sm_cpu_scan_set_kernel(sm_cpu_scan_t *ws, sm_cpu_kernel_t kernel);
+
 /* Scans query q against ref with scoring sc; writes *out, identical to
  * sm_scan_oracle(ref, sc, q, out).  If st is not NULL, adds this query's
  * cells (st->cells, st->cells_w[]) and 1 to st->queries; st->seconds is

@@ -9,6 +9,8 @@
 
 typedef __m256i V;
 #define SM_VB 32
+/* Stripes the anti-diagonal kernel keeps in registers at once. */
+#define SM_DIAG_GROUP 2
 #define SM_KERNEL_NAME sm_cpu_kernel_avx2
 
 static inline V v_load(const V *p) { return _mm256_load_si256(p); }
@@ -122,5 +124,24 @@ static inline V v_lut(const int8_t *t16)
 }
 
 static inline V v_shuffle(V lut, V idx) { return _mm256_shuffle_epi8(lut, idx); }
+
+static inline V v_loadu(const uint8_t *p) { return _mm256_loadu_si256((const V *)(const void *)p); }
+static inline void v_storeu(uint8_t *p, V x) { _mm256_storeu_si256((V *)(void *)p, x); }
+static inline V v_xor(V a, V b) { return _mm256_xor_si256(a, b); }
+
+static inline V v_rev8(V x)
+{
+	const __m128i r = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	x = _mm256_shuffle_epi8(x, _mm256_broadcastsi128_si256(r));
+	return _mm256_permute4x64_epi64(x, 0x4E);
+}
+
+static inline V v_sext(V x, int w)
+{
+	if (w == 8)
+		return x;
+	__m128i l = _mm256_castsi256_si128(x);
+	return w == 16 ? _mm256_cvtepi8_epi16(l) : _mm256_cvtepi8_epi32(l);
+}
 
 #include "mapper/cpu_scan_simd.h"

@@ -9,6 +9,8 @@
 
 typedef __m512i V;
 #define SM_VB 64
+/* Stripes the anti-diagonal kernel keeps in registers at once. */
+#define SM_DIAG_GROUP 4
 #define SM_KERNEL_NAME sm_cpu_kernel_avx512
 
 static inline V v_load(const V *p) { return _mm512_load_si512(p); }
@@ -130,5 +132,24 @@ static inline V v_lut(const int8_t *t16)
 }
 
 static inline V v_shuffle(V lut, V idx) { return _mm512_shuffle_epi8(lut, idx); }
+
+static inline V v_loadu(const uint8_t *p) { return _mm512_loadu_si512((const void *)p); }
+static inline void v_storeu(uint8_t *p, V x) { _mm512_storeu_si512((void *)p, x); }
+static inline V v_xor(V a, V b) { return _mm512_xor_si512(a, b); }
+
+static inline V v_rev8(V x)
+{
+	const __m128i r = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	x = _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(r));
+	return _mm512_shuffle_i64x2(x, x, 0x1B);
+}
+
+static inline V v_sext(V x, int w)
+{
+	if (w == 8)
+		return x;
+	return w == 16 ? _mm512_cvtepi8_epi16(_mm512_castsi512_si256(x)) :
+		_mm512_cvtepi8_epi32(_mm512_castsi512_si128(x));
+}
 
 #include "mapper/cpu_scan_simd.h"

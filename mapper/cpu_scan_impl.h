@@ -42,6 +42,27 @@
 #define SM_CPU_NARROW_MARGIN 10
 /* Codes of the profile: the four bases and SM_BASE_N. */
 #define SM_CPU_N_CODES 5
+/* With SM_CPU_KERNEL_AUTO, contigs of at most SM_CPU_DIAG_COLS columns
+ * (<= SM_CPU_TILE_COLS) of a reference of at most SM_CPU_DIAG_REF columns go
+ * to the anti-diagonal kernel (cpu_scan_simd.h, "Short contigs") if its
+ * cells are 8-bit, or 16-bit with vectors of at least SM_CPU_DIAG_VB16
+ * bytes.  A read scanned against so small a reference (seeded windows, a
+ * mate's rescue window, the tandem check) is expected to align in it, and
+ * where it does the anti-diagonal kernel is 1.3x (AVX2) to 1.9x (AVX-512)
+ * faster at 8 bits (1.3x at 16 bits on AVX-512, slower on AVX2); in a whole
+ * genome most contigs do not hold the read, and there the lazy tiles are up
+ * to 2.4x faster (docs/cpu-engine.md). */
+#define SM_CPU_DIAG_COLS 2048
+#define SM_CPU_DIAG_REF 32768
+#define SM_CPU_DIAG_VB16 64
+/* The anti-diagonal kernel's score of read code q against reference code r
+ * is xtab[x(q) ^ r], x(q) = q for the four bases and SM_CPU_XOR_N for N: so
+ * 0 is a match, 1-3 a mismatch, 4-7 a reference N, 8-12 a read N. */
+#define SM_CPU_XOR_N 8
+/* Elements around a contig in the anti-diagonal kernel's buffers: the
+ * reversed contig reaches L - 1 columns either side plus one vector, the
+ * boundary rows take C + 4 L elements (cpu_scan_simd.h); L <= SM_CPU_ALIGN. */
+#define SM_CPU_DIAG_MARGIN (4 * SM_CPU_ALIGN)
 
 struct sm_cpu_scan_s {
 	sm_cpu_isa_t isa;
@@ -55,6 +76,12 @@ struct sm_cpu_scan_s {
 	uint8_t *hp[SM_CPU_N_WIDTHS];   /* [TILE << k] H of the previous row */
 	uint8_t *f[SM_CPU_N_WIDTHS];    /* [TILE << k] vertical gap F of the next row */
 	uint8_t *cm[SM_CPU_N_WIDTHS];   /* [TILE << k] column maxima of rows at this width */
+	/* The anti-diagonal kernel (short contigs): */
+	sm_cpu_kernel_t kernel; /* which contigs use it */
+	uint8_t *dq;            /* [cap_rows + 2 ALIGN] the read's codes (x(q)), padded on top */
+	uint8_t *drev;          /* [TILE + MARGIN] the contig's codes, reversed */
+	uint8_t *dbuf[2][3];    /* [(TILE + MARGIN) * 4] per group parity: H, G and the
+				 * column maxima of the last row of a group of stripes */
 };
 
 /* Constants of one query's scan, shared by every kernel. */
@@ -63,6 +90,8 @@ typedef struct {
 	int locus_shift;        /* sm_locus_shift() of the query */
 	int allowed;            /* bit k: cells of 8 << k bits may be used */
 	int8_t lut[SM_CPU_N_CODES][16];   /* [read code][ref code] substitution score */
+	int8_t xtab[16];        /* [x(q) ^ r] the same scores (SM_CPU_XOR_N) */
+	int xtab_ok;            /* 1 if xtab gives every entry of lut */
 } sm_cpu_score_t;
 
 /* Per-ISA entry points: one query against the whole reference.  Same

@@ -1,10 +1,11 @@
 /* cpu_scan_simd.h — the one source of the SIMD kernels.  Not a public
  * header: cpu_scan_sse41.c, cpu_scan_avx2.c and cpu_scan_avx512.c each
  * define, under their own `#pragma GCC target`, the vector type V, its byte
- * width SM_VB, the primitives listed below and SM_KERNEL_NAME, then include
- * this file once.  Every function here takes the cell width w (8, 16 or 32)
- * as a parameter and is always inlined with a constant w, so each ISA gets
- * three specialised row kernels from one text.
+ * width SM_VB, the primitives listed below, SM_DIAG_GROUP and
+ * SM_KERNEL_NAME, then include this file once.  Every function here takes
+ * the cell width w (8, 16 or 32) as a parameter and is always inlined with a
+ * constant w, so each ISA gets three specialised row kernels (and three
+ * anti-diagonal kernels for short contigs, at the end) from one text.
  *
  * Lane encoding.  At 8 and 16 bits a lane holds value - 2^(w-1) in signed
  * saturating arithmetic (adds/subs/max_epi8, _epi16): the lowest lane value
@@ -24,7 +25,9 @@
  *   v_widen(x, w, lo, hi)    the values of x's lanes in 2w-bit lanes,
  *   v_narrow(lo, hi, w)      the inverse (values must fit),
  *   v_loadp(p, w)            L/R signed profile bytes at p sign-extended,
- *   v_lut(t16), v_shuffle(lut, idx)   byte table look-up (pshufb).
+ *   v_lut(t16), v_shuffle(lut, idx)   byte table look-up (pshufb),
+ *   v_loadu, v_storeu        unaligned, v_xor (bitwise), v_rev8 (bytes reversed),
+ *   v_sext(x, w)             the low L/R bytes of x sign-extended to w bits.
  *
  * The row recurrence (rows follow the read, columns the reference; layout in
  * cpu_scan_impl.h).  For read row i, with H of row i-1 and F of row i in
@@ -723,15 +726,286 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 	}
 }
 
+/* ---- Short contigs: the anti-diagonal kernel ----
+ *
+ * On a contig of a few hundred columns a tile row is a few steps, and the
+ * read's own alignment, which a seeded window always holds, makes nearly
+ * every block whole and E cross segments in nearly every row: the per-row
+ * costs of row_run dominate.  Short contigs are therefore scanned along
+ * anti-diagonals instead, where no value depends on another of the same
+ * vector and nothing is lazy, scanned or branched on.
+ *
+ * Layout.  The read is padded on top to S = ceil(n / L) stripes of L rows
+ * (L lanes of width w).  Lane i of a stripe is row i0 + i, and step d of the
+ * stripe holds the cells (i0 + i, d - i), d = 0 .. C + L - 2.  Per step and
+ * lane, with x = H - O - E:
+ *   H(i, j) = max(H(i-1, j-1) + S, E(i, j), F(i, j))    (floor 0)
+ *   E(i, j+1) = max(E(i, j) - E, x)                      same lane, next step
+ *   G(i, j) = max(F(i, j) - E, x) = F(i+1, j)            lane above, next step
+ *   CM(i, j) = max(CM(i-1, j), H(i, j))                  lane above, next step
+ * and H(i, j) is the diagonal of lane i + 1 two steps on.  So F, CM and the
+ * diagonal move up one lane per step (v_funnel), and lane 0 takes the value
+ * of row i0 - 1 from the stripe above.  Up to SM_DIAG_GROUP stripes (as many
+ * as the ISA's registers hold) run together, each L steps behind the one
+ * above, so that this value is in a register (diag_group); between groups
+ * it goes through boundary rows, one element per column.  The dependency
+ * chain of a step (F, H, x, G: a lane shift and three operations) is long
+ * enough that the independent stripes of a group are what keeps the vector
+ * units busy.  Cells left of column 0 (and the padding rows, read code N)
+ * stay exactly 0, which is what a contig start and the row above row 1
+ * hold; cells right of the contig feed only cells right of it.  CM of the
+ * last stripe's last lane is the column maximum.
+ *
+ * Boundary rows are kept reversed: column j at element Kb - j.  Then a step
+ * stores its whole vector at Kb - d, lane i landing on column d - i: each
+ * column is written by L steps and the last one, lane L - 1, stays.  A load
+ * ending at column c puts c in the top lane, the one v_funnel shifts in.
+ * The contig's codes are reversed the same way (rev[Kr - j]), so a step's
+ * reference codes are one unaligned load, and its scores two instructions
+ * (xtab, cpu_scan_impl.h).
+ *
+ * Width.  No H exceeds n * A, so the narrowest allowed width that holds it
+ * is used for the whole contig: nothing can overflow, nothing is checked. */
+
+typedef struct {
+	int C;                  /* columns of the contig */
+	int Kr;                 /* rev[Kr - j]: code of column j */
+	int Kb;                 /* boundary rows: column j at element Kb - j */
+	const uint8_t *rev;
+	const uint8_t *hin, *gin, *cin;   /* H, G, CM of row i0 - 1 (w-bit elements) */
+	uint8_t *hout, *gout, *cout;      /* the same of this stripe's last row */
+} diag_args_t;
+
+/* Stripes 0 .. G-1 of a group (read codes from qx on), in step with each
+ * other: stripe k runs k * L steps behind stripe 0, so that its lane 0 finds
+ * what it needs in the last lane of stripe k - 1 from the step before (F,
+ * CM, and the diagonal of its next step), in registers.  Stripe 0 takes
+ * that from the boundary rows; the group's last stripe leaves its last row
+ * there for the next group (keep) and its column maxima.  Stripes run from
+ * last to first within a step, so that stripe k - 1 still holds the values
+ * of the step before. */
+SM_INLINE void diag_group(const diag_args_t *a, const sm_cpu_score_t *sc, const uint8_t *qx,
+			  const int w, const int G, const int keep)
+{
+	const int B = w / 8, L = SM_VB / B, last = a->C + L - 2;
+	const V ve = v_set1((uint32_t)sc->gap_ext, w);
+	const V voe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w);
+	const V zero = v_val(0, w), tbl = v_lut(sc->xtab);
+	/* Per stripe: its read codes, E entering the step, G and H of the step
+	 * before, the column maxima, the diagonal of this step. */
+	V qv[SM_DIAG_GROUP], e[SM_DIAG_GROUP], g[SM_DIAG_GROUP], h[SM_DIAG_GROUP];
+	V cm[SM_DIAG_GROUP], hs[SM_DIAG_GROUP];
+	/* The last stripe's column maxima leaving its last lane, newest in lane
+	 * 0: lane m holds column d - m - L + 1, i.e. element Kb - d + L - 1 + m,
+	 * so every L steps they go out in one aligned store. */
+	V cx = zero;
+
+	for (int k = 0; k < G; k++) {
+		qv[k] = v_loadu(qx + (size_t)k * L);
+		e[k] = g[k] = h[k] = cm[k] = hs[k] = zero;
+	}
+	for (int t = 0; t <= last + (G - 1) * L; t++) {
+#pragma GCC unroll 8
+		for (int k = G - 1; k >= 0; k--) {
+			const int d = t - k * L;
+			if (d < 0 || d > last)
+				continue;
+			V gi, ci, hi;
+			if (k == 0) {
+				/* Loads ending at column d. */
+				const size_t in = (size_t)(a->Kb - d - L + 1) * B;
+				gi = v_loadu(a->gin + in);
+				ci = v_loadu(a->cin + in);
+				hi = v_loadu(a->hin + in);
+			} else {
+				gi = g[k - 1];
+				ci = cm[k - 1];
+				hi = h[k - 1];
+			}
+			V s = v_sext(v_shuffle(tbl, v_xor(v_loadu(a->rev + a->Kr - d), qv[k])), w);
+			V f = v_funnel(g[k], gi, B);
+			V hn = v_max(v_max(v_adds(hs[k], s, w), e[k], w), f, w);
+			V x = v_subs(hn, voe, w);
+			e[k] = v_max(v_subs(e[k], ve, w), x, w);
+			g[k] = v_max(v_subs(f, ve, w), x, w);
+			cm[k] = v_max(v_funnel(cm[k], ci, B), hn, w);
+			hs[k] = v_funnel(h[k], hi, B);
+			h[k] = hn;
+			if (k == G - 1) {
+				if (keep) {
+					const size_t o = (size_t)(a->Kb - d) * B;
+					v_storeu(a->hout + o, hn);
+					v_storeu(a->gout + o, g[k]);
+				}
+				cx = v_funnel(cx, cm[k], B);
+				if ((d & (L - 1)) == L - 1 || d == last)
+					v_storeu(a->cout + (size_t)(a->Kb - d + L - 1) * B, cx);
+			}
+		}
+	}
+}
+
+/* diag_group for a G known only at run time (1 <= G <= SM_DIAG_GROUP). */
+SM_INLINE void diag_group_any(const diag_args_t *a, const sm_cpu_score_t *sc, const uint8_t *qx,
+			      const int w, int G, const int keep)
+{
+	switch (G) {
+	case 1: diag_group(a, sc, qx, w, 1, keep); break;
+#if SM_DIAG_GROUP >= 2
+	case 2: diag_group(a, sc, qx, w, 2, keep); break;
+#endif
+#if SM_DIAG_GROUP >= 3
+	case 3: diag_group(a, sc, qx, w, 3, keep); break;
+#endif
+#if SM_DIAG_GROUP >= 4
+	default: diag_group(a, sc, qx, w, 4, keep); break;
+#endif
+	}
+}
+
+/* Sets n elements of width w from p on to score 0. */
+SM_INLINE void diag_zero(uint8_t *p, size_t n, const int w)
+{
+	const V z = v_val(0, w);
+
+	for (size_t k = 0; k < n * (w / 8); k += SM_VB)
+		v_storeu(p + k, z);
+}
+
+/* Offers the best column of each locus bin of the contig (see offer_tile);
+ * cm holds column j at element Kb - j.  A bin's columns are elements lo .. hi,
+ * its leftmost best column the highest element holding its maximum; both are
+ * found a vector at a time (the first or last vector overlapping the one
+ * before where the count is not a multiple of L). */
+SM_INLINE void diag_offer(const uint8_t *cm, int Kb, int C, int64_t g0, sm_scan_t *out,
+			  int shift, const int w)
+{
+	const int B = w / 8, L = SM_VB / B;
+
+	for (int j = 0; j < C;) {
+		int64_t next = (((g0 + j) >> shift) + 1) << shift;
+		int end = next - g0 < C ? (int)(next - g0) : C;
+		int lo = Kb - end + 1, hi = Kb - j, at = -1;
+		uint32_t best = 0;
+		j = end;
+		if (hi - lo + 1 < L) {
+			for (int e = hi; e >= lo; e--)
+				if (lane_at(cm, (size_t)e, w) > best) {
+					best = lane_at(cm, (size_t)e, w);
+					at = e;
+				}
+		} else {
+			V m = v_loadu(cm + (size_t)(hi - L + 1) * B);
+			for (int e = lo; e < hi - L + 1; e += L)
+				m = v_max(m, v_loadu(cm + (size_t)e * B), w);
+			best = v_hmax(m, w) ^ lane_flip(w);
+			if (best == 0 || (int32_t)best < sm_cpu_offer_floor(out))
+				continue;
+			const V vb = v_val(best, w);
+			for (int e = hi - L + 1; at < 0 && e >= lo; e = e > lo && e - L < lo ? lo : e - L) {
+				uint64_t mk = v_ge_mask(v_loadu(cm + (size_t)e * B), vb, w);
+				/* Lanes from the top; a byte of a lower lane may match too. */
+				while (mk && at < 0) {
+					int lane = (63 - __builtin_clzll(mk)) / B;
+					if (lane_at(cm, (size_t)(e + lane), w) == best)
+						at = e + lane;
+					mk &= ~(~(uint64_t)0 << (lane * B));
+				}
+			}
+		}
+		if (best > 0)
+			sm_cpu_offer(out, shift, (int32_t)best, g0 + (Kb - at));
+	}
+}
+
+/* One contig of C <= SM_CPU_TILE_COLS columns from global column g0. */
+SM_INLINE uint64_t diag_contig(sm_cpu_scan_t *ws, const uint8_t *seq, int C, int64_t g0,
+			       const sm_cpu_score_t *sc, const sm_query_t *q, sm_scan_t *out,
+			       int shift, const int w)
+{
+	const int B = w / 8, L = SM_VB / B, n = q->len;
+	const int S = (n + L - 1) / L, pad = S * L - n;
+	const size_t n_el = (size_t)C + 4 * (size_t)L;
+	/* Kb a multiple of L: diag_group's stores of collected column maxima
+	 * are aligned. */
+	diag_args_t a = { .C = C, .Kr = C + L - 2, .Kb = (C + 3 * L - 1) / L * L,
+			  .rev = ws->drev };
+	uint8_t *qx = ws->dq;
+	int par = 0;
+
+	/* x(q) of each row, SM_CPU_XOR_N on the padding rows above row 1. */
+	memset(qx, SM_CPU_XOR_N, (size_t)pad);
+	for (int i = 0; i < n; i++)
+		qx[pad + i] = q->seq[i] < SM_BASE_N ? q->seq[i] : SM_CPU_XOR_N;
+	memset(qx + S * L, SM_CPU_XOR_N, SM_VB);
+	/* Reference codes are 0 .. SM_BASE_N (io/ref.h). */
+	memset(ws->drev, SM_BASE_N, (size_t)a.Kr + SM_VB);
+	int j = 0;
+	for (; j + SM_VB <= C; j += SM_VB)
+		v_storeu(ws->drev + a.Kr - j - SM_VB + 1, v_rev8(v_loadu(seq + j)));
+	for (; j < C; j++)
+		ws->drev[a.Kr - j] = seq[j];
+	for (int b = 0; b < 3; b++)
+		diag_zero(ws->dbuf[0][b], n_el, w);
+	for (int s = 0; s < S; s += SM_DIAG_GROUP, par ^= 1) {
+		const int G = S - s < SM_DIAG_GROUP ? S - s : SM_DIAG_GROUP;
+		a.hin = ws->dbuf[par][0];
+		a.gin = ws->dbuf[par][1];
+		a.cin = ws->dbuf[par][2];
+		a.hout = ws->dbuf[par ^ 1][0];
+		a.gout = ws->dbuf[par ^ 1][1];
+		a.cout = ws->dbuf[par ^ 1][2];
+		if (s + G < S)
+			diag_group_any(&a, sc, qx + (size_t)s * L, w, G, 1);
+		else
+			diag_group_any(&a, sc, qx + (size_t)s * L, w, G, 0);
+	}
+	diag_offer(ws->dbuf[par][2], a.Kb, C, g0, out, shift, w);
+	return (uint64_t)S * L * (uint64_t)(C + L - 1);
+}
+
+/* Width index for the anti-diagonal kernel: the narrowest allowed that
+ * holds n * A (and O + E in one subtraction); -1 if none. */
+static int diag_width(const sm_cpu_score_t *sc, int32_t n)
+{
+	const int64_t top = (int64_t)n * sc->match, oe = sc->gap_open + sc->gap_ext;
+
+	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
+		if ((sc->allowed >> k & 1) && top <= (int64_t)lane_max(8 << k) &&
+		    oe <= (int64_t)lane_max_sub(8 << k))
+			return k;
+	return -1;
+}
+
 int SM_KERNEL_NAME(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc,
 		   const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
 {
 	const int shift = sc->locus_shift;
 	uint64_t cells_w[SM_CPU_N_WIDTHS] = { 0 };
 
+	const int dk = sc->xtab_ok ? diag_width(sc, q->len) : -1;
+	/* AUTO (cpu_scan_impl.h): the anti-diagonal kernel pays with 8-bit
+	 * cells, and with 16-bit ones on 512-bit vectors (32 lanes a stripe). */
+	const int auto_diag = ref->total <= SM_CPU_DIAG_REF &&
+		(dk == 0 || (dk == 1 && SM_VB >= SM_CPU_DIAG_VB16));
+	const int64_t diag_max = ws->kernel == SM_CPU_KERNEL_DIAG ? SM_CPU_TILE_COLS :
+		ws->kernel == SM_CPU_KERNEL_AUTO && auto_diag ? SM_CPU_DIAG_COLS : 0;
+
 	out->n = 0;
 	for (int32_t c = 0; c < ref->n_contig; c++) {
 		const uint8_t *seq = ref->seq + ref->offset[c];
+		if (dk >= 0 && ref->len[c] <= diag_max) {
+			const int C = (int)ref->len[c];
+			switch (dk) {
+			case 0: cells_w[0] += diag_contig(ws, seq, C, ref->offset[c], sc, q, out,
+							  shift, 8); break;
+			case 1: cells_w[1] += diag_contig(ws, seq, C, ref->offset[c], sc, q, out,
+							  shift, 16); break;
+			default: cells_w[2] += diag_contig(ws, seq, C, ref->offset[c], sc, q, out,
+							   shift, 32); break;
+			}
+			continue;
+		}
 		memset(ws->hb, 0, sizeof(*ws->hb) * ((size_t)q->len + 1));
 		memset(ws->eb, 0, sizeof(*ws->eb) * ((size_t)q->len + 1));
 		for (int64_t off = 0; off < ref->len[c]; off += SM_CPU_TILE_COLS) {

@@ -9,6 +9,8 @@
 
 typedef __m128i V;
 #define SM_VB 16
+/* Stripes the anti-diagonal kernel keeps in registers at once. */
+#define SM_DIAG_GROUP 2
 #define SM_KERNEL_NAME sm_cpu_kernel_sse41
 
 static inline V v_load(const V *p) { return _mm_load_si128(p); }
@@ -107,5 +109,19 @@ static inline V v_loadp(const uint8_t *p, int w)
 
 static inline V v_lut(const int8_t *t16) { return _mm_loadu_si128((const V *)(const void *)t16); }
 static inline V v_shuffle(V lut, V idx) { return _mm_shuffle_epi8(lut, idx); }
+
+static inline V v_loadu(const uint8_t *p) { return _mm_loadu_si128((const V *)(const void *)p); }
+static inline void v_storeu(uint8_t *p, V x) { _mm_storeu_si128((V *)(void *)p, x); }
+static inline V v_xor(V a, V b) { return _mm_xor_si128(a, b); }
+
+static inline V v_rev8(V x)
+{
+	return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+static inline V v_sext(V x, int w)
+{
+	return w == 8 ? x : w == 16 ? _mm_cvtepi8_epi16(x) : _mm_cvtepi8_epi32(x);
+}
 
 #include "mapper/cpu_scan_simd.h"

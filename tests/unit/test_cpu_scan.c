@@ -143,8 +143,13 @@ static void free_case(tcase_t *t)
 
 static const char *const ladder_name[] = { "auto", "8", "16", "32" };
 
-/* Runs every ISA and ladder on t; returns the cells done in each width by
- * the widest ISA's default ladder (for the width-switch checks). */
+/* Which kernel scans which contig (sm_cpu_scan_set_kernel). */
+#define N_KERNEL 3
+static const char *const kernel_name[N_KERNEL] = { "auto", "tiles", "diag" };
+
+/* Runs every ISA, ladder and kernel choice on t; returns the cells done in
+ * each width by the widest ISA's default ladder and kernel choice (AUTO;
+ * for the width checks). */
 static void run_case(tcase_t *t, uint64_t widths_out[3])
 {
 	for (int isa = SM_CPU_ISA_SCALAR; isa <= SM_CPU_ISA_AVX512; isa++) {
@@ -154,11 +159,15 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 			continue;
 		}
 		int n_ladder = isa == SM_CPU_ISA_SCALAR ? 1 : 4;
-		for (int cells = 0; cells < n_ladder; cells++) {
+		int n_kernel = isa == SM_CPU_ISA_SCALAR ? 1 : N_KERNEL;
+		for (int cells = 0; cells < n_ladder; cells++)
+		for (int kern = 0; kern < n_kernel; kern++) {
 			sm_cpu_scan_t *ws = sm_cpu_scan_create((sm_cpu_isa_t)isa,
 							       (sm_cells_t)cells, 16);
 			sm_engine_stats_t st = { 0 };
 			int bad = -1, err = 0;
+			if (ws)
+				sm_cpu_scan_set_kernel(ws, (sm_cpu_kernel_t)kern);
 			for (int k = 0; k < t->nq && ws; k++) {
 				sm_scan_t got;
 				if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[k], &got, &st) != 0)
@@ -170,12 +179,14 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 			if (bad >= 0)
 				snprintf(why, sizeof why, "; first mismatch at query %d", bad);
 			CHECK(ws && !err && bad < 0,
-			      "%s: isa %s cells %s: %d queries equal the oracle "
+			      "%s: isa %s cells %s kernel %s: %d queries equal the oracle "
 			      "(cells 8/16/32-bit: %llu/%llu/%llu)%s",
-			      t->name, sm_cpu_isa_name((sm_cpu_isa_t)isa), ladder_name[cells], t->nq,
+			      t->name, sm_cpu_isa_name((sm_cpu_isa_t)isa), ladder_name[cells],
+			      kernel_name[kern], t->nq,
 			      (unsigned long long)st.cells_w[0], (unsigned long long)st.cells_w[1],
 			      (unsigned long long)st.cells_w[2], why);
-			if (cells == SM_CELLS_AUTO && isa > SM_CPU_ISA_SCALAR)
+			if (cells == SM_CELLS_AUTO && kern == SM_CPU_KERNEL_AUTO &&
+			    isa > SM_CPU_ISA_SCALAR)
 				memcpy(widths_out, st.cells_w, sizeof(st.cells_w));
 			sm_cpu_scan_destroy(ws);
 		}
@@ -450,6 +461,188 @@ static void case_widths(const sm_score_t *sc, const char *name, int exact, int r
 	free_case(&t);
 }
 
+/* The reverse complement of query k, added as a new query. */
+static void add_revcomp(tcase_t *t, int k)
+{
+	int n = t->q[k].len;
+	char *s = xmalloc((size_t)n + 1);
+	for (int i = 0; i < n; i++) {
+		uint8_t c = t->q[k].seq[n - 1 - i];
+		s[i] = c < SM_BASE_N ? "TGCA"[c] : 'N';
+	}
+	s[n] = 0;
+	add_query_str(t, s);
+	free(s);
+}
+
+/* What seeded mapping scans: windows of a genome as the contigs (a read's
+ * locus with a margin of 0-200 columns each side, 1 to 2,100 columns), so
+ * that most contigs hold a read's alignment and take the anti-diagonal kernel;
+ * the reads on both strands, with Ns in some reads and runs of N and IUPAC
+ * codes in some windows.  Read lengths around the stripe sizes (16, 32,
+ * 64 lanes) and the 8-bit limit (n * A <= 255), so that stripes, groups of
+ * stripes and all three widths occur. */
+static void case_windows(const sm_score_t *sc, const char *name, uint64_t seed)
+{
+	static const int qlens[] = { 1, 15, 31, 33, 63, 64, 65, 100, 129, 150, 200, 255, 256, 300 };
+	enum { N_QLEN = sizeof(qlens) / sizeof(qlens[0]), GENOME = 30000 };
+	tcase_t t = { .name = name, .sc = *sc };
+	tcase_t g = { .name = "genome" };
+	unit_seed(seed);
+	add_contig(&g, random_seq(GENOME));
+	for (int k = 0; k < N_QLEN; k++) {
+		int pos = 300 + rnd(GENOME - 1000);
+		int lo = pos - (int)rnd(200), hi = pos + qlens[k] + (int)rnd(200);
+		if (k % 4 == 3)   /* a long window: several hundred columns of margin */
+			hi = lo + 1500 + (int)rnd(600);
+		add_sampled(&g, pos, qlens[k], 20, 10, 6);
+		char *w = xmalloc((size_t)(hi - lo) + 1);
+		memcpy(w, g.contig[0] + lo, (size_t)(hi - lo));
+		w[hi - lo] = 0;
+		if (k % 3 == 1) {   /* a run of N and IUPAC codes over the read's locus */
+			int p = pos - lo + (int)rnd((uint32_t)qlens[k] + 1);
+			for (int i = 0; i < 1 + (int)rnd(12) && p + i < hi - lo; i++)
+				w[p + i] = "NRYKMSWBDHV"[rnd(11)];
+		}
+		add_contig(&t, w);
+	}
+	/* A window of 1, L - 1, L and L + 1 columns. */
+	add_contig(&t, strdup("C"));
+	add_contig(&t, random_seq(63));
+	add_contig(&t, random_seq(64));
+	add_contig(&t, random_seq(65));
+	for (int k = 0; k < N_QLEN; k++) {
+		t.q[t.nq].len = g.q[k].len;
+		t.q[t.nq++].seq = g.q[k].seq;
+		if (k % 3 == 2)   /* an N in the read */
+			((uint8_t *)g.q[k].seq)[rnd((uint32_t)g.q[k].len)] = SM_BASE_N;
+		g.q[k].seq = NULL;
+		add_revcomp(&t, t.nq - 1);
+	}
+	g.nq = 0;
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+	free(g.contig[0]);
+}
+
+/* The cells (st->cells, st->cells_w[]) that one scan of query 0 against t's
+ * reference does with the widest ISA, the default ladder and a kernel
+ * choice; all 0 if the scan failed. */
+static sm_engine_stats_t scan_stats(const tcase_t *t, sm_cpu_kernel_t kernel)
+{
+	sm_engine_stats_t st = { 0 };
+	sm_scan_t got;
+	sm_cpu_scan_t *ws = sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, 16);
+
+	if (!ws)
+		return st;
+	sm_cpu_scan_set_kernel(ws, kernel);
+	if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[0], &got, &st) != 0)
+		memset(&st, 0, sizeof st);
+	sm_cpu_scan_destroy(ws);
+	return st;
+}
+
+/* The anti-diagonal kernel sizes its cells from n * A, the highest score
+ * a read can reach: exact copies reach it.  n * A = 255 must run in 8 bits
+ * and 256 in 16; with A = 100, 65,500 in 16 and 65,600 in 32.  The check on
+ * the cells (SM_CPU_KERNEL_DIAG) proves which width ran, the oracle checks
+ * of run_case that it was enough. */
+static void case_diag_width(const sm_score_t *sc, const char *name, int n, int want_width)
+{
+	tcase_t t = { .name = name, .sc = *sc };
+	unit_seed(30 + (uint64_t)n);
+	char *s = random_seq(n + 300);
+	add_contig(&t, s);
+	char *q = strndup(s + 150, (size_t)n);
+	add_query_str(&t, q);
+	free(q);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	sm_engine_stats_t st = scan_stats(&t, SM_CPU_KERNEL_DIAG);
+	CHECK(st.cells_w[want_width] > 0 && st.cells == st.cells_w[want_width],
+	      "%s: a read scoring %d ran in %d-bit cells", name, t.want[0].top[0].score,
+	      8 << want_width);
+	free_case(&t);
+}
+
+/* Copies of one motif with a few differences in many short contigs, some
+ * shorter than a locus bin: equal scores tie across contigs and bins. */
+static void case_short_ties(void)
+{
+	tcase_t t = { .name = "motif copies in 60 short contigs", .sc = default_sc };
+	unit_seed(19);
+	char *motif = random_seq(40);
+	for (int c = 0; c < 60; c++) {
+		int len = 40 + (int)rnd(c % 2 ? 60 : 700);
+		char *s = random_seq(len);
+		int p = (int)rnd((uint32_t)(len - 39));
+		memcpy(s + p, motif, 40);
+		if (c % 3)
+			s[p + rnd(40)] = rnd_base();
+		add_contig(&t, s);
+	}
+	add_query_str(&t, motif);
+	for (int k = 0; k < 6; k++) {
+		char *q = strdup(motif);
+		q[rnd(40)] = rnd_base();
+		add_query_str(&t, q);
+		free(q);
+	}
+	free(motif);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
+	free_case(&t);
+}
+
+/* SM_CPU_KERNEL_AUTO: the anti-diagonal kernel for the short contigs of a
+ * small reference (a read's windows) at 8-bit cells, and at 16-bit ones with
+ * 512-bit vectors; tiles for the short contigs of a large reference and for
+ * long contigs (told apart by the cells each counts). */
+static void case_kernel_choice(void)
+{
+	static const sm_score_t a2 = { 2, 4, 4, 2 };
+	/* diag: 2 for "with 512-bit vectors" (16-bit cells). */
+	static const struct {
+		int n_contig, len, last_len;
+		const sm_score_t *sc;
+		const char *what;
+		int diag;
+	} refs[] = {
+		{ 2, 500, 500, &default_sc, "2 contigs of 500 columns", 1 },
+		{ 2, 500, 33000, &default_sc, "contigs of 500 and 33,000 columns", 0 },
+		{ 1, 2100, 2100, &default_sc, "1 contig of 2,100 columns", 0 },
+		{ 70, 500, 500, &default_sc, "70 contigs of 500 columns", 0 },
+		{ 2, 500, 500, &a2, "2 contigs of 500 columns, A2 (16-bit cells)", 2 },
+	};
+	if (!sm_cpu_isa_supported(SM_CPU_ISA_SSE41)) {
+		printf("skip kernel choice: no SIMD instruction set\n");
+		return;
+	}
+	for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]); r++) {
+		tcase_t t = { .name = "kernel choice", .sc = *refs[r].sc };
+		int want_diag = refs[r].diag == 2 ? sm_cpu_isa_best() == SM_CPU_ISA_AVX512 :
+			refs[r].diag;
+		unit_seed(50);
+		for (int c = 0; c < refs[r].n_contig; c++)
+			add_contig(&t, random_seq(c + 1 < refs[r].n_contig ? refs[r].len :
+						  refs[r].last_len));
+		add_sampled(&t, 170, 150, 30, 0, 1);
+		finish(&t);
+		uint64_t a = scan_stats(&t, SM_CPU_KERNEL_AUTO).cells;
+		uint64_t tiles = scan_stats(&t, SM_CPU_KERNEL_TILES).cells;
+		uint64_t diag = scan_stats(&t, SM_CPU_KERNEL_DIAG).cells;
+		CHECK(a > 0 && a == (want_diag ? diag : tiles) && tiles != diag,
+		      "kernel choice (%s): %s: %s kernel", sm_cpu_isa_name(sm_cpu_isa_best()),
+		      refs[r].what, want_diag ? "anti-diagonal" : "tiled");
+		free_case(&t);
+	}
+}
+
 typedef struct {
 	sm_cpu_engine_t *e;
 	tcase_t *t;
@@ -520,6 +713,7 @@ int main(void)
 	static const sm_score_t big_o = { 3, 6, 60, 2 };
 	static const sm_score_t b20 = { 1, 20, 1, 1 };
 	static const sm_score_t b20_o0 = { 1, 20, 0, 1 };
+	static const sm_score_t o120 = { 1, 4, 120, 10 };
 
 	unit_begin("cpu_scan");
 	check_isa_names();
@@ -550,6 +744,21 @@ int main(void)
 		    700, 300, 2);
 	case_widths(&heavy_o20, "A100 B100 O20 E100, exact 700 + 300 random (8/16/32-bit)",
 		    700, 300, 2);
+	case_windows(&default_sc, "windows, default scoring", 40);
+	case_windows(&a2b3o5e2, "windows, A2 B3 O5 E2", 41);
+	case_windows(&o0, "windows, A1 B4 O0 E1", 42);
+	case_windows(&b20, "windows, A1 B20 O1 E1", 43);
+	case_windows(&big_e, "windows, A10 B10 O0 E30", 44);
+	case_windows(&big_o, "windows, A3 B6 O60 E2", 45);
+	case_windows(&a3, "windows, A3 B2 O2 E1", 46);
+	case_windows(&heavy_o20, "windows, A100 B100 O20 E100", 47);
+	case_windows(&o120, "windows, A1 B4 O120 E10 (no 8-bit cells)", 48);
+	case_diag_width(&default_sc, "diag width, 255 exact bases", 255, 0);
+	case_diag_width(&default_sc, "diag width, 256 exact bases", 256, 1);
+	case_diag_width(&heavy, "diag width, A100: 655 exact bases", 655, 1);
+	case_diag_width(&heavy, "diag width, A100: 656 exact bases", 656, 2);
+	case_short_ties();
+	case_kernel_choice();
 	case_engine_threads();
 	return unit_end();
 }
