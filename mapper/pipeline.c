@@ -58,6 +58,9 @@
 #define SM_INSERT_IQR_FENCE 2.0
 #define SM_INSERT_SD_RANGE 4.0
 #define SM_QUARTILE 4
+/* Floor of the insert standard deviation in the pair score (insert_score),
+ * for a sample whose inserts are all alike. */
+#define SM_INSERT_MIN_SD 1.0
 
 /* Pairing (as bwa mem): a proper pair is preferred to the two reads' best
  * hits unless those score more than SM_PAIR_PENALTY above it; a read of a
@@ -68,6 +71,19 @@
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20
 #define SM_PAIR_MAPQ_BOOST 40
+/* Copies of a pair's placements (tandem_xs) that pair better are taken as
+ * candidates at most this many times per pair. */
+#define SM_MAX_ADOPT 2
+
+/* A copy of a candidate beside it (tandem_xs): its score and its offset
+ * from the candidate's alignment in reference columns (> 0: to the right). */
+typedef struct {
+	int32_t score;
+	int64_t shift;
+} copy_t;
+
+/* At most a top list per side of the alignment. */
+#define SM_MAX_COPIES (SM_STRANDS * SM_TOPK)
 
 typedef struct {
 	int32_t score;
@@ -75,7 +91,9 @@ typedef struct {
 	int64_t end;         /* global end column (as the scan reported it) */
 	int32_t xs;          /* best score of the read's other loci */
 	int32_t near;        /* best score beside the alignment (tandem_xs) */
-	int near_done;       /* near is known */
+	int near_done;       /* near and copy[] are known */
+	int n_copy;          /* copies beside the alignment (tandem_xs), for pairing */
+	copy_t copy[SM_MAX_COPIES];
 	int rescued;         /* found by mate rescue: the read's other loci are unknown */
 	int32_t qlen;        /* the read's length */
 	int traced;          /* aln holds the traceback (done lazily: see ensure_traced) */
@@ -615,23 +633,32 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
  * are found the same way by the reversed read against the reversed
  * reference left of the hit's end (alignment scores do not change when both
  * sequences are reversed), where an "end" is a start.  The best copy's
- * score (c->near) raises the hit's XS.  A copy that scores less than the
+ * score (c->near) raises the hit's XS; pairing weighs every copy found
+ * (c->copy) by the insert it would make.  A copy that scores less than the
  * hit's own remnant in the same locus bin stays hidden. */
 #define SM_TANDEM_SHIFT 20
 
-/* Best locus of `scan` (bins over a window of the forward or reversed
- * reference) whose column, mapped back by `to_global`, lies at least
- * SM_TANDEM_SHIFT from `avoid`; 0 if none. */
-static int32_t best_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reversed,
-			 int64_t avoid)
+/* Adds the loci of `scan` (bins over the window [lo, hi) of the forward or
+ * reversed reference) whose column lies at least SM_TANDEM_SHIFT from
+ * `avoid` (the hit's own end, or its start on the reversed side) to c's
+ * copies, with their column's offset from `avoid` as the copy's shift;
+ * returns the best one's score, 0 if none. */
+static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reversed,
+			   int64_t avoid, cand_t *c)
 {
+	int32_t best = 0;
+
 	for (int k = 0; k < scan->n; k++) {
 		int64_t col = reversed ? hi - 1 - scan->top[k].end : lo + scan->top[k].end;
 
-		if (col - avoid >= SM_TANDEM_SHIFT || avoid - col >= SM_TANDEM_SHIFT)
-			return scan->top[k].score;
+		if (col - avoid < SM_TANDEM_SHIFT && avoid - col < SM_TANDEM_SHIFT)
+			continue;
+		if (scan->top[k].score > best)
+			best = scan->top[k].score;
+		if (c->n_copy < SM_MAX_COPIES)
+			c->copy[c->n_copy++] = (copy_t){ scan->top[k].score, col - avoid };
 	}
-	return 0;
+	return best;
 }
 
 /* Makes ws->side the one-contig reference ref[lo, hi), reversed or not. */
@@ -674,6 +701,7 @@ static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 
 	c->near_done = 1;
 	c->near = 0;
+	c->n_copy = 0;
 	/* Right: from one base after the start. */
 	lo = c->aln.ref_start + 1;
 	hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
@@ -681,7 +709,7 @@ static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 		if (side_ref(p, ws, lo, hi, 0) < 0 ||
 		    sm_cpu_scan(ws->cscan, &ws->side, sc, oq, &local, &ws->seed_st) < 0)
 			goto fail;
-		best = best_away(&local, lo, hi, 0, c->aln.ref_end - 1);
+		best = copies_away(&local, lo, hi, 0, c->aln.ref_end - 1, c);
 		c->near = best > c->near ? best : c->near;
 	}
 	/* Left, reversed: up to one base before the end. */
@@ -702,7 +730,7 @@ static int tandem_xs(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 		if (side_ref(p, ws, lo, hi, 1) < 0 ||
 		    sm_cpu_scan(ws->cscan, &ws->side, sc, &rq, &local, &ws->seed_st) < 0)
 			goto fail;
-		best = best_away(&local, lo, hi, 1, c->aln.ref_start);
+		best = copies_away(&local, lo, hi, 1, c->aln.ref_start, c);
 		c->near = best > c->near ? best : c->near;
 	}
 	if (c->near > c->xs)
@@ -808,20 +836,24 @@ static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, in
 
 /* ---- pairs ---- */
 
-/* Reference span [*s, *e) of candidate c: its alignment's when traced,
- * else the read length ending at its end column (clipped to its contig). */
+/* Reference span [*s, *e) of the template part that candidate c stands
+ * for, clipped to its contig: its alignment's when traced, extended over
+ * the read's clipped ends (the fragment goes on there, whatever the
+ * alignment), else the read length ending at its end column. */
 static void cand_span(const pipe_t *p, const cand_t *c, int64_t *s, int64_t *e)
 {
-	int32_t contig;
+	int32_t contig = sm_ref_contig_of(p->ref, c->traced ? c->aln.ref_start : c->end);
+	int64_t lo = p->ref->offset[contig], hi = lo + p->ref->len[contig];
 
 	if (c->traced) {
-		*s = c->aln.ref_start;
-		*e = c->aln.ref_end;
-		return;
+		*s = c->aln.ref_start - c->aln.q_start;
+		*e = c->aln.ref_end + (c->qlen - c->aln.q_end);
+	} else {
+		*e = c->end + 1;
+		*s = *e - c->qlen;
 	}
-	contig = sm_ref_contig_of(p->ref, c->end);
-	*e = c->end + 1;
-	*s = *e - c->qlen < p->ref->offset[contig] ? p->ref->offset[contig] : *e - c->qlen;
+	*s = *s < lo ? lo : *s;
+	*e = *e > hi ? hi : *e;
 }
 
 /* 5' end of an alignment (samtools' convention): its first base on the
@@ -831,39 +863,90 @@ static int64_t five_prime(const cand_t *c)
 	return c->is_rev ? c->aln.ref_end : c->aln.ref_start;
 }
 
-/* Insert size of two candidates if they face each other on one contig
- * (forward read left of the reverse one), else -1. */
-static int64_t insert_of(const pipe_t *p, const cand_t *a, const cand_t *b)
+/* Insert size of candidates a and b, a moved by a_shift reference columns,
+ * if they face each other on one contig (forward read left of the reverse
+ * one), else -1. */
+static int64_t insert_shifted(const pipe_t *p, const cand_t *a, int64_t a_shift, const cand_t *b)
 {
-	const cand_t *f = a->is_rev ? b : a, *r = a->is_rev ? a : b;
-	int64_t fs, fe, rs, re;
+	int64_t as, ae, bs, be, fs, re;
 
 	if (a->is_rev == b->is_rev)
 		return -1;
-	cand_span(p, f, &fs, &fe);
-	cand_span(p, r, &rs, &re);
-	if (sm_ref_contig_of(p->ref, fs) != sm_ref_contig_of(p->ref, rs))
+	cand_span(p, a, &as, &ae);
+	cand_span(p, b, &bs, &be);
+	as += a_shift;
+	ae += a_shift;
+	fs = a->is_rev ? bs : as;
+	re = a->is_rev ? ae : be;
+	if (sm_ref_contig_of(p->ref, as) != sm_ref_contig_of(p->ref, bs))
 		return -1;
 	return re > fs ? re - fs : -1;
 }
 
-static int is_proper(const pipe_t *p, const cand_t *a, const cand_t *b)
+static int64_t insert_of(const pipe_t *p, const cand_t *a, const cand_t *b)
 {
-	int64_t ins = insert_of(p, a, b);
+	return insert_shifted(p, a, 0, b);
+}
 
+static int insert_proper(const pipe_t *p, int64_t ins)
+{
 	return p->ins.ok && ins >= p->ins.lo && ins <= p->ins.hi;
 }
 
+static int is_proper(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	return insert_proper(p, insert_of(p, a, b));
+}
+
+/* 1 if candidates a and b of one read are the same placement: one strand,
+ * spans (clips undone) starting less than SM_TANDEM_SHIFT apart (a seeded
+ * candidate's partial alignment and its full one found by rescue, say). */
+static int same_place(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	int64_t as, ae, bs, be;
+
+	if (a->is_rev != b->is_rev)
+		return 0;
+	cand_span(p, a, &as, &ae);
+	cand_span(p, b, &bs, &be);
+	return as - bs < SM_TANDEM_SHIFT && bs - as < SM_TANDEM_SHIFT;
+}
+
+/* What an insert adds to a pair's score: the Phred value of the chance of
+ * an insert at least this far from the mean (two-sided, the distribution
+ * taken as normal; bwa mem's pair score has the same term), in score units
+ * at MAPQ's rate of SM_MAPQ_PER_MISMATCH per mismatch's worth (A + B), so
+ * that a pair's MAPQ weighs the insert's likelihood as it weighs the
+ * alignments': 0 at the mean, -2 at 1 sd, -10.5 at 4 sd (bwa scoring).  It
+ * tells apart the copies of a tandem repeat, which a unique mate pairs with
+ * at inserts as far apart as the copies are. */
+static double insert_score(const pipe_t *p, int64_t ins)
+{
+	const sm_score_t *sc = &p->opt->score;
+	double sd = p->ins.sd > SM_INSERT_MIN_SD ? p->ins.sd : SM_INSERT_MIN_SD;
+	double z = fabs((double)ins - p->ins.mean) / sd;
+
+	return 10.0 * log10(erfc(z * M_SQRT1_2)) * (sc->match + sc->mismatch) /
+	       SM_MAPQ_PER_MISMATCH;
+}
+
+/* Score of the proper pair a, b: the two alignment scores plus the insert's. */
+static double pair_score(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	return a->score + b->score + insert_score(p, insert_of(p, a, b));
+}
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
- * mate of candidate a lies; adds the placement to res when it reaches -T
- * and is not there already. */
+ * mate of candidate a lies; of the loci there reaching -T, the one that
+ * pairs best with a (pair_score) joins res, unless it is there already. */
 static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *r,
 		  const sm_query_t *q, res_t *res)
 {
 	const sm_score_t *sc = &p->opt->score;
 	int64_t a_s, a_e, lo, hi, c_lo, c_hi;
-	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len);
+	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1;
 	int32_t contig;
+	double best = 0;
 	sm_scan_t local, global;
 	cand_t *c;
 
@@ -885,37 +968,46 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
 	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
 		return -1;
-	if (local.n == 0 || local.top[0].score < p->opt->min_score)
-		return 0;
 	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
-	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].is_rev == st && res->cand[k].end == global.top[0].end)
-			return 0;
-	if (res->n_cand == SM_MAX_CAND)
+	for (int k = 0; k < global.n; k++) {
+		cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
+			     .qlen = r->len };
+		double s;
+
+		if (t.score < p->opt->min_score || !is_proper(p, a, &t))
+			continue;
+		s = pair_score(p, a, &t);
+		if (pick < 0 || s > best) {
+			best = s;
+			pick = k;
+		}
+	}
+	if (pick < 0 || res->n_cand == SM_MAX_CAND)
 		return 0;
 	c = &res->cand[res->n_cand];
-	c->score = global.top[0].score;
-	c->end = global.top[0].end;
-	c->is_rev = st;
+	*c = (cand_t){ .score = global.top[pick].score, .is_rev = st, .end = global.top[pick].end,
+		       .qlen = r->len, .aln = c->aln };
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].score >= c->score && same_place(p, &res->cand[k], c))
+			return 0;
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
-	c->near = 0;
-	c->near_done = 0;
 	c->rescued = 1;
-	c->qlen = r->len;
-	c->traced = 0;
 	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
 		return -1;
 	res->n_cand++;
 	return 0;
 }
 
-/* 1 if some candidate of res makes a proper pair with a. */
-static int has_proper_mate(const pipe_t *p, const cand_t *a, const res_t *res)
+/* The best score of res's candidates that make a proper pair with a, -1
+ * if none does. */
+static int32_t proper_mate_score(const pipe_t *p, const cand_t *a, const res_t *res)
 {
+	int32_t best = -1;
+
 	for (int k = 0; k < res->n_cand; k++)
-		if (is_proper(p, a, &res->cand[k]))
-			return 1;
-	return 0;
+		if (res->cand[k].score > best && is_proper(p, a, &res->cand[k]))
+			best = res->cand[k].score;
+	return best;
 }
 
 /* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
@@ -925,13 +1017,129 @@ static int read_mapq(const pipe_t *p, const cand_t *c, int32_t len)
 	return c->rescued ? 0 : sm_mapq(&p->opt->score, c->score, c->xs, len);
 }
 
+/* The proper pair of res[0], res[1] with the highest pair score: its
+ * candidates *bi, *bj (-1: none) and its score *best (ties keep the first
+ * pair found); *second is the best pair that places the reads elsewhere,
+ * one read at least (-1: none). */
+static void best_pair(const pipe_t *p, const res_t *res, int *bi, int *bj, double *best,
+		      double *second)
+{
+	*bi = *bj = -1;
+	*best = *second = -1;
+	for (int i = 0; i < res[0].n_cand; i++)
+		for (int j = 0; j < res[1].n_cand; j++) {
+			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			double s;
+
+			if (!is_proper(p, a, b))
+				continue;
+			s = pair_score(p, a, b);
+			if (*bi < 0 || s > *best) {
+				*best = s;
+				*bi = i;
+				*bj = j;
+			}
+		}
+	for (int i = 0; *bi >= 0 && i < res[0].n_cand; i++)
+		for (int j = 0; j < res[1].n_cand; j++) {
+			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			double s;
+
+			if ((same_place(p, a, &res[0].cand[*bi]) && same_place(p, b, &res[1].cand[*bj])) ||
+			    !is_proper(p, a, b))
+				continue;
+			s = pair_score(p, a, b);
+			if (s > *second)
+				*second = s;
+		}
+}
+
+/* The best pair that a copy of candidate c (tandem_xs) makes with the
+ * mate's candidate m, copy *k (-1: no copy makes a proper pair with m). */
+static double best_copy_pair(const pipe_t *p, const cand_t *c, const cand_t *m, int *k)
+{
+	double best = -1;
+
+	*k = -1;
+	for (int t = 0; t < c->n_copy; t++) {
+		int64_t ins = insert_shifted(p, c, c->copy[t].shift, m);
+		double s;
+
+		if (!insert_proper(p, ins))
+			continue;
+		s = c->copy[t].score + m->score + insert_score(p, ins);
+		if (*k < 0 || s > best) {
+			best = s;
+			*k = t;
+		}
+	}
+	return best;
+}
+
+/* Adds copy k of read r's candidate res->cand[ci] (traced, tandem_xs done)
+ * to res: the read is aligned (scan and traceback, same strand) within the
+ * copy's span widened by SM_TANDEM_SHIFT - 1 on each side, which leaves out
+ * the whole of the candidate itself, and the best locus there at least
+ * SM_TANDEM_SHIFT from the candidate's end is taken.  A copy has this to
+ * do when it lies in a locus bin that another column of the read tops (in
+ * the seeded windows or the rescue window), so it is not a candidate of its
+ * own.  Returns 1 when a candidate was added, 0 when none was (no room, no
+ * such locus, already there), -1 on error. */
+static int adopt_copy(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		      res_t *res, int ci, int k)
+{
+	const sm_score_t *sc = &p->opt->score;
+	const cand_t *c = &res->cand[ci];
+	int64_t shift = c->copy[k].shift, lo, hi, c_lo, c_hi, end = -1;
+	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start), score = 0, xs = 0;
+	sm_scan_t local, global;
+	cand_t *n;
+
+	if (res->n_cand == SM_MAX_CAND)
+		return 0;
+	c_lo = p->ref->offset[contig];
+	c_hi = c_lo + p->ref->len[contig];
+	lo = c->aln.ref_start + shift - (SM_TANDEM_SHIFT - 1);
+	hi = c->aln.ref_end + shift + (SM_TANDEM_SHIFT - 1);
+	lo = lo < c_lo ? c_lo : lo;
+	hi = hi > c_hi ? c_hi : hi;
+	if (lo >= hi)
+		return 0;
+	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
+	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[c->is_rev], &local, &ws->seed_st) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
+	for (int t = 0; t < global.n && end < 0; t++)
+		if (global.top[t].end - c->end >= SM_TANDEM_SHIFT ||
+		    c->end - global.top[t].end >= SM_TANDEM_SHIFT) {
+			score = global.top[t].score;
+			end = global.top[t].end;
+		}
+	if (end < 0 || score < p->opt->min_score)
+		return 0;
+	n = &res->cand[res->n_cand];
+	*n = (cand_t){ .score = score, .is_rev = c->is_rev, .end = end, .qlen = r->len,
+		       .aln = n->aln };
+	for (int t = 0; t < res->n_cand; t++) {
+		if (res->cand[t].score >= score && same_place(p, &res->cand[t], n))
+			return 0;
+		xs = res->cand[t].score > xs ? res->cand[t].score : xs;
+	}
+	n->xs = xs;          /* the read's other loci, the candidate among them */
+	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, n, r) < 0)
+		return -1;
+	res->n_cand++;
+	return 1;
+}
+
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
  * mate rescue, then the best proper pair or the two best hits. */
 static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
 			res_t *res)
 {
-	int32_t best = -1, second = -1, unpaired;
-	int bi = -1, bj = -1;
+	double best, second, rival;
+	int32_t unpaired;
+	int bi, bj, q_pe;
 
 	for (int e = 0; e < SM_STRANDS; e++)
 		res[e].mapq = res[e].prim >= 0 ? read_mapq(p, &res[e].cand[0], r[e].len) : 0;
@@ -946,36 +1154,35 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 
 			if (c->score < res[e].cand[0].score)
 				break;
-			if (!has_proper_mate(p, c, mate) &&
+			/* Unless the mate's best hit pairs with c already. */
+			if (proper_mate_score(p, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) &&
 			    rescue(p, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
 				return -1;
 		}
 	}
-	for (int i = 0; i < res[0].n_cand; i++)
-		for (int j = 0; j < res[1].n_cand; j++) {
-			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
-			int32_t s = a->score + b->score;
+	/* Pairs are compared on traced spans (clips undone): an untraced
+	 * candidate's span, the read length up to its end column, is off by
+	 * whatever the alignment clips at its end. */
+	for (int e = 0; e < SM_STRANDS; e++)
+		for (int k = 0; k < res[e].n_cand; k++) {
+			cand_t *c = &res[e].cand[k];
 
-			if (!is_proper(p, a, b))
-				continue;
-			if (s > best) {
-				second = best;
-				best = s;
-				bi = i;
-				bj = j;
-			} else if (s > second) {
-				second = s;
-			}
+			if (!c->traced && proper_mate_score(p, c, &res[!e]) >= 0 &&
+			    ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
+				return -1;
 		}
-	if (bi < 0)
-		return 0;
 	unpaired = (res[0].n_cand ? res[0].cand[0].score : 0) +
 		   (res[1].n_cand ? res[1].cand[0].score : 0);
-	if (best + SM_PAIR_PENALTY < unpaired)
-		return 0;
-	{
-		int idx[SM_STRANDS] = { bi, bj };
+	/* The best pair, its placements traced and checked for copies; a copy
+	 * that pairs better becomes a candidate and the choice is made again. */
+	for (int round = 0; ; round++) {
+		int idx[SM_STRANDS], adopted = 0;
 
+		best_pair(p, res, &bi, &bj, &best, &second);
+		if (bi < 0 || best + SM_PAIR_PENALTY < unpaired)
+			return 0;
+		idx[0] = bi;
+		idx[1] = bj;
 		for (int e = 0; e < SM_STRANDS; e++) {
 			cand_t *c = &res[e].cand[idx[e]];
 
@@ -983,32 +1190,38 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 			    (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0))
 				return -1;
 		}
+		/* Again on the traced spans, which the copies' inserts are
+		 * measured from. */
+		best = pair_score(p, &res[0].cand[bi], &res[1].cand[bj]);
+		rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
+		for (int e = 0; e < SM_STRANDS && !adopted; e++) {
+			int k, rc;
+			double s = best_copy_pair(p, &res[e].cand[idx[e]], &res[!e].cand[idx[!e]], &k);
+
+			if (k < 0)
+				continue;
+			if (s > best && round < SM_MAX_ADOPT) {
+				rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], idx[e], k);
+				if (rc < 0)
+					return -1;
+				adopted = rc;
+			}
+			rival = s > rival ? s : rival;
+		}
+		if (!adopted)
+			break;
 	}
-	{
-		int idx[SM_STRANDS] = { bi, bj };
-		int32_t rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
-		int q_pe;
+	q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0, r[0].len + r[1].len);
+	res[0].prim = bi;
+	res[1].prim = bj;
+	for (int e = 0; e < SM_STRANDS; e++) {
+		int q_se = read_mapq(p, &res[e].cand[res[e].prim], r[e].len);
 
-		for (int e = 0; e < SM_STRANDS; e++) {
-			const cand_t *c = &res[e].cand[idx[e]];
-			/* A copy beside the read pairs with the same mate just as well
-			 * (the insert range is wider than the shift). */
-			int32_t beside = best - c->score + c->near;
-
-			rival = beside > rival ? beside : rival;
-		}
-		q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0, r[0].len + r[1].len);
-
-		for (int e = 0; e < SM_STRANDS; e++) {
-			int q_se = read_mapq(p, &res[e].cand[idx[e]], r[e].len);
-
-			res[e].prim = idx[e];
-			res[e].proper = 1;
-			res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :
-						     q_se + SM_PAIR_MAPQ_BOOST) : q_se;
-			if (res[e].mapq > SM_MAPQ_MAX)
-				res[e].mapq = SM_MAPQ_MAX;
-		}
+		res[e].proper = 1;
+		res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :
+					     q_se + SM_PAIR_MAPQ_BOOST) : q_se;
+		if (res[e].mapq > SM_MAPQ_MAX)
+			res[e].mapq = SM_MAPQ_MAX;
 	}
 	return 0;
 }

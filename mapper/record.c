@@ -40,7 +40,7 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 	hit->mapped = (fwd->n > 0 || rev->n > 0) && hit->best.score >= min_score;
 }
 
-int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
+int sm_mapq(const sm_score_t *sc, double as, double xs, int32_t len)
 {
 	double unit = sc->match + sc->mismatch;
 	double diffs = ((double)len * sc->match - as) / unit;
@@ -50,7 +50,7 @@ int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
 		return 0;
 	if (diffs < 0)
 		diffs = 0;
-	q = floor(SM_MAPQ_PER_MISMATCH * ((double)as - xs) / unit -
+	q = floor(SM_MAPQ_PER_MISMATCH * (as - xs) / unit -
 		  10.0 * log10(1.0 + diffs / SM_MAPQ_DIFF_SCALE));
 	return q < 0 ? 0 : q > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q;
 }

@@ -82,8 +82,9 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 		   int32_t min_score, sm_hit_t *hit);
 
 /* Mapping quality from the alignment score, XS and the read length (see
- * above; for a pair: the summed scores and lengths). */
-int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len);
+ * above; for a pair: the pair scores, which add the insert's likelihood and
+ * need not be whole, and the summed lengths). */
+int sm_mapq(const sm_score_t *sc, double as, double xs, int32_t len);
 
 /* MD string (appended to md, NUL-terminated) and NM of an alignment whose
  * first aligned base lies at global coordinate ref_start: cigar holds only
