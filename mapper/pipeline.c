@@ -40,10 +40,19 @@
 
 /* Candidates of a read: its loci (both strands) with a score >= -T, in the
  * order of sm_hit_choose() (score descending, then end, then forward
- * first), plus room for placements found by mate rescue: the mate's best
- * hit and up to SM_MAX_RESCUE - 1 more loci tying with it are rescued for. */
+ * first), plus room for placements found in pairing (pair_resolve): by mate
+ * rescue (the mate's best hit and up to SM_MAX_RESCUE - 1 more loci tying
+ * with it are rescued for), by seeding the pair again (the best locus of
+ * each of the SM_RESEED_PAIRS best window pairs, among the SM_RESEED_SCAN
+ * with the most votes) when it is placed below MAPQ SM_RESEED_MAPQ or not
+ * as a proper pair, and copies of a placement that pair better (at most
+ * SM_MAX_ADOPT per choice).  Whatever finds no room is dropped. */
 #define SM_MAX_RESCUE 4
-#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_RESCUE)
+#define SM_RESEED_PAIRS 4
+#define SM_RESEED_SCAN 32
+#define SM_RESEED_MAPQ 20
+#define SM_MAX_ADOPT 2
+#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_RESCUE + SM_RESEED_PAIRS + SM_MAX_ADOPT)
 
 /* Insert-size estimation (paired runs): the first SM_INSERT_SAMPLE_PAIRS
  * pairs are mapped read by read before the run starts; pairs whose two reads
@@ -71,15 +80,13 @@
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20
 #define SM_PAIR_MAPQ_BOOST 40
-/* Copies of a pair's placements (tandem_xs) that pair better are taken as
- * candidates at most this many times per pair. */
-#define SM_MAX_ADOPT 2
 
 /* A copy of a candidate beside it (tandem_xs): its score and its offset
- * from the candidate's alignment in reference columns (> 0: to the right). */
+ * from the candidate's alignment in reference columns (> 0: to the right;
+ * less than a side window, sm_max_span() of the read). */
 typedef struct {
 	int32_t score;
-	int64_t shift;
+	int32_t shift;
 } copy_t;
 
 /* At most a top list per side of the alignment. */
@@ -656,7 +663,7 @@ static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int re
 		if (scan->top[k].score > best)
 			best = scan->top[k].score;
 		if (c->n_copy < SM_MAX_COPIES)
-			c->copy[c->n_copy++] = (copy_t){ scan->top[k].score, col - avoid };
+			c->copy[c->n_copy++] = (copy_t){ scan->top[k].score, (int32_t)(col - avoid) };
 	}
 	return best;
 }
@@ -1018,13 +1025,14 @@ static int read_mapq(const pipe_t *p, const cand_t *c, int32_t len)
 }
 
 /* The proper pair of res[0], res[1] with the highest pair score: its
- * candidates *bi, *bj (-1: none) and its score *best (ties keep the first
- * pair found); *second is the best pair that places the reads elsewhere,
- * one read at least (-1: none). */
-static void best_pair(const pipe_t *p, const res_t *res, int *bi, int *bj, double *best,
-		      double *second)
+ * candidates pick[0], pick[1] (-1: none) and its score *best (ties keep the
+ * first pair found); pick[2], pick[3] and *second: the same for the best
+ * pair that places the reads elsewhere, one read at least (-1: none). */
+static void best_pair(const pipe_t *p, const res_t *res, int pick[2 * SM_STRANDS],
+		      double *best, double *second)
 {
-	*bi = *bj = -1;
+	for (int k = 0; k < 2 * SM_STRANDS; k++)
+		pick[k] = -1;
 	*best = *second = -1;
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
@@ -1034,24 +1042,57 @@ static void best_pair(const pipe_t *p, const res_t *res, int *bi, int *bj, doubl
 			if (!is_proper(p, a, b))
 				continue;
 			s = pair_score(p, a, b);
-			if (*bi < 0 || s > *best) {
+			if (pick[0] < 0 || s > *best) {
 				*best = s;
-				*bi = i;
-				*bj = j;
+				pick[0] = i;
+				pick[1] = j;
 			}
 		}
-	for (int i = 0; *bi >= 0 && i < res[0].n_cand; i++)
+	for (int i = 0; pick[0] >= 0 && i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
 			double s;
 
-			if ((same_place(p, a, &res[0].cand[*bi]) && same_place(p, b, &res[1].cand[*bj])) ||
-			    !is_proper(p, a, b))
+			if ((same_place(p, a, &res[0].cand[pick[0]]) &&
+			     same_place(p, b, &res[1].cand[pick[1]])) || !is_proper(p, a, b))
 				continue;
 			s = pair_score(p, a, b);
-			if (s > *second)
+			if (pick[2] < 0 || s > *second) {
 				*second = s;
+				pick[2] = i;
+				pick[3] = j;
+			}
 		}
+}
+
+/* best_pair() on traced spans (clips undone), tracing no more than it
+ * must: an untraced candidate's span, the read length up to its end
+ * column, is off by whatever its alignment clips at that end, so the best
+ * pair's candidates, and the second's unless its scores cannot reach
+ * `floor` (the insert only lowers a pair's score), are traced and the
+ * pairs chosen again until those are all traced. */
+static int best_traced_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r,
+			    const sm_query_t *q, res_t *res, double floor,
+			    int pick[2 * SM_STRANDS], double *best, double *second)
+{
+	for (;;) {
+		int traced = 0;
+
+		best_pair(p, res, pick, best, second);
+		for (int k = 0; k < 2 * SM_STRANDS; k++) {
+			int e = k % SM_STRANDS;
+			cand_t *c = pick[k] >= 0 ? &res[e].cand[pick[k]] : NULL;
+
+			if (!c || c->traced || (k >= SM_STRANDS &&
+			    res[0].cand[pick[2]].score + res[1].cand[pick[3]].score <= floor))
+				continue;
+			if (ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
+				return -1;
+			traced = 1;
+		}
+		if (!traced)
+			return 0;
+	}
 }
 
 /* The best pair that a copy of candidate c (tandem_xs) makes with the
@@ -1132,14 +1173,227 @@ static int adopt_copy(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 	return 1;
 }
 
+/* The read's own best placement: its best candidate not found by rescue
+ * (the first of equals), -1 if none. */
+static int own_best(const res_t *res)
+{
+	int best = -1;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (!res->cand[k].rescued && (best < 0 || res->cand[k].score > res->cand[best].score))
+			best = k;
+	return best;
+}
+
+/* The best locus of read r (queries q, strand st) in window w of the
+ * reference, as an untraced candidate *c (left in ws->wref).  Returns 1,
+ * 0 when none reaches -T, -1 on error. */
+static int window_best(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       int st, const sm_window_t *w, cand_t *c)
+{
+	const sm_score_t *sc = &p->opt->score;
+	sm_scan_t local, global;
+
+	if (sm_wref_set_window(&ws->wref, p->ref, w->start, w->end) < 0 ||
+	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
+	if (global.n == 0 || global.top[0].score < p->opt->min_score)
+		return 0;
+	*c = (cand_t){ .score = global.top[0].score, .is_rev = st, .end = global.top[0].end,
+		       .qlen = r->len, .aln = c->aln };
+	return 1;
+}
+
+/* Adds the best locus of read r in window w (window_best) to res as a
+ * seeded candidate, unless it is there already: its XS is the best of the
+ * read's other candidates, and it becomes theirs when it is better.
+ * Returns 0 or -1 on error. */
+static int add_window_cand(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			   int st, const sm_window_t *w, res_t *res)
+{
+	cand_t *n = &res->cand[res->n_cand];
+	int rc;
+
+	if (res->n_cand == SM_MAX_CAND)
+		return 0;
+	rc = window_best(p, ws, r, q, st, w, n);
+	if (rc <= 0)
+		return rc;
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].score >= n->score && same_place(p, &res->cand[k], n))
+			return 0;
+	if (trace_cand(p, ws, &ws->wref.ref, &ws->wref, q, n, r) < 0)
+		return -1;
+	for (int k = 0; k < res->n_cand; k++) {
+		cand_t *c = &res->cand[k];
+
+		if (same_place(p, c, n))
+			continue;
+		n->xs = c->score > n->xs ? c->score : n->xs;
+		c->xs = n->score > c->xs ? n->score : c->xs;
+	}
+	res->n_cand++;
+	return 0;
+}
+
+/* 1 if window w lies within one of the read's seeded windows, which were
+ * scanned already. */
+static int seeded_already(const res_t *res, const sm_window_t *w)
+{
+	for (int k = 0; res->from_windows && k < res->n_win; k++)
+		if (w->start >= res->win[k].start && w->end <= res->win[k].end)
+			return 1;
+	return 0;
+}
+
+/* Seeds the pair as a pair (sm_seed_pair_windows): both reads are scanned
+ * in the SM_RESEED_SCAN window pairs with the most votes (votes tell the
+ * true pair from a repeat's other copies poorly), but for those that the
+ * reads' own seeding scanned already, and the best loci of the
+ * SM_RESEED_PAIRS window pairs whose loci pair best (pair_score) join the
+ * reads' candidates.  Returns 0 or -1 on error. */
+static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       res_t *res)
+{
+	sm_window_pair_t wp[SM_RESEED_SCAN];
+	double score[SM_RESEED_PAIRS];
+	int keep[SM_RESEED_PAIRS], n_keep = 0;
+	int n = sm_seed_pair_windows(ws->seeder, p->index, p->ref, &p->opt->score, &p->seed_opt,
+				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, p->ins.lo,
+				     p->ins.hi, SM_RESEED_SCAN, wp);
+
+	if (n < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		cand_t a = { 0 }, b = { 0 };
+		int ra, rb, at;
+		double s;
+
+		if (seeded_already(&res[0], &wp[k].a) && seeded_already(&res[1], &wp[k].b))
+			continue;
+		ra = window_best(p, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
+		if (ra <= 0) {
+			if (ra < 0)
+				return -1;
+			continue;
+		}
+		rb = window_best(p, ws, &r[1], &q[SM_STRANDS], !wp[k].strand_a, &wp[k].b, &b);
+		if (rb < 0)
+			return -1;
+		if (rb == 0 || !is_proper(p, &a, &b))
+			continue;
+		s = pair_score(p, &a, &b);
+		for (at = n_keep; at > 0 && score[at - 1] < s; at--)
+			;
+		if (at == SM_RESEED_PAIRS)
+			continue;
+		n_keep += n_keep < SM_RESEED_PAIRS;
+		memmove(&score[at + 1], &score[at], (size_t)(n_keep - 1 - at) * sizeof *score);
+		memmove(&keep[at + 1], &keep[at], (size_t)(n_keep - 1 - at) * sizeof *keep);
+		score[at] = s;
+		keep[at] = k;
+	}
+	for (int t = 0; t < n_keep; t++) {
+		const sm_window_pair_t *x = &wp[keep[t]];
+
+		if (add_window_cand(p, ws, &r[0], &q[0], x->strand_a, &x->a, &res[0]) < 0 ||
+		    add_window_cand(p, ws, &r[1], &q[SM_STRANDS], !x->strand_a, &x->b, &res[1]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The best proper pair of the candidates (pair_score), unless the two
+ * reads' own best placements, taken apart, score more than
+ * SM_PAIR_PENALTY above it: sets *bi, *bj and its MAPQ *q_pe and returns 1,
+ * or returns 0 when there is none, -1 on error. */
+static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       res_t *res, int *bi, int *bj, int *q_pe)
+{
+	double best, second, rival = 0, as[SM_STRANDS];
+	int32_t unpaired = 0, len[SM_STRANDS];
+	int moved[SM_STRANDS] = { 1, 1 }, n_moved = 0;
+
+	for (int e = 0; e < SM_STRANDS; e++) {
+		int own = own_best(&res[e]);
+
+		unpaired += own >= 0 ? res[e].cand[own].score : 0;
+	}
+	/* The best pair, its placements checked for copies; a copy that pairs
+	 * better becomes a candidate and the choice is made again. */
+	for (int round = 0; ; round++) {
+		int pick[2 * SM_STRANDS], adopted = 0;
+
+		if (best_traced_pair(p, ws, r, q, res, unpaired - SM_PAIR_PENALTY, pick, &best,
+				     &second) < 0)
+			return -1;
+		*bi = pick[0];
+		*bj = pick[1];
+		if (*bi < 0 || best + SM_PAIR_PENALTY < unpaired)
+			return 0;
+		for (int e = 0; e < SM_STRANDS; e++) {
+			cand_t *c = &res[e].cand[pick[e]];
+
+			if (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0)
+				return -1;
+		}
+		/* The rival: the reads' own best placements apart (either read may
+		 * be elsewhere), the second pair, a copy's pair; and the reads
+		 * whose alignments favour the best pair over it (score more there). */
+		rival = unpaired - SM_PAIR_PENALTY;
+		moved[0] = moved[1] = 1;
+		if (pick[2] >= 0 && second >= rival) {
+			int m0 = res[0].cand[pick[2]].score < res[0].cand[pick[0]].score;
+			int m1 = res[1].cand[pick[3]].score < res[1].cand[pick[1]].score;
+
+			moved[0] = second > rival ? m0 : moved[0] | m0;
+			moved[1] = second > rival ? m1 : moved[1] | m1;
+			rival = second;
+		}
+		for (int e = 0; e < SM_STRANDS && !adopted; e++) {
+			int k, rc;
+			double s = best_copy_pair(p, &res[e].cand[pick[e]], &res[!e].cand[pick[!e]], &k);
+
+			if (k < 0)
+				continue;
+			if (s > best && round < SM_MAX_ADOPT) {
+				rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], pick[e], k);
+				if (rc < 0)
+					return -1;
+				adopted = rc;
+			}
+			if (s >= rival) {
+				moved[e] = res[e].cand[pick[e]].copy[k].score < res[e].cand[pick[e]].score;
+				moved[!e] = s > rival ? 0 : moved[!e];
+				rival = s;
+			}
+		}
+		if (!adopted)
+			break;
+	}
+	/* The differences of the reads that favour the best pair are where its
+	 * lead could turn around (sm_mapq_lead); a read that scores as much
+	 * or more in the rival adds nothing to the lead to turn. */
+	for (int e = 0; e < SM_STRANDS; e++)
+		if (moved[e]) {
+			as[n_moved] = res[e].cand[e ? *bj : *bi].score;
+			len[n_moved++] = r[e].len;
+		}
+	*q_pe = sm_mapq_lead(&p->opt->score, best - (rival > 0 ? rival : 0), n_moved, as, len);
+	return 1;
+}
+
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
- * mate rescue, then the best proper pair or the two best hits. */
+ * mate rescue, then the best proper pair or the two best hits.  In seeded
+ * mode a pair left without a proper pair, or with one below MAPQ
+ * SM_RESEED_MAPQ, is seeded again as a pair and chosen again: its reads'
+ * own best windows may all have missed it (repeats with few exact seeds
+ * left at the true locus, in reads with many differences). */
 static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
 			res_t *res)
 {
-	double best, second, rival;
-	int32_t unpaired;
-	int bi, bj, q_pe;
+	int bi, bj, q_pe = 0, rc;
 
 	for (int e = 0; e < SM_STRANDS; e++)
 		res[e].mapq = res[e].prim >= 0 ? read_mapq(p, &res[e].cand[0], r[e].len) : 0;
@@ -1160,58 +1414,31 @@ static int pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 				return -1;
 		}
 	}
-	/* Pairs are compared on traced spans (clips undone): an untraced
-	 * candidate's span, the read length up to its end column, is off by
-	 * whatever the alignment clips at its end. */
-	for (int e = 0; e < SM_STRANDS; e++)
-		for (int k = 0; k < res[e].n_cand; k++) {
-			cand_t *c = &res[e].cand[k];
-
-			if (!c->traced && proper_mate_score(p, c, &res[!e]) >= 0 &&
-			    ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
-				return -1;
-		}
-	unpaired = (res[0].n_cand ? res[0].cand[0].score : 0) +
-		   (res[1].n_cand ? res[1].cand[0].score : 0);
-	/* The best pair, its placements traced and checked for copies; a copy
-	 * that pairs better becomes a candidate and the choice is made again. */
-	for (int round = 0; ; round++) {
-		int idx[SM_STRANDS], adopted = 0;
-
-		best_pair(p, res, &bi, &bj, &best, &second);
-		if (bi < 0 || best + SM_PAIR_PENALTY < unpaired)
-			return 0;
-		idx[0] = bi;
-		idx[1] = bj;
-		for (int e = 0; e < SM_STRANDS; e++) {
-			cand_t *c = &res[e].cand[idx[e]];
-
-			if (ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0 ||
-			    (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0))
-				return -1;
-		}
-		/* Again on the traced spans, which the copies' inserts are
-		 * measured from. */
-		best = pair_score(p, &res[0].cand[bi], &res[1].cand[bj]);
-		rival = second > unpaired - SM_PAIR_PENALTY ? second : unpaired - SM_PAIR_PENALTY;
-		for (int e = 0; e < SM_STRANDS && !adopted; e++) {
-			int k, rc;
-			double s = best_copy_pair(p, &res[e].cand[idx[e]], &res[!e].cand[idx[!e]], &k);
-
-			if (k < 0)
-				continue;
-			if (s > best && round < SM_MAX_ADOPT) {
-				rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], idx[e], k);
-				if (rc < 0)
-					return -1;
-				adopted = rc;
-			}
-			rival = s > rival ? s : rival;
-		}
-		if (!adopted)
-			break;
+	rc = choose_pair(p, ws, r, q, res, &bi, &bj, &q_pe);
+	if (rc >= 0 && p->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
+		if (reseed_pair(p, ws, r, q, res) < 0)
+			return -1;
+		rc = choose_pair(p, ws, r, q, res, &bi, &bj, &q_pe);
 	}
-	q_pe = sm_mapq(&p->opt->score, best, rival > 0 ? rival : 0, r[0].len + r[1].len);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {   /* each read at its own best */
+		for (int e = 0; e < SM_STRANDS; e++) {
+			int own = own_best(&res[e]);
+
+			if (own >= 0 && own != res[e].prim) {   /* found by seeding the pair */
+				cand_t *c = &res[e].cand[own];
+
+				res[e].prim = own;
+				if (ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0 ||
+				    (!c->near_done && tandem_xs(p, ws, &q[SM_STRANDS * e], c) < 0))
+					return -1;
+			}
+			res[e].mapq = res[e].prim >= 0 ?
+				read_mapq(p, &res[e].cand[res[e].prim], r[e].len) : 0;
+		}
+		return 0;
+	}
 	res[0].prim = bi;
 	res[1].prim = bj;
 	for (int e = 0; e < SM_STRANDS; e++) {
