@@ -89,8 +89,10 @@ typedef struct {
 	int32_t shift;
 } copy_t;
 
-/* At most a top list per side of the alignment. */
-#define SM_MAX_COPIES (SM_STRANDS * SM_TOPK)
+/* The best SM_COPIES_PER_SIDE copies on each side of the alignment (a
+ * cand_t is moved about whole: its size shows in the run time). */
+#define SM_COPIES_PER_SIDE 2
+#define SM_MAX_COPIES (2 * SM_COPIES_PER_SIDE)
 
 typedef struct {
 	int32_t score;
@@ -645,15 +647,16 @@ static int map_seeded(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
  * hit's own remnant in the same locus bin stays hidden. */
 #define SM_TANDEM_SHIFT 20
 
-/* Adds the loci of `scan` (bins over the window [lo, hi) of the forward or
- * reversed reference) whose column lies at least SM_TANDEM_SHIFT from
- * `avoid` (the hit's own end, or its start on the reversed side) to c's
- * copies, with their column's offset from `avoid` as the copy's shift;
- * returns the best one's score, 0 if none. */
+/* Adds the best SM_COPIES_PER_SIDE loci of `scan` (bins over the window
+ * [lo, hi) of the forward or reversed reference) whose column lies at least
+ * SM_TANDEM_SHIFT from `avoid` (the hit's own end, or its start on the
+ * reversed side) to c's copies, with their column's offset from `avoid` as
+ * the copy's shift; returns the best such locus' score, 0 if none. */
 static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reversed,
 			   int64_t avoid, cand_t *c)
 {
 	int32_t best = 0;
+	int n = 0;
 
 	for (int k = 0; k < scan->n; k++) {
 		int64_t col = reversed ? hi - 1 - scan->top[k].end : lo + scan->top[k].end;
@@ -662,7 +665,7 @@ static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int re
 			continue;
 		if (scan->top[k].score > best)
 			best = scan->top[k].score;
-		if (c->n_copy < SM_MAX_COPIES)
+		if (n++ < SM_COPIES_PER_SIDE)   /* the list is best first */
 			c->copy[c->n_copy++] = (copy_t){ scan->top[k].score, (int32_t)(col - avoid) };
 	}
 	return best;
