@@ -40,19 +40,28 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 	hit->mapped = (fwd->n > 0 || rev->n > 0) && hit->best.score >= min_score;
 }
 
-int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
+int sm_mapq_lead(const sm_score_t *sc, double lead, int n, const double *as,
+		 const int32_t *len)
 {
-	double unit = sc->match + sc->mismatch;
-	double diffs = ((double)len * sc->match - as) / unit;
-	double q;
+	double unit = sc->match + sc->mismatch, diffs = 0, q;
 
-	if (as <= xs)
+	if (lead <= 0)
 		return 0;
-	if (diffs < 0)
-		diffs = 0;
-	q = floor(SM_MAPQ_PER_MISMATCH * ((double)as - xs) / unit -
+	for (int i = 0; i < n; i++) {
+		double k = ((double)len[i] * sc->match - as[i]) / unit;
+
+		diffs += k < 0 ? 0 : k;
+	}
+	q = floor(SM_MAPQ_PER_MISMATCH * lead / unit -
 		  10.0 * log10(1.0 + diffs / SM_MAPQ_DIFF_SCALE));
 	return q < 0 ? 0 : q > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q;
+}
+
+int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
+{
+	double a = as;
+
+	return sm_mapq_lead(sc, (double)as - xs, 1, &a, &len);
 }
 
 int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,

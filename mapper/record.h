@@ -82,8 +82,16 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 		   int32_t min_score, sm_hit_t *hit);
 
 /* Mapping quality from the alignment score, XS and the read length (see
- * above; for a pair: the summed scores and lengths). */
+ * above). */
 int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len);
+
+/* The same from a lead (AS - XS, or a pair's score less its rival's: need
+ * not be whole) and the alignments whose differences could turn it around:
+ * scores as[0..n) of reads of lengths len[0..n), their differences k
+ * summed (a pair: the reads that its rival places elsewhere).  0 when
+ * lead <= 0. */
+int sm_mapq_lead(const sm_score_t *sc, double lead, int n, const double *as,
+		 const int32_t *len);
 
 /* MD string (appended to md, NUL-terminated) and NM of an alignment whose
  * first aligned base lies at global coordinate ref_start: cigar holds only

@@ -43,6 +43,8 @@ struct sm_seeder_s {
 	int64_t n_hit, cap_hit;
 	cluster_t *cl;
 	int64_t cap_cl;
+	cluster_t *cl_a;           /* read A's clusters (sm_seed_pair_windows) */
+	int64_t cap_cl_a;
 	int64_t *occ;              /* [cap_look] occurrences of each minimizer */
 	const int64_t **pos;       /* [cap_look] and where they are */
 	int64_t cap_look;
@@ -67,6 +69,7 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->mini);
 	free(s->hit);
 	free(s->cl);
+	free(s->cl_a);
 	free(s->occ);
 	free(s->pos);
 	free(s);
@@ -225,7 +228,11 @@ static int64_t best_clusters(cluster_t *cl, int64_t n, int64_t keep)
 	return k;
 }
 
-static int64_t make_clusters(sm_seeder_t *s, int band, int64_t keep)
+/* Clusters of the hits s->hit[0..n_hit) into s->cl, in the order of the
+ * sorted hits (strand, then diagonal: the clusters of a strand come in
+ * ascending, disjoint diagonal ranges).  Returns their number, -1 when out
+ * of memory. */
+static int64_t build_clusters(sm_seeder_t *s, int band)
 {
 	int64_t n_cl = 0;
 
@@ -244,7 +251,30 @@ static int64_t make_clusters(sm_seeder_t *s, int band, int64_t keep)
 			return -1;
 		s->cl[n_cl++] = (cluster_t){ diag, diag, strand, 1 };
 	}
-	return best_clusters(s->cl, n_cl, keep);
+	return n_cl;
+}
+
+static int64_t make_clusters(sm_seeder_t *s, int band, int64_t keep)
+{
+	int64_t n_cl = build_clusters(s, band);
+
+	return n_cl < 0 ? -1 : best_clusters(s->cl, n_cl, keep);
+}
+
+/* The window of cluster c of a read of length n: the cluster's diagonals
+ * plus the read, widened by `margin` on both sides, clipped to the contig
+ * of its first diagonal.  Returns 0 when it is empty. */
+static int cluster_window(const sm_ref_t *ref, const cluster_t *c, int32_t n, int64_t margin,
+			  sm_window_t *x)
+{
+	int64_t anchor = c->lo < 0 ? 0 : c->lo >= ref->total ? ref->total - 1 : c->lo;
+	int32_t contig = sm_ref_contig_of(ref, anchor);
+	int64_t lo = ref->offset[contig], hi = lo + ref->len[contig];
+
+	x->start = c->lo - margin < lo ? lo : c->lo - margin;
+	x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
+	x->votes = c->votes;
+	return x->start < x->end;
 }
 
 /* Copies the windows w->win[0..n_win) out of ref as the contigs of w->ref. */
@@ -319,19 +349,8 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		goto oom;
 
 	/* Cluster -> window, clipped to the contig of its first diagonal. */
-	for (int64_t t = 0; t < n_cl; t++) {
-		const cluster_t *c = &s->cl[t];
-		int64_t anchor = c->lo < 0 ? 0 : c->lo >= ref->total ? ref->total - 1 : c->lo;
-		int32_t contig = sm_ref_contig_of(ref, anchor);
-		int64_t lo = ref->offset[contig], hi = lo + ref->len[contig];
-		sm_window_t *x = &w->win[n_win];
-
-		x->start = c->lo - margin < lo ? lo : c->lo - margin;
-		x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
-		x->votes = c->votes;
-		if (x->start < x->end)
-			n_win++;
-	}
+	for (int64_t t = 0; t < n_cl; t++)
+		n_win += cluster_window(ref, &s->cl[t], n, margin, &w->win[n_win]);
 	/* Overlapping windows of one contig merge. */
 	qsort(w->win, (size_t)n_win, sizeof *w->win, cmp_window);
 	int32_t m = 0;
@@ -350,6 +369,100 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	if (wref_layout(w, ref) < 0)
 		goto oom;
 	return w->n_win;
+oom:
+	sm_log(SM_LOG_ERROR, "seeding: out of memory");
+	return -1;
+}
+
+/* Seeds read (base codes, length n) with minimizers of at most max_occ
+ * hits and clusters them all into s->cl.  Returns the number of clusters,
+ * -1 when out of memory. */
+static int64_t all_clusters(sm_seeder_t *s, const sm_index_t *idx, const sm_seed_opt_t *opt,
+			    const uint8_t *read, int32_t n, int64_t max_occ)
+{
+	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
+
+	if (n_mini < 0 || look_up(s, idx, n_mini) < 0 ||
+	    collect_hits(s, idx, n_mini, n, max_occ) < 0)
+		return -1;
+	return build_clusters(s, opt->band);
+}
+
+/* Offers window pair x to the top list out[0..*n) of at most max entries,
+ * most votes first, earlier offers first among equals. */
+static void offer_pair(sm_window_pair_t *out, int *n, int max, const sm_window_pair_t *x)
+{
+	int at = *n;
+
+	while (at > 0 && out[at - 1].votes < x->votes)
+		at--;
+	if (at >= max)
+		return;
+	if (*n < max)
+		(*n)++;
+	memmove(&out[at + 1], &out[at], (size_t)(*n - 1 - at) * sizeof *out);
+	out[at] = *x;
+}
+
+int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			 const sm_score_t *sc, const sm_seed_opt_t *opt,
+			 const uint8_t *read_a, int32_t na, const uint8_t *read_b, int32_t nb,
+			 int64_t ins_lo, int64_t ins_hi, int max_pairs, sm_window_pair_t *out)
+{
+	int64_t max_occ = (int64_t)opt->max_occ * SM_SEED_PAIR_OCC_FACTOR;
+	int64_t n_a, n_b, first[2] = { 0, 0 }, end[2] = { 0, 0 };
+	int n = 0;
+
+	n_a = all_clusters(s, idx, opt, read_a, na, max_occ);
+	if (n_a < 0 || grow((void **)&s->cl_a, &s->cap_cl_a, n_a, sizeof *s->cl_a) < 0)
+		goto oom;
+	memcpy(s->cl_a, s->cl, (size_t)n_a * sizeof *s->cl_a);
+	n_b = all_clusters(s, idx, opt, read_b, nb, max_occ);
+	if (n_b < 0)
+		goto oom;
+	/* B's clusters of each strand: cl[first[st] .. end[st]), diagonals ascending. */
+	for (int64_t t = 0; t < n_b; t++) {
+		int32_t st = s->cl[t].strand;
+
+		if (end[st] == 0)
+			first[st] = t;
+		end[st] = t + 1;
+	}
+	for (int64_t i = 0; i < n_a; i++) {
+		const cluster_t *a = &s->cl_a[i];
+		int32_t sb = !a->strand;
+		int64_t lo, hi, from = first[sb], to = end[sb];
+
+		/* B's diagonals that put the insert (the forward read's start to
+		 * the reverse read's end) within [ins_lo, ins_hi], give or take
+		 * the band. */
+		if (a->strand == 0) {
+			lo = a->lo + ins_lo - nb - opt->band;
+			hi = a->hi + ins_hi - nb + opt->band;
+		} else {
+			lo = a->lo + na - ins_hi - opt->band;
+			hi = a->hi + na - ins_lo + opt->band;
+		}
+		while (from < to) {   /* first cluster of B ending at or after lo */
+			int64_t mid = from + (to - from) / 2;
+
+			if (s->cl[mid].hi < lo)
+				from = mid + 1;
+			else
+				to = mid;
+		}
+		for (int64_t j = from; j < end[sb] && s->cl[j].lo <= hi; j++) {
+			sm_window_pair_t x;
+
+			if (!cluster_window(ref, a, na, sm_reach(sc, na) + opt->band, &x.a) ||
+			    !cluster_window(ref, &s->cl[j], nb, sm_reach(sc, nb) + opt->band, &x.b))
+				continue;
+			x.strand_a = a->strand;
+			x.votes = a->votes + s->cl[j].votes;
+			offer_pair(out, &n, max_pairs, &x);
+		}
+	}
+	return n;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;

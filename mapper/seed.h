@@ -60,6 +60,32 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_seed_opt_t *opt,
 		    const uint8_t *read, int32_t n, sm_wref_t *w);
 
+/* Pair-consistent windows (mapper/pipeline.c asks for them when a pair's
+ * reads, seeded one by one, found no confident proper pair): the clusters of
+ * both reads are paired when their strands face each other and their
+ * diagonals allow an insert within [ins_lo, ins_hi] (give or take the
+ * band), and the pairs with the most votes (both clusters' together) become
+ * window pairs.  Two clusters that agree on the insert are far less likely
+ * to meet by chance than one cluster is to form, so seeds up to
+ * SM_SEED_PAIR_OCC_FACTOR times more repetitive than --max-occ vote here,
+ * and no cluster needs to be among the read's best. */
+#define SM_SEED_PAIR_OCC_FACTOR 10
+
+typedef struct {
+	sm_window_t a, b;    /* the window of read A, of read B */
+	int32_t strand_a;    /* 0: read A forward (B reverse), 1: the other way */
+	int32_t votes;       /* the two clusters' votes */
+} sm_window_pair_t;
+
+/* Up to max_pairs window pairs of reads A and B (base codes, forward
+ * strand) into out[], most votes first (ties in the order of A's then B's
+ * clusters by strand and diagonal).  Returns their number, or -1 when out
+ * of memory (logged). */
+int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			 const sm_score_t *sc, const sm_seed_opt_t *opt,
+			 const uint8_t *read_a, int32_t na, const uint8_t *read_b, int32_t nb,
+			 int64_t ins_lo, int64_t ins_hi, int max_pairs, sm_window_pair_t *out);
+
 /* Makes w the window reference of the one window [start, end) (global
  * coordinates inside one contig of ref; empty when start >= end).  Returns
  * 0, or -1 when out of memory (logged). */

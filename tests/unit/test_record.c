@@ -209,6 +209,36 @@ static void test_mapq(void)
 	CHECK(mono, "MAPQ monotone in AS and XS");
 }
 
+/* sm_mapq_lead: sm_mapq for one read; a pair's differences pooled; no
+ * differences term without a read carrying the lead; monotone in the lead. */
+static void test_mapq_lead(void)
+{
+	const double as2[2] = { 130, 69 }, as1[1] = { 199 };
+	const int32_t len2[2] = { 150, 150 }, len1[1] = { 300 };
+	int same = 1, mono = 1;
+
+	for (int as = 1; as <= 150; as++)
+		for (int xs = 0; xs <= as + 5; xs++) {
+			double a = as;
+			int32_t n = 150;
+
+			if (sm_mapq_lead(&sc, (double)as - xs, 1, &a, &n) != sm_mapq(&sc, as, xs, n))
+				same = 0;
+		}
+	CHECK(same, "one read: sm_mapq_lead is sm_mapq");
+	CHECK(sm_mapq_lead(&sc, sc.match + sc.mismatch, 0, NULL, NULL) == SM_MAPQ_PER_MISMATCH,
+	      "no read carrying the lead: no differences term (%d)",
+	      sm_mapq_lead(&sc, sc.match + sc.mismatch, 0, NULL, NULL));
+	CHECK(sm_mapq_lead(&sc, 4.5, 2, as2, len2) == sm_mapq_lead(&sc, 4.5, 1, as1, len1),
+	      "two reads' differences pool: %d", sm_mapq_lead(&sc, 4.5, 2, as2, len2));
+	CHECK(sm_mapq_lead(&sc, 0, 2, as2, len2) == 0 && sm_mapq_lead(&sc, -1.5, 2, as2, len2) == 0,
+	      "no lead: 0");
+	for (double lead = 0; lead < 40; lead += 0.25)
+		if (sm_mapq_lead(&sc, lead + 0.25, 2, as2, len2) < sm_mapq_lead(&sc, lead, 2, as2, len2))
+			mono = 0;
+	CHECK(mono, "monotone in a fractional lead");
+}
+
 static void test_hit_choose(void)
 {
 	const int shift = SM_LOCUS_MIN_SHIFT;
@@ -262,6 +292,7 @@ int main(void)
 	test_unmapped();
 	test_long_name();
 	test_mapq();
+	test_mapq_lead();
 	test_hit_choose();
 	sam_hdr_destroy(hdr);
 	sm_ref_destroy(ref);

@@ -15,6 +15,85 @@
 #define N_READS 300
 #define READ_LEN 150
 
+/* READ_LEN bases read off ref from global position from, with div percent
+ * differences (8 in 10 substitutions, 1 a deletion, 1 an insertion);
+ * returns the reference span they cover. */
+static int64_t sample_read(const sm_ref_t *ref, int64_t from, int div, uint8_t *read)
+{
+	int n = 0;
+	int64_t p = from;
+
+	for (; n < READ_LEN; p++) {
+		int u = (int)rnd(100);
+		if (u < div * 8 / 10)
+			read[n++] = (uint8_t)((ref->seq[p] + 1 + rnd(3)) & 3);
+		else if (u < div * 9 / 10)
+			continue;  /* deletion */
+		else if (u < div) {
+			read[n++] = (uint8_t)rnd(4);   /* insertion */
+			p--;
+		} else
+			read[n++] = ref->seq[p];
+	}
+	return p - from;
+}
+
+static void revcomp(uint8_t *read, int n)
+{
+	uint8_t tmp[2 * READ_LEN];
+
+	for (int k = 0; k < n; k++)
+		tmp[k] = (uint8_t)(3 - read[n - 1 - k]);
+	memcpy(read, tmp, (size_t)n);
+}
+
+/* sm_seed_pair_windows: pairs of reads with 5-10% differences, inserts
+ * INS_LO..INS_HI, in either order: a window pair that holds both reads'
+ * origins on their strands is among the 8 returned for >= 95% of them, and
+ * every window pair faces its reads within the insert range. */
+#define N_PAIRS 200
+#define INS_LO 400
+#define INS_HI 600
+static void test_pair_windows(const sm_ref_t *ref, const sm_index_t *idx, const sm_score_t *sc,
+			      const sm_seed_opt_t *opt, sm_seeder_t *seeder)
+{
+	int found = 0, facing = 1;
+
+	for (int t = 0; t < N_PAIRS; t++) {
+		uint8_t fwd[2 * READ_LEN], rev[2 * READ_LEN];
+		sm_window_pair_t wp[SM_SEED_DEFAULT_MAX_WINDOWS];
+		int32_t c = (int32_t)rnd(2);
+		int64_t ins = INS_LO + rnd(INS_HI - INS_LO + 1);
+		int64_t f = ref->offset[c] + rnd((uint32_t)(ref->len[c] - ins - READ_LEN));
+		int64_t r_from = f + ins - READ_LEN, f_end, r_end;
+		int swap = (int)rnd(2), n, hit = 0;
+
+		f_end = f + sample_read(ref, f, 5 + (int)rnd(6), fwd);
+		r_end = r_from + sample_read(ref, r_from, 5 + (int)rnd(6), rev);
+		revcomp(rev, READ_LEN);
+		n = swap ? sm_seed_pair_windows(seeder, idx, ref, sc, opt, rev, READ_LEN, fwd,
+						READ_LEN, INS_LO - 50, INS_HI + 50,
+						SM_SEED_DEFAULT_MAX_WINDOWS, wp) :
+			   sm_seed_pair_windows(seeder, idx, ref, sc, opt, fwd, READ_LEN, rev,
+						READ_LEN, INS_LO - 50, INS_HI + 50,
+						SM_SEED_DEFAULT_MAX_WINDOWS, wp);
+		for (int k = 0; k < n; k++) {
+			const sm_window_t *wf = swap ? &wp[k].b : &wp[k].a;
+			const sm_window_t *wr = swap ? &wp[k].a : &wp[k].b;
+
+			if (wp[k].strand_a != swap || wf->start > wr->end)
+				facing = 0;
+			if (wf->start <= f && f_end <= wf->end && wr->start <= r_from &&
+			    r_end <= wr->end)
+				hit = 1;
+		}
+		found += hit;
+	}
+	CHECK(found * 100 >= N_PAIRS * 95, "pair windows hold both origins for %d of %d pairs",
+	      found, N_PAIRS);
+	CHECK(facing, "window pairs face each other");
+}
+
 int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
@@ -44,30 +123,15 @@ int main(void)
 
 	for (int r = 0; r < N_READS; r++) {
 		uint8_t read[2 * READ_LEN], rc[2 * READ_LEN];
-		int32_t c = (int32_t)rnd(2), n = 0;
+		int32_t c = (int32_t)rnd(2), n = READ_LEN;
 		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * READ_LEN));
 		int div = 5 + (int)rnd(6);   /* percent of differences */
 		sm_query_t qf = { read, 0 }, qr = { rc, 0 };
 		sm_scan_t ex_f, ex_r, wf, wr, gf, gr;
 
-		for (int64_t p = from; n < READ_LEN; p++) {
-			int u = (int)rnd(100);
-			if (u < div * 8 / 10)
-				read[n++] = (uint8_t)((ref->seq[p] + 1 + rnd(3)) & 3);
-			else if (u < div * 9 / 10)
-				continue;  /* deletion */
-			else if (u < div) {
-				read[n++] = (uint8_t)rnd(4);   /* insertion */
-				p--;
-			} else
-				read[n++] = ref->seq[p];
-		}
-		if (r % 2) {   /* half the reads from the reverse strand */
-			uint8_t tmp[2 * READ_LEN];
-			for (int k = 0; k < n; k++)
-				tmp[k] = (uint8_t)(3 - read[n - 1 - k]);
-			memcpy(read, tmp, (size_t)n);
-		}
+		sample_read(ref, from, div, read);
+		if (r % 2)   /* half the reads from the reverse strand */
+			revcomp(read, n);
 		for (int k = 0; k < n; k++)
 			rc[k] = (uint8_t)(3 - read[n - 1 - k]);
 		qf.len = qr.len = n;
@@ -98,6 +162,7 @@ int main(void)
 	      found, eligible);
 	CHECK(mapped_back, "window coordinates map back to the global reference");
 	printf("# seeded optimum = exhaustive for %d/%d reads (5-10%% differences)\n", found, eligible);
+	test_pair_windows(ref, idx, &sc, &opt, seeder);
 	sm_wref_free(&w);
 	sm_seeder_destroy(seeder);
 	sm_index_destroy(idx);
