@@ -14,7 +14,10 @@
  * spent, and its best scores are checked against the expected ones.
  * parasail (libparasail.so.8) and SSW (libssw.so.0) are loaded at run time
  * so that the build needs neither; a missing library is reported and
- * skipped.  Output: one markdown table row per method and thread count. */
+ * skipped.  scanmap-<isa>-tiles and scanmap-<isa>-diag (run only when named
+ * with -m) force one of the engine's kernels (sm_cpu_scan_set_kernel), for
+ * A/B runs on short references.  Output: one markdown table row per method
+ * and thread count. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -429,9 +432,9 @@ int main(int argc, char **argv)
 
 	method_t methods[24];
 	int nm = 0;
-	/* Each ISA with the default choice of kernel per contig, then with the
-	 * tiled row kernel only ("-tiles") and with the anti-diagonal kernel
-	 * for every contig up to a tile ("-diag"). */
+	/* Each ISA with the default choice of kernel per contig, and, when
+	 * named with -m, with the tiled row kernel only ("-tiles") or the
+	 * anti-diagonal kernel for every contig up to a tile ("-diag"). */
 	static const struct { const char *suffix; sm_cpu_kernel_t kernel; } kernels[] = {
 		{ "", SM_CPU_KERNEL_AUTO }, { "-tiles", SM_CPU_KERNEL_TILES },
 		{ "-diag", SM_CPU_KERNEL_DIAG },
@@ -445,8 +448,8 @@ int main(int argc, char **argv)
 			if (!sm_cpu_isa_supported(m.isa)) {
 				if (v == 0)
 					printf("note: %s: not supported by this CPU\n", m.name);
-			} else if (selected(sel, m.name)) {
-				methods[nm++] = m;
+			} else if (selected(sel, m.name) && (v == 0 || sel)) {
+				methods[nm++] = m;   /* -tiles, -diag only when named */
 			}
 		}
 	if (b.pa)

@@ -48,10 +48,10 @@
  * cells are 8-bit, or 16-bit with vectors of at least SM_CPU_DIAG_VB16
  * bytes.  A read scanned against so small a reference (seeded windows, a
  * mate's rescue window, the tandem check) is expected to align in it, and
- * where it does the anti-diagonal kernel is 1.3x (AVX2) to 1.9x (AVX-512)
+ * where it does the anti-diagonal kernel is 1.5x (AVX2) to 2x (AVX-512)
  * faster at 8 bits (1.3x at 16 bits on AVX-512, slower on AVX2); in a whole
  * genome most contigs do not hold the read, and there the lazy tiles are up
- * to 2.4x faster (docs/cpu-engine.md). */
+ * to 2.7x faster (docs/cpu-engine.md, "Short contigs"). */
 #define SM_CPU_DIAG_COLS 2048
 #define SM_CPU_DIAG_REF 32768
 #define SM_CPU_DIAG_VB16 64

@@ -495,6 +495,8 @@ static void case_windows(const sm_score_t *sc, const char *name, uint64_t seed)
 		int lo = pos - (int)rnd(200), hi = pos + qlens[k] + (int)rnd(200);
 		if (k % 4 == 3)   /* a long window: several hundred columns of margin */
 			hi = lo + 1500 + (int)rnd(600);
+		if (hi > GENOME)
+			hi = GENOME;
 		add_sampled(&g, pos, qlens[k], 20, 10, 6);
 		char *w = xmalloc((size_t)(hi - lo) + 1);
 		memcpy(w, g.contig[0] + lo, (size_t)(hi - lo));
