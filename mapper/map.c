@@ -1,0 +1,549 @@
+/* map.c — mapping a batch of reads, read by read (see pipe_impl.h). */
+#include "mapper/pipe_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
+{
+	if (n_q > ws->m_q) {
+		sm_query_t *q = realloc(ws->q, n_q * sizeof *q);
+		sm_scan_t *s;
+		int *todo;
+
+		if (!q)
+			return -1;
+		ws->q = q;
+		s = realloc(ws->scan, n_q * sizeof *s);
+		if (!s)
+			return -1;
+		ws->scan = s;
+		todo = realloc(ws->todo, n_q * sizeof *todo);
+		if (!todo)
+			return -1;
+		ws->todo = todo;
+		ws->m_q = n_q;
+	}
+	if (n_codes > ws->m_codes) {
+		uint8_t *c = realloc(ws->codes, n_codes);
+
+		if (!c)
+			return -1;
+		ws->codes = c;
+		ws->m_codes = n_codes;
+	}
+	return 0;
+}
+
+int sm_ws_init(const pipe_t *p, worker_ws_t *ws)
+{
+	memset(ws, 0, sizeof *ws);
+	ws->aws = sm_align_ws_create();
+	if (!ws->aws)
+		return -1;
+	/* Window scans: seeded windows, mate rescue, tandem copies (XS). */
+	ws->cscan = sm_cpu_scan_create(p->isa, SM_CELLS_AUTO, p->opt->max_read_len);
+	if (!ws->cscan)
+		return -1;
+	if (p->seeded && !(ws->seeder = sm_seeder_create()))
+		return -1;
+	return 0;
+}
+
+void sm_ws_free(worker_ws_t *ws)
+{
+	free(ws->q);
+	free(ws->scan);
+	free(ws->codes);
+	free(ws->todo);
+	sm_align_ws_destroy(ws->aws);
+	sm_record_ws_free(&ws->rws);
+	sm_seeder_destroy(ws->seeder);
+	sm_cpu_scan_destroy(ws->cscan);
+	sm_wref_free(&ws->wref);
+	sm_wscan_free(&ws->jobs);
+	sm_wscan_free(&ws->one);
+	for (int k = 0; k < ws->m_reads; k++)
+		sm_wref_free(&ws->wrefs[k]);
+	free(ws->wrefs);
+	free(ws->first_job);
+	free(ws->sides);
+}
+
+/* Adds the seconds since *t to phase ph and restarts *t. */
+void sm_ph_add(worker_ws_t *ws, int ph, double *t)
+{
+	double now = sm_seconds();
+
+	ws->ph[ph] += now - *t;
+	*t = now;
+}
+
+/* Room for n reads' window references, jobs and sides. */
+static int ws_reserve_reads(worker_ws_t *ws, int n)
+{
+	sm_wref_t *w;
+
+	if (n <= ws->m_reads)
+		return 0;
+	w = realloc(ws->wrefs, (size_t)n * sizeof *w);
+	if (!w)
+		goto oom;
+	ws->wrefs = w;
+	memset(w + ws->m_reads, 0, (size_t)(n - ws->m_reads) * sizeof *w);
+	ws->m_reads = n;
+	if (!(ws->first_job = realloc(ws->first_job, (size_t)n * sizeof *ws->first_job)) ||
+	    !(ws->sides = realloc(ws->sides, (size_t)n * SM_STRANDS * sizeof *ws->sides)))
+		goto oom;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+	return -1;
+}
+
+/* Base codes of the read (fwd) and of its reverse complement (rev). */
+static void encode_read(const sm_read_t *r, uint8_t *fwd, uint8_t *rev)
+{
+	for (int32_t i = 0; i < r->len; i++) {
+		uint8_t c = sm_nt4_table[(unsigned char)r->seq[i]];
+
+		fwd[i] = c;
+		rev[r->len - 1 - i] = c < SM_BASE_N ? (uint8_t)(SM_BASE_N - 1 - c) : c;
+	}
+}
+
+static int cand_before(const cand_t *a, const cand_t *b)
+{
+	if (a->score != b->score)
+		return a->score > b->score;
+	if (a->end != b->end)
+		return a->end < b->end;
+	return a->is_rev < b->is_rev;
+}
+
+/* Fills res's candidates from the two strands' lists (global coordinates):
+ * the loci scoring at least -T, cand[0] being sm_hit_choose()'s hit. */
+static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *res)
+{
+	int shift = sm_locus_shift(&p->opt->score, n);
+	sm_hit_t hit;
+
+	sm_hit_choose(&s[0], &s[1], shift, p->opt->min_score, &hit);
+	res->n_cand = 0;
+	res->prim = -1;
+	res->proper = 0;
+	res->mapq = 0;
+	if (!hit.mapped)
+		return;
+	for (int st = 0; st < SM_STRANDS; st++)
+		for (int k = 0; k < s[st].n; k++) {
+			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end,
+				     .near = 0, .near_done = 0, .rescued = 0, .qlen = n, .traced = 0 };
+			int at;
+
+			if (c.score < p->opt->min_score)
+				continue;
+			for (at = res->n_cand; at > 0 && cand_before(&c, &res->cand[at - 1]); at--) {
+				sm_aln_t keep = res->cand[at].aln;
+
+				res->cand[at] = res->cand[at - 1];
+				res->cand[at - 1].aln = keep;
+			}
+			c.aln = res->cand[at].aln;
+			c.aln.n_cigar = 0;
+			res->cand[at] = c;
+			res->n_cand++;
+		}
+	res->cand[0].xs = hit.xs;
+	for (int k = 1; k < res->n_cand; k++)
+		res->cand[k].xs = res->cand[0].score;
+	res->prim = 0;
+	res->mapq = sm_mapq(&p->opt->score, res->cand[0].score, res->cand[0].xs, n);
+}
+
+/* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
+ * tref: the whole reference (w NULL) or the window reference w. */
+int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
+		      const sm_query_t *q, cand_t *c, const sm_read_t *r)
+{
+	int64_t end = w ? sm_wref_from_global(w, c->end) : c->end;
+	int64_t shift;
+
+	if (end < 0 || sm_align(ws->aws, tref, &p->opt->score, &q[c->is_rev], end, c->score,
+				&c->aln) < 0) {
+		sm_log(SM_LOG_ERROR, "%s: read %lld '%s': traceback failed",
+		       p->opt->reads_path, (long long)r->index + 1, r->name);
+		return -1;
+	}
+	shift = w ? c->end - end : 0;
+	c->aln.ref_start += shift;
+	c->aln.ref_end += shift;
+	c->traced = 1;
+	return 0;
+}
+
+/* Traces candidate c of the read (res, r, queries q) unless it is traced:
+ * within the read's windows when it was found there, else against the
+ * whole reference.  Candidates are traced only when their alignment is
+ * needed (the best one, the chosen ones, secondaries); pairing works on the
+ * span that a candidate's end and the read length imply (cand_span). */
+int sm_map_ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_read_t *r,
+			 const sm_query_t *q, cand_t *c)
+{
+	if (c->traced)
+		return 0;
+	if (!res->from_windows)
+		return sm_map_trace(p, ws, p->ref, NULL, q, c, r);
+	if (sm_wref_set_windows(&ws->wref, p->ref, res->win, res->n_win) < 0)
+		return -1;
+	return sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, c, r);
+}
+
+/* Keeps the windows of wr in res (for sm_map_ensure_traced).  Returns 0 or -1
+ * when out of memory (logged). */
+static int keep_windows(const sm_wref_t *wr, res_t *res)
+{
+	if (wr->n_win > res->m_win) {
+		sm_window_t *w = realloc(res->win, (size_t)wr->n_win * sizeof *w);
+
+		if (!w) {
+			sm_log(SM_LOG_ERROR, "out of memory keeping a read's windows");
+			return -1;
+		}
+		res->win = w;
+		res->m_win = wr->n_win;
+	}
+	memcpy(res->win, wr->win, (size_t)wr->n_win * sizeof *res->win);
+	res->n_win = wr->n_win;
+	res->from_windows = 1;
+	return 0;
+}
+
+/* Seeded mode, after the window scans: candidates of read r (queries q)
+ * from its scans local[0..1] over its window reference wr (local NULL: no
+ * window), the best one traced.  Sets res->exhaustive when the read must be
+ * scanned against the whole reference instead. */
+static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			const sm_wref_t *wr, const sm_scan_t *local, res_t *res)
+{
+	int shift = sm_locus_shift(&p->opt->score, r->len);
+	sm_scan_t global[SM_STRANDS];
+
+	res->exhaustive = 0;
+	res->from_windows = 0;
+	memset(global, 0, sizeof global);
+	for (int st = 0; local && st < SM_STRANDS; st++)
+		sm_wref_scan_to_global(wr, &local[st], shift, &global[st]);
+	make_cands(p, global, r->len, res);
+	if (res->prim < 0 && p->fallback) {
+		res->exhaustive = 1;
+		return 0;
+	}
+	if (keep_windows(wr, res) < 0)
+		return -1;
+	if (res->n_cand > 0 && sm_map_trace(p, ws, &wr->ref, wr, q, &res->cand[0], r) < 0)
+		return -1;
+	return 0;
+}
+
+/* Seeds read k (queries in ws->q) with limits opt into ws->wrefs[k] and
+ * lists the scans of its two strands in ws->jobs (ws->first_job[k]: the
+ * first, -1 when it has no window).  Returns 0 or -1 (logged). */
+static int seed_read(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, int k,
+		     const sm_seed_opt_t *opt)
+{
+	const sm_query_t *q = &ws->q[SM_STRANDS * k];
+	sm_wref_t *wr = &ws->wrefs[k];
+	int n_win = sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score, opt, q[0].seq,
+				    r->len, wr);
+
+	ws->first_job[k] = -1;
+	if (n_win < 0)
+		return -1;
+	for (int st = 0; n_win > 0 && st < SM_STRANDS; st++) {
+		int j = sm_wscan_add(&ws->jobs, &q[st], &wr->ref);
+
+		if (j < 0)
+			return -1;
+		if (st == 0)
+			ws->first_job[k] = j;
+	}
+	return 0;
+}
+
+/* 1 if read r's seeded result res may have lost its locus to the seeding
+ * limits (see SM_RETRY_BELOW). */
+static int needs_retry(const pipe_t *p, const sm_read_t *r, const res_t *res)
+{
+	if (res->exhaustive)
+		return 0;
+	return res->prim < 0 ||
+	       (int64_t)SM_RETRY_BELOW * res->cand[0].score < (int64_t)r->len * p->opt->score.match;
+}
+
+/* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
+ * then the scans of both strands against them for the whole batch at once
+ * (one GPU call, or the worker's CPU scan), then each read's candidates;
+ * then the same again, with relaxed limits, for the reads that needs_retry
+ * picks, which keep the second result when it scores higher. */
+static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	sm_wscan_t *jobs = &ws->jobs;
+	double t = sm_seconds();
+
+	if (ws_reserve_reads(ws, n) < 0)
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		const sm_seed_opt_t *opt = pass ? &p->retry_opt : &p->seed_opt;
+
+		sm_wscan_clear(jobs);
+		for (int k = 0; k < n; k++) {
+			ws->first_job[k] = -1;
+			if ((pass == 0 || needs_retry(p, &reads[k], &res[k])) &&
+			    seed_read(p, ws, &reads[k], k, opt) < 0)
+				return -1;
+		}
+		sm_ph_add(ws, PH_SEED, &t);
+		if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+			return -1;
+		sm_ph_add(ws, PH_WSCAN, &t);
+		for (int k = 0; k < n; k++) {
+			int j = ws->first_job[k];
+			const sm_scan_t *local = j >= 0 ? &jobs->out[j] : NULL;
+
+			if (pass == 1) {
+				int32_t before = res[k].prim >= 0 ? res[k].cand[0].score : 0, best = 0;
+
+				for (int st = 0; local && st < SM_STRANDS; st++)
+					if (local[st].n > 0 && local[st].top[0].score > best)
+						best = local[st].top[0].score;
+				if (best <= before)
+					continue;
+			}
+			if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &ws->wrefs[k],
+					 local, &res[k]) < 0)
+				return -1;
+		}
+		sm_ph_add(ws, PH_CANDS, &t);
+	}
+	return 0;
+}
+
+/* Tandem copies: a locus bin's neighbours are left out of XS (scan.h), and
+ * a bin shows only its best column, so a copy of the hit a few hundred
+ * bases away would not lower MAPQ.  The read is scanned (same strand)
+ * against the reference right of the hit's start, up to as far as an
+ * alignment reaches: there, a locus ending SM_TANDEM_SHIFT or more columns
+ * away from the hit's end is a copy shifted right (what ends near the end is
+ * the hit itself, realigned without its first bases).  Copies shifted left
+ * are found the same way by the reversed read against the reversed
+ * reference left of the hit's end (alignment scores do not change when both
+ * sequences are reversed), where an "end" is a start.  The best copy's
+ * score (c->near) raises the hit's XS; pairing weighs every copy found
+ * (c->copy) by the insert it would make.  A copy that scores less than the
+ * hit's own remnant in the same locus bin stays hidden. */
+
+/* Adds the best SM_COPIES_PER_SIDE loci of `scan` (bins over the window
+ * [lo, hi) of the forward or reversed reference) whose column lies at least
+ * SM_TANDEM_SHIFT from `avoid` (the hit's own end, or its start on the
+ * reversed side) to c's copies, with their column's offset from `avoid` as
+ * the copy's shift; returns the best such locus' score, 0 if none. */
+static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reversed,
+			   int64_t avoid, cand_t *c)
+{
+	int32_t best = 0;
+	int n = 0;
+
+	for (int k = 0; k < scan->n; k++) {
+		int64_t col = reversed ? hi - 1 - scan->top[k].end : lo + scan->top[k].end;
+
+		if (col - avoid < SM_TANDEM_SHIFT && avoid - col < SM_TANDEM_SHIFT)
+			continue;
+		if (scan->top[k].score > best)
+			best = scan->top[k].score;
+		if (n++ < SM_COPIES_PER_SIDE)   /* the list is best first */
+			c->copy[c->n_copy++] = (copy_t){ scan->top[k].score, (int32_t)(col - avoid) };
+	}
+	return best;
+}
+
+/* The two sides of hit c (read length len) where a copy can lie: right,
+ * from one base after its start; left (scanned reversed), up to one base
+ * before its end.  Each reaches as far as an alignment can, inside the
+ * hit's contig. */
+static void tandem_sides(const pipe_t *p, const cand_t *c, int32_t len, side_t side[2])
+{
+	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
+	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
+	int64_t span = sm_max_span(&p->opt->score, len);
+
+	side[0].lo = c->aln.ref_start + 1;
+	side[0].hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
+	side[1].lo = c->aln.ref_start - span < c_lo ? c_lo : c->aln.ref_start - span;
+	side[1].hi = c->aln.ref_end - 1;
+}
+
+/* Lists the scans of c's sides (q: the read's two strands) in jobs. */
+static int tandem_add(const pipe_t *p, sm_wscan_t *jobs, const sm_query_t *q, const cand_t *c,
+		      side_t side[2])
+{
+	const sm_query_t *oq = &q[c->is_rev];
+
+	tandem_sides(p, c, oq->len, side);
+	for (int s = 0; s < 2; s++) {
+		side[s].job = -1;
+		if (side[s].lo < side[s].hi &&
+		    (side[s].job = sm_wscan_add_part(jobs, oq, s, p->ref, side[s].lo, side[s].hi, s)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* c's tandem copies from its sides' scans (out: the list's results). */
+static void tandem_finish(cand_t *c, const side_t side[2], const sm_scan_t *out)
+{
+	c->near_done = 1;
+	c->near = 0;
+	c->n_copy = 0;
+	for (int s = 0; s < 2; s++) {
+		int32_t best;
+
+		if (side[s].job < 0)
+			continue;
+		best = copies_away(&out[side[s].job], side[s].lo, side[s].hi, s,
+				   s ? c->aln.ref_start : c->aln.ref_end - 1, c);
+		c->near = best > c->near ? best : c->near;
+	}
+	if (c->near > c->xs)
+		c->xs = c->near;
+}
+
+/* Tandem copies of one candidate c, scanned now on the CPU (pairing). */
+int sm_map_tandem(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
+{
+	side_t side[2];
+
+	sm_wscan_clear(&ws->one);
+	if (tandem_add(p, &ws->one, q, c, side) < 0 ||
+	    sm_wscan_run(&ws->one, NULL, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+		return -1;
+	tandem_finish(c, side, ws->one.out);
+	return 0;
+}
+
+/* Tandem copies of every mapped read's best hit, scanned for the batch at
+ * once (one GPU call, or the worker's CPU scan), and the reads' MAPQ. */
+static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	sm_wscan_t *jobs = &ws->jobs;
+	double t = sm_seconds();
+
+	if (ws_reserve_reads(ws, n) < 0)
+		return -1;
+	sm_wscan_clear(jobs);
+	for (int k = 0; k < n; k++)
+		if (res[k].prim >= 0 && tandem_add(p, jobs, &ws->q[SM_STRANDS * k], &res[k].cand[0],
+						   &ws->sides[SM_STRANDS * k]) < 0)
+			return -1;
+	if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		res_t *rs = &res[k];
+
+		if (rs->prim < 0)
+			continue;
+		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
+		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
+	}
+	sm_ph_add(ws, PH_TANDEM, &t);
+	return 0;
+}
+
+static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+			  size_t n_codes, int n_todo, res_t *res);
+
+/* Maps reads[0..n) read by read (no pairing) into res[0..n). */
+/* ws->q[2k], ws->q[2k + 1]: read k forward and reverse-complemented.
+ * Sets *n_codes to the bases they hold; returns 0 or -1 (logged). */
+int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
+{
+	size_t off = 0;
+
+	*n_codes = 0;
+	for (int k = 0; k < n; k++)
+		*n_codes += SM_STRANDS * (size_t)reads[k].len;
+	if (ws_reserve(ws, SM_STRANDS * (size_t)n, *n_codes) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		const sm_read_t *r = &reads[k];
+		sm_query_t *q = &ws->q[SM_STRANDS * k];
+
+		q[0].seq = ws->codes + off;
+		q[1].seq = ws->codes + off + r->len;
+		q[0].len = q[1].len = r->len;
+		encode_read(r, ws->codes + off, ws->codes + off + r->len);
+		off += SM_STRANDS * (size_t)r->len;
+	}
+	return 0;
+}
+
+int sm_map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	size_t n_codes;
+	int n_todo = 0;
+
+	if (sm_map_encode(ws, reads, n, &n_codes) < 0)
+		return -1;
+	if (p->seeded && seed_batch(p, ws, reads, n, res) < 0)
+		return -1;
+	for (int k = 0; k < n; k++)
+		if (!p->seeded || res[k].exhaustive)
+			ws->todo[n_todo++] = k;
+	if (n_todo > 0) {
+		double t = sm_seconds();
+
+		if (map_exhaustive(p, ws, reads, n, n_codes, n_todo, res) < 0)
+			return -1;
+		sm_ph_add(ws, PH_EXHAUSTIVE, &t);
+	}
+	return tandem_batch(p, ws, reads, n, res);
+}
+
+/* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
+ * reads[0..n) (queries already in ws->q). */
+static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+			  size_t n_codes, int n_todo, res_t *res)
+{
+	sm_query_t *q;   /* compacted after the batch's own queries */
+
+	if (ws_reserve(ws, SM_STRANDS * (size_t)(n + n_todo), n_codes) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+		return -1;
+	}
+	q = ws->q + SM_STRANDS * (size_t)n;
+	for (int t = 0; t < n_todo; t++) {
+		q[SM_STRANDS * t] = ws->q[SM_STRANDS * ws->todo[t]];
+		q[SM_STRANDS * t + 1] = ws->q[SM_STRANDS * ws->todo[t] + 1];
+	}
+	if (sm_engine_scan(p->engine, SM_STRANDS * n_todo, q, ws->scan) < 0)
+		return -1;
+	for (int t = 0; t < n_todo; t++) {
+		int k = ws->todo[t];
+		res_t *rs = &res[k];
+
+		make_cands(p, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
+		rs->exhaustive = 0;
+		rs->from_windows = 0;
+		if (rs->n_cand > 0 && sm_map_trace(p, ws, p->ref, NULL, &q[SM_STRANDS * t],
+						 &rs->cand[0], &reads[k]) < 0)
+			return -1;
+	}
+	return 0;
+}
+

@@ -1,0 +1,620 @@
+/* pair.c — pairing the two reads of a template (see pipe_impl.h). */
+#include "mapper/pipe_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reference span [*s, *e) of the template part that candidate c stands
+ * for, clipped to its contig: its alignment's when traced, extended over
+ * the read's clipped ends (the fragment goes on there, whatever the
+ * alignment), else the read length ending at its end column. */
+static void cand_span(const pipe_t *p, const cand_t *c, int64_t *s, int64_t *e)
+{
+	int32_t contig = sm_ref_contig_of(p->ref, c->traced ? c->aln.ref_start : c->end);
+	int64_t lo = p->ref->offset[contig], hi = lo + p->ref->len[contig];
+
+	if (c->traced) {
+		*s = c->aln.ref_start - c->aln.q_start;
+		*e = c->aln.ref_end + (c->qlen - c->aln.q_end);
+	} else {
+		*e = c->end + 1;
+		*s = *e - c->qlen;
+	}
+	*s = *s < lo ? lo : *s;
+	*e = *e > hi ? hi : *e;
+}
+
+/* 5' end of an alignment (samtools' convention): its first base on the
+ * forward strand, one past its last on the reverse. */
+int64_t sm_pair_five_prime(const cand_t *c)
+{
+	return c->is_rev ? c->aln.ref_end : c->aln.ref_start;
+}
+
+/* Insert size of candidates a and b, a moved by a_shift reference columns,
+ * if they face each other on one contig (forward read left of the reverse
+ * one), else -1. */
+static int64_t insert_shifted(const pipe_t *p, const cand_t *a, int64_t a_shift, const cand_t *b)
+{
+	int64_t as, ae, bs, be, fs, re;
+
+	if (a->is_rev == b->is_rev)
+		return -1;
+	cand_span(p, a, &as, &ae);
+	cand_span(p, b, &bs, &be);
+	as += a_shift;
+	ae += a_shift;
+	fs = a->is_rev ? bs : as;
+	re = a->is_rev ? ae : be;
+	if (sm_ref_contig_of(p->ref, as) != sm_ref_contig_of(p->ref, bs))
+		return -1;
+	return re > fs ? re - fs : -1;
+}
+
+int64_t sm_pair_insert(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	return insert_shifted(p, a, 0, b);
+}
+
+static int insert_proper(const pipe_t *p, int64_t ins)
+{
+	return p->ins.ok && ins >= p->ins.lo && ins <= p->ins.hi;
+}
+
+static int is_proper(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	return insert_proper(p, sm_pair_insert(p, a, b));
+}
+
+/* 1 if candidates a and b of one read are the same placement: one strand,
+ * spans (clips undone) starting less than SM_TANDEM_SHIFT apart (a seeded
+ * candidate's partial alignment and its full one found by rescue, say). */
+static int same_place(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	int64_t as, ae, bs, be;
+
+	if (a->is_rev != b->is_rev)
+		return 0;
+	cand_span(p, a, &as, &ae);
+	cand_span(p, b, &bs, &be);
+	return as - bs < SM_TANDEM_SHIFT && bs - as < SM_TANDEM_SHIFT;
+}
+
+/* What an insert adds to a pair's score: the Phred value of the chance of
+ * an insert at least this far from the mean (two-sided, the distribution
+ * taken as normal; bwa mem's pair score has the same term), in score units
+ * at MAPQ's rate of SM_MAPQ_PER_MISMATCH per mismatch's worth (A + B), so
+ * that a pair's MAPQ weighs the insert's likelihood as it weighs the
+ * alignments': 0 at the mean, -2 at 1 sd, -10.5 at 4 sd (bwa scoring).  It
+ * tells apart the copies of a tandem repeat, which a unique mate pairs with
+ * at inserts as far apart as the copies are. */
+static double insert_score(const pipe_t *p, int64_t ins)
+{
+	const sm_score_t *sc = &p->opt->score;
+	double sd = p->ins.sd > SM_INSERT_MIN_SD ? p->ins.sd : SM_INSERT_MIN_SD;
+	double z = fabs((double)ins - p->ins.mean) / sd;
+
+	return 10.0 * log10(erfc(z * M_SQRT1_2)) * (sc->match + sc->mismatch) /
+	       SM_MAPQ_PER_MISMATCH;
+}
+
+/* Score of the proper pair a, b: the two alignment scores plus the insert's. */
+static double pair_score(const pipe_t *p, const cand_t *a, const cand_t *b)
+{
+	return a->score + b->score + insert_score(p, sm_pair_insert(p, a, b));
+}
+
+/* Mate rescue: aligns read r (queries q) within the window where a proper
+ * mate of candidate a lies; of the loci there reaching -T, the one that
+ * pairs best with a (pair_score) joins res, unless it is there already. */
+static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *r,
+		  const sm_query_t *q, res_t *res)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int64_t a_s, a_e, lo, hi, c_lo, c_hi;
+	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1;
+	int32_t contig;
+	double best = 0;
+	sm_scan_t local, global;
+	cand_t *c;
+
+	cand_span(p, a, &a_s, &a_e);
+	contig = sm_ref_contig_of(p->ref, a_s);
+	c_lo = p->ref->offset[contig];
+	c_hi = c_lo + p->ref->len[contig];
+	if (a->is_rev) {
+		lo = a_e - p->ins.hi - SM_RESCUE_SLACK;
+		hi = a_e + SM_RESCUE_SLACK;
+	} else {
+		lo = a_s - SM_RESCUE_SLACK;
+		hi = a_s + p->ins.hi + SM_RESCUE_SLACK;
+	}
+	lo = lo < c_lo ? c_lo : lo;
+	hi = hi > c_hi ? c_hi : hi;
+	if (lo >= hi)
+		return 0;
+	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
+	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
+	for (int k = 0; k < global.n; k++) {
+		cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
+			     .qlen = r->len };
+		double s;
+
+		if (t.score < p->opt->min_score || !is_proper(p, a, &t))
+			continue;
+		s = pair_score(p, a, &t);
+		if (pick < 0 || s > best) {
+			best = s;
+			pick = k;
+		}
+	}
+	if (pick < 0 || res->n_cand == SM_MAX_CAND)
+		return 0;
+	c = &res->cand[res->n_cand];
+	*c = (cand_t){ .score = global.top[pick].score, .is_rev = st, .end = global.top[pick].end,
+		       .qlen = r->len, .aln = c->aln };
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].score >= c->score && same_place(p, &res->cand[k], c))
+			return 0;
+	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
+	c->rescued = 1;
+	if (sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
+		return -1;
+	res->n_cand++;
+	return 0;
+}
+
+/* The best score of res's candidates that make a proper pair with a, -1
+ * if none does. */
+static int32_t proper_mate_score(const pipe_t *p, const cand_t *a, const res_t *res)
+{
+	int32_t best = -1;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].score > best && is_proper(p, a, &res->cand[k]))
+			best = res->cand[k].score;
+	return best;
+}
+
+/* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
+ * competitors elsewhere were never looked for. */
+int sm_pair_read_mapq(const pipe_t *p, const cand_t *c, int32_t len)
+{
+	return c->rescued ? 0 : sm_mapq(&p->opt->score, c->score, c->xs, len);
+}
+
+/* The proper pair of res[0], res[1] with the highest pair score: its
+ * candidates pick[0], pick[1] (-1: none) and its score *best (ties keep the
+ * first pair found); pick[2], pick[3] and *second: the same for the best
+ * pair that places the reads elsewhere, one read at least (-1: none). */
+static void best_pair(const pipe_t *p, const res_t *res, int pick[2 * SM_STRANDS],
+		      double *best, double *second)
+{
+	for (int k = 0; k < 2 * SM_STRANDS; k++)
+		pick[k] = -1;
+	*best = *second = -1;
+	for (int i = 0; i < res[0].n_cand; i++)
+		for (int j = 0; j < res[1].n_cand; j++) {
+			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			double s;
+
+			if (!is_proper(p, a, b))
+				continue;
+			s = pair_score(p, a, b);
+			if (pick[0] < 0 || s > *best) {
+				*best = s;
+				pick[0] = i;
+				pick[1] = j;
+			}
+		}
+	for (int i = 0; pick[0] >= 0 && i < res[0].n_cand; i++)
+		for (int j = 0; j < res[1].n_cand; j++) {
+			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			double s;
+
+			if ((same_place(p, a, &res[0].cand[pick[0]]) &&
+			     same_place(p, b, &res[1].cand[pick[1]])) || !is_proper(p, a, b))
+				continue;
+			s = pair_score(p, a, b);
+			if (pick[2] < 0 || s > *second) {
+				*second = s;
+				pick[2] = i;
+				pick[3] = j;
+			}
+		}
+}
+
+/* best_pair() on traced spans (clips undone), tracing no more than it
+ * must: an untraced candidate's span, the read length up to its end
+ * column, is off by whatever its alignment clips at that end, so the best
+ * pair's candidates, and the second's unless its scores cannot reach
+ * `floor` (the insert only lowers a pair's score), are traced and the
+ * pairs chosen again until those are all traced. */
+static int best_traced_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r,
+			    const sm_query_t *q, res_t *res, double floor,
+			    int pick[2 * SM_STRANDS], double *best, double *second)
+{
+	for (;;) {
+		int traced = 0;
+
+		best_pair(p, res, pick, best, second);
+		for (int k = 0; k < 2 * SM_STRANDS; k++) {
+			int e = k % SM_STRANDS;
+			cand_t *c = pick[k] >= 0 ? &res[e].cand[pick[k]] : NULL;
+
+			if (!c || c->traced || (k >= SM_STRANDS &&
+			    res[0].cand[pick[2]].score + res[1].cand[pick[3]].score <= floor))
+				continue;
+			if (sm_map_ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
+				return -1;
+			traced = 1;
+		}
+		if (!traced)
+			return 0;
+	}
+}
+
+/* The best pair that a copy of candidate c (sm_map_tandem) makes with the
+ * mate's candidate m, copy *k (-1: no copy makes a proper pair with m). */
+static double best_copy_pair(const pipe_t *p, const cand_t *c, const cand_t *m, int *k)
+{
+	double best = -1;
+
+	*k = -1;
+	for (int t = 0; t < c->n_copy; t++) {
+		int64_t ins = insert_shifted(p, c, c->copy[t].shift, m);
+		double s;
+
+		if (!insert_proper(p, ins))
+			continue;
+		s = c->copy[t].score + m->score + insert_score(p, ins);
+		if (*k < 0 || s > best) {
+			best = s;
+			*k = t;
+		}
+	}
+	return best;
+}
+
+/* Adds copy k of read r's candidate res->cand[ci] (traced, sm_map_tandem done)
+ * to res: the read is aligned (scan and traceback, same strand) within the
+ * copy's span widened by SM_TANDEM_SHIFT - 1 on each side, which leaves out
+ * the whole of the candidate itself, and the best locus there at least
+ * SM_TANDEM_SHIFT from the candidate's end is taken.  A copy has this to
+ * do when it lies in a locus bin that another column of the read tops (in
+ * the seeded windows or the rescue window), so it is not a candidate of its
+ * own.  Returns 1 when a candidate was added, 0 when none was (no room, no
+ * such locus, already there), -1 on error. */
+static int adopt_copy(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		      res_t *res, int ci, int k)
+{
+	const sm_score_t *sc = &p->opt->score;
+	const cand_t *c = &res->cand[ci];
+	int64_t shift = c->copy[k].shift, lo, hi, c_lo, c_hi, end = -1;
+	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start), score = 0, xs = 0;
+	sm_scan_t local, global;
+	cand_t *n;
+
+	if (res->n_cand == SM_MAX_CAND)
+		return 0;
+	c_lo = p->ref->offset[contig];
+	c_hi = c_lo + p->ref->len[contig];
+	lo = c->aln.ref_start + shift - (SM_TANDEM_SHIFT - 1);
+	hi = c->aln.ref_end + shift + (SM_TANDEM_SHIFT - 1);
+	lo = lo < c_lo ? c_lo : lo;
+	hi = hi > c_hi ? c_hi : hi;
+	if (lo >= hi)
+		return 0;
+	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
+	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[c->is_rev], &local, &ws->seed_st) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
+	for (int t = 0; t < global.n && end < 0; t++)
+		if (global.top[t].end - c->end >= SM_TANDEM_SHIFT ||
+		    c->end - global.top[t].end >= SM_TANDEM_SHIFT) {
+			score = global.top[t].score;
+			end = global.top[t].end;
+		}
+	if (end < 0 || score < p->opt->min_score)
+		return 0;
+	n = &res->cand[res->n_cand];
+	*n = (cand_t){ .score = score, .is_rev = c->is_rev, .end = end, .qlen = r->len,
+		       .aln = n->aln };
+	for (int t = 0; t < res->n_cand; t++) {
+		if (res->cand[t].score >= score && same_place(p, &res->cand[t], n))
+			return 0;
+		xs = res->cand[t].score > xs ? res->cand[t].score : xs;
+	}
+	n->xs = xs;          /* the read's other loci, the candidate among them */
+	if (sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, n, r) < 0)
+		return -1;
+	res->n_cand++;
+	return 1;
+}
+
+/* The read's own best placement: its best candidate not found by rescue
+ * (the first of equals), -1 if none. */
+static int own_best(const res_t *res)
+{
+	int best = -1;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (!res->cand[k].rescued && (best < 0 || res->cand[k].score > res->cand[best].score))
+			best = k;
+	return best;
+}
+
+/* The best locus of read r (queries q, strand st) in window w of the
+ * reference, as an untraced candidate *c (left in ws->wref).  Returns 1,
+ * 0 when none reaches -T, -1 on error. */
+static int window_best(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       int st, const sm_window_t *w, cand_t *c)
+{
+	const sm_score_t *sc = &p->opt->score;
+	sm_scan_t local, global;
+
+	if (sm_wref_set_window(&ws->wref, p->ref, w->start, w->end) < 0 ||
+	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
+	if (global.n == 0 || global.top[0].score < p->opt->min_score)
+		return 0;
+	*c = (cand_t){ .score = global.top[0].score, .is_rev = st, .end = global.top[0].end,
+		       .qlen = r->len, .aln = c->aln };
+	return 1;
+}
+
+/* Adds the best locus of read r in window w (window_best) to res as a
+ * seeded candidate, unless it is there already: its XS is the best of the
+ * read's other candidates, and it becomes theirs when it is better.
+ * Returns 0 or -1 on error. */
+static int add_window_cand(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			   int st, const sm_window_t *w, res_t *res)
+{
+	cand_t *n = &res->cand[res->n_cand];
+	int rc;
+
+	if (res->n_cand == SM_MAX_CAND)
+		return 0;
+	rc = window_best(p, ws, r, q, st, w, n);
+	if (rc <= 0)
+		return rc;
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].score >= n->score && same_place(p, &res->cand[k], n))
+			return 0;
+	if (sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, n, r) < 0)
+		return -1;
+	for (int k = 0; k < res->n_cand; k++) {
+		cand_t *c = &res->cand[k];
+
+		if (same_place(p, c, n))
+			continue;
+		n->xs = c->score > n->xs ? c->score : n->xs;
+		c->xs = n->score > c->xs ? n->score : c->xs;
+	}
+	res->n_cand++;
+	return 0;
+}
+
+/* 1 if window w lies within one of the read's seeded windows, which were
+ * scanned already. */
+static int seeded_already(const res_t *res, const sm_window_t *w)
+{
+	for (int k = 0; res->from_windows && k < res->n_win; k++)
+		if (w->start >= res->win[k].start && w->end <= res->win[k].end)
+			return 1;
+	return 0;
+}
+
+/* Seeds the pair as a pair (sm_seed_pair_windows): both reads are scanned
+ * in the SM_RESEED_SCAN window pairs with the most votes (votes tell the
+ * true pair from a repeat's other copies poorly), but for those that the
+ * reads' own seeding scanned already, and the best loci of the
+ * SM_RESEED_PAIRS window pairs whose loci pair best (pair_score) join the
+ * reads' candidates.  Returns 0 or -1 on error. */
+static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       res_t *res)
+{
+	sm_window_pair_t wp[SM_RESEED_SCAN];
+	double score[SM_RESEED_PAIRS];
+	int keep[SM_RESEED_PAIRS], n_keep = 0;
+	int n = sm_seed_pair_windows(ws->seeder, p->index, p->ref, &p->opt->score, &p->seed_opt,
+				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, p->ins.lo,
+				     p->ins.hi, SM_RESEED_SCAN, wp);
+
+	if (n < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		cand_t a = { 0 }, b = { 0 };
+		int ra, rb, at;
+		double s;
+
+		if (seeded_already(&res[0], &wp[k].a) && seeded_already(&res[1], &wp[k].b))
+			continue;
+		ra = window_best(p, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
+		if (ra <= 0) {
+			if (ra < 0)
+				return -1;
+			continue;
+		}
+		rb = window_best(p, ws, &r[1], &q[SM_STRANDS], !wp[k].strand_a, &wp[k].b, &b);
+		if (rb < 0)
+			return -1;
+		if (rb == 0 || !is_proper(p, &a, &b))
+			continue;
+		s = pair_score(p, &a, &b);
+		for (at = n_keep; at > 0 && score[at - 1] < s; at--)
+			;
+		if (at == SM_RESEED_PAIRS)
+			continue;
+		n_keep += n_keep < SM_RESEED_PAIRS;
+		memmove(&score[at + 1], &score[at], (size_t)(n_keep - 1 - at) * sizeof *score);
+		memmove(&keep[at + 1], &keep[at], (size_t)(n_keep - 1 - at) * sizeof *keep);
+		score[at] = s;
+		keep[at] = k;
+	}
+	for (int t = 0; t < n_keep; t++) {
+		const sm_window_pair_t *x = &wp[keep[t]];
+
+		if (add_window_cand(p, ws, &r[0], &q[0], x->strand_a, &x->a, &res[0]) < 0 ||
+		    add_window_cand(p, ws, &r[1], &q[SM_STRANDS], !x->strand_a, &x->b, &res[1]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The best proper pair of the candidates (pair_score), unless the two
+ * reads' own best placements, taken apart, score more than
+ * SM_PAIR_PENALTY above it: sets *bi, *bj and its MAPQ *q_pe and returns 1,
+ * or returns 0 when there is none, -1 on error. */
+static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       res_t *res, int *bi, int *bj, int *q_pe)
+{
+	double best, second, rival = 0, as[SM_STRANDS];
+	int32_t unpaired = 0, len[SM_STRANDS];
+	int moved[SM_STRANDS] = { 1, 1 }, n_moved = 0;
+
+	for (int e = 0; e < SM_STRANDS; e++) {
+		int own = own_best(&res[e]);
+
+		unpaired += own >= 0 ? res[e].cand[own].score : 0;
+	}
+	/* The best pair, its placements checked for copies; a copy that pairs
+	 * better becomes a candidate and the choice is made again. */
+	for (int round = 0; ; round++) {
+		int pick[2 * SM_STRANDS], adopted = 0;
+
+		if (best_traced_pair(p, ws, r, q, res, unpaired - SM_PAIR_PENALTY, pick, &best,
+				     &second) < 0)
+			return -1;
+		*bi = pick[0];
+		*bj = pick[1];
+		if (*bi < 0 || best + SM_PAIR_PENALTY < unpaired)
+			return 0;
+		for (int e = 0; e < SM_STRANDS; e++) {
+			cand_t *c = &res[e].cand[pick[e]];
+
+			if (!c->near_done && sm_map_tandem(p, ws, &q[SM_STRANDS * e], c) < 0)
+				return -1;
+		}
+		/* The rival: the reads' own best placements apart (either read may
+		 * be elsewhere), the second pair, a copy's pair; and the reads
+		 * whose alignments favour the best pair over it (score more there). */
+		rival = unpaired - SM_PAIR_PENALTY;
+		moved[0] = moved[1] = 1;
+		if (pick[2] >= 0 && second >= rival) {
+			int m0 = res[0].cand[pick[2]].score < res[0].cand[pick[0]].score;
+			int m1 = res[1].cand[pick[3]].score < res[1].cand[pick[1]].score;
+
+			moved[0] = second > rival ? m0 : moved[0] | m0;
+			moved[1] = second > rival ? m1 : moved[1] | m1;
+			rival = second;
+		}
+		for (int e = 0; e < SM_STRANDS && !adopted; e++) {
+			int k, rc;
+			double s = best_copy_pair(p, &res[e].cand[pick[e]], &res[!e].cand[pick[!e]], &k);
+
+			if (k < 0)
+				continue;
+			if (s > best && round < SM_MAX_ADOPT) {
+				rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], pick[e], k);
+				if (rc < 0)
+					return -1;
+				adopted = rc;
+			}
+			if (s >= rival) {
+				moved[e] = res[e].cand[pick[e]].copy[k].score < res[e].cand[pick[e]].score;
+				moved[!e] = s > rival ? 0 : moved[!e];
+				rival = s;
+			}
+		}
+		if (!adopted)
+			break;
+	}
+	/* The differences of the reads that favour the best pair are where its
+	 * lead could turn around (sm_mapq_lead); a read that scores as much
+	 * or more in the rival adds nothing to the lead to turn. */
+	for (int e = 0; e < SM_STRANDS; e++)
+		if (moved[e]) {
+			as[n_moved] = res[e].cand[e ? *bj : *bi].score;
+			len[n_moved++] = r[e].len;
+		}
+	*q_pe = sm_mapq_lead(&p->opt->score, best - (rival > 0 ? rival : 0), n_moved, as, len);
+	return 1;
+}
+
+/* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
+ * mate rescue, then the best proper pair or the two best hits.  In seeded
+ * mode a pair left without a proper pair, or with one below MAPQ
+ * SM_RESEED_MAPQ, is seeded again as a pair and chosen again: its reads'
+ * own best windows may all have missed it (repeats with few exact seeds
+ * left at the true locus, in reads with many differences). */
+int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			res_t *res)
+{
+	int bi, bj, q_pe = 0, rc;
+
+	for (int e = 0; e < SM_STRANDS; e++)
+		res[e].mapq = res[e].prim >= 0 ? sm_pair_read_mapq(p, &res[e].cand[0], r[e].len) : 0;
+	if (!p->ins.ok)
+		return 0;
+	for (int e = 0; e < SM_STRANDS; e++) {
+		res_t *mate = &res[!e];
+		int n_tied = res[e].n_cand;   /* the mate's list grows, not this one */
+
+		for (int k = 0; k < n_tied && k < SM_MAX_RESCUE; k++) {
+			const cand_t *c = &res[e].cand[k];
+
+			if (c->score < res[e].cand[0].score)
+				break;
+			/* Unless the mate's best hit pairs with c already. */
+			if (proper_mate_score(p, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) &&
+			    rescue(p, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
+				return -1;
+		}
+	}
+	rc = choose_pair(p, ws, r, q, res, &bi, &bj, &q_pe);
+	if (rc >= 0 && p->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
+		if (reseed_pair(p, ws, r, q, res) < 0)
+			return -1;
+		rc = choose_pair(p, ws, r, q, res, &bi, &bj, &q_pe);
+	}
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {   /* each read at its own best */
+		for (int e = 0; e < SM_STRANDS; e++) {
+			int own = own_best(&res[e]);
+
+			if (own >= 0 && own != res[e].prim) {   /* found by seeding the pair */
+				cand_t *c = &res[e].cand[own];
+
+				res[e].prim = own;
+				if (sm_map_ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0 ||
+				    (!c->near_done && sm_map_tandem(p, ws, &q[SM_STRANDS * e], c) < 0))
+					return -1;
+			}
+			res[e].mapq = res[e].prim >= 0 ?
+				sm_pair_read_mapq(p, &res[e].cand[res[e].prim], r[e].len) : 0;
+		}
+		return 0;
+	}
+	res[0].prim = bi;
+	res[1].prim = bj;
+	for (int e = 0; e < SM_STRANDS; e++) {
+		int q_se = sm_pair_read_mapq(p, &res[e].cand[res[e].prim], r[e].len);
+
+		res[e].proper = 1;
+		res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :
+					     q_se + SM_PAIR_MAPQ_BOOST) : q_se;
+		if (res[e].mapq > SM_MAPQ_MAX)
+			res[e].mapq = SM_MAPQ_MAX;
+	}
+	return 0;
+}
+

@@ -1,0 +1,284 @@
+/* pipe_impl.h — the mapping pipeline's private types, shared by its parts:
+ *
+ *   pipeline.c  reader thread, worker threads, ordered writer, set-up; a
+ *               batch's records (the entry point sm_map_run)
+ *   map.c       mapping a batch read by read: seeded windows or the whole
+ *               reference, candidates, tracebacks, tandem copies
+ *   pair.c      pairing: insert sizes, proper pairs, mate rescue, pair MAPQ
+ *
+ * Not for use outside mapper/. */
+#ifndef SM_PIPE_IMPL_H
+#define SM_PIPE_IMPL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "gpu/gpu_engine.h"
+#include "io/fastq.h"
+#include "io/ref.h"
+#include "io/sam_out.h"
+#include "mapper/align.h"
+#include "mapper/clock.h"
+#include "mapper/cpu_scan.h"
+#include "mapper/engine.h"
+#include "mapper/index.h"
+#include "mapper/log.h"
+#include "mapper/record.h"
+#include "mapper/scan.h"
+#include "mapper/seed.h"
+#include "mapper/pipeline.h"
+#include "mapper/wscan.h"
+
+/* Batch limits: reads and cells (read length x 2 strands x reference
+ * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
+ * batch is larger, since the device wants many queries per call. */
+#define SM_BATCH_READS_CPU 256
+#define SM_BATCH_CELLS_CPU (1ull << 31)
+#define SM_BATCH_READS_GPU SM_BATCH_MAX_READS
+#define SM_BATCH_CELLS_GPU (1ull << 40)
+#define SM_STRANDS 2
+#define SM_GIGA 1e9
+/* The writer wakes at least this often to print progress. */
+#define SM_WRITER_WAKE_SECONDS 1
+#define SM_GPU_MSG_LEN 256
+
+/* Candidates of a read: its loci (both strands) with a score >= -T, in the
+ * order of sm_hit_choose() (score descending, then end, then forward
+ * first), plus room for placements found in pairing (sm_pair_resolve): by mate
+ * rescue (the mate's best hit and up to SM_MAX_RESCUE - 1 more loci tying
+ * with it are rescued for), by seeding the pair again (the best locus of
+ * each of the SM_RESEED_PAIRS best window pairs, among the SM_RESEED_SCAN
+ * with the most votes) when it is placed below MAPQ SM_RESEED_MAPQ or not
+ * as a proper pair, and copies of a placement that pair better (at most
+ * SM_MAX_ADOPT per choice).  Whatever finds no room is dropped. */
+#define SM_MAX_RESCUE 4
+#define SM_RESEED_PAIRS 4
+#define SM_RESEED_SCAN 32
+#define SM_RESEED_MAPQ 20
+#define SM_MAX_ADOPT 2
+#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_RESCUE + SM_RESEED_PAIRS + SM_MAX_ADOPT)
+
+/* Insert-size estimation (paired runs): the first SM_INSERT_SAMPLE_PAIRS
+ * pairs are mapped read by read before the run starts; pairs whose two reads
+ * map uniquely (MAPQ >= SM_INSERT_MIN_MAPQ) on one contig, facing each
+ * other, give the distribution.  Inserts beyond SM_INSERT_IQR_FENCE
+ * interquartile ranges outside the quartiles are outliers; the proper-pair
+ * range is mean +- SM_INSERT_SD_RANGE standard deviations.  Fewer than
+ * SM_INSERT_MIN_PAIRS usable pairs: no pair is proper and nothing is rescued. */
+#define SM_INSERT_SAMPLE_PAIRS 2048
+#define SM_INSERT_MIN_PAIRS 16
+#define SM_INSERT_MIN_MAPQ 20
+#define SM_INSERT_IQR_FENCE 2.0
+#define SM_INSERT_SD_RANGE 4.0
+#define SM_QUARTILE 4
+/* Floor of the insert standard deviation in the pair score (insert_score),
+ * for a sample whose inserts are all alike. */
+#define SM_INSERT_MIN_SD 1.0
+
+/* Pairing (as bwa mem): a proper pair is preferred to the two reads' best
+ * hits unless those score more than SM_PAIR_PENALTY above it; a read of a
+ * proper pair gets the pair's MAPQ, at most SM_PAIR_MAPQ_BOOST above its
+ * own. */
+#define SM_PAIR_PENALTY 17
+/* A rescue window reaches this much beyond the proper-insert range, for
+ * the span of an untraced candidate (read length before its end column). */
+#define SM_RESCUE_SLACK 20
+#define SM_PAIR_MAPQ_BOOST 40
+/* Seeding limits can cost a read its locus: its seeds there may be
+ * repetitive (more than --max-occ hits) or its cluster not among the
+ * --max-windows best, which happens to divergent reads in repeat-rich
+ * genomes.  A seeded read whose best hit scores under 1/SM_RETRY_BELOW of
+ * a perfect match (or that has none) is seeded again with SM_RETRY_OCC times
+ * the occurrence cap and SM_RETRY_WINDOWS times the windows, and keeps the
+ * better of the two results. */
+#define SM_RETRY_BELOW 2
+#define SM_RETRY_OCC 10
+#define SM_RETRY_WINDOWS 4
+
+/* Where the workers' time goes (summed over workers; logged at -v 4). */
+enum {
+	PH_SEED,         /* minimizers, votes, windows */
+	PH_WSCAN,        /* window scans */
+	PH_CANDS,        /* candidates, best hits' tracebacks */
+	PH_EXHAUSTIVE,   /* whole-reference scans */
+	PH_TANDEM,       /* tandem checks (scans included) */
+	PH_EMIT,         /* pairing, rescue, records */
+	PH_N
+};
+
+/* A locus at least this far from a hit's own end (start) is a tandem copy
+ * of it (map.c, "Tandem copies"). */
+#define SM_TANDEM_SHIFT 20
+
+/* A copy of a candidate beside it (sm_map_tandem): its score and its offset
+ * from the candidate's alignment in reference columns (> 0: to the right;
+ * less than a side window, sm_max_span() of the read). */
+typedef struct {
+	int32_t score;
+	int32_t shift;
+} copy_t;
+
+/* The best SM_COPIES_PER_SIDE copies on each side of the alignment (a
+ * cand_t is moved about whole: its size shows in the run time). */
+#define SM_COPIES_PER_SIDE 2
+#define SM_MAX_COPIES (2 * SM_COPIES_PER_SIDE)
+
+typedef struct {
+	int32_t score;
+	int is_rev;
+	int64_t end;         /* global end column (as the scan reported it) */
+	int32_t xs;          /* best score of the read's other loci */
+	int32_t near;        /* best score beside the alignment (sm_map_tandem) */
+	int near_done;       /* near and copy[] are known */
+	int n_copy;          /* copies beside the alignment (sm_map_tandem), for pairing */
+	copy_t copy[SM_MAX_COPIES];
+	int rescued;         /* found by mate rescue: the read's other loci are unknown */
+	int32_t qlen;        /* the read's length */
+	int traced;          /* aln holds the traceback (done lazily: see sm_map_ensure_traced) */
+	sm_aln_t aln;        /* traceback, global coordinates */
+} cand_t;
+
+/* What mapping found for one read. */
+typedef struct {
+	int n_cand;
+	cand_t cand[SM_MAX_CAND];
+	int prim;            /* the primary candidate, -1: unmapped */
+	int mapq;
+	int proper;
+	int exhaustive;      /* seeded mode gave nothing: scan the whole reference */
+	int from_windows;    /* candidates found in the windows win[0..n_win) */
+	sm_window_t *win;    /* the read's seeded windows, for tracebacks after the scan */
+	int32_t n_win;
+	int32_t m_win;
+} res_t;
+
+typedef struct batch_s {
+	int64_t no;              /* batch number, from 0, in input order */
+	int n, m;                /* reads used, slots allocated (pairs: R1, R2, R1, ...) */
+	sm_read_t *reads;        /* m slots, buffers reused */
+	res_t *res;              /* m slots */
+	bam1_t **recs;           /* records of the batch, in output order */
+	int n_rec, m_rec;
+	int n_mapped, n_proper;
+	int premapped;           /* reads taken ahead: already mapped read by read */
+	uint64_t seed_cells;     /* window scan cells of this batch */
+	struct batch_s *next;    /* free list or work queue link */
+} batch_t;
+
+typedef struct {
+	int ok;                  /* the distribution could be estimated */
+	int n;                   /* pairs it was estimated from */
+	double mean, sd;
+	int64_t lo, hi;          /* proper-pair insert range */
+} insert_t;
+
+typedef struct {
+	const sm_opt_t *opt;
+	const sm_ref_t *ref;
+	sm_engine_t *engine;     /* NULL when seeded mode runs on the CPU and never falls back */
+	sm_engine_t *wengine;    /* engine, when it is the GPU or the oracle: it runs the window
+				  * and tandem scans too; NULL: each worker's CPU scan does */
+	const sm_index_t *index; /* NULL in exhaustive mode */
+	sm_seed_opt_t seed_opt;
+	sm_seed_opt_t retry_opt; /* the relaxed limits of the second seeding pass */
+	sm_cpu_isa_t isa;        /* of the window scans */
+	int seeded, fallback, paired;
+	insert_t ins;
+	sm_fastq_t *fq, *fq2;    /* fq2: R2 of a two-file pair run */
+	sm_read_t *sample;       /* reads taken ahead for the insert sizes */
+	res_t *sample_res;       /* what mapping them found (handed over with them) */
+	int n_sample, sample_used;
+	sm_sam_out_t *out;
+	int batch_reads;         /* read limit of one batch */
+	uint64_t batch_cells;    /* cell budget of one batch */
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;     /* any change below; waiters re-check */
+	batch_t *free_list;
+	batch_t *todo_head, *todo_tail;
+	batch_t **done;          /* n_slots; a mapped batch waits at done[no % n_slots] */
+	int n_slots;             /* batches in circulation */
+	int64_t n_read;          /* batches the reader has queued */
+	int reader_done;         /* the reader has queued its last batch */
+	int failed;              /* someone failed (and logged): everyone stops */
+	double ph[PH_N];         /* workers' seconds per phase, summed at their exit */
+	double read_s;           /* the reader's seconds filling batches */
+} pipe_t;
+
+/* Where a tandem copy of a hit can lie: the reference [lo, hi) on one side
+ * of it (tandem_sides). */
+typedef struct {
+	int64_t lo, hi;
+	int job;                 /* its scan in a wscan list, -1: empty side */
+} side_t;
+
+/* Per-worker scratch, reused from batch to batch. */
+typedef struct {
+	sm_query_t *q;           /* 2 per read: forward, reverse complement */
+	sm_scan_t *scan;
+	uint8_t *codes;
+	int *todo;               /* reads scanned exhaustively */
+	size_t m_q, m_codes;
+	sm_align_ws_t *aws;
+	sm_record_ws_t rws;
+	sm_seeder_t *seeder;
+	sm_cpu_scan_t *cscan;    /* window scans when they run on the CPU */
+	sm_wref_t wref;          /* scratch window reference (rescue, late tracebacks) */
+	sm_wscan_t jobs;         /* the batch's window or tandem scans (wscan.h) */
+	sm_wscan_t one;          /* one candidate's tandem scans (pairing) */
+	sm_wref_t *wrefs;        /* each read's window reference (seeded mode) */
+	int *first_job;          /* each read's first job in jobs, -1: none */
+	side_t *sides;           /* two per read: where its tandem copies can lie */
+	int m_reads;
+	sm_engine_stats_t seed_st;
+	double ph[PH_N];         /* seconds per phase */
+} worker_ws_t;
+
+/* ---- map.c ---- */
+
+/* A worker's scratch (sm_ws_free frees it).  Returns 0 or -1. */
+int sm_ws_init(const pipe_t *p, worker_ws_t *ws);
+void sm_ws_free(worker_ws_t *ws);
+
+/* Adds the seconds since *t to phase ph of ws and restarts *t. */
+void sm_ph_add(worker_ws_t *ws, int ph, double *t);
+
+/* ws->q[2k], ws->q[2k + 1]: read k forward and reverse-complemented;
+ * *n_codes: the bases they hold.  Returns 0 or -1 (logged). */
+int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_codes);
+
+/* Maps reads[0..n) read by read (no pairing) into res[0..n): seeded
+ * windows or the whole reference, candidates, the best hit traced, tandem
+ * copies, MAPQ.  Returns 0 or -1 (logged). */
+int sm_map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res);
+
+/* Traces candidate c of read r (queries q) against tref: the whole
+ * reference (w NULL) or the window reference w.  Returns 0 or -1. */
+int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
+		 const sm_query_t *q, cand_t *c, const sm_read_t *r);
+
+/* Traces c (a candidate of res) unless it is traced.  Returns 0 or -1. */
+int sm_map_ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_read_t *r,
+			 const sm_query_t *q, cand_t *c);
+
+/* Tandem copies beside candidate c, scanned now on the CPU: sets c->near,
+ * c->copy[] and raises c->xs.  Returns 0 or -1. */
+int sm_map_tandem(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c);
+
+/* ---- pair.c ---- */
+
+/* Pairs r[0], r[1] (queries q[0..3], results res[0..1]): chooses their
+ * placements, proper flag and MAPQ, rescuing mates.  Returns 0 or -1. */
+int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		    res_t *res);
+
+/* The 5' end of candidate c on the reference (its strand's start). */
+int64_t sm_pair_five_prime(const cand_t *c);
+
+/* Insert size (TLEN magnitude) of the pair of candidates a, b. */
+int64_t sm_pair_insert(const pipe_t *p, const cand_t *a, const cand_t *b);
+
+/* MAPQ of candidate c as a single read (0 for a rescued one). */
+int sm_pair_read_mapq(const pipe_t *p, const cand_t *c, int32_t len);
+
+#endif
