@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mapper/grow.h"
 #include "mapper/log.h"
 
 /* A seed hit, packed so that hits sort by strand then diagonal as plain
@@ -84,33 +85,15 @@ void sm_wref_free(sm_wref_t *w)
 	memset(w, 0, sizeof *w);
 }
 
-/* Grows *p (of *cap elements of size sz) to hold need elements. */
-static int grow(void **p, int64_t *cap, int64_t need, size_t sz)
-{
-	void *q;
-	int64_t c = *cap ? *cap : 64;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, (size_t)c * sz);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* Looks the read's minimizers s->mini[0..n_mini) up (s->occ, s->pos). */
 static int look_up(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini)
 {
 	int64_t cap = s->cap_look;
 
-	if (grow((void **)&s->occ, &cap, n_mini, sizeof *s->occ) < 0)
+	if (sm_grow((void **)&s->occ, &cap, n_mini, sizeof *s->occ) < 0)
 		return -1;
 	cap = s->cap_look;
-	if (grow((void **)&s->pos, &cap, n_mini, sizeof *s->pos) < 0)
+	if (sm_grow((void **)&s->pos, &cap, n_mini, sizeof *s->pos) < 0)
 		return -1;
 	s->cap_look = cap;
 	sm_index_get_many(idx, n_mini, s->mini, s->occ, s->pos);
@@ -130,7 +113,7 @@ static int collect_hits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, i
 
 		if (occ == 0 || occ > max_occ)
 			continue;
-		if (grow((void **)&s->hit, &s->cap_hit, s->n_hit + occ, sizeof *s->hit) < 0)
+		if (sm_grow((void **)&s->hit, &s->cap_hit, s->n_hit + occ, sizeof *s->hit) < 0)
 			return -1;
 		for (int64_t u = 0; u < occ; u++) {
 			int64_t g = pos[u] >> 1;
@@ -247,7 +230,7 @@ static int64_t build_clusters(sm_seeder_t *s, int band)
 			c->votes++;
 			continue;
 		}
-		if (grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0)
+		if (sm_grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0)
 			return -1;
 		s->cl[n_cl++] = (cluster_t){ diag, diag, strand, 1 };
 	}
@@ -285,7 +268,7 @@ static int wref_layout(sm_wref_t *w, const sm_ref_t *ref)
 
 	for (int32_t t = 0; t < n_win; t++)
 		total += w->win[t].end - w->win[t].start;
-	if (grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0)
+	if (sm_grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0)
 		return -1;
 	free(w->ref.len);
 	free(w->ref.offset);
@@ -314,7 +297,7 @@ int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t
 
 int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n)
 {
-	if (grow((void **)&w->win, &w->cap_win, n, sizeof *w->win) < 0)
+	if (sm_grow((void **)&w->win, &w->cap_win, n, sizeof *w->win) < 0)
 		goto oom;
 	w->n_win = 0;
 	for (int32_t t = 0; t < n; t++)
@@ -345,7 +328,7 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	n_cl = make_clusters(s, opt->band, opt->max_windows);
 	if (n_cl < 0)
 		goto oom;
-	if (grow((void **)&w->win, &w->cap_win, n_cl, sizeof *w->win) < 0)
+	if (sm_grow((void **)&w->win, &w->cap_win, n_cl, sizeof *w->win) < 0)
 		goto oom;
 
 	/* Cluster -> window, clipped to the contig of its first diagonal. */
@@ -414,7 +397,7 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 	int n = 0;
 
 	n_a = all_clusters(s, idx, opt, read_a, na, max_occ);
-	if (n_a < 0 || grow((void **)&s->cl_a, &s->cap_cl_a, n_a, sizeof *s->cl_a) < 0)
+	if (n_a < 0 || sm_grow((void **)&s->cl_a, &s->cap_cl_a, n_a, sizeof *s->cl_a) < 0)
 		goto oom;
 	memcpy(s->cl_a, s->cl, (size_t)n_a * sizeof *s->cl_a);
 	n_b = all_clusters(s, idx, opt, read_b, nb, max_occ);
