@@ -383,6 +383,24 @@ static void case_chains(const sm_score_t *sc, const char *name, uint64_t seed, i
 	free_case(&t);
 }
 
+/* Finishes a case whose contigs hold copies of the 40-base motif: the motif
+ * and six one-substitution variants as queries, run, freed (motif too). */
+static void run_motif_case(tcase_t *t, char *motif)
+{
+	add_query_str(t, motif);
+	for (int k = 0; k < 6; k++) {
+		char *q = strdup(motif);
+		q[rnd(40)] = rnd_base();
+		add_query_str(t, q);
+		free(q);
+	}
+	free(motif);
+	finish(t);
+	uint64_t w[3] = { 0 };
+	run_case(t, w);
+	free_case(t);
+}
+
 /* Copies of one motif with a few differences all over the reference: the
  * top list fills with equal scores early, and the columns that tie with or
  * just beat its floor must all be offered. */
@@ -399,18 +417,7 @@ static void case_ties(void)
 			s[p + rnd(40)] = rnd_base();
 	}
 	add_contig(&t, s);
-	add_query_str(&t, motif);
-	for (int k = 0; k < 6; k++) {
-		char *q = strdup(motif);
-		q[rnd(40)] = rnd_base();
-		add_query_str(&t, q);
-		free(q);
-	}
-	free(motif);
-	finish(&t);
-	uint64_t w[3] = { 0 };
-	run_case(&t, w);
-	free_case(&t);
+	run_motif_case(&t, motif);
 }
 
 /* Mismatches cost more than a deletion next to an insertion, so optimal
@@ -587,18 +594,7 @@ static void case_short_ties(void)
 			s[p + rnd(40)] = rnd_base();
 		add_contig(&t, s);
 	}
-	add_query_str(&t, motif);
-	for (int k = 0; k < 6; k++) {
-		char *q = strdup(motif);
-		q[rnd(40)] = rnd_base();
-		add_query_str(&t, q);
-		free(q);
-	}
-	free(motif);
-	finish(&t);
-	uint64_t w[3] = { 0 };
-	run_case(&t, w);
-	free_case(&t);
+	run_motif_case(&t, motif);
 }
 
 /* SM_CPU_KERNEL_AUTO: the anti-diagonal kernel for the short contigs of a
