@@ -11,7 +11,7 @@
 # phases summed over threads, reader, writer).  bwa mem and minimap2 -ax sr,
 # when on PATH (tests/gpu/prepare.sh carries Debian's in carry/cli_hts/bin),
 # map the same reads with the same threads in the same run (their indexes
-# are built first and not timed).  Prints a table.
+# are built first and not timed).  Prints a table; exits 1 if a run failed.
 set -uo pipefail
 data=${1:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
 out=${2:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
@@ -28,6 +28,7 @@ for m in 1 2; do
 	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/r$m.fq.gz"
 done
 rows=()
+fail=0
 # timed FILE CMD...: runs CMD (stdout and stderr as the caller redirects
 # them) and writes "SECONDS PEAK_MB" to FILE: its wall time (the Python
 # wrapper's start-up not included) and its peak resident memory.
@@ -61,7 +62,7 @@ for tool in "${peers[@]}"; do
 		bwa) timed "$out/timed" bwa mem -t "$t" "$out/peers/chr20.fa.gz" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
 		minimap2) timed "$out/timed" minimap2 -ax sr -t "$t" "$out/peers/chr20.mmi" "$out/r1.fq.gz" \
 			"$out/r2.fq.gz" ;;
-		esac >"$out/out.sam" 2>"$out/$tool-t$t.log" || { echo "FAIL $tool -t $t"; tail -n 3 "$out/$tool-t$t.log"; }
+		esac >"$out/out.sam" 2>"$out/$tool-t$t.log" || { echo "FAIL $tool -t $t"; tail -n 3 "$out/$tool-t$t.log"; fail=1; }
 		rows+=("$tool $t $(cat "$out/timed")")
 	done
 done
@@ -70,7 +71,7 @@ for e in $engines; do
 	for t in "${threads[@]}"; do
 		log=$out/$e-t$t.log
 		timed "$out/timed" ./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded -o "$out/out.sam" \
-			"$ref" "$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; }
+			"$ref" "$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; fail=1; }
 		rows+=("$e $t $(cat "$out/timed")")
 		grep -h 'seconds:' "$log"
 	done
@@ -85,3 +86,4 @@ for r in "${rows[@]}"; do
 		"$(awk -v n="$((reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')" \
 		"$(awk -v n="$((2 * reps * n_pairs))" -v s="$3" 'BEGIN { print n / s }')" "$4"
 done
+exit $fail

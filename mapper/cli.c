@@ -166,7 +166,7 @@ void sm_usage(FILE *fp, int full)
 		"                 every seed of the read is [%d]\n"
 		"  --max-windows INT  candidate windows per read [%d]\n"
 		"                 A read whose best hit scores under half a perfect match\n"
-		"                 is seeded again with 10x --max-occ and 4x --max-windows.\n"
+		"                 is seeded again with %dx --max-occ and %dx --max-windows.\n"
 		"                 A seeded read with no window, or no hit reaching -T, is\n"
 		"                 aligned exhaustively when the reference is under the auto\n"
 		"                 bound, else written unmapped.  With the GPU engine the\n"
@@ -184,7 +184,8 @@ void sm_usage(FILE *fp, int full)
 		d.n_secondary, d.n_threads, d.max_read_len, d.score.match, d.score.mismatch,
 		d.score.gap_open, d.score.gap_ext, d.min_score,
 		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.mode], d.seed_k, d.seed_w,
-		SM_INDEX_SUFFIX, d.max_occ, d.max_windows, engine_names[d.engine],
+		SM_INDEX_SUFFIX, d.max_occ, d.max_windows,
+		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, engine_names[d.engine],
 		cells_names[d.cells], d.cpu_isa, d.verbosity);
 }
 

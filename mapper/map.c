@@ -126,7 +126,8 @@ static int cand_before(const cand_t *a, const cand_t *b)
 }
 
 /* Fills res's candidates from the two strands' lists (global coordinates):
- * the loci scoring at least -T, cand[0] being sm_hit_choose()'s hit. */
+ * the loci scoring at least -T, cand[0] being sm_hit_choose()'s hit.  MAPQ
+ * is left at 0: tandem_batch sets it once XS knows the tandem copies. */
 static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *res)
 {
 	int shift = sm_locus_shift(&p->opt->score, n);
@@ -162,13 +163,12 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	for (int k = 1; k < res->n_cand; k++)
 		res->cand[k].xs = res->cand[0].score;
 	res->prim = 0;
-	res->mapq = sm_mapq(&p->opt->score, res->cand[0].score, res->cand[0].xs, n);
 }
 
 /* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
  * tref: the whole reference (w NULL) or the window reference w. */
 int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
-		      const sm_query_t *q, cand_t *c, const sm_read_t *r)
+		 const sm_query_t *q, cand_t *c, const sm_read_t *r)
 {
 	int64_t end = w ? sm_wref_from_global(w, c->end) : c->end;
 	int64_t shift;
@@ -252,7 +252,8 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 
 /* Seeds read k (queries in ws->q) with limits opt into ws->wrefs[k] and
  * lists the scans of its two strands in ws->jobs (ws->first_job[k]: the
- * first, -1 when it has no window).  Returns 0 or -1 (logged). */
+ * first; left as the caller set it, -1, when the read has no window).
+ * Returns 0 or -1 (logged). */
 static int seed_read(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, int k,
 		     const sm_seed_opt_t *opt)
 {
@@ -261,7 +262,6 @@ static int seed_read(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, int k,
 	int n_win = sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score, opt, q[0].seq,
 				    r->len, wr);
 
-	ws->first_job[k] = -1;
 	if (n_win < 0)
 		return -1;
 	for (int st = 0; n_win > 0 && st < SM_STRANDS; st++) {
@@ -466,7 +466,6 @@ static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int 
 static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 			  size_t n_codes, int n_todo, res_t *res);
 
-/* Maps reads[0..n) read by read (no pairing) into res[0..n). */
 /* ws->q[2k], ws->q[2k + 1]: read k forward and reverse-complemented.
  * Sets *n_codes to the bases they hold; returns 0 or -1 (logged). */
 int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
@@ -493,6 +492,7 @@ int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_code
 	return 0;
 }
 
+/* Maps reads[0..n) read by read (no pairing) into res[0..n). */
 int sm_map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	size_t n_codes;

@@ -556,7 +556,7 @@ static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
  * own best windows may all have missed it (repeats with few exact seeds
  * left at the true locus, in reads with many differences). */
 int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
-			res_t *res)
+		    res_t *res)
 {
 	int bi, bj, q_pe = 0, rc;
 

@@ -88,12 +88,10 @@
  * repetitive (more than --max-occ hits) or its cluster not among the
  * --max-windows best, which happens to divergent reads in repeat-rich
  * genomes.  A seeded read whose best hit scores under 1/SM_RETRY_BELOW of
- * a perfect match (or that has none) is seeded again with SM_RETRY_OCC times
- * the occurrence cap and SM_RETRY_WINDOWS times the windows, and keeps the
- * better of the two results. */
+ * a perfect match (or that has none) is seeded again with the relaxed
+ * limits of seed.h (SM_SEED_RETRY_*) and keeps the better of the two
+ * results. */
 #define SM_RETRY_BELOW 2
-#define SM_RETRY_OCC 10
-#define SM_RETRY_WINDOWS 4
 
 /* Where the workers' time goes (summed over workers; logged at -v 4). */
 enum {

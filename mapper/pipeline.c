@@ -872,9 +872,9 @@ int sm_map_run(const sm_opt_t *o)
 		p.seed_opt.max_occ = o->max_occ;
 		p.seed_opt.max_windows = o->max_windows;
 		p.retry_opt = p.seed_opt;
-		p.retry_opt.max_occ = o->max_occ > INT_MAX / SM_RETRY_OCC ? INT_MAX :
-				      o->max_occ * SM_RETRY_OCC;
-		p.retry_opt.max_windows = o->max_windows * SM_RETRY_WINDOWS;
+		p.retry_opt.max_occ = o->max_occ > INT_MAX / SM_SEED_RETRY_OCC ? INT_MAX :
+				      o->max_occ * SM_SEED_RETRY_OCC;
+		p.retry_opt.max_windows = o->max_windows * SM_SEED_RETRY_WINDOWS;
 		if (!(idx = get_index(o, ref)))
 			goto out;
 		p.index = idx;

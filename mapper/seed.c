@@ -392,7 +392,7 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 			 const uint8_t *read_a, int32_t na, const uint8_t *read_b, int32_t nb,
 			 int64_t ins_lo, int64_t ins_hi, int max_pairs, sm_window_pair_t *out)
 {
-	int64_t max_occ = (int64_t)opt->max_occ * SM_SEED_PAIR_OCC_FACTOR;
+	int64_t max_occ = (int64_t)opt->max_occ * SM_SEED_RETRY_OCC;
 	int64_t n_a, n_b, first[2] = { 0, 0 }, end[2] = { 0, 0 };
 	int n = 0;
 

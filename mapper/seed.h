@@ -26,6 +26,13 @@
 #define SM_SEED_DEFAULT_MAX_WINDOWS 8
 #define SM_SEED_DEFAULT_BAND 32
 
+/* Second chances: a search that the default limits may have failed (a
+ * read whose best hit is poor, map.c; a pair with no confident proper
+ * pair, pair.c) runs again with SM_SEED_RETRY_OCC times --max-occ and, for
+ * a read alone, SM_SEED_RETRY_WINDOWS times --max-windows. */
+#define SM_SEED_RETRY_OCC 10
+#define SM_SEED_RETRY_WINDOWS 4
+
 typedef struct {
 	int max_occ;       /* minimizers with more hits are repetitive */
 	int max_windows;   /* clusters kept per read (both strands together) */
@@ -60,16 +67,15 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_seed_opt_t *opt,
 		    const uint8_t *read, int32_t n, sm_wref_t *w);
 
-/* Pair-consistent windows (mapper/pipeline.c asks for them when a pair's
+/* Pair-consistent windows (mapper/pair.c asks for them when a pair's
  * reads, seeded one by one, found no confident proper pair): the clusters of
  * both reads are paired when their strands face each other and their
  * diagonals allow an insert within [ins_lo, ins_hi] (give or take the
  * band), and the pairs with the most votes (both clusters' together) become
  * window pairs.  Two clusters that agree on the insert are far less likely
  * to meet by chance than one cluster is to form, so seeds up to
- * SM_SEED_PAIR_OCC_FACTOR times more repetitive than --max-occ vote here,
- * and no cluster needs to be among the read's best. */
-#define SM_SEED_PAIR_OCC_FACTOR 10
+ * SM_SEED_RETRY_OCC times more repetitive than --max-occ vote here, and no
+ * cluster needs to be among the read's best. */
 
 typedef struct {
 	sm_window_t a, b;    /* the window of read A, of read B */

@@ -3,9 +3,8 @@
 #   1. --engine gpu and --engine cpu write identical SAM records (all but @PG)
 #      on the same reads, exhaustive for every GPU cell ladder, and seeded
 #      (single-end E. coli; paired chr20, where the GPU scans the windows);
-#   2. end-to-end throughput (reads/s, FASTQ to SAM) of both engines; for
-#      chr20 pairs the 50,000 pairs are mapped SM_E2E_REPS times over (one
-#      file, default 10) so that the run is long against the loading.
+#   2. end-to-end throughput (reads/s, FASTQ to SAM) of both engines; chr20
+#      pairs at scale through benchmarks/gpu_seeded_bench.sh.
 # DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa, *.fq.gz,
 # chr20.fa.gz, chr20.r[12].fq.gz);
 # ./scanmap must be built (with htslib: on the device machine, carried
@@ -78,19 +77,8 @@ if [[ -s $data/chr20.fa.gz ]]; then
 	run chr20.gpu.pe --engine gpu --mode seeded "$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq"
 	rows+=("chr20 $((2 * n_sub)) gpu-seeded-pe $secs")
 	same chr20.gpu.pe chr20.cpu.pe
-	reps=${SM_E2E_REPS:-10}
-	n_pairs=$(zcat "$data/chr20.r1.fq.gz" | awk 'END { print NR / 4 }')
-	for m in 1 2; do
-		for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/chr20.all.r$m.fq.gz"
-	done
-	for e in gpu cpu; do
-		run "chr20.$e.all" --engine $e --mode seeded "$ref" "$out/chr20.all.r1.fq.gz" \
-			"$out/chr20.all.r2.fq.gz"
-		rows+=("chr20 $((2 * reps * n_pairs)) $e-seeded-pe $secs")
-		grep -h 'reads/s' "$out/chr20.$e.all.log" | tail -n 1
-	done
 fi
-rm -f "$out"/*.sam "$out"/*.sub.fq "$out"/*.sub.r[12].fq "$out"/*.all.r[12].fq.gz
+rm -f "$out"/*.sam "$out"/*.sub.fq "$out"/*.sub.r[12].fq
 
 echo
 echo "== end to end (FASTQ to SAM, 150 bp reads, -t $threads) =="
@@ -99,4 +87,9 @@ for r in "${rows[@]}"; do
 	set -- $r
 	printf '%-7s %8s %-15s %8s %10.0f\n' "$1" "$2" "$3" "$4" "$(awk -v n="$2" -v s="$4" 'BEGIN { print n / s }')"
 done
+# Seeded chr20 pairs at scale, both engines (and bwa mem / minimap2 when on PATH).
+if [[ -s $data/chr20.fa.gz ]]; then
+	benchmarks/gpu_seeded_bench.sh "$data" "$out/chr20-bench" "$threads" | tail -n 7
+	((PIPESTATUS[0] == 0)) || fail=1
+fi
 exit $fail
