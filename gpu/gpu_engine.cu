@@ -182,6 +182,8 @@ struct sm_gpu_s {
 	sm_gpu_slot_t slot[SM_GPU_SLOTS];
 	int n_slots;               /* slots in use (benchmarks may lower it) */
 	uint64_t cells, cells_w[3];
+	uint64_t calls;
+	double wait_s, call_s, kernel_s;   /* summed over calls */
 	sm_gpu_profile_t prof;     /* of the last scan */
 };
 
@@ -795,6 +797,8 @@ static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *c
 	sm_gpu_profile_t pr;
 	int rc;
 
+	double t0 = sm_seconds(), wait;
+
 	if (n <= 0)
 		return 0;
 	memset(&pr, 0, sizeof pr);
@@ -808,6 +812,7 @@ static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *c
 	}
 	s->busy = 1;
 	pthread_mutex_unlock(&g->lock);
+	wait = sm_seconds() - t0;
 
 	rc = SM_CUDA(cudaSetDevice(g->device));
 	if (rc == 0)
@@ -820,6 +825,10 @@ static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *c
 			g->cells += pr.cells_w[w];
 		}
 		g->prof = pr;
+		g->calls++;
+		g->wait_s += wait;
+		g->call_s += pr.total_s;
+		g->kernel_s += pr.kernel_s;
 	}
 	s->busy = 0;
 	pthread_cond_signal(&g->slot_free);
@@ -856,6 +865,10 @@ void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st)
 	st->cells += g->cells;
 	for (int w = 0; w < 3; w++)
 		st->cells_w[w] += g->cells_w[w];
+	st->calls += g->calls;
+	st->wait_s += g->wait_s;
+	st->call_s += g->call_s;
+	st->kernel_s += g->kernel_s;
 	pthread_mutex_unlock((pthread_mutex_t *)&g->lock);
 }
 

@@ -2,6 +2,7 @@
  * (make cuda=0, or no nvcc found): no device is ever available. */
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_profile.h"
+#include "gpu/gpu_seed.h"
 
 #include <stdio.h>
 
@@ -40,3 +41,26 @@ int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p) { return -1; }
 int sm_gpu_set_cols(sm_gpu_t *g, int cols) { return -1; }
 
 int sm_gpu_set_slots(sm_gpu_t *g, int n) { return -1; }
+
+sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref, int device)
+{
+	sm_log(SM_LOG_ERROR, "this scanmap was built without CUDA (make cuda=0)");
+	return NULL;
+}
+
+int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
+		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
+		     sm_window_t *win, int32_t *n_win)
+{
+	return -1;
+}
+
+void sm_gpu_seed_set_chunk(sm_gpu_seed_t *g, int64_t hits) {}
+
+void sm_gpu_seed_stats(const sm_gpu_seed_t *g, double *seconds, int64_t *reads)
+{
+	*seconds = 0;
+	*reads = 0;
+}
+
+void sm_gpu_seed_destroy(sm_gpu_seed_t *g) {}

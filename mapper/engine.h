@@ -38,6 +38,11 @@ typedef struct {
 	uint64_t cells_w[3];   /* of which in 8-, 16- and 32-bit lanes */
 	uint64_t queries;
 	double seconds;        /* wall time inside sm_engine_scan */
+	/* The GPU's calls (both entry points), summed over calls: */
+	uint64_t calls;
+	double wait_s;         /* waiting for a free slot (gpu_engine.h: two run at once) */
+	double call_s;         /* in a slot: packing, copies, kernels, unpacking */
+	double kernel_s;       /* of which the kernels (CUDA events) */
 } sm_engine_stats_t;
 
 typedef struct sm_engine_s sm_engine_t;

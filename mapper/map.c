@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mapper/grow.h"
+
 static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 {
 	if (n_q > ws->m_q) {
@@ -72,6 +74,12 @@ void sm_ws_free(worker_ws_t *ws)
 	free(ws->wrefs);
 	free(ws->first_job);
 	free(ws->sides);
+	free(ws->seed_todo);
+	free(ws->seed_read);
+	free(ws->seed_len);
+	free(ws->seed_nwin);
+	free(ws->seed_margin);
+	free(ws->seed_win);
 }
 
 /* Adds the seconds since *t to phase ph and restarts *t. */
@@ -97,7 +105,12 @@ static int ws_reserve_reads(worker_ws_t *ws, int n)
 	memset(w + ws->m_reads, 0, (size_t)(n - ws->m_reads) * sizeof *w);
 	ws->m_reads = n;
 	if (!(ws->first_job = realloc(ws->first_job, (size_t)n * sizeof *ws->first_job)) ||
-	    !(ws->sides = realloc(ws->sides, (size_t)n * SM_STRANDS * sizeof *ws->sides)))
+	    !(ws->sides = realloc(ws->sides, (size_t)n * SM_STRANDS * sizeof *ws->sides)) ||
+	    !(ws->seed_todo = realloc(ws->seed_todo, (size_t)n * sizeof *ws->seed_todo)) ||
+	    !(ws->seed_read = realloc(ws->seed_read, (size_t)n * sizeof *ws->seed_read)) ||
+	    !(ws->seed_len = realloc(ws->seed_len, (size_t)n * sizeof *ws->seed_len)) ||
+	    !(ws->seed_nwin = realloc(ws->seed_nwin, (size_t)n * sizeof *ws->seed_nwin)) ||
+	    !(ws->seed_margin = realloc(ws->seed_margin, (size_t)n * sizeof *ws->seed_margin)))
 		goto oom;
 	return 0;
 oom:
@@ -250,27 +263,68 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	return 0;
 }
 
-/* Seeds read k (queries in ws->q) with limits opt into ws->wrefs[k] and
- * lists the scans of its two strands in ws->jobs (ws->first_job[k]: the
- * first; left as the caller set it, -1, when the read has no window).
- * Returns 0 or -1 (logged). */
-static int seed_read(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, int k,
-		     const sm_seed_opt_t *opt)
+/* Lists the scans of read k's two strands (queries in ws->q) against its
+ * window reference ws->wrefs[k] in ws->jobs (ws->first_job[k]: the first;
+ * left as the caller set it, -1, when the read has no window).  Returns 0
+ * or -1 (logged). */
+static int add_window_scans(worker_ws_t *ws, int k)
 {
 	const sm_query_t *q = &ws->q[SM_STRANDS * k];
-	sm_wref_t *wr = &ws->wrefs[k];
-	int n_win = sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score, opt, q[0].seq,
-				    r->len, wr);
+	const sm_wref_t *wr = &ws->wrefs[k];
 
-	if (n_win < 0)
-		return -1;
-	for (int st = 0; n_win > 0 && st < SM_STRANDS; st++) {
+	for (int st = 0; wr->n_win > 0 && st < SM_STRANDS; st++) {
 		int j = sm_wscan_add(&ws->jobs, &q[st], &wr->ref);
 
 		if (j < 0)
 			return -1;
 		if (st == 0)
 			ws->first_job[k] = j;
+	}
+	return 0;
+}
+
+/* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into their
+ * window references ws->wrefs[] and lists their scans: on the GPU in one
+ * call when there is a GPU seeder, else read by read on this thread (the
+ * same windows either way, gpu_seed.h).  Returns 0 or -1 (logged). */
+static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+		      const sm_seed_opt_t *opt)
+{
+	int keep = opt->max_windows;
+
+	if (!p->gseed) {
+		for (int t = 0; t < n; t++) {
+			int k = ws->seed_todo[t];
+
+			if (sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score, opt,
+					    ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wrefs[k]) < 0 ||
+			    add_window_scans(ws, k) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	if (sm_grow((void **)&ws->seed_win, &ws->m_seed_win, (int64_t)n * keep,
+		    sizeof *ws->seed_win) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
+		return -1;
+	}
+	for (int t = 0; t < n; t++) {
+		int k = ws->seed_todo[t];
+
+		ws->seed_read[t] = ws->q[SM_STRANDS * k].seq;
+		ws->seed_len[t] = reads[k].len;
+		ws->seed_margin[t] = sm_reach(&p->opt->score, reads[k].len) + opt->band;
+	}
+	if (sm_gpu_seed_find(p->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
+			     ws->seed_win, ws->seed_nwin) < 0)
+		return -1;
+	for (int t = 0; t < n; t++) {
+		int k = ws->seed_todo[t];
+
+		if (sm_wref_set_windows(&ws->wrefs[k], p->ref, ws->seed_win + (int64_t)t * keep,
+					ws->seed_nwin[t]) < 0 ||
+		    add_window_scans(ws, k) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -300,13 +354,16 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 	for (int pass = 0; pass < 2; pass++) {
 		const sm_seed_opt_t *opt = pass ? &p->retry_opt : &p->seed_opt;
 
+		int n_todo = 0;
+
 		sm_wscan_clear(jobs);
 		for (int k = 0; k < n; k++) {
 			ws->first_job[k] = -1;
-			if ((pass == 0 || needs_retry(p, &reads[k], &res[k])) &&
-			    seed_read(p, ws, &reads[k], k, opt) < 0)
-				return -1;
+			if (pass == 0 || needs_retry(p, &reads[k], &res[k]))
+				ws->seed_todo[n_todo++] = k;
 		}
+		if (seed_reads(p, ws, reads, n_todo, opt) < 0)
+			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
 		if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
 			return -1;

@@ -28,6 +28,7 @@
 #include "mapper/seed.h"
 #include "mapper/pipeline.h"
 #include "mapper/wscan.h"
+#include "gpu/gpu_seed.h"
 
 /* Batch limits: reads and cells (read length x 2 strands x reference
  * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
@@ -177,6 +178,7 @@ typedef struct {
 	sm_engine_t *wengine;    /* engine, when it is the GPU or the oracle: it runs the window
 				  * and tandem scans too; NULL: each worker's CPU scan does */
 	const sm_index_t *index; /* NULL in exhaustive mode */
+	sm_gpu_seed_t *gseed;    /* seeds on the GPU when the GPU engine runs; NULL: CPU seeding */
 	sm_seed_opt_t seed_opt;
 	sm_seed_opt_t retry_opt; /* the relaxed limits of the second seeding pass */
 	sm_cpu_isa_t isa;        /* of the window scans */
@@ -226,6 +228,12 @@ typedef struct {
 	sm_wscan_t one;          /* one candidate's tandem scans (pairing) */
 	sm_wref_t *wrefs;        /* each read's window reference (seeded mode) */
 	int *first_job;          /* each read's first job in jobs, -1: none */
+	int *seed_todo;          /* the reads seeded in this pass */
+	const uint8_t **seed_read; /* GPU seeding: their bases, lengths, margins, windows */
+	int32_t *seed_len, *seed_nwin;
+	int64_t *seed_margin;
+	sm_window_t *seed_win;
+	int64_t m_seed_win;
 	side_t *sides;           /* two per read: where its tandem copies can lie */
 	int m_reads;
 	sm_engine_stats_t seed_st;

@@ -536,6 +536,17 @@ static void summary(const pipe_t *p, const counts_t *c)
 				       ph_name[k], p->ph[k]);
 		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f; writer %.2f; "
 		       "wall %.2f", line, p->read_s, c->write_s, dt);
+		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
+			double seed_s = 0;
+			int64_t seed_reads = 0;
+
+			if (p->gseed)
+				sm_gpu_seed_stats(p->gseed, &seed_s, &seed_reads);
+			sm_log(SM_LOG_DEBUG, "GPU (summed over calls): scans %llu calls, %.2f s waiting "
+			       "for a slot, %.2f s in one (kernels %.2f); seeding %lld reads, %.2f s",
+			       (unsigned long long)st.calls, st.wait_s, st.call_s, st.kernel_s,
+			       (long long)seed_reads, seed_s);
+		}
 	}
 }
 
@@ -830,6 +841,7 @@ int sm_map_run(const sm_opt_t *o)
 	char gpu_msg[SM_GPU_MSG_LEN];
 	sm_sam_out_opt_t so;
 	counts_t c;
+	double t;
 	int rc = -1;
 
 	memset(&p, 0, sizeof p);
@@ -848,9 +860,11 @@ int sm_map_run(const sm_opt_t *o)
 		goto out;
 	if (sm_cpu_isa_parse(o->cpu_isa, &p.isa) < 0)
 		goto out;
+	t = sm_seconds();
 	if (sm_ref_load(o->ref_path, &ref) < 0)
 		goto out;
 	p.ref = ref;
+	sm_log(SM_LOG_DEBUG, "set-up: reference loaded in %.2f s", sm_seconds() - t);
 
 	/* The auto bound depends on the engine that would run exhaustive mode:
 	 * the GPU's when --engine gpu, or auto with a usable GPU. */
@@ -881,16 +895,25 @@ int sm_map_run(const sm_opt_t *o)
 	}
 	/* The GPU (and the oracle, for tests), when asked for, runs the window
 	 * scans too; otherwise each worker scans windows with its own CPU scan. */
+	t = sm_seconds();
 	if (!p.seeded || p.fallback || gpu || o->engine == SM_ENGINE_ORACLE) {
 		p.engine = sm_engine_create(ref, &o->score, &eo);
 		if (!p.engine)
 			goto out;
 	}
+	sm_log(SM_LOG_DEBUG, "set-up: engine created in %.2f s", sm_seconds() - t);
 	if (p.engine && sm_engine_kind(p.engine) != SM_ENGINE_CPU)
 		p.wengine = p.engine;
 	if (p.engine && sm_engine_kind(p.engine) == SM_ENGINE_GPU) {
 		p.batch_reads = SM_BATCH_READS_GPU;
 		p.batch_cells = SM_BATCH_CELLS_GPU;
+		/* The GPU seeds too (the same windows as the CPU: gpu_seed.h);
+		 * if the index does not fit on it, the workers seed. */
+		t = sm_seconds();
+		if (p.seeded && !(p.gseed = sm_gpu_seed_create(idx, ref, eo.device)))
+			sm_log(SM_LOG_WARNING, "seeding on the CPU: the index could not be put on the GPU");
+		if (p.gseed)
+			sm_log(SM_LOG_DEBUG, "set-up: index put on the GPU in %.2f s", sm_seconds() - t);
 	} else {
 		p.batch_reads = SM_BATCH_READS_CPU;
 		p.batch_cells = SM_BATCH_CELLS_CPU;
@@ -901,8 +924,11 @@ int sm_map_run(const sm_opt_t *o)
 	so.rg_line = o->rg_line;
 	so.version = SM_VERSION;
 	so.cmdline = o->cmdline;
+	t = sm_seconds();
 	if (p.paired && estimate_inserts(&p) < 0)
 		goto out;
+	if (p.paired)
+		sm_log(SM_LOG_DEBUG, "set-up: insert sizes estimated in %.2f s", sm_seconds() - t);
 	p.batch_reads -= p.batch_reads % SM_STRANDS;
 	p.out = sm_sam_out_open(&so, ref);
 	if (!p.out)
@@ -923,6 +949,7 @@ int sm_map_run(const sm_opt_t *o)
 out:
 	if (p.n_slots)
 		pipe_destroy(&p);
+	sm_gpu_seed_destroy(p.gseed);
 	if (p.engine)
 		sm_engine_destroy(p.engine);
 	sm_index_destroy(idx);

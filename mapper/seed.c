@@ -311,9 +311,9 @@ oom:
 	return -1;
 }
 
-int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-		    const sm_score_t *sc, const sm_seed_opt_t *opt,
-		    const uint8_t *read, int32_t n, sm_wref_t *w)
+int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		 const sm_score_t *sc, const sm_seed_opt_t *opt,
+		 const uint8_t *read, int32_t n, sm_wref_t *w)
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
@@ -334,7 +334,9 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	/* Cluster -> window, clipped to the contig of its first diagonal. */
 	for (int64_t t = 0; t < n_cl; t++)
 		n_win += cluster_window(ref, &s->cl[t], n, margin, &w->win[n_win]);
-	/* Overlapping windows of one contig merge. */
+	/* Overlapping windows of one contig merge.  Windows with equal starts
+	 * merge into the same one whatever their order, so qsort's order of
+	 * ties does not matter (gpu/gpu_seed.cu relies on it too). */
 	qsort(w->win, (size_t)n_win, sizeof *w->win, cmp_window);
 	int32_t m = 0;
 	for (int32_t t = 0; t < n_win; t++) {
@@ -349,12 +351,23 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		}
 	}
 	w->n_win = m;
-	if (wref_layout(w, ref) < 0)
-		goto oom;
-	return w->n_win;
+	return m;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;
+}
+
+int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_seed_opt_t *opt,
+		    const uint8_t *read, int32_t n, sm_wref_t *w)
+{
+	if (sm_seed_find(s, idx, ref, sc, opt, read, n, w) < 0)
+		return -1;
+	if (wref_layout(w, ref) < 0) {
+		sm_log(SM_LOG_ERROR, "seeding: out of memory");
+		return -1;
+	}
+	return w->n_win;
 }
 
 /* Seeds read (base codes, length n) with minimizers of at most max_occ

@@ -67,6 +67,14 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_seed_opt_t *opt,
 		    const uint8_t *read, int32_t n, sm_wref_t *w);
 
+/* The windows sm_seed_windows lays out, in w->win[0..w->n_win) only (w->ref
+ * is left as it was): ascending, overlapping ones merged.  Returns their
+ * number, or -1 when out of memory (logged).  gpu/gpu_seed.h finds the same
+ * windows for a batch of reads on the GPU. */
+int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		 const sm_score_t *sc, const sm_seed_opt_t *opt,
+		 const uint8_t *read, int32_t n, sm_wref_t *w);
+
 /* Pair-consistent windows (mapper/pair.c asks for them when a pair's
  * reads, seeded one by one, found no confident proper pair): the clusters of
  * both reads are paired when their strands face each other and their

@@ -1,0 +1,661 @@
+/* gpu_seed.cu — a batch of reads' candidate windows on the GPU (gpu_seed.h).
+ *
+ * One call runs, on a stream of its own:
+ *   look_up    one block per read: every k-mer's canonical hash looked up
+ *              in the device index (its occurrences and where they start);
+ *              the read's hit count: the hits of minimizers with at most
+ *              max_occ occurrences, or of all of them when that is none.
+ *   (host)     the counts come back; reads are cut into chunks whose hits
+ *              fit the hit buffers, and each chunk runs:
+ *   fill_hits  one block per read: a block-wide scan of the counts places
+ *              each k-mer's hits, packed as seed.c packs them (strand, then
+ *              biased diagonal, so plain integer order is seed.c's order);
+ *   sort       CUB's segmented sort, one segment per read;
+ *   windows    one thread per read: seed.c's clusters, best clusters,
+ *              windows and merge, step for step.
+ * Equal hits are indistinguishable and the cluster order is total, so the
+ * windows equal sm_seed_find()'s whatever order the hits were written in. */
+#include "gpu/gpu_seed.h"
+
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/clock.h"
+#include "mapper/log.h"
+#include "mapper/score.h"
+
+#define SEED_THREADS 128
+/* Hits one chunk may hold (a chunk is one read when a read alone has more):
+ * 2 x 8 bytes each, so at most 256 MiB of hit buffers per call in flight. */
+#define SEED_CHUNK_HITS ((int64_t)16 << 20)
+#define HIT_STRAND_SHIFT 63
+#define HIT_DIAG_BIAS ((int64_t)1 << 40)
+#define HASH_BITS 32
+
+static int seed_cuda(cudaError_t e, const char *what, const char *file, int line)
+{
+	if (e == cudaSuccess)
+		return 0;
+	sm_log(SM_LOG_ERROR, "CUDA: %s failed (%s:%d): %s", what, file, line, cudaGetErrorString(e));
+	return -1;
+}
+#define CK(x) seed_cuda((x), #x, __FILE__, __LINE__)
+
+/* The index as the kernels see it (device pointers). */
+typedef struct {
+	const uint32_t *key;
+	const int64_t *start;
+	const int64_t *pos;
+	const uint32_t *bucket;   /* NULL: binary search */
+	int bucket_bits;
+	int k;
+	int64_t n_key;
+	const int64_t *offset;    /* contig starts */
+	const int64_t *end;       /* contig ends */
+	int32_t n_contig;
+	int64_t total;
+} dindex_t;
+
+typedef struct {
+	int64_t lo, hi;
+	int32_t strand, votes;
+} dcluster_t;
+
+/* A buffer on the device or in pinned host memory, grown on demand. */
+typedef struct {
+	void *p;
+	size_t cap;
+} buf_t;
+
+/* Buffers of one call in flight, reused by the next call that takes them.
+ * Per read: start (n + 1), margin, hit count, chunk hit offsets (n + 1),
+ * length-free flags (all), window counts.  Per base: occurrences, where
+ * they start, the minimizer's strand. */
+typedef struct {
+	cudaStream_t stream;
+	buf_t reads, roff, margin, cnt, hoff, all, nwin;      /* device */
+	buf_t occ, first, mstrand, hit, sorted, cl, win, temp;
+	buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff;      /* pinned host */
+} call_t;
+
+struct sm_gpu_seed_s {
+	int device;
+	dindex_t x;
+	void *d_key, *d_start, *d_pos, *d_bucket, *d_offset;
+	void *d_end;
+	pthread_mutex_t lock;
+	call_t **calls;         /* every call made; calls[0..n_free) are free */
+	int n_calls, n_free;
+	int64_t chunk_hits;
+	double seconds;
+	int64_t reads;
+};
+
+/* ---- device ---- */
+
+/* Thomas Wang's 64-bit mix, as mapper/index.c. */
+__device__ static uint64_t mix64(uint64_t key)
+{
+	key = (~key) + (key << 21);
+	key ^= key >> 24;
+	key = (key + (key << 3)) + (key << 8);
+	key ^= key >> 14;
+	key = (key + (key << 2)) + (key << 4);
+	key ^= key >> 28;
+	key += key << 31;
+	return key;
+}
+
+/* Occurrences of hash h (0 if absent); *first: where they start in pos. */
+__device__ static int64_t index_find(const dindex_t *x, uint32_t h, int64_t *first)
+{
+	int64_t lo, hi;
+
+	if (x->bucket) {
+		uint32_t b = h >> (HASH_BITS - x->bucket_bits);
+
+		for (lo = x->bucket[b], hi = x->bucket[b + 1]; lo < hi && x->key[lo] < h; lo++)
+			;
+	} else {
+		int64_t l = 0, r = x->n_key;
+
+		while (l < r) {
+			int64_t mid = l + (r - l) / 2;
+
+			if (x->key[mid] < h)
+				l = mid + 1;
+			else
+				r = mid;
+		}
+		lo = l;
+		hi = x->n_key;
+	}
+	if (lo == hi || x->key[lo] != h)
+		return 0;
+	*first = x->start[lo];
+	return x->start[lo + 1] - x->start[lo];
+}
+
+/* Every k-mer of read r (the one ending at each base; none where fewer than
+ * k unambiguous bases end there) looked up; cnt[r]: the read's hit count,
+ * all[r]: 1 when no minimizer has 1..max_occ occurrences (then all count). */
+__global__ static void look_up(dindex_t x, const uint8_t *reads, const int64_t *roff,
+			       int64_t max_occ, int64_t *occ, int64_t *first, uint8_t *mstrand,
+			       int64_t *cnt, int32_t *all)
+{
+	typedef cub::BlockReduce<long long, SEED_THREADS> reduce_t;
+	__shared__ typename reduce_t::TempStorage tmp;
+	__shared__ long long small_sum;
+	const int r = blockIdx.x;
+	const int64_t at = roff[r];
+	const int32_t n = (int32_t)(roff[r + 1] - at);
+	const int k = x.k;
+	const uint64_t mask = (k == 32) ? ~0ull : ((1ull << (2 * k)) - 1);
+	long long small = 0, every = 0;
+
+	for (int32_t i = threadIdx.x; i < n; i += blockDim.x) {
+		uint64_t fwd = 0, rev = 0;
+		int64_t o = 0, f = 0;
+		int strand = 0, ok = i >= k - 1;
+
+		for (int t = i - k + 1; ok && t <= i; t++) {
+			uint8_t c = reads[at + t];
+
+			if (c >= SM_BASE_N) {
+				ok = 0;
+				break;
+			}
+			fwd = ((fwd << 2) | c) & mask;
+			rev = (rev >> 2) | ((uint64_t)(3 - c) << (2 * (k - 1)));
+		}
+		if (ok) {
+			strand = rev < fwd;
+			o = index_find(&x, (uint32_t)mix64(strand ? rev : fwd), &f);
+		}
+		occ[at + i] = o;
+		first[at + i] = f;
+		mstrand[at + i] = (uint8_t)strand;
+		if (o > 0 && o <= max_occ)
+			small += o;
+		every += o;
+	}
+	long long s = reduce_t(tmp).Sum(small);
+	if (threadIdx.x == 0)
+		small_sum = s;
+	__syncthreads();
+	long long e = reduce_t(tmp).Sum(every);
+	if (threadIdx.x == 0) {
+		cnt[r] = small_sum ? small_sum : e;
+		all[r] = small_sum == 0;
+	}
+}
+
+/* Read r0 + blockIdx.x's hits, packed as seed.c's hit_pack, from hoff[] on
+ * (relative to the chunk). */
+__global__ static void fill_hits(dindex_t x, const int64_t *roff, int r0, int64_t max_occ,
+				 const int64_t *occ, const int64_t *first, const uint8_t *mstrand,
+				 const int32_t *all, const int64_t *hoff, uint64_t *hit)
+{
+	typedef cub::BlockScan<long long, SEED_THREADS> scan_t;
+	__shared__ typename scan_t::TempStorage tmp;
+	const int r = r0 + blockIdx.x;
+	const int64_t at = roff[r];
+	const int32_t n = (int32_t)(roff[r + 1] - at);
+	const int k = x.k;
+	const int every = all[r];
+	int64_t base = hoff[blockIdx.x];
+
+	for (int32_t i0 = 0; i0 < n; i0 += blockDim.x) {
+		int32_t i = i0 + threadIdx.x;
+		long long o = i < n ? occ[at + i] : 0, before, total;
+
+		if (o > 0 && !every && o > max_occ)
+			o = 0;
+		scan_t(tmp).ExclusiveSum(o, before, total);
+		__syncthreads();
+		if (o > 0) {
+			const int64_t *pos = x.pos + first[at + i];
+			uint64_t *out = hit + base + before;
+			int ms = mstrand[at + i];
+
+			for (long long u = 0; u < o; u++) {
+				int64_t g = pos[u] >> 1;
+				int strand = (int)((pos[u] & 1) ^ ms);
+				int64_t diag = strand ? g - (n - i + k - 2) : g - i;
+
+				out[u] = (uint64_t)strand << HIT_STRAND_SHIFT |
+					 (uint64_t)(diag + HIT_DIAG_BIAS);
+			}
+		}
+		base += total;
+	}
+}
+
+/* seed.c's cmp_cluster(a, b) < 0: more votes, then strand, then diagonal. */
+__device__ static bool cluster_before(const dcluster_t *a, const dcluster_t *b)
+{
+	if (a->votes != b->votes)
+		return a->votes > b->votes;
+	if (a->strand != b->strand)
+		return a->strand < b->strand;
+	return a->lo < b->lo;
+}
+
+/* seed.c's best_clusters, one cluster at a time: inserts c into the best
+ * *k of at most keep. */
+__device__ static void keep_best(dcluster_t *best, int *k, int keep, const dcluster_t *c)
+{
+	int at = *k;
+
+	while (at > 0 && cluster_before(c, &best[at - 1]))
+		at--;
+	if (at >= keep)
+		return;
+	if (*k < keep)
+		(*k)++;
+	for (int t = *k - 1; t > at; t--)
+		best[t] = best[t - 1];
+	best[at] = *c;
+}
+
+__device__ static int32_t contig_of(const dindex_t *x, int64_t pos)
+{
+	int32_t lo = 0, hi = x->n_contig - 1;
+
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo + 1) / 2;
+
+		if (x->offset[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* Read r0 + thread's windows from its sorted hits: seed.c's build_clusters,
+ * best_clusters, cluster_window and merge. */
+__global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, int band,
+			       int keep, const int64_t *margin, const int64_t *hoff,
+			       const uint64_t *hit, dcluster_t *cl, sm_window_t *win,
+			       int32_t *n_win)
+{
+	const int j = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (j >= nr)
+		return;
+	const int r = r0 + j;
+	const int32_t n = (int32_t)(roff[r + 1] - roff[r]);
+	const uint64_t *h = hit + hoff[j];
+	const int64_t nh = hoff[j + 1] - hoff[j];
+	dcluster_t *best = cl + (int64_t)j * keep, cur = { 0, 0, 0, 0 };
+	sm_window_t *w = win + (int64_t)r * keep;
+	int n_best = 0, m = 0;
+
+	for (int64_t t = 0; t < nh; t++) {
+		int32_t strand = (int32_t)(h[t] >> HIT_STRAND_SHIFT);
+		int64_t diag = (int64_t)(h[t] & ~((uint64_t)1 << HIT_STRAND_SHIFT)) - HIT_DIAG_BIAS;
+
+		if (t > 0 && cur.strand == strand && diag - cur.hi <= band) {
+			cur.hi = diag;
+			cur.votes++;
+			continue;
+		}
+		if (t > 0)
+			keep_best(best, &n_best, keep, &cur);
+		cur.lo = cur.hi = diag;
+		cur.strand = strand;
+		cur.votes = 1;
+	}
+	if (nh > 0)
+		keep_best(best, &n_best, keep, &cur);
+
+	/* Cluster -> window, clipped to the contig of its first diagonal. */
+	int n_w = 0;
+	for (int t = 0; t < n_best; t++) {
+		const dcluster_t *c = &best[t];
+		int64_t anchor = c->lo < 0 ? 0 : c->lo >= x.total ? x.total - 1 : c->lo;
+		int32_t ctg = contig_of(&x, anchor);
+		int64_t lo = x.offset[ctg], hi = x.end[ctg];
+		sm_window_t v;
+
+		v.start = c->lo - margin[r] < lo ? lo : c->lo - margin[r];
+		v.end = c->hi + n + margin[r] > hi ? hi : c->hi + n + margin[r];
+		v.votes = c->votes;
+		if (v.start < v.end)
+			w[n_w++] = v;
+	}
+	/* By start (ties merge alike in either order), then merge. */
+	for (int t = 1; t < n_w; t++) {
+		sm_window_t v = w[t];
+		int u = t;
+
+		for (; u > 0 && w[u - 1].start > v.start; u--)
+			w[u] = w[u - 1];
+		w[u] = v;
+	}
+	for (int t = 0; t < n_w; t++) {
+		sm_window_t *last = m ? &w[m - 1] : NULL;
+
+		if (last && w[t].start <= last->end &&
+		    contig_of(&x, w[t].start) == contig_of(&x, last->start)) {
+			if (w[t].end > last->end)
+				last->end = w[t].end;
+			last->votes += w[t].votes;
+		} else {
+			w[m++] = w[t];
+		}
+	}
+	n_win[r] = m;
+}
+
+/* ---- host ---- */
+
+/* Makes b hold at least `need` bytes (contents lost): device memory, or
+ * pinned host memory when host.  0 or -1 (logged). */
+static int grow(buf_t *b, size_t need, int host)
+{
+	if (need <= b->cap)
+		return 0;
+	need = need < 2 * b->cap ? 2 * b->cap : need;
+	if (host)
+		cudaFreeHost(b->p);
+	else
+		cudaFree(b->p);
+	b->p = NULL;
+	b->cap = 0;
+	if (host ? CK(cudaMallocHost(&b->p, need)) : CK(cudaMalloc(&b->p, need)))
+		return -1;
+	b->cap = need;
+	return 0;
+}
+
+#define D(b, T) ((T *)(c->b.p))
+
+static void call_free(call_t *c)
+{
+	buf_t *dev[] = { &c->reads, &c->roff, &c->margin, &c->cnt, &c->hoff, &c->all, &c->nwin,
+			 &c->occ, &c->first, &c->mstrand, &c->hit, &c->sorted, &c->cl, &c->win,
+			 &c->temp };
+	buf_t *host[] = { &c->h_reads, &c->h_roff, &c->h_margin, &c->h_cnt, &c->h_hoff };
+
+	for (size_t t = 0; t < sizeof dev / sizeof *dev; t++)
+		cudaFree(dev[t]->p);
+	for (size_t t = 0; t < sizeof host / sizeof *host; t++)
+		cudaFreeHost(host[t]->p);
+	if (c->stream)
+		cudaStreamDestroy(c->stream);
+	free(c);
+}
+
+/* A free call's buffers, or new ones.  NULL after logging. */
+static call_t *call_take(sm_gpu_seed_t *g)
+{
+	call_t *c = NULL, **m;
+
+	pthread_mutex_lock(&g->lock);
+	if (g->n_free > 0)
+		c = g->calls[--g->n_free];
+	pthread_mutex_unlock(&g->lock);
+	if (c)
+		return c;
+	c = (call_t *)calloc(1, sizeof *c);
+	if (!c || CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking))) {
+		free(c);
+		return NULL;
+	}
+	pthread_mutex_lock(&g->lock);
+	m = (call_t **)realloc(g->calls, (size_t)(g->n_calls + 1) * sizeof *m);
+	if (m) {
+		/* calls[0..n_free) free, then the ones in use: c goes last. */
+		g->calls = m;
+		g->calls[g->n_calls++] = c;
+	}
+	pthread_mutex_unlock(&g->lock);
+	if (!m) {
+		call_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void call_give(sm_gpu_seed_t *g, call_t *c)
+{
+	pthread_mutex_lock(&g->lock);
+	for (int t = g->n_free; t < g->n_calls; t++)
+		if (g->calls[t] == c) {
+			g->calls[t] = g->calls[g->n_free];
+			g->calls[g->n_free++] = c;
+			break;
+		}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* Sizes c's buffers for n reads of b bases and `keep` windows each. */
+static int call_size(call_t *c, int n, int64_t b, int keep)
+{
+	size_t nn = (size_t)n + 1, i64 = sizeof(int64_t), i32 = sizeof(int32_t);
+	size_t nb = (size_t)b + 1, nk = (size_t)n * (size_t)keep + 1;
+
+	return grow(&c->reads, nb, 0) || grow(&c->h_reads, nb, 1) ||
+	       grow(&c->roff, nn * i64, 0) || grow(&c->h_roff, nn * i64, 1) ||
+	       grow(&c->margin, nn * i64, 0) || grow(&c->h_margin, nn * i64, 1) ||
+	       grow(&c->cnt, nn * i64, 0) || grow(&c->h_cnt, nn * i64, 1) ||
+	       grow(&c->hoff, nn * i64, 0) || grow(&c->h_hoff, nn * i64, 1) ||
+	       grow(&c->all, nn * i32, 0) || grow(&c->nwin, nn * i32, 0) ||
+	       grow(&c->occ, nb * i64, 0) || grow(&c->first, nb * i64, 0) ||
+	       grow(&c->mstrand, nb, 0) ||
+	       grow(&c->cl, nk * sizeof(dcluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0)
+		? -1 : 0;
+}
+
+/* Reads [r0, r1) of the call: hits, sort, windows; their windows copied
+ * back.  Returns 0 or -1 (logged). */
+static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int r0, int r1,
+		     sm_window_t *win, int32_t *n_win)
+{
+	int nr = r1 - r0, keep = opt->max_windows;
+	int64_t total = 0, *hoff = D(h_hoff, int64_t), *cnt = D(h_cnt, int64_t);
+	size_t temp = 0;
+
+	for (int r = r0; r < r1; r++) {
+		hoff[r - r0] = total;
+		total += cnt[r];
+	}
+	hoff[nr] = total;
+	if (grow(&c->hit, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
+	    grow(&c->sorted, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
+	    CK(cudaMemcpyAsync(c->hoff.p, hoff, (size_t)(nr + 1) * sizeof *hoff,
+			       cudaMemcpyHostToDevice, c->stream)))
+		return -1;
+	fill_hits<<<nr, SEED_THREADS, 0, c->stream>>>(g->x, D(roff, int64_t), r0, opt->max_occ,
+						       D(occ, int64_t), D(first, int64_t),
+						       D(mstrand, uint8_t), D(all, int32_t),
+						       D(hoff, int64_t), D(hit, uint64_t));
+	if (CK(cudaGetLastError()))
+		return -1;
+	if (total > 0 &&
+	    (CK(cub::DeviceSegmentedSort::SortKeys(NULL, temp, D(hit, uint64_t),
+						   D(sorted, uint64_t), (long long)total, nr,
+						   D(hoff, int64_t), D(hoff, int64_t) + 1,
+						   c->stream)) ||
+	     grow(&c->temp, temp + 1, 0) ||
+	     CK(cub::DeviceSegmentedSort::SortKeys(c->temp.p, temp, D(hit, uint64_t),
+						   D(sorted, uint64_t), (long long)total, nr,
+						   D(hoff, int64_t), D(hoff, int64_t) + 1,
+						   c->stream))))
+		return -1;
+	windows<<<(nr + SEED_THREADS - 1) / SEED_THREADS, SEED_THREADS, 0, c->stream>>>(
+		g->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
+		D(hoff, int64_t), D(sorted, uint64_t), D(cl, dcluster_t), D(win, sm_window_t),
+		D(nwin, int32_t));
+	if (CK(cudaGetLastError()) ||
+	    CK(cudaMemcpyAsync(win + (int64_t)r0 * keep, D(win, sm_window_t) + (int64_t)r0 * keep,
+			       (size_t)nr * keep * sizeof(sm_window_t), cudaMemcpyDeviceToHost,
+			       c->stream)) ||
+	    CK(cudaMemcpyAsync(n_win + r0, D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
+			       cudaMemcpyDeviceToHost, c->stream)))
+		return -1;
+	/* The next chunk rewrites the hit offsets and buffers. */
+	return CK(cudaStreamSynchronize(c->stream));
+}
+
+static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int n,
+		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
+		     sm_window_t *win, int32_t *n_win)
+{
+	int64_t b = 0, *roff, *cnt;
+	uint8_t *hr;
+
+	for (int r = 0; r < n; r++)
+		b += len[r];
+	if (call_size(c, n, b, opt->max_windows))
+		return -1;
+	roff = D(h_roff, int64_t);
+	cnt = D(h_cnt, int64_t);
+	hr = D(h_reads, uint8_t);
+	b = 0;
+	for (int r = 0; r < n; r++) {
+		roff[r] = b;
+		memcpy(hr + b, reads[r], (size_t)len[r]);
+		b += len[r];
+	}
+	roff[n] = b;
+	memcpy(c->h_margin.p, margin, (size_t)n * sizeof *margin);
+	if (CK(cudaMemcpyAsync(c->reads.p, hr, (size_t)b, cudaMemcpyHostToDevice, c->stream)) ||
+	    CK(cudaMemcpyAsync(c->roff.p, roff, (size_t)(n + 1) * sizeof *roff,
+			       cudaMemcpyHostToDevice, c->stream)) ||
+	    CK(cudaMemcpyAsync(c->margin.p, c->h_margin.p, (size_t)n * sizeof *margin,
+			       cudaMemcpyHostToDevice, c->stream)))
+		return -1;
+	look_up<<<n, SEED_THREADS, 0, c->stream>>>(g->x, D(reads, uint8_t), D(roff, int64_t),
+						    opt->max_occ, D(occ, int64_t),
+						    D(first, int64_t), D(mstrand, uint8_t),
+						    D(cnt, int64_t), D(all, int32_t));
+	if (CK(cudaGetLastError()) ||
+	    CK(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
+			       c->stream)) ||
+	    CK(cudaStreamSynchronize(c->stream)))
+		return -1;
+	for (int r0 = 0; r0 < n;) {
+		int r1 = r0 + 1;
+		int64_t hits = cnt[r0];
+
+		while (r1 < n && hits + cnt[r1] <= g->chunk_hits)
+			hits += cnt[r1++];
+		if (run_chunk(g, c, opt, r0, r1, win, n_win))
+			return -1;
+		r0 = r1;
+	}
+	return 0;
+}
+
+extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
+				const uint8_t *const *reads, const int32_t *len,
+				const int64_t *margin, sm_window_t *win, int32_t *n_win)
+{
+	double t0 = sm_seconds();
+	call_t *c;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if (CK(cudaSetDevice(g->device)) || !(c = call_take(g))) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: cannot set up a call");
+		return -1;
+	}
+	rc = seed_call(g, c, opt, n, reads, len, margin, win, n_win);
+	call_give(g, c);
+	pthread_mutex_lock(&g->lock);
+	g->seconds += sm_seconds() - t0;
+	g->reads += n;
+	pthread_mutex_unlock(&g->lock);
+	return rc;
+}
+
+/* Copies host array a (bytes) to a new device buffer *d.  0 or -1. */
+static int upload(void **d, const void *a, size_t bytes)
+{
+	if (CK(cudaMalloc(d, bytes ? bytes : 1)))
+		return -1;
+	return bytes ? CK(cudaMemcpy(*d, a, bytes, cudaMemcpyHostToDevice)) : 0;
+}
+
+extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
+					     int device)
+{
+	sm_gpu_seed_t *g = (sm_gpu_seed_t *)calloc(1, sizeof *g);
+	int64_t n_pos = idx->start[idx->n_key];
+	int64_t *end = (int64_t *)malloc((size_t)ref->n_contig * sizeof *end);
+
+	if (!g || !end) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: out of memory");
+		free(g);
+		free(end);
+		return NULL;
+	}
+	for (int32_t t = 0; t < ref->n_contig; t++)
+		end[t] = ref->offset[t] + ref->len[t];
+	g->device = device;
+	g->chunk_hits = SEED_CHUNK_HITS;
+	pthread_mutex_init(&g->lock, NULL);
+	if (CK(cudaSetDevice(device)) ||
+	    upload(&g->d_key, idx->key, (size_t)idx->n_key * sizeof *idx->key) ||
+	    upload(&g->d_start, idx->start, (size_t)(idx->n_key + 1) * sizeof *idx->start) ||
+	    upload(&g->d_pos, idx->pos, (size_t)n_pos * sizeof *idx->pos) ||
+	    upload(&g->d_offset, ref->offset, (size_t)ref->n_contig * sizeof *end) ||
+	    upload(&g->d_end, end, (size_t)ref->n_contig * sizeof *end) ||
+	    (idx->bucket && upload(&g->d_bucket, idx->bucket,
+				   (((size_t)1 << idx->bucket_bits) + 1) * sizeof *idx->bucket))) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: cannot upload the index (%lld keys, %lld positions)",
+		       (long long)idx->n_key, (long long)n_pos);
+		free(end);
+		sm_gpu_seed_destroy(g);
+		return NULL;
+	}
+	free(end);
+	g->x.key = (const uint32_t *)g->d_key;
+	g->x.start = (const int64_t *)g->d_start;
+	g->x.pos = (const int64_t *)g->d_pos;
+	g->x.bucket = (const uint32_t *)g->d_bucket;
+	g->x.bucket_bits = idx->bucket_bits;
+	g->x.k = idx->k;
+	g->x.n_key = idx->n_key;
+	g->x.offset = (const int64_t *)g->d_offset;
+	g->x.end = (const int64_t *)g->d_end;
+	g->x.n_contig = ref->n_contig;
+	g->x.total = ref->total;
+	return g;
+}
+
+extern "C" void sm_gpu_seed_set_chunk(sm_gpu_seed_t *g, int64_t hits)
+{
+	g->chunk_hits = hits > 0 ? hits : SEED_CHUNK_HITS;
+}
+
+extern "C" void sm_gpu_seed_stats(const sm_gpu_seed_t *g, double *seconds, int64_t *reads)
+{
+	*seconds = g->seconds;
+	*reads = g->reads;
+}
+
+extern "C" void sm_gpu_seed_destroy(sm_gpu_seed_t *g)
+{
+	if (!g)
+		return;
+	cudaSetDevice(g->device);
+	for (int t = 0; t < g->n_calls; t++)
+		call_free(g->calls[t]);
+	free(g->calls);
+	cudaFree(g->d_key);
+	cudaFree(g->d_start);
+	cudaFree(g->d_pos);
+	cudaFree(g->d_bucket);
+	cudaFree(g->d_offset);
+	cudaFree(g->d_end);
+	pthread_mutex_destroy(&g->lock);
+	free(g);
+}
