@@ -48,8 +48,11 @@
 #define SM_GPU_HALO_ALIGN 64
 #define SM_GPU_MAX_GRID_Y 65535
 /* Calls in flight at once, each on its own stream with its own buffers:
- * one call's packing and copies overlap another's kernels. */
-#define SM_GPU_SLOTS 2
+ * one call's packing and copies overlap another's kernels.  The
+ * environment variable SCANMAP_GPU_SLOTS (1..SM_GPU_SLOTS) sets how many
+ * are used, for benchmarks; the default is SM_GPU_SLOTS_DEFAULT. */
+#define SM_GPU_SLOTS 16
+#define SM_GPU_SLOTS_DEFAULT 2
 
 static int sm_cuda_check(cudaError_t e, const char *what, const char *file, int line)
 {
@@ -341,7 +344,12 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	}
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_cond_init(&g->slot_free, NULL);
-	g->n_slots = SM_GPU_SLOTS;
+	g->n_slots = SM_GPU_SLOTS_DEFAULT;
+	if (getenv("SCANMAP_GPU_SLOTS")) {
+		int n = atoi(getenv("SCANMAP_GPU_SLOTS"));
+
+		g->n_slots = n < 1 ? 1 : n > SM_GPU_SLOTS ? SM_GPU_SLOTS : n;
+	}
 	g->device = device;
 	g->sc = *sc;
 	g->max_len = max_query_len;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# gpu_slots_bench.sh DATA OUT [SLOTS...] — on the GPU machine: builds
+# ./scanmap with the carried htslib (tests/gpu/prepare.sh) and runs
+# gpu_seeded_bench.sh's GPU engine once per count of GPU calls in flight
+# (SCANMAP_GPU_SLOTS; default 2 4 8), 16 threads, SM_E2E_REPS (default 20)
+# copies of the chr20 pairs; keeps each run's -v 4 log in OUT and prints
+# its throughput row and where the time went.
+set -uo pipefail
+data=${1:?usage: gpu_slots_bench.sh DATA OUT [SLOTS...]}
+out=${2:?usage: gpu_slots_bench.sh DATA OUT [SLOTS...]}
+shift 2
+slots=("$@")
+((${#slots[@]})) || slots=(2 4 8)
+hts=$PWD/carry/cli_hts
+export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$out"
+make -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
+	HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log"; exit 1; }
+fail=0
+for s in "${slots[@]}"; do
+	SCANMAP_GPU_SLOTS=$s SM_E2E_REPS=${SM_E2E_REPS:-20} SM_BENCH_ENGINES=gpu \
+		benchmarks/gpu_seeded_bench.sh "$data" "$out/s$s" 16 >"$out/bench-s$s.log" 2>&1 || fail=1
+	echo "slots $s: $(tail -n 1 "$out/bench-s$s.log")"
+	grep -h 'debug: \(seconds\|GPU\|set-up\)' "$out/s$s/gpu-t16.log"
+done
+exit $fail
