@@ -50,9 +50,11 @@
 /* Calls in flight at once, each on its own stream with its own buffers:
  * one call's packing and copies overlap another's kernels.  The
  * environment variable SCANMAP_GPU_SLOTS (1..SM_GPU_SLOTS) sets how many
- * are used, for benchmarks; the default is SM_GPU_SLOTS_DEFAULT. */
+ * are used, for benchmarks; the default is SM_GPU_SLOTS_DEFAULT (seeded
+ * chr20 pairs, 16 threads, H100: 2 slots 107k pairs/s with threads
+ * waiting for a slot most of the time, 4 122k, 8 127k). */
 #define SM_GPU_SLOTS 16
-#define SM_GPU_SLOTS_DEFAULT 2
+#define SM_GPU_SLOTS_DEFAULT 8
 
 static int sm_cuda_check(cudaError_t e, const char *what, const char *file, int line)
 {
@@ -74,9 +76,10 @@ typedef struct {
 	int ladder;     /* has the 32-bit wide path */
 	int cols;       /* columns per lane (C) */
 	int warps;      /* per block, each on its own range */
+	int warps_gref; /* the same for per-group references */
 	sm_launch_fn launch, launch_gref;  /* whole reference; per-group ones (or NULL) */
 	sm_attr_fn set_smem, set_smem_gref;
-	sm_smem_fn smem;
+	sm_smem_fn smem, smem_gref;
 } sm_kclass_t;
 
 template <int B, bool LAD, int C, int NW, bool GREF>
@@ -98,17 +101,22 @@ static size_t sm_smem_strip(int rows)
 	return smk::strip_smem<B, LAD, C, NW>(rows);
 }
 
-#define SM_KCLASS(B, LAD, C, NW) \
-	{ B, LAD, C, NW, sm_launch_strip<B, LAD, C, NW, false>, sm_launch_strip<B, LAD, C, NW, true>, \
-	  sm_attr_strip<B, LAD, C, NW, false>, sm_attr_strip<B, LAD, C, NW, true>, \
-	  sm_smem_strip<B, LAD, C, NW> }
-/* Benchmark variants: whole reference only. */
-#define SM_KCLASS_WHOLE(B, LAD, C, NW) \
-	{ B, LAD, C, NW, sm_launch_strip<B, LAD, C, NW, false>, NULL, \
-	  sm_attr_strip<B, LAD, C, NW, false>, NULL, sm_smem_strip<B, LAD, C, NW> }
-
 /* Warps per block: independent ranges that share the group's rows. */
 #define SM_GPU_WARPS 4
+/* A per-group reference (a read's windows, a few thousand columns) is one
+ * range: one warp per block, or the block's other warps would sit idle
+ * holding their registers (a quarter of the warps did work at 4). */
+#define SM_GPU_WARPS_GREF 1
+
+#define SM_KCLASS(B, LAD, C, NW) \
+	{ B, LAD, C, NW, SM_GPU_WARPS_GREF, sm_launch_strip<B, LAD, C, NW, false>, \
+	  sm_launch_strip<B, LAD, C, SM_GPU_WARPS_GREF, true>, \
+	  sm_attr_strip<B, LAD, C, NW, false>, sm_attr_strip<B, LAD, C, SM_GPU_WARPS_GREF, true>, \
+	  sm_smem_strip<B, LAD, C, NW>, sm_smem_strip<B, LAD, C, SM_GPU_WARPS_GREF> }
+/* Benchmark variants: whole reference only. */
+#define SM_KCLASS_WHOLE(B, LAD, C, NW) \
+	{ B, LAD, C, NW, 0, sm_launch_strip<B, LAD, C, NW, false>, NULL, \
+	  sm_attr_strip<B, LAD, C, NW, false>, NULL, sm_smem_strip<B, LAD, C, NW>, NULL }
 /* Columns per lane of the 16-bit plain kernel (8, 16 or 32): 16 runs as
  * fast as 32 with bwa scoring and ~19% faster where rows need the E scan
  * more often (paper scoring), with 163 registers instead of 255. */
@@ -370,7 +378,8 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 				goto fail;
 			}
 			if (SM_CUDA(sm_kclasses[b][l].set_smem(need)) ||
-			    SM_CUDA(sm_kclasses[b][l].set_smem_gref(need)))
+			    SM_CUDA(sm_kclasses[b][l].set_smem_gref(
+				    sm_kclasses[b][l].smem_gref(max_query_len))))
 				goto fail;
 		}
 	g->sms = prop.multiProcessorCount;
@@ -738,8 +747,10 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 				P.nranges = (int)nranges;
 				P.range_len = range_len;
 				P.halo = (int)halo;
-				(refs ? kc->launch_gref : kc->launch)(dim3((unsigned)((nranges + kc->warps - 1) / kc->warps), (unsigned)chunk),
-					   kc->smem(L), s->stream, P);
+				const int nw = refs ? kc->warps_gref : kc->warps;
+
+				(refs ? kc->launch_gref : kc->launch)(dim3((unsigned)((nranges + nw - 1) / nw), (unsigned)chunk),
+					   refs ? kc->smem_gref(L) : kc->smem(L), s->stream, P);
 				if (SM_CUDA(cudaGetLastError()))
 					goto done;
 				smk::merge_kernel<<<(unsigned)(chunk * Q), smk::MERGE_THREADS, 0, s->stream>>>(
