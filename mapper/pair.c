@@ -108,6 +108,42 @@ static double pair_score(const pipe_t *p, const cand_t *a, const cand_t *b)
 	return a->score + b->score + insert_score(p, sm_pair_insert(p, a, b));
 }
 
+/* What the soft clips of candidate c (query q, in its strand's orientation)
+ * hide, as bwa mem's clipping penalty sees it: per clipped end, the loss of
+ * extending the alignment to the read's end without gaps (matches and
+ * mismatches of the clipped bases against the reference beside it; bases
+ * past the contig's edge count as mismatches), capped at one mismatch's
+ * worth (A + B).  A base where two copies of a repeat differ, within B / A
+ * bases of a read end, costs the copy it mismatches only the bases clipped
+ * there (1-4 with bwa scoring), not a mismatch: the read's evidence against
+ * that copy is still one disagreeing base, which this adds back.  0 for an
+ * untraced candidate. */
+static int32_t clip_cost(const pipe_t *p, const cand_t *c, const sm_query_t *q)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int32_t contig, cap = sc->match + sc->mismatch, cost = 0, g;
+	int64_t lo, hi, x;
+
+	if (!c->traced)
+		return 0;
+	contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
+	lo = p->ref->offset[contig];
+	hi = lo + p->ref->len[contig];
+	g = 0;   /* left end: read bases q_start - 1 .. 0 leftwards of ref_start */
+	for (int32_t i = c->aln.q_start - 1; i >= 0; i--) {
+		x = c->aln.ref_start - (c->aln.q_start - i);
+		g += x >= lo ? sm_subst(sc, p->ref->seq[x], q->seq[i]) : -sc->mismatch;
+	}
+	cost += g < 0 ? (-g < cap ? -g : cap) : 0;
+	g = 0;   /* right end: read bases q_end .. qlen - 1 from ref_end on */
+	for (int32_t i = c->aln.q_end; i < q->len; i++) {
+		x = c->aln.ref_end + (i - c->aln.q_end);
+		g += x < hi ? sm_subst(sc, p->ref->seq[x], q->seq[i]) : -sc->mismatch;
+	}
+	cost += g < 0 ? (-g < cap ? -g : cap) : 0;
+	return cost;
+}
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
  * pairs best with a (pair_score) joins res, unless it is there already. */
@@ -469,16 +505,171 @@ static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 	return 0;
 }
 
+/* The rivals of the best pair, summed as its MAPQ sees them: each weighs
+ * 10^(-SM_MAPQ_PER_MISMATCH d / 10), d its score's distance below the best
+ * pair's in mismatches' worth (A + B), so that the best pair's MAPQ is
+ * -10 log10 of its rivals' share and n equal rivals cost 10 log10(n) (bwa
+ * mem's n_sub term).  moved[e]: whether read e is placed elsewhere, scoring
+ * less, in the heaviest rival (any of the heaviest, when they tie), whose
+ * differences could turn the lead around (sm_mapq_lead). */
+typedef struct {
+	double best;               /* the best pair's score (clips charged) */
+	double sum;                /* the rivals' weights */
+	double top;                /* the heaviest rival's score */
+	int n;                     /* rivals added */
+	int moved[SM_STRANDS];
+	double unit;               /* A + B */
+} rivals_t;
+
+static void rival_add(rivals_t *v, double s, int moved0, int moved1)
+{
+	v->sum += pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s) / (10.0 * v->unit));
+	if (v->n == 0 || s > v->top) {
+		v->top = s;
+		v->moved[0] = moved0;
+		v->moved[1] = moved1;
+	} else if (s == v->top) {
+		v->moved[0] |= moved0;
+		v->moved[1] |= moved1;
+	}
+	v->n++;
+}
+
+/* Read e's places among its candidates res->cand: at[0] = pick, then one
+ * candidate for each other place (same_place), the best scoring there (the
+ * first of equals).  Returns how many. */
+static int read_places(const pipe_t *p, const res_t *res, int pick, int at[SM_MAX_CAND])
+{
+	int n = 0;
+
+	at[n++] = pick;
+	for (int k = 0; k < res->n_cand; k++) {
+		const cand_t *c = &res->cand[k];
+		int dup = k == pick;
+
+		for (int t = 0; t < res->n_cand && !dup; t++) {
+			const cand_t *o = &res->cand[t];
+
+			dup = t != k && same_place(p, o, c) &&
+			      (t == pick || o->score > c->score || (o->score == c->score && t < k));
+		}
+		if (!dup)
+			at[n++] = k;
+	}
+	return n;
+}
+
+/* Candidate k of read e with what its clips hide charged (clip_cost),
+ * traced first when it is untraced. */
+static int charged_score(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			 res_t *res, int e, int k, double *s)
+{
+	cand_t *c = &res[e].cand[k];
+
+	if (sm_map_ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
+		return -1;
+	*s = c->score - clip_cost(p, c, &q[SM_STRANDS * e + c->is_rev]);
+	return 0;
+}
+
+/* 1 if read e has a candidate where copy t of candidate c lies (an adopted
+ * copy, or one that seeding found), which pairs as a candidate already. */
+static int copy_is_cand(const res_t *res, const cand_t *c, int t)
+{
+	int64_t end = c->end + c->copy[t].shift;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].is_rev == c->is_rev && res->cand[k].end - end < SM_TANDEM_SHIFT &&
+		    end - res->cand[k].end < SM_TANDEM_SHIFT)
+			return 1;
+	return 0;
+}
+
+/* MAPQ *q_pe of the best pair (candidates bi, bj, pair score best; unpaired:
+ * the reads' own best scores summed), from all its rivals that the
+ * candidates show (rivals_t), its own and theirs with clips charged
+ * (clip_cost) where they come within SM_RIVAL_REACH mismatches' worth:
+ * - the reads at their own best placements, not as a proper pair (less
+ *   SM_PAIR_PENALTY);
+ * - every other proper pair of the reads' places (read_places);
+ * - each tandem copy of a placement that pairs with the other read's and
+ *   is no candidate.
+ * A rival beyond SM_RIVAL_REACH is charged what the best pair's own clips
+ * cost, read by read (the read's own errors near its ends, which clip it
+ * alike at every copy), so that the lead over it is the raw one.  Copies
+ * that no candidate shows are not guessed at: rivals made up for them (a
+ * read with SM_TOPK or more places within a mismatch, or a near place with
+ * no candidate mate) cost hundreds of reads at MAPQ >= 10 and were 5-60
+ * times under-confident on the accuracy sets (accuracy-2026-11-21-s4.md).
+ * Returns 0 or -1 on error. */
+static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+		     res_t *res, int bi, int bj, double best, int32_t unpaired, int *q_pe)
+{
+	const sm_score_t *sc = &p->opt->score;
+	int pick[SM_STRANDS] = { bi, bj }, at[SM_STRANDS][SM_MAX_CAND], n_at[SM_STRANDS];
+	int n_moved = 0;
+	int32_t len[SM_STRANDS];
+	double own[SM_STRANDS], charge[SM_STRANDS], as[SM_STRANDS], reach;
+	rivals_t v = { .unit = sc->match + sc->mismatch };
+
+	for (int e = 0; e < SM_STRANDS; e++) {
+		n_at[e] = read_places(p, &res[e], pick[e], at[e]);
+		if (charged_score(p, ws, r, q, res, e, pick[e], &own[e]) < 0)
+			return -1;
+		charge[e] = res[e].cand[pick[e]].score - own[e];
+	}
+	v.best = best - charge[0] - charge[1];
+	reach = v.best - SM_RIVAL_REACH * v.unit;
+	rival_add(&v, (unpaired - SM_PAIR_PENALTY > 0 ? unpaired - SM_PAIR_PENALTY : 0) -
+		  charge[0] - charge[1], 1, 1);
+	for (int i = 0; i < n_at[0]; i++)
+		for (int j = i == 0; j < n_at[1]; j++) {
+			const cand_t *a = &res[0].cand[at[0][i]], *b = &res[1].cand[at[1][j]];
+			double s, sa, sb;
+
+			if (!is_proper(p, a, b))
+				continue;
+			s = pair_score(p, a, b) - charge[0] - charge[1];
+			if (s >= reach) {
+				if (charged_score(p, ws, r, q, res, 0, at[0][i], &sa) < 0 ||
+				    charged_score(p, ws, r, q, res, 1, at[1][j], &sb) < 0)
+					return -1;
+				s += charge[0] + sa - a->score + charge[1] + sb - b->score;
+			}
+			rival_add(&v, s, a->score < res[0].cand[bi].score, b->score < res[1].cand[bj].score);
+		}
+	for (int e = 0; e < SM_STRANDS; e++) {
+		const cand_t *c = &res[e].cand[pick[e]], *m = &res[!e].cand[pick[!e]];
+
+		for (int t = 0; t < c->n_copy; t++) {
+			int64_t ins = insert_shifted(p, c, c->copy[t].shift, m);
+			int mv = c->copy[t].score < c->score;
+
+			if (!insert_proper(p, ins) || copy_is_cand(&res[e], c, t))
+				continue;
+			rival_add(&v, c->copy[t].score - charge[e] + own[!e] + insert_score(p, ins), e ? 0 : mv,
+				  e ? mv : 0);
+		}
+	}
+	for (int e = 0; e < SM_STRANDS; e++)
+		if (v.moved[e]) {
+			as[n_moved] = res[e].cand[pick[e]].score;
+			len[n_moved++] = r[e].len;
+		}
+	*q_pe = sm_mapq_lead(sc, -10.0 * log10(v.sum) * v.unit / SM_MAPQ_PER_MISMATCH, n_moved,
+			     as, len);
+	return 0;
+}
+
 /* The best proper pair of the candidates (pair_score), unless the two
  * reads' own best placements, taken apart, score more than
- * SM_PAIR_PENALTY above it: sets *bi, *bj and its MAPQ *q_pe and returns 1,
- * or returns 0 when there is none, -1 on error. */
+ * SM_PAIR_PENALTY above it: sets *bi, *bj and its MAPQ *q_pe (pair_mapq)
+ * and returns 1, or returns 0 when there is none, -1 on error. */
 static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       res_t *res, int *bi, int *bj, int *q_pe)
 {
-	double best, second, rival = 0, as[SM_STRANDS];
-	int32_t unpaired = 0, len[SM_STRANDS];
-	int moved[SM_STRANDS] = { 1, 1 }, n_moved = 0;
+	double best, second;
+	int32_t unpaired = 0;
 
 	for (int e = 0; e < SM_STRANDS; e++) {
 		int own = own_best(&res[e]);
@@ -503,50 +694,21 @@ static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 			if (!c->near_done && sm_map_tandem(p, ws, &q[SM_STRANDS * e], c) < 0)
 				return -1;
 		}
-		/* The rival: the reads' own best placements apart (either read may
-		 * be elsewhere), the second pair, a copy's pair; and the reads
-		 * whose alignments favour the best pair over it (score more there). */
-		rival = unpaired - SM_PAIR_PENALTY;
-		moved[0] = moved[1] = 1;
-		if (pick[2] >= 0 && second >= rival) {
-			int m0 = res[0].cand[pick[2]].score < res[0].cand[pick[0]].score;
-			int m1 = res[1].cand[pick[3]].score < res[1].cand[pick[1]].score;
-
-			moved[0] = second > rival ? m0 : moved[0] | m0;
-			moved[1] = second > rival ? m1 : moved[1] | m1;
-			rival = second;
-		}
-		for (int e = 0; e < SM_STRANDS && !adopted; e++) {
+		for (int e = 0; e < SM_STRANDS && !adopted && round < SM_MAX_ADOPT; e++) {
 			int k, rc;
 			double s = best_copy_pair(p, &res[e].cand[pick[e]], &res[!e].cand[pick[!e]], &k);
 
-			if (k < 0)
+			if (k < 0 || s <= best)
 				continue;
-			if (s > best && round < SM_MAX_ADOPT) {
-				rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], pick[e], k);
-				if (rc < 0)
-					return -1;
-				adopted = rc;
-			}
-			if (s >= rival) {
-				moved[e] = res[e].cand[pick[e]].copy[k].score < res[e].cand[pick[e]].score;
-				moved[!e] = s > rival ? 0 : moved[!e];
-				rival = s;
-			}
+			rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], pick[e], k);
+			if (rc < 0)
+				return -1;
+			adopted = rc;
 		}
 		if (!adopted)
 			break;
 	}
-	/* The differences of the reads that favour the best pair are where its
-	 * lead could turn around (sm_mapq_lead); a read that scores as much
-	 * or more in the rival adds nothing to the lead to turn. */
-	for (int e = 0; e < SM_STRANDS; e++)
-		if (moved[e]) {
-			as[n_moved] = res[e].cand[e ? *bj : *bi].score;
-			len[n_moved++] = r[e].len;
-		}
-	*q_pe = sm_mapq_lead(&p->opt->score, best - (rival > 0 ? rival : 0), n_moved, as, len);
-	return 1;
+	return pair_mapq(p, ws, r, q, res, *bi, *bj, best, unpaired, q_pe) < 0 ? -1 : 1;
 }
 
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):

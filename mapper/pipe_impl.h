@@ -85,6 +85,11 @@
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20
 #define SM_PAIR_MAPQ_BOOST 40
+/* A pair's MAPQ charges clips (pair.c, clip_cost) to the rival pairs that
+ * come within this many mismatches' worth (A + B) of the best pair, which
+ * are traced for it; a rival further down weighs 10^(-2 SM_MAPQ_PER_MISMATCH
+ * / 10) or less in it. */
+#define SM_RIVAL_REACH 2
 /* Seeding limits can cost a read its locus: its seeds there may be
  * repetitive (more than --max-occ hits) or its cluster not among the
  * --max-windows best, which happens to divergent reads in repeat-rich
