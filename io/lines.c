@@ -1,121 +1,286 @@
+/* lines.c — line reader with a decompression thread (see lines.h). */
 #include "io/lines.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "mapper/log.h"
 
-/* Bytes asked of zlib per read; also the initial buffer size. */
+/* Bytes asked of zlib per gzread(): below twice SM_LINES_GZBUF, so zlib
+ * inflates through its own output buffer, and a corrupt stream loses the
+ * same bytes before the error whatever the block size.  Also the initial
+ * size of the buffer for lines that span blocks. */
 #define SM_LINES_CHUNK (1u << 17)
 /* zlib's own input buffer (gzbuffer). */
 #define SM_LINES_GZBUF (1u << 17)
+/* The ring: SM_LINES_BLOCKS blocks of SM_LINES_BLOCK bytes (a multiple of
+ * SM_LINES_CHUNK); the thread fills a block with whole chunks. */
+#define SM_LINES_BLOCK (8u * SM_LINES_CHUNK)
+#define SM_LINES_BLOCKS 4
+/* Room for zlib's error message. */
+#define SM_LINES_MSG 256
+
+/* What follows a block's bytes. */
+enum {
+	LINES_MORE,   /* the next block */
+	LINES_END,    /* a clean end of input */
+	LINES_ERROR   /* an error: errnum, sys_errno, msg */
+};
+
+typedef struct {
+	char *data;               /* SM_LINES_BLOCK bytes; len of them filled */
+	size_t len;
+	int state;                /* LINES_* */
+	int errnum;               /* gzerror()'s code, for LINES_ERROR */
+	int sys_errno;            /* errno after the failed gzread() (Z_ERRNO) */
+	char msg[SM_LINES_MSG];   /* gzerror()'s message */
+} lines_blk_t;
+
+/* The ring is a queue of blocks: the thread fills blk[head], the reader
+ * parses blk[tail]; n_full counts the blocks filled and not yet given back,
+ * the one the reader holds included. */
+struct sm_lines_src_s {
+	gzFile fp;
+	pthread_t thread;
+	int started;              /* thread runs (or ran) and must be joined */
+	pthread_mutex_t lock;
+	pthread_cond_t filled;    /* n_full went up */
+	pthread_cond_t emptied;   /* n_full went down, or stop was set */
+	lines_blk_t blk[SM_LINES_BLOCKS];
+	int head, tail, n_full;
+	int held;                 /* the reader holds blk[tail] */
+	int last;                 /* the thread has queued its last block (end or error) */
+	int stop;                 /* the reader is closing */
+};
+
+/* Inflates one chunk onto the end of b.  Returns LINES_MORE with bytes
+ * added, LINES_END, or LINES_ERROR with b's error fields set.  Only here
+ * may the thread be cancelled: inside gzread(), waiting on input that may
+ * never come (a terminal or a stalled pipe on stdin). */
+static int inflate_chunk(sm_lines_src_t *s, lines_blk_t *b)
+{
+	const char *msg;
+	int n, errnum, err;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+	n = gzread(s->fp, b->data + b->len, SM_LINES_CHUNK);
+	err = errno;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	if (n > 0) {
+		b->len += (size_t)n;
+		return LINES_MORE;
+	}
+	msg = gzerror(s->fp, &errnum);
+	if (n == 0 && errnum == Z_OK)
+		return LINES_END;
+	b->errnum = errnum;
+	b->sys_errno = err;
+	snprintf(b->msg, sizeof b->msg, "%s", msg ? msg : "");
+	return LINES_ERROR;
+}
+
+/* The inflate thread: fills blocks in ring order until the end of input, an
+ * error or stop. */
+static void *lines_inflate(void *arg)
+{
+	sm_lines_src_t *s = arg;
+	int state = LINES_MORE;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	while (state == LINES_MORE) {
+		lines_blk_t *b;
+
+		pthread_mutex_lock(&s->lock);
+		while (s->n_full == SM_LINES_BLOCKS && !s->stop)
+			pthread_cond_wait(&s->emptied, &s->lock);
+		if (s->stop) {
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		b = &s->blk[s->head];
+		pthread_mutex_unlock(&s->lock);
+
+		b->len = 0;
+		while (state == LINES_MORE && SM_LINES_BLOCK - b->len >= SM_LINES_CHUNK)
+			state = inflate_chunk(s, b);
+		b->state = state;
+
+		pthread_mutex_lock(&s->lock);
+		s->head = (s->head + 1) % SM_LINES_BLOCKS;
+		s->n_full++;
+		s->last = state != LINES_MORE;
+		pthread_cond_signal(&s->filled);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return NULL;
+}
 
 int sm_lines_open(sm_lines_t *lr, const char *path)
 {
+	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+	sm_lines_src_t *s;
+
 	memset(lr, 0, sizeof *lr);
+	lr->state = LINES_MORE;
 	lr->path = strdup(path);
 	lr->buf = malloc(SM_LINES_CHUNK);
-	if (!lr->path || !lr->buf) {
-		sm_log(SM_LOG_ERROR, "%s: out of memory", path);
-		sm_lines_close(lr);
-		return -1;
-	}
+	lr->src = s = calloc(1, sizeof *s);
+	if (!lr->path || !lr->buf || !s)
+		goto oom;
 	lr->cap = SM_LINES_CHUNK;
+	for (int k = 0; k < SM_LINES_BLOCKS; k++)
+		if (!(s->blk[k].data = malloc(SM_LINES_BLOCK)))
+			goto oom;
 	if (strcmp(path, "-") == 0) {
 		/* dup() so that gzclose() leaves the process's stdin open. */
 		int fd = dup(STDIN_FILENO);
-		lr->fp = fd < 0 ? NULL : gzdopen(fd, "rb");
-		if (!lr->fp && fd >= 0)
+		s->fp = fd < 0 ? NULL : gzdopen(fd, "rb");
+		if (!s->fp && fd >= 0)
 			close(fd);
 	} else {
-		lr->fp = gzopen(path, "rb");
+		s->fp = gzopen(path, "rb");
 	}
-	if (!lr->fp) {
-		sm_log(SM_LOG_ERROR, "%s: cannot open: %s",
-		       strcmp(path, "-") == 0 ? "standard input" : path,
+	if (!s->fp) {
+		sm_log(SM_LOG_ERROR, "%s: cannot open: %s", name,
 		       errno ? strerror(errno) : "out of memory");
 		sm_lines_close(lr);
 		return -1;
 	}
-	gzbuffer(lr->fp, SM_LINES_GZBUF);
+	gzbuffer(s->fp, SM_LINES_GZBUF);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->filled, NULL);
+	pthread_cond_init(&s->emptied, NULL);
+	if (pthread_create(&s->thread, NULL, lines_inflate, s) != 0) {
+		sm_log(SM_LOG_ERROR, "%s: cannot start a decompression thread", name);
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->filled);
+		pthread_cond_destroy(&s->emptied);
+		sm_lines_close(lr);
+		return -1;
+	}
+	s->started = 1;
 	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "%s: out of memory", path);
+	sm_lines_close(lr);
+	return -1;
 }
 
-/* Reads more data after lr->end, moving the unread tail to the front and
- * growing the buffer when it is full.  Returns bytes added (0 at end of
- * input) or -1 after logging. */
-static int64_t lines_fill(sm_lines_t *lr)
+/* Gives the block the reader holds back to the thread and waits for the
+ * next one.  Only called while the held block's state is LINES_MORE (or
+ * none is held), so a next block always comes. */
+static void lines_take(sm_lines_t *lr)
 {
-	int n, errnum;
-	const char *msg;
+	sm_lines_src_t *s = lr->src;
+	lines_blk_t *b;
 
-	if (lr->pos > 0) {
-		memmove(lr->buf, lr->buf + lr->pos, lr->end - lr->pos);
-		lr->end -= lr->pos;
-		lr->pos = 0;
+	pthread_mutex_lock(&s->lock);
+	if (s->held) {
+		s->tail = (s->tail + 1) % SM_LINES_BLOCKS;
+		s->n_full--;
+		pthread_cond_signal(&s->emptied);
 	}
-	if (lr->cap - lr->end < SM_LINES_CHUNK) {
-		size_t cap = lr->cap * 2;
-		char *b = realloc(lr->buf, cap);
-		if (!b) {
+	while (s->n_full == 0)
+		pthread_cond_wait(&s->filled, &s->lock);
+	s->held = 1;
+	b = &s->blk[s->tail];
+	pthread_mutex_unlock(&s->lock);
+	lr->data = b->data;
+	lr->pos = 0;
+	lr->end = b->len;
+	lr->state = b->state;
+}
+
+/* Appends n bytes at lr->data + lr->pos to the *have bytes gathered in
+ * lr->buf and moves pos past them.  Returns 0, or -1 after logging. */
+static int lines_gather(sm_lines_t *lr, size_t *have, size_t n)
+{
+	if (*have + n > lr->cap) {
+		size_t cap = lr->cap;
+		char *b;
+
+		while (cap < *have + n)
+			cap *= 2;
+		if (!(b = realloc(lr->buf, cap))) {
 			sm_log(SM_LOG_ERROR, "%s: line %lld: out of memory for a line of %zu bytes",
-			       lr->path, (long long)lr->line_no + 1, lr->end);
+			       lr->path, (long long)lr->line_no + 1, *have + n);
 			return -1;
 		}
 		lr->buf = b;
 		lr->cap = cap;
 	}
-	n = gzread(lr->fp, lr->buf + lr->end, SM_LINES_CHUNK);
-	if (n > 0) {
-		lr->end += (size_t)n;
-		return n;
-	}
-	msg = gzerror(lr->fp, &errnum);
-	if (n == 0 && errnum == Z_OK) {
-		lr->at_eof = 1;
-		return 0;
-	}
-	if (errnum == Z_BUF_ERROR)
+	if (n > 0)
+		memcpy(lr->buf + *have, lr->data + lr->pos, n);
+	*have += n;
+	lr->pos += n;
+	return 0;
+}
+
+/* Logs the error that ends the held block, at the line after the last one
+ * returned. */
+static void lines_report(const sm_lines_t *lr)
+{
+	const lines_blk_t *b = &lr->src->blk[lr->src->tail];
+	const char *msg = b->msg;
+	long long line = (long long)lr->line_no + 1;
+
+	if (b->errnum == Z_BUF_ERROR) {
 		sm_log(SM_LOG_ERROR, "%s: line %lld: truncated gzip file (compressed data ends early)",
-		       lr->path, (long long)lr->line_no + 1);
-	else if (errnum == Z_ERRNO)
-		sm_log(SM_LOG_ERROR, "%s: line %lld: read error: %s",
-		       lr->path, (long long)lr->line_no + 1, strerror(errno));
-	else {
+		       lr->path, line);
+	} else if (b->errnum == Z_ERRNO) {
+		sm_log(SM_LOG_ERROR, "%s: line %lld: read error: %s", lr->path, line,
+		       strerror(b->sys_errno));
+	} else {
 		/* zlib prefixes its message with the path: drop that repeat. */
 		size_t n = strlen(lr->path);
 		if (strncmp(msg, lr->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
 			msg += n + 2;
-		sm_log(SM_LOG_ERROR, "%s: line %lld: corrupt gzip data: %s",
-		       lr->path, (long long)lr->line_no + 1, msg);
+		sm_log(SM_LOG_ERROR, "%s: line %lld: corrupt gzip data: %s", lr->path, line, msg);
 	}
-	return -1;
 }
 
 int sm_lines_next(sm_lines_t *lr)
 {
-	size_t scanned = 0;  /* bytes after pos already known to hold no '\n' */
-	char *nl;
+	char *nl = NULL;
+	size_t have = 0;  /* bytes of a line spanning blocks gathered in buf */
 
-	for (;;) {
-		nl = memchr(lr->buf + lr->pos + scanned, '\n', lr->end - lr->pos - scanned);
-		if (nl)
-			break;
-		scanned = lr->end - lr->pos;
-		if (lr->at_eof) {
-			if (scanned == 0)
-				return 0;
-			nl = lr->buf + lr->end;  /* last line, no newline */
-			break;
+	if (lr->pos < lr->end)
+		nl = memchr(lr->data + lr->pos, '\n', lr->end - lr->pos);
+	if (nl) {
+		/* The common case: the whole line lies in the held block. */
+		lr->line = (char *)lr->data + lr->pos;
+		lr->len = (size_t)(nl - lr->line);
+		lr->pos += lr->len + 1;
+	} else {
+		for (;;) {
+			if (lines_gather(lr, &have, lr->end - lr->pos) < 0)
+				return -1;
+			if (lr->state == LINES_END) {
+				if (have == 0)
+					return 0;
+				break;  /* last line, no newline */
+			}
+			if (lr->state == LINES_ERROR) {
+				lines_report(lr);
+				return -1;
+			}
+			lines_take(lr);
+			nl = memchr(lr->data, '\n', lr->end);
+			if (nl) {
+				if (lines_gather(lr, &have, (size_t)(nl - lr->data)) < 0)
+					return -1;
+				lr->pos++;  /* past the newline */
+				break;
+			}
 		}
-		if (lines_fill(lr) < 0)
-			return -1;
+		lr->line = lr->buf;
+		lr->len = have;
 	}
-	lr->line = lr->buf + lr->pos;
-	lr->len = (size_t)(nl - lr->line);
-	lr->pos = nl < lr->buf + lr->end ? (size_t)(nl - lr->buf) + 1 : lr->end;
 	if (lr->len > 0 && lr->line[lr->len - 1] == '\r')
 		lr->len--;
 	lr->line_no++;
@@ -124,8 +289,32 @@ int sm_lines_next(sm_lines_t *lr)
 
 void sm_lines_close(sm_lines_t *lr)
 {
-	if (lr->fp)
-		gzclose(lr->fp);
+	sm_lines_src_t *s = lr->src;
+
+	if (s && s->started) {
+		int last;
+
+		pthread_mutex_lock(&s->lock);
+		s->stop = 1;
+		last = s->last;
+		pthread_cond_broadcast(&s->emptied);
+		pthread_mutex_unlock(&s->lock);
+		/* A thread that has not reached the end may wait in gzread() for
+		 * input that never comes: cancel it there. */
+		if (!last)
+			pthread_cancel(s->thread);
+		pthread_join(s->thread, NULL);
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->filled);
+		pthread_cond_destroy(&s->emptied);
+	}
+	if (s) {
+		if (s->fp)
+			gzclose(s->fp);
+		for (int k = 0; k < SM_LINES_BLOCKS; k++)
+			free(s->blk[k].data);
+		free(s);
+	}
 	free(lr->buf);
 	free(lr->path);
 	memset(lr, 0, sizeof *lr);

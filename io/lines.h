@@ -7,29 +7,42 @@
  * clean end of file: zlib reports Z_BUF_ERROR for input that stops inside a
  * gzip member, and sm_lines_next() turns that into an error.
  *
- * Lines are handed out in place: sm_lines_next() makes the whole line
- * contiguous in the read buffer (growing it for long lines) and points at it,
- * so the common case copies nothing. */
+ * Decompression runs ahead in a thread of its own (one per open reader),
+ * which inflates into a ring of SM_LINES_BLOCKS blocks while the caller
+ * parses the lines of earlier ones: two readers (the two files of a read
+ * pair) inflate in parallel, and parsing overlaps inflation.  What the
+ * thread meets (end of input, a read error, a truncated or corrupt stream)
+ * travels with the block it ends, and sm_lines_next() reports it only when
+ * the caller has consumed every byte before it, so messages name the same
+ * line as a reader without the thread would.
+ *
+ * Lines are handed out in place: a line inside one block is pointed at where
+ * it lies; one that spans blocks is gathered in a buffer of the reader's
+ * own (grown for long lines), so the common case copies nothing. */
 #ifndef SM_LINES_H
 #define SM_LINES_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <zlib.h>
+
+/* The inflate thread and its ring (lines.c). */
+typedef struct sm_lines_src_s sm_lines_src_t;
 
 typedef struct {
-	gzFile fp;
+	sm_lines_src_t *src;
 	char *path;       /* as given; "-" is stdin */
-	char *buf;        /* host memory, cap bytes; valid data in [pos, end) */
-	size_t cap, pos, end;
-	int at_eof;       /* zlib returned 0: no more data after end */
+	const char *data; /* the block being parsed, host memory; unread bytes in [pos, end) */
+	size_t pos, end;
+	int state;        /* what follows that block's bytes (lines.c: more, end or an error) */
+	char *buf;        /* a line spanning blocks, gathered: cap bytes */
+	size_t cap;
 	int64_t line_no;  /* 1-based number of the line last returned */
-	char *line;       /* the line last returned, inside buf, without "\n" or "\r\n" */
+	char *line;       /* the line last returned, without "\n" or "\r\n" */
 	size_t len;       /* its length; line[len] is not NUL */
 } sm_lines_t;
 
-/* Opens path ("-": standard input) into *lr.  Returns 0, or -1 after logging
- * why (the message names path). */
+/* Opens path ("-": standard input) into *lr and starts its inflate thread.
+ * Returns 0, or -1 after logging why (the message names path). */
 int sm_lines_open(sm_lines_t *lr, const char *path);
 
 /* Advances to the next line: 1 with lr->line/lr->len/lr->line_no set (valid
@@ -38,7 +51,9 @@ int sm_lines_open(sm_lines_t *lr, const char *path);
  * the line it stopped at).  A last line without a newline is a line. */
 int sm_lines_next(sm_lines_t *lr);
 
-/* Closes the stream and frees the buffers; lr may be zeroed or opened. */
+/* Stops the inflate thread (also one waiting on input that never comes, such
+ * as a terminal on stdin), closes the stream and frees the buffers; lr may
+ * be zeroed or opened. */
 void sm_lines_close(sm_lines_t *lr);
 
 #endif

@@ -20,6 +20,7 @@
 #ifndef SM_SAM_OUT_H
 #define SM_SAM_OUT_H
 
+#include <htslib/kstring.h>
 #include <htslib/sam.h>
 
 #include "io/ref.h"
@@ -29,6 +30,8 @@ typedef struct {
 	const char *rg_line;   /* a line from sm_rg_parse(), or NULL */
 	const char *version;   /* @PG VN */
 	const char *cmdline;   /* @PG CL (tabs and newlines are replaced by spaces) */
+	int threads;           /* BAM and CRAM: htslib threads compressing the output
+				* (hts_set_threads), 0: none; SAM ignores it */
 } sm_sam_out_opt_t;
 
 typedef struct sm_sam_out_s sm_sam_out_t;
@@ -51,6 +54,26 @@ sam_hdr_t *sm_sam_out_header(sm_sam_out_t *w);
 
 /* Writes one record.  Returns 0, or -1 after logging the failure. */
 int sm_sam_out_write(sm_sam_out_t *w, const bam1_t *b);
+
+/* SAM output can be formatted away from the writer: several threads turn
+ * records into text with sm_sam_out_format() while one writes the text in
+ * order with sm_sam_out_write_text().  The bytes and the write failures
+ * (which record they name) are those of sm_sam_out_write() on the same
+ * records.  BAM and CRAM go through sm_sam_out_write() only. */
+
+/* 1 if the output is SAM text, for sm_sam_out_format/sm_sam_out_write_text. */
+int sm_sam_out_is_text(const sm_sam_out_t *w);
+
+/* Appends b to s as one SAM line, newline included, using tmp (caller's,
+ * reused between calls; free tmp->s when done) as scratch.  Reads the header
+ * only: any number of threads may call it at once while another writes.
+ * Returns 0, or -1 after logging (a record htslib cannot format, or out of
+ * memory). */
+int sm_sam_out_format(const sm_sam_out_t *w, const bam1_t *b, kstring_t *s, kstring_t *tmp);
+
+/* Writes text[0..len), the line sm_sam_out_format() made of record b, which
+ * only names the record in a message.  Returns 0, or -1 after logging. */
+int sm_sam_out_write_text(sm_sam_out_t *w, const char *text, size_t len, const bam1_t *b);
 
 /* Flushes and closes the output and frees w.  Returns 0, or -1 after
  * logging that the output is incomplete (and removing it, as

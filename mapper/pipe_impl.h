@@ -107,6 +107,7 @@ enum {
 	PH_EXHAUSTIVE,   /* whole-reference scans */
 	PH_TANDEM,       /* tandem checks (scans included) */
 	PH_EMIT,         /* pairing, rescue, records */
+	PH_FORMAT,       /* SAM text of the records */
 	PH_N
 };
 
@@ -163,6 +164,8 @@ typedef struct batch_s {
 	res_t *res;              /* m slots */
 	bam1_t **recs;           /* records of the batch, in output order */
 	int n_rec, m_rec;
+	kstring_t sam;           /* SAM output: recs as text, made by the worker */
+	size_t *sam_end;         /* m_rec slots: where record k's line ends in sam */
 	int n_mapped, n_proper;
 	int premapped;           /* reads taken ahead: already mapped read by read */
 	uint64_t seed_cells;     /* window scan cells of this batch */
@@ -208,6 +211,8 @@ typedef struct {
 	int failed;              /* someone failed (and logged): everyone stops */
 	double ph[PH_N];         /* workers' seconds per phase, summed at their exit */
 	double read_s;           /* the reader's seconds filling batches */
+	double read_cpu;         /* its CPU seconds (the thread's own clock) */
+	int sam_text;            /* the workers format SAM (sm_sam_out_format) */
 } pipe_t;
 
 /* Where a tandem copy of a hit can lie: the reference [lo, hi) on one side

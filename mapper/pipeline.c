@@ -13,7 +13,19 @@
 #include <unistd.h>
 
 static const char *const ph_name[PH_N] = { "seeding", "window scans", "candidates",
-					    "exhaustive", "tandem", "pairing+records" };
+					    "exhaustive", "tandem", "pairing+records", "SAM text" };
+
+/* The calling thread's CPU seconds: the reader and the writer share two
+ * cores with the workers on a small machine, where their wall seconds say
+ * little. */
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0.0;
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static void set_failed(pipe_t *p)
 {
@@ -55,10 +67,14 @@ static bam1_t *batch_rec(batch_t *b)
 	if (b->n_rec == b->m_rec) {
 		int m = b->m_rec ? 2 * b->m_rec : 64;
 		bam1_t **recs = realloc(b->recs, (size_t)m * sizeof *recs);
+		size_t *ends;
 
 		if (!recs)
 			return NULL;
 		b->recs = recs;
+		if (!(ends = realloc(b->sam_end, (size_t)m * sizeof *ends)))
+			return NULL;
+		b->sam_end = ends;
 		for (int k = b->m_rec; k < m; k++)
 			b->recs[k] = NULL;
 		b->m_rec = m;
@@ -82,6 +98,8 @@ static void batch_free(batch_t *b)
 	free(b->reads);
 	free(b->res);
 	free(b->recs);
+	free(b->sam_end);
+	free(b->sam.s);
 	free(b);
 }
 
@@ -203,7 +221,7 @@ static void *reader_main(void *arg)
 	for (;;) {
 		batch_t *b;
 		int rc;
-		double t;
+		double t, c;
 
 		pthread_mutex_lock(&p->lock);
 		while (!p->free_list && !p->failed)
@@ -217,8 +235,10 @@ static void *reader_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 
 		t = sm_seconds();
+		c = thread_cpu_seconds();
 		rc = fill_batch(p, b);
-		p->read_s += sm_seconds() - t;  /* the reader's own field */
+		p->read_s += sm_seconds() - t;  /* the reader's own fields */
+		p->read_cpu += thread_cpu_seconds() - c;
 
 		pthread_mutex_lock(&p->lock);
 		if (rc < 0 || b->n == 0) {
@@ -338,6 +358,22 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 	return 0;
 }
 
+/* SAM output: the batch's records as text in b->sam, so that the writer
+ * only copies bytes.  Returns 0 or -1 (logged). */
+static int format_batch(pipe_t *p, batch_t *b)
+{
+	kstring_t line = KS_INITIALIZE;
+	int rc = 0;
+
+	b->sam.l = 0;
+	for (int k = 0; k < b->n_rec && rc == 0; k++) {
+		rc = sm_sam_out_format(p->out, b->recs[k], &b->sam, &line);
+		b->sam_end[k] = b->sam.l;
+	}
+	free(line.s);
+	return rc;
+}
+
 static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 {
 	int unit = p->paired ? SM_STRANDS : 1;
@@ -365,6 +401,11 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 	}
 	b->seed_cells = ws->seed_st.cells - (uint64_t)cells0;
 	sm_ph_add(ws, PH_EMIT, &t);
+	if (p->sam_text) {
+		if (format_batch(p, b) < 0)
+			return -1;
+		sm_ph_add(ws, PH_FORMAT, &t);
+	}
 	return 0;
 }
 
@@ -426,6 +467,7 @@ typedef struct {
 	uint64_t seed_cells;
 	double t0, last_progress;
 	double write_s;          /* the writer's seconds writing records */
+	double write_cpu;        /* its CPU seconds */
 } counts_t;
 
 static void progress(const counts_t *c, double now)
@@ -443,7 +485,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 	for (int64_t next = 0; ; next++) {
 		batch_t *b;
 		int slot = (int)(next % p->n_slots), k;
-		double t;
+		double t, cpu;
 
 		pthread_mutex_lock(&p->lock);
 		for (;;) {
@@ -471,10 +513,24 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		pthread_mutex_unlock(&p->lock);
 
 		t = sm_seconds();
-		for (k = 0; k < b->n_rec; k++)
-			if (sm_sam_out_write(p->out, b->recs[k]) < 0)
-				break;
+		cpu = thread_cpu_seconds();
+		if (p->sam_text) {
+			/* One write per record, as sam_write1() does: a failure
+			 * names the same record. */
+			for (k = 0; k < b->n_rec; k++) {
+				size_t from = k ? b->sam_end[k - 1] : 0;
+
+				if (sm_sam_out_write_text(p->out, b->sam.s + from, b->sam_end[k] - from,
+							  b->recs[k]) < 0)
+					break;
+			}
+		} else {
+			for (k = 0; k < b->n_rec; k++)
+				if (sm_sam_out_write(p->out, b->recs[k]) < 0)
+					break;
+		}
 		c->write_s += sm_seconds() - t;
+		c->write_cpu += thread_cpu_seconds() - cpu;
 		c->reads += b->n;
 		c->mapped += b->n_mapped;
 		c->proper += b->n_proper;
@@ -534,8 +590,9 @@ static void summary(const pipe_t *p, const counts_t *c)
 		for (int k = 0; k < PH_N && at < (int)sizeof line; k++)
 			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %.2f", k ? ", " : "",
 				       ph_name[k], p->ph[k]);
-		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f; writer %.2f; "
-		       "wall %.2f", line, p->read_s, c->write_s, dt);
+		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f (CPU %.2f); "
+		       "writer %.2f (CPU %.2f); wall %.2f", line, p->read_s, p->read_cpu,
+		       c->write_s, c->write_cpu, dt);
 		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
 			double seed_s = 0;
 			int64_t seed_reads = 0;
@@ -924,6 +981,7 @@ int sm_map_run(const sm_opt_t *o)
 	so.rg_line = o->rg_line;
 	so.version = SM_VERSION;
 	so.cmdline = o->cmdline;
+	so.threads = o->n_threads;
 	t = sm_seconds();
 	if (p.paired && estimate_inserts(&p) < 0)
 		goto out;
@@ -933,6 +991,7 @@ int sm_map_run(const sm_opt_t *o)
 	p.out = sm_sam_out_open(&so, ref);
 	if (!p.out)
 		goto out;
+	p.sam_text = sm_sam_out_is_text(p.out);
 	if (pipe_init(&p) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory setting up the pipeline");
 		sm_sam_out_abort(p.out);

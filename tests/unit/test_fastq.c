@@ -261,6 +261,130 @@ static void test_random_records(void)
 	free(seqs);
 }
 
+/* Newlines in what zlib inflates of path before the stream ends or fails,
+ * asked as the reader asks (io/lines.c: 128 KiB reads, 128 KiB buffer; a
+ * failing read returns none of its bytes): the lines a reader returns
+ * before it reports the error at the next. */
+static int64_t gz_lines(const char *path)
+{
+	enum { ZCHUNK = 1 << 17 };
+	gzFile fp = gzopen(path, "rb");
+	static char buf[ZCHUNK];
+	int64_t nl = 0;
+	int n;
+
+	if (fp)
+		gzbuffer(fp, ZCHUNK);
+	while (fp && (n = gzread(fp, buf, sizeof buf)) > 0)
+		for (int k = 0; k < n; k++)
+			nl += buf[k] == '\n';
+	if (fp)
+		gzclose(fp);
+	return nl;
+}
+
+/* The reader inflates in a thread into a ring of 1 MiB blocks (io/lines.c):
+ * a gzip file of many blocks, lines and reads spanning blocks, the same
+ * through stdin, and errors of the stream (cut, bad checksum) reported at
+ * the line where the inflated data stops, after every record before it. */
+static void test_gzip_blocks(void)
+{
+	enum { N_REC = 40000, MAX_LEN = 300, LONG_REC = 20000, LONG_LEN = 3000000 };
+	size_t cap = (size_t)N_REC * (2 * MAX_LEN + 64) + 2 * LONG_LEN + 64, len = 0;
+	char *text = xmalloc(cap + 1);
+	int32_t *lens = xmalloc(N_REC * sizeof *lens);
+	uint32_t *sums = xmalloc(N_REC * sizeof *sums);
+	sm_read_t r = { 0 };
+	int64_t n = 0, nl;
+	int bad = 0, ret;
+
+	unit_seed(4242);
+	for (int i = 0; i < N_REC; i++) {
+		int l = i == LONG_REC ? LONG_LEN : 1 + (int)rnd(MAX_LEN);
+		uint32_t sum = 0;
+
+		len += (size_t)snprintf(text + len, cap - len, "@b%d\n", i);
+		for (int k = 0; k < l; k++) {
+			text[len] = "ACGTN"[rnd(5)];
+			sum = sum * 31 + (unsigned char)text[len++];
+		}
+		len += (size_t)snprintf(text + len, cap - len, "\n+\n");
+		for (int k = 0; k < l; k++)
+			text[len++] = (char)('!' + rnd(94));
+		text[len++] = '\n';
+		lens[i] = l;
+		sums[i] = sum;
+	}
+	text[len] = '\0';
+	const char *p = write_gz("blocks.fq.gz", text);
+	CHECK(len > 8 * (1 << 20), "a gzip FASTQ of %zu bytes inflated (over 8 blocks)", len);
+
+	for (int pass = 0; pass < 2; pass++) {
+		int saved = -1;
+		sm_fastq_t *f;
+
+		if (pass == 1) {   /* the same through stdin */
+			int fd = open(p, O_RDONLY);
+			saved = dup(STDIN_FILENO);
+			dup2(fd, STDIN_FILENO);
+			close(fd);
+		}
+		f = sm_fastq_open(pass ? "-" : p);
+		n = 0;
+		bad = 0;
+		while (f && (ret = sm_fastq_next(f, &r)) == 1) {
+			uint32_t sum = 0;
+			for (int k = 0; k < r.len; k++)
+				sum = sum * 31 + (unsigned char)r.seq[k];
+			bad += n >= N_REC || r.len != lens[n] || sum != sums[n] || r.index != n;
+			n++;
+		}
+		CHECK(f && ret == 0 && n == N_REC && bad == 0,
+		      "%s: %d records (one of %d bases) read back exactly (%lld read, %d wrong)",
+		      pass ? "stdin" : "file", N_REC, LONG_LEN, (long long)n, bad);
+		sm_fastq_close(f);
+		if (pass == 1) {
+			dup2(saved, STDIN_FILENO);
+			close(saved);
+		}
+	}
+
+	/* Cut at several points: the error names the line after the last one
+	 * zlib could inflate, and every whole record before it is read. */
+	FILE *fp = fopen(p, "rb");
+	fseek(fp, 0, SEEK_END);
+	long sz = ftell(fp);
+	char *gz = xmalloc((size_t)sz);
+	fseek(fp, 0, SEEK_SET);
+	CHECK(fread(gz, 1, (size_t)sz, fp) == (size_t)sz, "read the gzip file back");
+	fclose(fp);
+	for (int cut = 1; cut <= 4; cut++) {
+		char where[64];
+		const char *q = write_file("cut.fq.gz", gz, (size_t)(sz * cut / 5));
+
+		nl = gz_lines(q);
+		ret = read_all(q, &n, NULL);
+		snprintf(where, sizeof where, "line %lld: truncated gzip", (long long)nl + 1);
+		CHECK(ret == -1 && n == nl / 4 && strstr(errbuf, q) && strstr(errbuf, where),
+		      "cut at %d/5: error after %lld records at %s (%lld read): %.200s", cut,
+		      (long long)nl / 4, where, (long long)n, errbuf);
+	}
+	/* A wrong checksum is found after the last byte. */
+	gz[sz - 8] ^= 1;
+	p = write_file("crc.fq.gz", gz, (size_t)sz);
+	nl = gz_lines(p);
+	ret = read_all(p, &n, NULL);
+	char where[64];
+	snprintf(where, sizeof where, "line %lld: corrupt gzip data", (long long)nl + 1);
+	CHECK(ret == -1 && n == nl / 4 && strstr(errbuf, p) && strstr(errbuf, where),
+	      "bad checksum: error after %lld records at %s: %.200s", (long long)nl / 4, where, errbuf);
+	sm_read_free(&r);
+	free(gz);
+	free(text);
+	free(lens);
+	free(sums);
+}
+
 int main(void)
 {
 	unit_begin("fastq");
@@ -270,5 +394,6 @@ int main(void)
 	test_long_read();
 	test_errors();
 	test_random_records();
+	test_gzip_blocks();
 	return unit_end();
 }
