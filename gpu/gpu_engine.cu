@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu/cuda_check.h"
 #include "gpu/gpu_profile.h"
 #include "gpu/sw_kernel.cuh"
 #include "mapper/clock.h"
@@ -56,14 +57,6 @@
 #define SM_GPU_SLOTS 16
 #define SM_GPU_SLOTS_DEFAULT 8
 
-static int sm_cuda_check(cudaError_t e, const char *what, const char *file, int line)
-{
-	if (e == cudaSuccess)
-		return 0;
-	sm_log(SM_LOG_ERROR, "CUDA: %s failed (%s:%d): %s", what, file, line, cudaGetErrorString(e));
-	return -1;
-}
-#define SM_CUDA(call) sm_cuda_check((call), #call, __FILE__, __LINE__)
 
 /* ---- kernel classes ----------------------------------------------------- */
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/cuda_check.h"
 #include "mapper/clock.h"
 #include "mapper/log.h"
 #include "mapper/score.h"
@@ -35,14 +36,6 @@
 #define HIT_DIAG_BIAS ((int64_t)1 << 40)
 #define HASH_BITS 32
 
-static int seed_cuda(cudaError_t e, const char *what, const char *file, int line)
-{
-	if (e == cudaSuccess)
-		return 0;
-	sm_log(SM_LOG_ERROR, "CUDA: %s failed (%s:%d): %s", what, file, line, cudaGetErrorString(e));
-	return -1;
-}
-#define CK(x) seed_cuda((x), #x, __FILE__, __LINE__)
 
 /* The index as the kernels see it (device pointers). */
 typedef struct {
@@ -95,19 +88,6 @@ struct sm_gpu_seed_s {
 };
 
 /* ---- device ---- */
-
-/* Thomas Wang's 64-bit mix, as mapper/index.c. */
-__device__ static uint64_t mix64(uint64_t key)
-{
-	key = (~key) + (key << 21);
-	key ^= key >> 24;
-	key = (key + (key << 3)) + (key << 8);
-	key ^= key >> 14;
-	key = (key + (key << 2)) + (key << 4);
-	key ^= key >> 28;
-	key += key << 31;
-	return key;
-}
 
 /* Occurrences of hash h (0 if absent); *first: where they start in pos. */
 __device__ static int64_t index_find(const dindex_t *x, uint32_t h, int64_t *first)
@@ -173,7 +153,7 @@ __global__ static void look_up(dindex_t x, const uint8_t *reads, const int64_t *
 		}
 		if (ok) {
 			strand = rev < fwd;
-			o = index_find(&x, (uint32_t)mix64(strand ? rev : fwd), &f);
+			o = index_find(&x, (uint32_t)sm_mix64(strand ? rev : fwd), &f);
 		}
 		occ[at + i] = o;
 		first[at + i] = f;
@@ -263,17 +243,7 @@ __device__ static void keep_best(dcluster_t *best, int *k, int keep, const dclus
 
 __device__ static int32_t contig_of(const dindex_t *x, int64_t pos)
 {
-	int32_t lo = 0, hi = x->n_contig - 1;
-
-	while (lo < hi) {
-		int32_t mid = lo + (hi - lo + 1) / 2;
-
-		if (x->offset[mid] <= pos)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
+	return sm_offset_find(x->offset, x->n_contig, pos);
 }
 
 /* Read r0 + thread's windows from its sorted hits: seed.c's build_clusters,
@@ -367,7 +337,7 @@ static int grow(buf_t *b, size_t need, int host)
 		cudaFree(b->p);
 	b->p = NULL;
 	b->cap = 0;
-	if (host ? CK(cudaMallocHost(&b->p, need)) : CK(cudaMalloc(&b->p, need)))
+	if (host ? SM_CUDA(cudaMallocHost(&b->p, need)) : SM_CUDA(cudaMalloc(&b->p, need)))
 		return -1;
 	b->cap = need;
 	return 0;
@@ -403,7 +373,7 @@ static call_t *call_take(sm_gpu_seed_t *g)
 	if (c)
 		return c;
 	c = (call_t *)calloc(1, sizeof *c);
-	if (!c || CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking))) {
+	if (!c || SM_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking))) {
 		free(c);
 		return NULL;
 	}
@@ -468,22 +438,22 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 	hoff[nr] = total;
 	if (grow(&c->hit, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
 	    grow(&c->sorted, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
-	    CK(cudaMemcpyAsync(c->hoff.p, hoff, (size_t)(nr + 1) * sizeof *hoff,
+	    SM_CUDA(cudaMemcpyAsync(c->hoff.p, hoff, (size_t)(nr + 1) * sizeof *hoff,
 			       cudaMemcpyHostToDevice, c->stream)))
 		return -1;
 	fill_hits<<<nr, SEED_THREADS, 0, c->stream>>>(g->x, D(roff, int64_t), r0, opt->max_occ,
 						       D(occ, int64_t), D(first, int64_t),
 						       D(mstrand, uint8_t), D(all, int32_t),
 						       D(hoff, int64_t), D(hit, uint64_t));
-	if (CK(cudaGetLastError()))
+	if (SM_CUDA(cudaGetLastError()))
 		return -1;
 	if (total > 0 &&
-	    (CK(cub::DeviceSegmentedSort::SortKeys(NULL, temp, D(hit, uint64_t),
+	    (SM_CUDA(cub::DeviceSegmentedSort::SortKeys(NULL, temp, D(hit, uint64_t),
 						   D(sorted, uint64_t), (long long)total, nr,
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,
 						   c->stream)) ||
 	     grow(&c->temp, temp + 1, 0) ||
-	     CK(cub::DeviceSegmentedSort::SortKeys(c->temp.p, temp, D(hit, uint64_t),
+	     SM_CUDA(cub::DeviceSegmentedSort::SortKeys(c->temp.p, temp, D(hit, uint64_t),
 						   D(sorted, uint64_t), (long long)total, nr,
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,
 						   c->stream))))
@@ -492,15 +462,15 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 		g->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
 		D(hoff, int64_t), D(sorted, uint64_t), D(cl, dcluster_t), D(win, sm_window_t),
 		D(nwin, int32_t));
-	if (CK(cudaGetLastError()) ||
-	    CK(cudaMemcpyAsync(win + (int64_t)r0 * keep, D(win, sm_window_t) + (int64_t)r0 * keep,
+	if (SM_CUDA(cudaGetLastError()) ||
+	    SM_CUDA(cudaMemcpyAsync(win + (int64_t)r0 * keep, D(win, sm_window_t) + (int64_t)r0 * keep,
 			       (size_t)nr * keep * sizeof(sm_window_t), cudaMemcpyDeviceToHost,
 			       c->stream)) ||
-	    CK(cudaMemcpyAsync(n_win + r0, D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
+	    SM_CUDA(cudaMemcpyAsync(n_win + r0, D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
 			       cudaMemcpyDeviceToHost, c->stream)))
 		return -1;
 	/* The next chunk rewrites the hit offsets and buffers. */
-	return CK(cudaStreamSynchronize(c->stream));
+	return SM_CUDA(cudaStreamSynchronize(c->stream));
 }
 
 static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int n,
@@ -525,20 +495,20 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 	}
 	roff[n] = b;
 	memcpy(c->h_margin.p, margin, (size_t)n * sizeof *margin);
-	if (CK(cudaMemcpyAsync(c->reads.p, hr, (size_t)b, cudaMemcpyHostToDevice, c->stream)) ||
-	    CK(cudaMemcpyAsync(c->roff.p, roff, (size_t)(n + 1) * sizeof *roff,
+	if (SM_CUDA(cudaMemcpyAsync(c->reads.p, hr, (size_t)b, cudaMemcpyHostToDevice, c->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(c->roff.p, roff, (size_t)(n + 1) * sizeof *roff,
 			       cudaMemcpyHostToDevice, c->stream)) ||
-	    CK(cudaMemcpyAsync(c->margin.p, c->h_margin.p, (size_t)n * sizeof *margin,
+	    SM_CUDA(cudaMemcpyAsync(c->margin.p, c->h_margin.p, (size_t)n * sizeof *margin,
 			       cudaMemcpyHostToDevice, c->stream)))
 		return -1;
 	look_up<<<n, SEED_THREADS, 0, c->stream>>>(g->x, D(reads, uint8_t), D(roff, int64_t),
 						    opt->max_occ, D(occ, int64_t),
 						    D(first, int64_t), D(mstrand, uint8_t),
 						    D(cnt, int64_t), D(all, int32_t));
-	if (CK(cudaGetLastError()) ||
-	    CK(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
+	if (SM_CUDA(cudaGetLastError()) ||
+	    SM_CUDA(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
 			       c->stream)) ||
-	    CK(cudaStreamSynchronize(c->stream)))
+	    SM_CUDA(cudaStreamSynchronize(c->stream)))
 		return -1;
 	for (int r0 = 0; r0 < n;) {
 		int r1 = r0 + 1;
@@ -563,7 +533,7 @@ extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int 
 
 	if (n == 0)
 		return 0;
-	if (CK(cudaSetDevice(g->device)) || !(c = call_take(g))) {
+	if (SM_CUDA(cudaSetDevice(g->device)) || !(c = call_take(g))) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: cannot set up a call");
 		return -1;
 	}
@@ -579,9 +549,9 @@ extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int 
 /* Copies host array a (bytes) to a new device buffer *d.  0 or -1. */
 static int upload(void **d, const void *a, size_t bytes)
 {
-	if (CK(cudaMalloc(d, bytes ? bytes : 1)))
+	if (SM_CUDA(cudaMalloc(d, bytes ? bytes : 1)))
 		return -1;
-	return bytes ? CK(cudaMemcpy(*d, a, bytes, cudaMemcpyHostToDevice)) : 0;
+	return bytes ? SM_CUDA(cudaMemcpy(*d, a, bytes, cudaMemcpyHostToDevice)) : 0;
 }
 
 extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
@@ -602,7 +572,7 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 	g->device = device;
 	g->chunk_hits = SEED_CHUNK_HITS;
 	pthread_mutex_init(&g->lock, NULL);
-	if (CK(cudaSetDevice(device)) ||
+	if (SM_CUDA(cudaSetDevice(device)) ||
 	    upload(&g->d_key, idx->key, (size_t)idx->n_key * sizeof *idx->key) ||
 	    upload(&g->d_start, idx->start, (size_t)(idx->n_key + 1) * sizeof *idx->start) ||
 	    upload(&g->d_pos, idx->pos, (size_t)n_pos * sizeof *idx->pos) ||

@@ -363,16 +363,7 @@ void sm_ref_destroy(sm_ref_t *ref)
 
 int32_t sm_ref_contig_of(const sm_ref_t *ref, int64_t pos)
 {
-	/* Last contig whose offset is <= pos. */
-	int32_t lo = 0, hi = ref->n_contig - 1;
-	while (lo < hi) {
-		int32_t mid = lo + (hi - lo + 1) / 2;
-		if (ref->offset[mid] <= pos)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
+	return sm_offset_find(ref->offset, ref->n_contig, pos);
 }
 
 char sm_ref_base_char(const sm_ref_t *ref, int64_t pos)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mapper/hd.h"
+
 typedef struct {
 	int64_t start;   /* global coordinate of the run's first base */
 	int32_t len;
@@ -43,6 +45,23 @@ int sm_ref_from_strings(int n, const char *const *names, const char *const *seqs
 			sm_ref_t **out);
 
 void sm_ref_destroy(sm_ref_t *ref);
+
+/* The last of offset[0..n) (ascending, offset[0] <= pos) that is <= pos:
+ * the contig holding pos.  Inline for the GPU seeder too. */
+SM_HD static inline int32_t sm_offset_find(const int64_t *offset, int32_t n, int64_t pos)
+{
+	int32_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo + 1) / 2;
+
+		if (offset[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
 
 /* Contig holding global coordinate pos (0 <= pos < total). */
 int32_t sm_ref_contig_of(const sm_ref_t *ref, int64_t pos);

@@ -17,20 +17,6 @@ static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
 #define SM_BUCKET_MIN_BITS 4
 #define SM_HASH_BITS 32
 
-/* Thomas Wang's invertible 64-bit mix: spreads k-mer codes evenly, so that
- * low-complexity k-mers (poly-A) are not always the minimizers. */
-static uint64_t mix64(uint64_t key)
-{
-	key = (~key) + (key << 21);
-	key ^= key >> 24;
-	key = (key + (key << 3)) + (key << 8);
-	key ^= key >> 14;
-	key = (key + (key << 2)) + (key << 4);
-	key ^= key >> 28;
-	key += key << 31;
-	return key;
-}
-
 int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 		      sm_mini_t **out, int64_t *cap)
 {
@@ -54,7 +40,7 @@ int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 		if (++filled < k)
 			continue;
 		m.strand = rev < fwd;
-		m.hash = (uint32_t)mix64(m.strand ? rev : fwd);
+		m.hash = (uint32_t)sm_mix64(m.strand ? rev : fwd);
 		m.pos = i;
 		win[(filled - k) % w] = m;
 		if (filled - k + 1 < w)

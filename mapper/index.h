@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "io/ref.h"
+#include "mapper/hd.h"
 
 #define SM_INDEX_VERSION 1
 #define SM_INDEX_DEFAULT_K 15
@@ -52,6 +53,21 @@ typedef struct {
 	uint32_t *bucket;   /* [2^bucket_bits + 1] */
 	int bucket_bits;
 } sm_index_t;
+
+/* Thomas Wang's invertible 64-bit mix of a k-mer's code: spreads k-mers
+ * evenly, so that low-complexity ones (poly-A) are not always the
+ * minimizers.  A minimizer's hash is its low 32 bits. */
+SM_HD static inline uint64_t sm_mix64(uint64_t key)
+{
+	key = (~key) + (key << 21);
+	key ^= key >> 24;
+	key = (key + (key << 3)) + (key << 8);
+	key ^= key >> 14;
+	key = (key + (key << 2)) + (key << 4);
+	key ^= key >> 28;
+	key += key << 31;
+	return key;
+}
 
 /* Minimizers of seq[0..len) (base codes), in order of position; positions
  * are relative to seq.  With w = 1 every k-mer is returned (a read's k-mers
