@@ -34,7 +34,6 @@
 #define SEED_CHUNK_HITS ((int64_t)16 << 20)
 #define HIT_STRAND_SHIFT 63
 #define HIT_DIAG_BIAS ((int64_t)1 << 40)
-#define HASH_BITS 32
 
 
 /* The index as the kernels see it (device pointers). */
@@ -47,15 +46,10 @@ typedef struct {
 	int k;
 	int64_t n_key;
 	const int64_t *offset;    /* contig starts */
-	const int64_t *end;       /* contig ends */
+	const int64_t *len;       /* contig lengths */
 	int32_t n_contig;
 	int64_t total;
 } dindex_t;
-
-typedef struct {
-	int64_t lo, hi;
-	int32_t strand, votes;
-} dcluster_t;
 
 /* A buffer on the device or in pinned host memory, grown on demand. */
 typedef struct {
@@ -77,8 +71,7 @@ typedef struct {
 struct sm_gpu_seed_s {
 	int device;
 	dindex_t x;
-	void *d_key, *d_start, *d_pos, *d_bucket, *d_offset;
-	void *d_end;
+	void *d_key, *d_start, *d_pos, *d_bucket, *d_offset, *d_len;
 	pthread_mutex_t lock;
 	call_t **calls;         /* every call made; calls[0..n_free) are free */
 	int n_calls, n_free;
@@ -92,31 +85,12 @@ struct sm_gpu_seed_s {
 /* Occurrences of hash h (0 if absent); *first: where they start in pos. */
 __device__ static int64_t index_find(const dindex_t *x, uint32_t h, int64_t *first)
 {
-	int64_t lo, hi;
+	int64_t k = sm_index_slot(x->key, x->n_key, x->bucket, x->bucket_bits, h);
 
-	if (x->bucket) {
-		uint32_t b = h >> (HASH_BITS - x->bucket_bits);
-
-		for (lo = x->bucket[b], hi = x->bucket[b + 1]; lo < hi && x->key[lo] < h; lo++)
-			;
-	} else {
-		int64_t l = 0, r = x->n_key;
-
-		while (l < r) {
-			int64_t mid = l + (r - l) / 2;
-
-			if (x->key[mid] < h)
-				l = mid + 1;
-			else
-				r = mid;
-		}
-		lo = l;
-		hi = x->n_key;
-	}
-	if (lo == hi || x->key[lo] != h)
+	if (k < 0)
 		return 0;
-	*first = x->start[lo];
-	return x->start[lo + 1] - x->start[lo];
+	*first = x->start[k];
+	return x->start[k + 1] - x->start[k];
 }
 
 /* Every k-mer of read r (the one ending at each base; none where fewer than
@@ -214,43 +188,11 @@ __global__ static void fill_hits(dindex_t x, const int64_t *roff, int r0, int64_
 	}
 }
 
-/* seed.c's cmp_cluster(a, b) < 0: more votes, then strand, then diagonal. */
-__device__ static bool cluster_before(const dcluster_t *a, const dcluster_t *b)
-{
-	if (a->votes != b->votes)
-		return a->votes > b->votes;
-	if (a->strand != b->strand)
-		return a->strand < b->strand;
-	return a->lo < b->lo;
-}
-
-/* seed.c's best_clusters, one cluster at a time: inserts c into the best
- * *k of at most keep. */
-__device__ static void keep_best(dcluster_t *best, int *k, int keep, const dcluster_t *c)
-{
-	int at = *k;
-
-	while (at > 0 && cluster_before(c, &best[at - 1]))
-		at--;
-	if (at >= keep)
-		return;
-	if (*k < keep)
-		(*k)++;
-	for (int t = *k - 1; t > at; t--)
-		best[t] = best[t - 1];
-	best[at] = *c;
-}
-
-__device__ static int32_t contig_of(const dindex_t *x, int64_t pos)
-{
-	return sm_offset_find(x->offset, x->n_contig, pos);
-}
-
 /* Read r0 + thread's windows from its sorted hits: seed.c's build_clusters,
  * best_clusters, cluster_window and merge. */
 __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, int band,
 			       int keep, const int64_t *margin, const int64_t *hoff,
-			       const uint64_t *hit, dcluster_t *cl, sm_window_t *win,
+			       const uint64_t *hit, sm_cluster_t *cl, sm_window_t *win,
 			       int32_t *n_win)
 {
 	const int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -261,9 +203,9 @@ __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, 
 	const int32_t n = (int32_t)(roff[r + 1] - roff[r]);
 	const uint64_t *h = hit + hoff[j];
 	const int64_t nh = hoff[j + 1] - hoff[j];
-	dcluster_t *best = cl + (int64_t)j * keep, cur = { 0, 0, 0, 0 };
+	sm_cluster_t *best = cl + (int64_t)j * keep, cur = { 0, 0, 0, 0 };
 	sm_window_t *w = win + (int64_t)r * keep;
-	int n_best = 0, m = 0;
+	int64_t n_best = 0;
 
 	for (int64_t t = 0; t < nh; t++) {
 		int32_t strand = (int32_t)(h[t] >> HIT_STRAND_SHIFT);
@@ -275,30 +217,20 @@ __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, 
 			continue;
 		}
 		if (t > 0)
-			keep_best(best, &n_best, keep, &cur);
+			sm_cluster_keep(best, &n_best, keep, &cur);
 		cur.lo = cur.hi = diag;
 		cur.strand = strand;
 		cur.votes = 1;
 	}
 	if (nh > 0)
-		keep_best(best, &n_best, keep, &cur);
+		sm_cluster_keep(best, &n_best, keep, &cur);
 
-	/* Cluster -> window, clipped to the contig of its first diagonal. */
+	/* Cluster -> window, then by start (ties merge alike in either
+	 * order), then merged: seed.h's steps, as sm_seed_find takes them. */
 	int n_w = 0;
-	for (int t = 0; t < n_best; t++) {
-		const dcluster_t *c = &best[t];
-		int64_t anchor = c->lo < 0 ? 0 : c->lo >= x.total ? x.total - 1 : c->lo;
-		int32_t ctg = contig_of(&x, anchor);
-		int64_t lo = x.offset[ctg], hi = x.end[ctg];
-		sm_window_t v;
-
-		v.start = c->lo - margin[r] < lo ? lo : c->lo - margin[r];
-		v.end = c->hi + n + margin[r] > hi ? hi : c->hi + n + margin[r];
-		v.votes = c->votes;
-		if (v.start < v.end)
-			w[n_w++] = v;
-	}
-	/* By start (ties merge alike in either order), then merge. */
+	for (int64_t t = 0; t < n_best; t++)
+		n_w += sm_cluster_window(x.offset, x.len, x.n_contig, x.total, &best[t], n, margin[r],
+					 &w[n_w]);
 	for (int t = 1; t < n_w; t++) {
 		sm_window_t v = w[t];
 		int u = t;
@@ -307,19 +239,7 @@ __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, 
 			w[u] = w[u - 1];
 		w[u] = v;
 	}
-	for (int t = 0; t < n_w; t++) {
-		sm_window_t *last = m ? &w[m - 1] : NULL;
-
-		if (last && w[t].start <= last->end &&
-		    contig_of(&x, w[t].start) == contig_of(&x, last->start)) {
-			if (w[t].end > last->end)
-				last->end = w[t].end;
-			last->votes += w[t].votes;
-		} else {
-			w[m++] = w[t];
-		}
-	}
-	n_win[r] = m;
+	n_win[r] = sm_windows_merge(w, n_w, x.offset, x.n_contig);
 }
 
 /* ---- host ---- */
@@ -418,7 +338,7 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 	       grow(&c->all, nn * i32, 0) || grow(&c->nwin, nn * i32, 0) ||
 	       grow(&c->occ, nb * i64, 0) || grow(&c->first, nb * i64, 0) ||
 	       grow(&c->mstrand, nb, 0) ||
-	       grow(&c->cl, nk * sizeof(dcluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0)
+	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0)
 		? -1 : 0;
 }
 
@@ -460,7 +380,7 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 		return -1;
 	windows<<<(nr + SEED_THREADS - 1) / SEED_THREADS, SEED_THREADS, 0, c->stream>>>(
 		g->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
-		D(hoff, int64_t), D(sorted, uint64_t), D(cl, dcluster_t), D(win, sm_window_t),
+		D(hoff, int64_t), D(sorted, uint64_t), D(cl, sm_cluster_t), D(win, sm_window_t),
 		D(nwin, int32_t));
 	if (SM_CUDA(cudaGetLastError()) ||
 	    SM_CUDA(cudaMemcpyAsync(win + (int64_t)r0 * keep, D(win, sm_window_t) + (int64_t)r0 * keep,
@@ -559,16 +479,11 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 {
 	sm_gpu_seed_t *g = (sm_gpu_seed_t *)calloc(1, sizeof *g);
 	int64_t n_pos = idx->start[idx->n_key];
-	int64_t *end = (int64_t *)malloc((size_t)ref->n_contig * sizeof *end);
 
-	if (!g || !end) {
+	if (!g) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: out of memory");
-		free(g);
-		free(end);
 		return NULL;
 	}
-	for (int32_t t = 0; t < ref->n_contig; t++)
-		end[t] = ref->offset[t] + ref->len[t];
 	g->device = device;
 	g->chunk_hits = SEED_CHUNK_HITS;
 	pthread_mutex_init(&g->lock, NULL);
@@ -576,17 +491,15 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 	    upload(&g->d_key, idx->key, (size_t)idx->n_key * sizeof *idx->key) ||
 	    upload(&g->d_start, idx->start, (size_t)(idx->n_key + 1) * sizeof *idx->start) ||
 	    upload(&g->d_pos, idx->pos, (size_t)n_pos * sizeof *idx->pos) ||
-	    upload(&g->d_offset, ref->offset, (size_t)ref->n_contig * sizeof *end) ||
-	    upload(&g->d_end, end, (size_t)ref->n_contig * sizeof *end) ||
+	    upload(&g->d_offset, ref->offset, (size_t)ref->n_contig * sizeof *ref->offset) ||
+	    upload(&g->d_len, ref->len, (size_t)ref->n_contig * sizeof *ref->len) ||
 	    (idx->bucket && upload(&g->d_bucket, idx->bucket,
 				   (((size_t)1 << idx->bucket_bits) + 1) * sizeof *idx->bucket))) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: cannot upload the index (%lld keys, %lld positions)",
 		       (long long)idx->n_key, (long long)n_pos);
-		free(end);
 		sm_gpu_seed_destroy(g);
 		return NULL;
 	}
-	free(end);
 	g->x.key = (const uint32_t *)g->d_key;
 	g->x.start = (const int64_t *)g->d_start;
 	g->x.pos = (const int64_t *)g->d_pos;
@@ -595,7 +508,7 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 	g->x.k = idx->k;
 	g->x.n_key = idx->n_key;
 	g->x.offset = (const int64_t *)g->d_offset;
-	g->x.end = (const int64_t *)g->d_end;
+	g->x.len = (const int64_t *)g->d_len;
 	g->x.n_contig = ref->n_contig;
 	g->x.total = ref->total;
 	return g;
@@ -625,7 +538,7 @@ extern "C" void sm_gpu_seed_destroy(sm_gpu_seed_t *g)
 	cudaFree(g->d_pos);
 	cudaFree(g->d_bucket);
 	cudaFree(g->d_offset);
-	cudaFree(g->d_end);
+	cudaFree(g->d_len);
 	pthread_mutex_destroy(&g->lock);
 	free(g);
 }

@@ -15,7 +15,6 @@ static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
  * 2^SM_BUCKET_MIN_BITS buckets. */
 #define SM_BUCKET_KEYS 2
 #define SM_BUCKET_MIN_BITS 4
-#define SM_HASH_BITS 32
 
 int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 		      sm_mini_t **out, int64_t *cap)
@@ -200,30 +199,12 @@ oom:
 
 int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos)
 {
-	int64_t lo = 0, hi = idx->n_key;
+	int64_t k = sm_index_slot(idx->key, idx->n_key, idx->bucket, idx->bucket_bits, h);
 
-	if (idx->bucket) {
-		uint32_t b = h >> (SM_HASH_BITS - idx->bucket_bits);
-
-		for (lo = idx->bucket[b], hi = idx->bucket[b + 1]; lo < hi && idx->key[lo] < h; lo++)
-			;
-		if (lo == hi || idx->key[lo] != h)
-			return 0;
-		*pos = idx->pos + idx->start[lo];
-		return idx->start[lo + 1] - idx->start[lo];
-	}
-
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (idx->key[mid] < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == idx->n_key || idx->key[lo] != h)
+	if (k < 0)
 		return 0;
-	*pos = idx->pos + idx->start[lo];
-	return idx->start[lo + 1] - idx->start[lo];
+	*pos = idx->pos + idx->start[k];
+	return idx->start[k + 1] - idx->start[k];
 }
 
 void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int64_t *occ,

@@ -25,6 +25,7 @@
 #define SM_INDEX_MIN_K 4
 #define SM_INDEX_MAX_K 16
 #define SM_INDEX_MAX_W 255
+#define SM_HASH_BITS 32      /* bits of a minimizer hash */
 
 /* One minimizer occurrence: the global coordinate of the k-mer's last base
  * and whether the canonical form is the forward k-mer (0) or its reverse
@@ -85,6 +86,33 @@ int sm_index_save(const sm_index_t *idx, const char *path);
 
 /* Reads an index and checks it against ref.  Returns NULL after logging. */
 sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref);
+
+/* Where hash h is in the sorted key[0..n_key), -1 if absent: through the
+ * bucket table (bucket_bits top bits) when bucket is not NULL, else by
+ * binary search.  Inline for the GPU seeder, which looks keys up the same
+ * way. */
+SM_HD static inline int64_t sm_index_slot(const uint32_t *key, int64_t n_key,
+					  const uint32_t *bucket, int bucket_bits, uint32_t h)
+{
+	int64_t lo = 0, hi = n_key;
+
+	if (bucket) {
+		uint32_t b = h >> (SM_HASH_BITS - bucket_bits);
+
+		for (lo = bucket[b], hi = bucket[b + 1]; lo < hi && key[lo] < h; lo++)
+			;
+	} else {
+		for (int64_t r = n_key; lo < r;) {
+			int64_t mid = lo + (r - lo) / 2;
+
+			if (key[mid] < h)
+				lo = mid + 1;
+			else
+				r = mid;
+		}
+	}
+	return lo < hi && key[lo] == h ? lo : -1;
+}
 
 /* Positions of hash h: sets *pos and returns their count (0 if absent). */
 int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos);

@@ -32,19 +32,14 @@ static int64_t hit_diag(seed_hit_t h)
 	return (int64_t)(h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) - HIT_DIAG_BIAS;
 }
 
-typedef struct {
-	int64_t lo, hi;   /* diagonal range */
-	int32_t strand, votes;
-} cluster_t;
-
 struct sm_seeder_s {
 	sm_mini_t *mini;
 	int64_t cap_mini;
 	seed_hit_t *hit;
 	int64_t n_hit, cap_hit;
-	cluster_t *cl;
+	sm_cluster_t *cl;
 	int64_t cap_cl;
-	cluster_t *cl_a;           /* read A's clusters (sm_seed_pair_windows) */
+	sm_cluster_t *cl_a;           /* read A's clusters (sm_seed_pair_windows) */
 	int64_t cap_cl_a;
 	int64_t *occ;              /* [cap_look] occurrences of each minimizer */
 	const int64_t **pos;       /* [cap_look] and where they are */
@@ -168,18 +163,6 @@ static void sort_hits(seed_hit_t *h, int64_t n)
 	}
 }
 
-/* More votes first; ties by strand then diagonal, so the order is total. */
-static int cmp_cluster(const void *a, const void *b)
-{
-	const cluster_t *x = a, *y = b;
-
-	if (x->votes != y->votes)
-		return y->votes - x->votes;
-	if (x->strand != y->strand)
-		return x->strand - y->strand;
-	return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
 static int cmp_window(const void *a, const void *b)
 {
 	const sm_window_t *x = a, *y = b;
@@ -187,26 +170,18 @@ static int cmp_window(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* Keeps the `keep` best clusters of cl[0..n) (cmp_cluster order, a total
+/* Keeps the `keep` best clusters of cl[0..n) (sm_cluster_before, a total
  * order) in cl[0..), best first, by insertion: what qsort followed by a cut
  * would leave, without sorting the many one-vote clusters of a repetitive
  * read.  Returns how many are kept. */
-static int64_t best_clusters(cluster_t *cl, int64_t n, int64_t keep)
+static int64_t best_clusters(sm_cluster_t *cl, int64_t n, int64_t keep)
 {
 	int64_t k = 0;
 
 	for (int64_t t = 0; t < n; t++) {
-		cluster_t c = cl[t];
-		int64_t at = k;
+		sm_cluster_t c = cl[t];   /* k <= t: the list reaches cl[t] at most */
 
-		while (at > 0 && cmp_cluster(&c, &cl[at - 1]) < 0)
-			at--;
-		if (at >= keep)
-			continue;
-		if (k < keep)
-			k++;
-		memmove(&cl[at + 1], &cl[at], (size_t)(k - 1 - at) * sizeof *cl);
-		cl[at] = c;
+		sm_cluster_keep(cl, &k, keep, &c);
 	}
 	return k;
 }
@@ -223,7 +198,7 @@ static int64_t build_clusters(sm_seeder_t *s, int band)
 	for (int64_t t = 0; t < s->n_hit; t++) {
 		int32_t strand = hit_strand(s->hit[t]);
 		int64_t diag = hit_diag(s->hit[t]);
-		cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
+		sm_cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
 
 		if (c && c->strand == strand && diag - c->hi <= band) {
 			c->hi = diag;
@@ -232,7 +207,7 @@ static int64_t build_clusters(sm_seeder_t *s, int band)
 		}
 		if (sm_grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0)
 			return -1;
-		s->cl[n_cl++] = (cluster_t){ diag, diag, strand, 1 };
+		s->cl[n_cl++] = (sm_cluster_t){ diag, diag, strand, 1 };
 	}
 	return n_cl;
 }
@@ -244,20 +219,10 @@ static int64_t make_clusters(sm_seeder_t *s, int band, int64_t keep)
 	return n_cl < 0 ? -1 : best_clusters(s->cl, n_cl, keep);
 }
 
-/* The window of cluster c of a read of length n: the cluster's diagonals
- * plus the read, widened by `margin` on both sides, clipped to the contig
- * of its first diagonal.  Returns 0 when it is empty. */
-static int cluster_window(const sm_ref_t *ref, const cluster_t *c, int32_t n, int64_t margin,
+static int cluster_window(const sm_ref_t *ref, const sm_cluster_t *c, int32_t n, int64_t margin,
 			  sm_window_t *x)
 {
-	int64_t anchor = c->lo < 0 ? 0 : c->lo >= ref->total ? ref->total - 1 : c->lo;
-	int32_t contig = sm_ref_contig_of(ref, anchor);
-	int64_t lo = ref->offset[contig], hi = lo + ref->len[contig];
-
-	x->start = c->lo - margin < lo ? lo : c->lo - margin;
-	x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
-	x->votes = c->votes;
-	return x->start < x->end;
+	return sm_cluster_window(ref->offset, ref->len, ref->n_contig, ref->total, c, n, margin, x);
 }
 
 /* Copies the windows w->win[0..n_win) out of ref as the contigs of w->ref. */
@@ -334,24 +299,11 @@ int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	/* Cluster -> window, clipped to the contig of its first diagonal. */
 	for (int64_t t = 0; t < n_cl; t++)
 		n_win += cluster_window(ref, &s->cl[t], n, margin, &w->win[n_win]);
-	/* Overlapping windows of one contig merge.  Windows with equal starts
-	 * merge into the same one whatever their order, so qsort's order of
-	 * ties does not matter (gpu/gpu_seed.cu relies on it too). */
+	/* Overlapping windows of one contig merge (qsort's order of ties does
+	 * not matter: sm_windows_merge). */
 	qsort(w->win, (size_t)n_win, sizeof *w->win, cmp_window);
-	int32_t m = 0;
-	for (int32_t t = 0; t < n_win; t++) {
-		sm_window_t *last = m ? &w->win[m - 1] : NULL;
-		if (last && w->win[t].start <= last->end &&
-		    sm_ref_contig_of(ref, w->win[t].start) == sm_ref_contig_of(ref, last->start)) {
-			if (w->win[t].end > last->end)
-				last->end = w->win[t].end;
-			last->votes += w->win[t].votes;
-		} else {
-			w->win[m++] = w->win[t];
-		}
-	}
-	w->n_win = m;
-	return m;
+	w->n_win = sm_windows_merge(w->win, n_win, ref->offset, ref->n_contig);
+	return w->n_win;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;
@@ -425,7 +377,7 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 		end[st] = t + 1;
 	}
 	for (int64_t i = 0; i < n_a; i++) {
-		const cluster_t *a = &s->cl_a[i];
+		const sm_cluster_t *a = &s->cl_a[i];
 		int32_t sb = !a->strand;
 		int64_t lo, hi, from = first[sb], to = end[sb];
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "io/ref.h"
+#include "mapper/hd.h"
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
@@ -45,6 +46,87 @@ typedef struct {
 	int64_t start, end;  /* global coordinates, [start, end), inside one contig */
 	int32_t votes;
 } sm_window_t;
+
+/* Seed hits of one strand on nearby diagonals (diagonal: the reference
+ * position of the oriented read's first base). */
+typedef struct {
+	int64_t lo, hi;   /* diagonal range */
+	int32_t strand, votes;
+} sm_cluster_t;
+
+/* The steps below are inline so that the GPU seeder (gpu/gpu_seed.cu)
+ * runs these very lines: its windows must equal the CPU's. */
+
+/* 1 if cluster a ranks before b: more votes, then strand, then diagonal (a
+ * total order: clusters of a strand have disjoint diagonal ranges). */
+SM_HD static inline int sm_cluster_before(const sm_cluster_t *a, const sm_cluster_t *b)
+{
+	if (a->votes != b->votes)
+		return a->votes > b->votes;
+	if (a->strand != b->strand)
+		return a->strand < b->strand;
+	return a->lo < b->lo;
+}
+
+/* Inserts c into best[0..*k), the best (sm_cluster_before) of at most
+ * `keep` clusters seen so far, best first. */
+SM_HD static inline void sm_cluster_keep(sm_cluster_t *best, int64_t *k, int64_t keep,
+					 const sm_cluster_t *c)
+{
+	int64_t at = *k;
+
+	while (at > 0 && sm_cluster_before(c, &best[at - 1]))
+		at--;
+	if (at >= keep)
+		return;
+	if (*k < keep)
+		(*k)++;
+	for (int64_t t = *k - 1; t > at; t--)
+		best[t] = best[t - 1];
+	best[at] = *c;
+}
+
+/* The window of cluster c of a read of length n over a reference of
+ * n_contig contigs (offset[], len[], total bases): the cluster's diagonals
+ * plus the read, widened by `margin` on both sides, clipped to the contig
+ * of its first diagonal.  Returns 0 when it is empty. */
+SM_HD static inline int sm_cluster_window(const int64_t *offset, const int64_t *len,
+					  int32_t n_contig, int64_t total, const sm_cluster_t *c,
+					  int32_t n, int64_t margin, sm_window_t *x)
+{
+	int64_t anchor = c->lo < 0 ? 0 : c->lo >= total ? total - 1 : c->lo;
+	int32_t contig = sm_offset_find(offset, n_contig, anchor);
+	int64_t lo = offset[contig], hi = lo + len[contig];
+
+	x->start = c->lo - margin < lo ? lo : c->lo - margin;
+	x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
+	x->votes = c->votes;
+	return x->start < x->end;
+}
+
+/* Merges the overlapping windows of one contig among w[0..n) (sorted by
+ * start; windows with equal starts merge into the same one in either
+ * order) in place; returns how many are left. */
+SM_HD static inline int32_t sm_windows_merge(sm_window_t *w, int32_t n, const int64_t *offset,
+					     int32_t n_contig)
+{
+	int32_t m = 0;
+
+	for (int32_t t = 0; t < n; t++) {
+		sm_window_t *last = m ? &w[m - 1] : NULL;
+
+		if (last && w[t].start <= last->end &&
+		    sm_offset_find(offset, n_contig, w[t].start) ==
+		    sm_offset_find(offset, n_contig, last->start)) {
+			if (w[t].end > last->end)
+				last->end = w[t].end;
+			last->votes += w[t].votes;
+		} else {
+			w[m++] = w[t];
+		}
+	}
+	return m;
+}
 
 /* A window reference: windows as contigs, and the way back. */
 typedef struct {
