@@ -357,6 +357,17 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	g->bits = sm_cells_bits(cells);
 	if (SM_CUDA(cudaSetDevice(device)) || SM_CUDA(cudaGetDeviceProperties(&prop, device)))
 		goto fail;
+	/* Benchmarks: how a thread waits for its call (SCANMAP_GPU_SYNC=spin,
+	 * yield or block; CUDA's default spins when there are fewer contexts
+	 * than cores, i.e. here). */
+	if (getenv("SCANMAP_GPU_SYNC")) {
+		const char *v = getenv("SCANMAP_GPU_SYNC");
+		unsigned f = !strcmp(v, "spin") ? cudaDeviceScheduleSpin :
+			     !strcmp(v, "yield") ? cudaDeviceScheduleYield : cudaDeviceScheduleBlockingSync;
+
+		if (SM_CUDA(cudaSetDeviceFlags(f)))
+			goto fail;
+	}
 	snprintf(g->name, sizeof g->name, "%s (cells %d)", prop.name, g->bits);
 
 	/* Each warp keeps two edge words per row (and a group's rows) in

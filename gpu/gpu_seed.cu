@@ -11,8 +11,9 @@
  *              each k-mer's hits, packed as seed.c packs them (strand, then
  *              biased diagonal, so plain integer order is seed.c's order);
  *   sort       CUB's segmented sort, one segment per read;
- *   windows    one thread per read: seed.c's clusters, best clusters,
- *              windows and merge, step for step.
+ *   windows    one warp per read: seed.c's clusters, best clusters,
+ *              windows and merge (the lanes find the clusters 32 hits at
+ *              a time; lane 0 keeps the best and makes the windows).
  * Equal hits are indistinguishable and the cluster order is total, so the
  * windows equal sm_seed_find()'s whatever order the hits were written in. */
 #include "gpu/gpu_seed.h"
@@ -188,42 +189,95 @@ __global__ static void fill_hits(dindex_t x, const int64_t *roff, int r0, int64_
 	}
 }
 
-/* Read r0 + thread's windows from its sorted hits: seed.c's build_clusters,
- * best_clusters, cluster_window and merge. */
+/* Hits are (strand, biased diagonal) packed as fill_hits packs them. */
+__device__ static inline int32_t hit_strand(uint64_t h)
+{
+	return (int32_t)(h >> HIT_STRAND_SHIFT);
+}
+
+__device__ static inline int64_t hit_diag(uint64_t h)
+{
+	return (int64_t)(h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) - HIT_DIAG_BIAS;
+}
+
+/* 1 if sorted hit b starts a new cluster after hit a (seed.c: another
+ * strand, or more than `band` diagonals further). */
+__device__ static inline int hit_breaks(uint64_t a, uint64_t b, int band)
+{
+	return hit_strand(a) != hit_strand(b) || hit_diag(b) - hit_diag(a) > band;
+}
+
+/* Read r0 + warp's windows from its sorted hits: seed.c's build_clusters,
+ * best_clusters, cluster_window and merge.  One warp per read: a cluster
+ * break depends only on two neighbouring hits, so the lanes take 32 hits
+ * at a time; each lane holding a cluster's last hit makes the cluster
+ * (its first hit: the nearest break at or before it) and offers it to the
+ * best list, which lane 0 keeps with sm_cluster_keep.  The clusters' order
+ * is total, so the list is the same whatever order they are offered in. */
 __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, int band,
 			       int keep, const int64_t *margin, const int64_t *hoff,
 			       const uint64_t *hit, sm_cluster_t *cl, sm_window_t *win,
 			       int32_t *n_win)
 {
-	const int j = blockIdx.x * blockDim.x + threadIdx.x;
+	const unsigned FULL = 0xffffffffu;
+	const int lane = threadIdx.x & 31;
+	const int j = (int)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5);
 
 	if (j >= nr)
-		return;
+		return;   /* the whole warp */
 	const int r = r0 + j;
 	const int32_t n = (int32_t)(roff[r + 1] - roff[r]);
 	const uint64_t *h = hit + hoff[j];
 	const int64_t nh = hoff[j + 1] - hoff[j];
-	sm_cluster_t *best = cl + (int64_t)j * keep, cur = { 0, 0, 0, 0 };
+	sm_cluster_t *best = cl + (int64_t)j * keep;
 	sm_window_t *w = win + (int64_t)r * keep;
-	int64_t n_best = 0;
+	int64_t n_best = 0;            /* lane 0's; broadcast after each round */
+	int64_t first_t = 0;           /* the open cluster's first hit */
+	int64_t first_diag = 0;
 
-	for (int64_t t = 0; t < nh; t++) {
-		int32_t strand = (int32_t)(h[t] >> HIT_STRAND_SHIFT);
-		int64_t diag = (int64_t)(h[t] & ~((uint64_t)1 << HIT_STRAND_SHIFT)) - HIT_DIAG_BIAS;
+	for (int64_t t0 = 0; t0 < nh; t0 += 32) {
+		const int64_t t = t0 + lane;
+		const int ok = t < nh;
+		const uint64_t cur = ok ? h[t] : 0;
+		const int starts = ok && (t == 0 || hit_breaks(h[t - 1], cur, band));
+		const int ends = ok && (t == nh - 1 || hit_breaks(cur, h[t + 1], band));
+		const unsigned smask = __ballot_sync(FULL, starts);
+		const unsigned upto = smask & (FULL >> (31 - lane));
+		const int src = upto ? 31 - __clz(upto) : 0;
+		const int64_t src_diag = __shfl_sync(FULL, hit_diag(cur), src);
+		sm_cluster_t c;
 
-		if (t > 0 && cur.strand == strand && diag - cur.hi <= band) {
-			cur.hi = diag;
-			cur.votes++;
-			continue;
+		c.lo = upto ? src_diag : first_diag;
+		c.hi = hit_diag(cur);
+		c.votes = (int32_t)(t - (upto ? t0 + src : first_t) + 1);
+		c.strand = hit_strand(cur);
+		if (smask) {   /* the cluster left open for the next hits */
+			const int last = 31 - __clz(smask);
+
+			first_t = t0 + last;
+			first_diag = __shfl_sync(FULL, hit_diag(cur), last);
 		}
-		if (t > 0)
-			sm_cluster_keep(best, &n_best, keep, &cur);
-		cur.lo = cur.hi = diag;
-		cur.strand = strand;
-		cur.votes = 1;
+		/* Offer: only clusters that beat the list's last when it is full
+		 * (the list only gets better while lane 0 inserts). */
+		__syncwarp();
+		const int full = __shfl_sync(FULL, (int)(n_best >= keep), 0);
+		unsigned offer = __ballot_sync(FULL, ends && keep > 0 && (!full || sm_cluster_before(&c, &best[keep - 1])));
+
+		while (offer) {
+			const int o = __ffs(offer) - 1;
+			sm_cluster_t v;
+
+			v.lo = __shfl_sync(FULL, c.lo, o);
+			v.hi = __shfl_sync(FULL, c.hi, o);
+			v.votes = __shfl_sync(FULL, c.votes, o);
+			v.strand = __shfl_sync(FULL, c.strand, o);
+			if (lane == 0)
+				sm_cluster_keep(best, &n_best, keep, &v);
+			offer &= offer - 1;
+		}
 	}
-	if (nh > 0)
-		sm_cluster_keep(best, &n_best, keep, &cur);
+	if (lane != 0)
+		return;
 
 	/* Cluster -> window, then by start (ties merge alike in either
 	 * order), then merged: seed.h's steps, as sm_seed_find takes them. */
@@ -378,7 +432,8 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,
 						   c->stream))))
 		return -1;
-	windows<<<(nr + SEED_THREADS - 1) / SEED_THREADS, SEED_THREADS, 0, c->stream>>>(
+	windows<<<(unsigned)(((int64_t)nr * 32 + SEED_THREADS - 1) / SEED_THREADS), SEED_THREADS, 0,
+		  c->stream>>>(
 		g->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
 		D(hoff, int64_t), D(sorted, uint64_t), D(cl, sm_cluster_t), D(win, sm_window_t),
 		D(nwin, int32_t));

@@ -178,25 +178,46 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 	res->prim = 0;
 }
 
-/* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
- * tref: the whole reference (w NULL) or the window reference w. */
-int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
+/* Traces candidate c of read query q (q[0] forward, q[1] reverse): against
+ * the whole reference (win NULL), or, when it was found in the windows
+ * win[0..n_win), against the one that holds its end, as a reference of its
+ * own (a window reference's contig is exactly that: the window's bases, the
+ * alignment clipped at its start), read in place from the whole reference. */
+int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_window_t *win, int32_t n_win,
 		 const sm_query_t *q, cand_t *c, const sm_read_t *r)
 {
-	int64_t end = w ? sm_wref_from_global(w, c->end) : c->end;
-	int64_t shift;
+	static const int64_t zero = 0;
+	const sm_ref_t *tref = p->ref;
+	sm_ref_t view;
+	int64_t len, shift = 0;
+	int32_t t = 0;
 
-	if (end < 0 || sm_align(ws->aws, tref, &p->opt->score, &q[c->is_rev], end, c->score,
-				&c->aln) < 0) {
-		sm_log(SM_LOG_ERROR, "%s: read %lld '%s': traceback failed",
-		       p->opt->reads_path, (long long)r->index + 1, r->name);
-		return -1;
+	if (win) {
+		while (t < n_win && !(c->end >= win[t].start && c->end < win[t].end))
+			t++;
+		if (t == n_win)
+			goto fail;
+		len = win[t].end - win[t].start;
+		memset(&view, 0, sizeof view);
+		view.n_contig = 1;
+		view.len = &len;
+		view.offset = (int64_t *)&zero;
+		view.total = len;
+		view.seq = p->ref->seq + win[t].start;
+		tref = &view;
+		shift = win[t].start;
 	}
-	shift = w ? c->end - end : 0;
+	if (sm_align(ws->aws, tref, &p->opt->score, &q[c->is_rev], c->end - shift, c->score,
+		     &c->aln) < 0)
+		goto fail;
 	c->aln.ref_start += shift;
 	c->aln.ref_end += shift;
 	c->traced = 1;
 	return 0;
+fail:
+	sm_log(SM_LOG_ERROR, "%s: read %lld '%s': traceback failed",
+	       p->opt->reads_path, (long long)r->index + 1, r->name);
+	return -1;
 }
 
 /* Traces candidate c of the read (res, r, queries q) unless it is traced:
@@ -209,11 +230,8 @@ int sm_map_ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_
 {
 	if (c->traced)
 		return 0;
-	if (!res->from_windows)
-		return sm_map_trace(p, ws, p->ref, NULL, q, c, r);
-	if (sm_wref_set_windows(&ws->wref, p->ref, res->win, res->n_win) < 0)
-		return -1;
-	return sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, c, r);
+	return res->from_windows ? sm_map_trace(p, ws, res->win, res->n_win, q, c, r) :
+				   sm_map_trace(p, ws, NULL, 0, q, c, r);
 }
 
 /* Keeps the windows of wr in res (for sm_map_ensure_traced).  Returns 0 or -1
@@ -258,7 +276,7 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	}
 	if (keep_windows(wr, res) < 0)
 		return -1;
-	if (res->n_cand > 0 && sm_map_trace(p, ws, &wr->ref, wr, q, &res->cand[0], r) < 0)
+	if (res->n_cand > 0 && sm_map_trace(p, ws, wr->win, wr->n_win, q, &res->cand[0], r) < 0)
 		return -1;
 	return 0;
 }
@@ -281,6 +299,15 @@ static int add_window_scans(worker_ws_t *ws, int k)
 			ws->first_job[k] = j;
 	}
 	return 0;
+}
+
+/* Runs list `jobs` (counted as list kind `kind`). */
+static int run_list(pipe_t *p, worker_ws_t *ws, sm_wscan_t *jobs, int kind)
+{
+	ws->list_n[kind]++;
+	ws->list_jobs[kind] += jobs->n;
+	ws->list_cols[kind] += sm_wscan_columns(jobs);
+	return sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st);
 }
 
 /* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into their
@@ -365,7 +392,7 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 		if (seed_reads(p, ws, reads, n_todo, opt) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
-		if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+		if (run_list(p, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
 			return -1;
 		sm_ph_add(ws, PH_WSCAN, &t);
 		for (int k = 0; k < n; k++) {
@@ -506,7 +533,7 @@ static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int 
 		if (res[k].prim >= 0 && tandem_add(p, jobs, &ws->q[SM_STRANDS * k], &res[k].cand[0],
 						   &ws->sides[SM_STRANDS * k]) < 0)
 			return -1;
-	if (sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+	if (run_list(p, ws, jobs, LIST_TANDEM) < 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
 		res_t *rs = &res[k];
@@ -597,7 +624,7 @@ static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, in
 		make_cands(p, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
 		rs->exhaustive = 0;
 		rs->from_windows = 0;
-		if (rs->n_cand > 0 && sm_map_trace(p, ws, p->ref, NULL, &q[SM_STRANDS * t],
+		if (rs->n_cand > 0 && sm_map_trace(p, ws, NULL, 0, &q[SM_STRANDS * t],
 						 &rs->cand[0], &reads[k]) < 0)
 			return -1;
 	}

@@ -200,7 +200,7 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 			return 0;
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
 	c->rescued = 1;
-	if (sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, c, r) < 0)
+	if (sm_map_trace(p, ws, ws->wref.win, ws->wref.n_win, q, c, r) < 0)
 		return -1;
 	res->n_cand++;
 	return 0;
@@ -368,7 +368,7 @@ static int adopt_copy(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 		xs = res->cand[t].score > xs ? res->cand[t].score : xs;
 	}
 	n->xs = xs;          /* the read's other loci, the candidate among them */
-	if (sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, n, r) < 0)
+	if (sm_map_trace(p, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
 		return -1;
 	res->n_cand++;
 	return 1;
@@ -424,7 +424,7 @@ static int add_window_cand(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const
 	for (int k = 0; k < res->n_cand; k++)
 		if (res->cand[k].score >= n->score && same_place(p, &res->cand[k], n))
 			return 0;
-	if (sm_map_trace(p, ws, &ws->wref.ref, &ws->wref, q, n, r) < 0)
+	if (sm_map_trace(p, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
 		return -1;
 	for (int k = 0; k < res->n_cand; k++) {
 		cand_t *c = &res->cand[k];

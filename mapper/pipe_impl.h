@@ -111,6 +111,14 @@ enum {
 	PH_N
 };
 
+/* The scan lists a worker runs per batch (counted at -v 4). */
+enum {
+	LIST_WINDOWS,    /* seeded windows, first pass */
+	LIST_RETRY,      /* seeded windows, second pass (needs_retry) */
+	LIST_TANDEM,     /* tandem sides of the best hits */
+	LIST_N
+};
+
 /* A locus at least this far from a hit's own end (start) is a tandem copy
  * of it (map.c, "Tandem copies"). */
 #define SM_TANDEM_SHIFT 20
@@ -212,6 +220,10 @@ typedef struct {
 	double ph[PH_N];         /* workers' seconds per phase, summed at their exit */
 	double read_s;           /* the reader's seconds filling batches */
 	double read_cpu;         /* its CPU seconds (the thread's own clock) */
+	double read_idle;        /* its seconds waiting for a free batch */
+	double work_cpu;         /* workers' CPU seconds, summed at their exit */
+	double work_idle;        /* workers' seconds waiting for a batch, summed */
+	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* workers', summed */
 	int sam_text;            /* the workers format SAM (sm_sam_out_format) */
 } pipe_t;
 
@@ -248,6 +260,7 @@ typedef struct {
 	int m_reads;
 	sm_engine_stats_t seed_st;
 	double ph[PH_N];         /* seconds per phase */
+	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 } worker_ws_t;
 
 /* ---- map.c ---- */
@@ -268,9 +281,10 @@ int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_code
  * copies, MAPQ.  Returns 0 or -1 (logged). */
 int sm_map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res);
 
-/* Traces candidate c of read r (queries q) against tref: the whole
- * reference (w NULL) or the window reference w.  Returns 0 or -1. */
-int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_ref_t *tref, const sm_wref_t *w,
+/* Traces candidate c of read r (queries q) against the whole reference
+ * (win NULL) or in the one of windows win[0..n_win) that holds its end.
+ * Returns 0 or -1. */
+int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_window_t *win, int32_t n_win,
 		 const sm_query_t *q, cand_t *c, const sm_read_t *r);
 
 /* Traces c (a candidate of res) unless it is traced.  Returns 0 or -1. */

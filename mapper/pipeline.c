@@ -27,6 +27,16 @@ static double thread_cpu_seconds(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The whole process's CPU seconds (user + system), from its start. */
+static double process_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0.0;
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void set_failed(pipe_t *p)
 {
 	pthread_mutex_lock(&p->lock);
@@ -221,11 +231,12 @@ static void *reader_main(void *arg)
 	for (;;) {
 		batch_t *b;
 		int rc;
-		double t, c;
+		double t = sm_seconds(), c;
 
 		pthread_mutex_lock(&p->lock);
 		while (!p->free_list && !p->failed)
 			pthread_cond_wait(&p->cond, &p->lock);
+		p->read_idle += sm_seconds() - t;
 		if (p->failed) {
 			pthread_mutex_unlock(&p->lock);
 			return NULL;
@@ -413,6 +424,7 @@ static void *worker_main(void *arg)
 {
 	pipe_t *p = arg;
 	worker_ws_t ws;
+	double idle = 0;
 
 	if (sm_ws_init(p, &ws) < 0) {
 		sm_log(SM_LOG_ERROR, "cannot create a worker's workspace");
@@ -423,10 +435,12 @@ static void *worker_main(void *arg)
 	for (;;) {
 		batch_t *b;
 		int rc;
+		double t = sm_seconds();
 
 		pthread_mutex_lock(&p->lock);
 		while (!p->todo_head && !p->reader_done && !p->failed)
 			pthread_cond_wait(&p->cond, &p->lock);
+		idle += sm_seconds() - t;
 		if (p->failed || !p->todo_head) {
 			pthread_mutex_unlock(&p->lock);
 			break;
@@ -455,6 +469,13 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&p->lock);
 	for (int k = 0; k < PH_N; k++)
 		p->ph[k] += ws.ph[k];
+	p->work_idle += idle;
+	for (int k = 0; k < LIST_N; k++) {
+		p->list_n[k] += ws.list_n[k];
+		p->list_jobs[k] += ws.list_jobs[k];
+		p->list_cols[k] += ws.list_cols[k];
+	}
+	p->work_cpu += thread_cpu_seconds();
 	pthread_mutex_unlock(&p->lock);
 	sm_ws_free(&ws);
 	return NULL;
@@ -593,6 +614,18 @@ static void summary(const pipe_t *p, const counts_t *c)
 		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f (CPU %.2f); "
 		       "writer %.2f (CPU %.2f); wall %.2f", line, p->read_s, p->read_cpu,
 		       c->write_s, c->write_cpu, dt);
+		sm_log(SM_LOG_DEBUG, "threads: workers' CPU %.2f s, waiting for a batch %.2f s "
+		       "(summed); reader waiting for a free batch %.2f s; process CPU %.2f s",
+		       p->work_cpu, p->work_idle, p->read_idle, process_cpu_seconds());
+		if (p->seeded)
+			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): "
+			       "windows %lld, %lld, %.0f; second pass %lld, %lld, %.0f; tandem %lld, "
+			       "%lld, %.0f", (long long)p->list_n[0], (long long)p->list_jobs[0],
+			       p->list_jobs[0] ? (double)p->list_cols[0] / p->list_jobs[0] : 0.0,
+			       (long long)p->list_n[1], (long long)p->list_jobs[1],
+			       p->list_jobs[1] ? (double)p->list_cols[1] / p->list_jobs[1] : 0.0,
+			       (long long)p->list_n[2], (long long)p->list_jobs[2],
+			       p->list_jobs[2] ? (double)p->list_cols[2] / p->list_jobs[2] : 0.0);
 		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
 			double seed_s = 0;
 			int64_t seed_reads = 0;

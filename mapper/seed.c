@@ -76,6 +76,7 @@ void sm_wref_free(sm_wref_t *w)
 	free(w->ref.seq);
 	free(w->ref.len);
 	free(w->ref.offset);
+	free(w->start);
 	free(w->win);
 	memset(w, 0, sizeof *w);
 }
@@ -226,28 +227,41 @@ static int cluster_window(const sm_ref_t *ref, const sm_cluster_t *c, int32_t n,
 }
 
 /* Copies the windows w->win[0..n_win) out of ref as the contigs of w->ref. */
-static int wref_layout(sm_wref_t *w, const sm_ref_t *ref)
+/* Lays out w's windows as contigs (offsets, lengths, global starts) and,
+ * when bases, copies their bases from ref.  0 or -1 when out of memory. */
+static int wref_layout(sm_wref_t *w, const sm_ref_t *ref, int bases)
 {
 	int64_t total = 0;
 	int32_t n_win = w->n_win;
 
 	for (int32_t t = 0; t < n_win; t++)
 		total += w->win[t].end - w->win[t].start;
-	if (sm_grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0)
+	if ((bases && sm_grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0))
 		return -1;
-	free(w->ref.len);
-	free(w->ref.offset);
-	w->ref.len = malloc((size_t)(n_win + 1) * sizeof *w->ref.len);
-	w->ref.offset = malloc((size_t)(n_win + 1) * sizeof *w->ref.offset);
-	if (!w->ref.len || !w->ref.offset)
-		return -1;
+	if (n_win + 1 > w->cap_contig) {
+		int64_t m = w->cap_contig;
+
+		if (sm_grow((void **)&w->ref.len, &m, n_win + 1, sizeof *w->ref.len) < 0)
+			return -1;
+		m = w->cap_contig;
+		if (sm_grow((void **)&w->ref.offset, &m, n_win + 1, sizeof *w->ref.offset) < 0)
+			return -1;
+		m = w->cap_contig;
+		if (sm_grow((void **)&w->start, &m, n_win + 1, sizeof *w->start) < 0)
+			return -1;
+		w->cap_contig = m;
+	}
 	w->ref.n_contig = n_win;
 	w->ref.total = 0;
+	w->has_bases = bases;
 	for (int32_t t = 0; t < n_win; t++) {
 		int64_t len = w->win[t].end - w->win[t].start;
-		memcpy(w->ref.seq + w->ref.total, ref->seq + w->win[t].start, (size_t)len);
+
+		if (bases)
+			memcpy(w->ref.seq + w->ref.total, ref->seq + w->win[t].start, (size_t)len);
 		w->ref.offset[t] = w->ref.total;
 		w->ref.len[t] = len;
+		w->start[t] = w->win[t].start;
 		w->ref.total += len;
 	}
 	return 0;
@@ -260,7 +274,8 @@ int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t
 	return sm_wref_set_windows(w, ref, &one, 1);
 }
 
-int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n)
+static int wref_set(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n,
+		    int bases)
 {
 	if (sm_grow((void **)&w->win, &w->cap_win, n, sizeof *w->win) < 0)
 		goto oom;
@@ -268,12 +283,23 @@ int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *wi
 	for (int32_t t = 0; t < n; t++)
 		if (win[t].start < win[t].end)
 			w->win[w->n_win++] = win[t];
-	if (wref_layout(w, ref) < 0)
+	if (wref_layout(w, ref, bases) < 0)
 		goto oom;
 	return 0;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;
+}
+
+int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n)
+{
+	return wref_set(w, ref, win, n, 1);
+}
+
+int sm_wref_place_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win,
+			  int32_t n)
+{
+	return wref_set(w, ref, win, n, 0);
 }
 
 int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
@@ -315,7 +341,7 @@ int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 {
 	if (sm_seed_find(s, idx, ref, sc, opt, read, n, w) < 0)
 		return -1;
-	if (wref_layout(w, ref) < 0) {
+	if (wref_layout(w, ref, 1) < 0) {
 		sm_log(SM_LOG_ERROR, "seeding: out of memory");
 		return -1;
 	}

@@ -147,6 +147,15 @@ int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const s
 	return 0;
 }
 
+int64_t sm_wscan_columns(const sm_wscan_t *w)
+{
+	int64_t cols = 0;
+
+	for (int k = 0; k < w->n; k++)
+		cols += w->job[k].ref ? w->job[k].ref->total : w->own[w->job[k].own].len;
+	return cols;
+}
+
 void sm_wscan_free(sm_wscan_t *w)
 {
 	free(w->job);
