@@ -319,7 +319,7 @@ static void *win_worker(void *arg)
 	win_job_t *j = arg;
 
 	for (int c = 0; c < j->calls && j->rc == 0; c++)
-		j->rc = sm_gpu_scan_refs(j->g, 2 * WIN_READS, j->q, j->refs, j->out);
+		j->rc = sm_gpu_scan_refs(j->g, 2 * WIN_READS, j->q, j->refs, NULL, j->out);
 	return NULL;
 }
 
@@ -380,7 +380,7 @@ static int run_windows(int quick)
 			refs[2 * k] = refs[2 * k + 1] = &wref[k];
 		}
 		g = sm_gpu_create(&br.ref, &bwa_sc, 0, SM_CELLS_AUTO, n);
-		if (!g || sm_gpu_scan_refs(g, 2 * WIN_READS, q, refs, out) != 0)
+		if (!g || sm_gpu_scan_refs(g, 2 * WIN_READS, q, refs, NULL, out) != 0)
 			goto next;
 		for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
 			const int T = threads[ti];

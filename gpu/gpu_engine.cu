@@ -470,21 +470,63 @@ static int sm_by_len_desc(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* Per-group references whose bases lie in the whole reference
+ * (sm_ref_src_t): block g writes group g's region of the layout that
+ * sm_upload_refs makes, [gref[g], gref[g] + its length rounded up to 64),
+ * reading contig c (its group-relative start dstart[c], clen[c] bases) from
+ * the device reference at csrc[c], backwards when crev[c]; every other
+ * column is a separator (CODE_PAD). */
+__global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int64_t *gref,
+				      const int64_t *gdev_len, const int64_t *dstart,
+				      const int32_t *gcontig, const int64_t *csrc,
+				      const int64_t *clen, const int64_t *crev, uint8_t *out)
+{
+	const int gi = blockIdx.x;
+	const int64_t region = (gdev_len[gi] + SM_GPU_PAD_ALIGN - 1) / SM_GPU_PAD_ALIGN * SM_GPU_PAD_ALIGN;
+	const int32_t c0 = gcontig[gi], c1 = gcontig[gi + 1];
+	uint8_t *o = out + gref[gi];
+
+	for (int64_t x = threadIdx.x; x < region; x += blockDim.x) {
+		int32_t lo = c0, hi = c1 - 1;
+		uint8_t v = smk::CODE_PAD;
+
+		while (lo < hi) {   /* the last contig starting at or before x */
+			const int32_t mid = lo + (hi - lo + 1) / 2;
+
+			if (dstart[mid] <= x)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		if (lo < c1 && x >= dstart[lo] && x < dstart[lo] + clen[lo]) {
+			const int64_t off = x - dstart[lo];
+
+			v = ref[csrc[lo] + (crev[lo] ? clen[lo] - 1 - off : off)];
+		}
+		o[x] = v;
+	}
+}
+
 /* Per-group references: lays out each group's reference on the device as
  * sm_gpu_create lays out the whole one (a separator before every contig
- * and after the last, region rounded up to 64 columns), copies it and the
- * tables, and points P at them.  refs[lq[g*Q]] is group g's reference. */
+ * and after the last, region rounded up to 64 columns), with its bases
+ * copied from the host (src NULL) or, on the device, from the whole
+ * reference (src[lq[g*Q]]: sm_ref_src_t), uploads the tables, and points P
+ * at them.  refs[lq[g*Q]] is group g's reference. */
 static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, const int *lq,
-			  const int *glen, const sm_ref_t *const *refs, smk::Params *P,
-			  int64_t *max_dev_len)
+			  const int *glen, const sm_ref_t *const *refs, const sm_ref_src_t *src,
+			  smk::Params *P, int64_t *max_dev_len)
 {
-	int64_t total = 0, nc = 0, *tab = NULL, *gref, *gdev_len, *dstart, *goff;
+	int64_t total = 0, nc = 0, *tab = NULL, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
 	int32_t *gcontig = NULL;
+	size_t n_tab;
 	int rc = -1;
 
 	for (int gi = 0; gi < ngroups; gi++)
 		nc += refs[lq[gi * Q]]->n_contig;
-	tab = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc));
+	/* gref, gdev_len per group; dstart, goff (and csrc, clen, crev) per contig */
+	n_tab = (size_t)(2 * ngroups + (src ? 5 : 2) * nc);
+	tab = (int64_t *)malloc(sizeof(int64_t) * n_tab);
 	gcontig = (int32_t *)malloc(sizeof(int32_t) * (size_t)(ngroups + 1));
 	if (!tab || !gcontig) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d windows", (int)nc);
@@ -494,34 +536,65 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	gdev_len = tab + ngroups;
 	dstart = tab + 2 * ngroups;
 	goff = dstart + nc;
+	csrc = goff + nc;
+	clen = csrc + nc;
+	crev = clen + nc;
 	*max_dev_len = 0;
 	gcontig[0] = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
 		const sm_ref_t *r = refs[lq[gi * Q]];
+		const int32_t c0 = gcontig[gi];
+
 		gref[gi] = total;
-		gdev_len[gi] = sm_place_contigs(r, sm_sep_len(&g->sc, glen[gi]), dstart + gcontig[gi]);
+		gdev_len[gi] = sm_place_contigs(r, sm_sep_len(&g->sc, glen[gi]), dstart + c0);
 		for (int32_t c = 0; c < r->n_contig; c++)
-			goff[gcontig[gi] + c] = r->offset[c];
-		gcontig[gi + 1] = gcontig[gi] + r->n_contig;
+			goff[c0 + c] = r->offset[c];
+		if (src) {
+			const sm_ref_src_t *rs = &src[lq[gi * Q]];
+
+			for (int32_t c = 0; c < r->n_contig; c++) {
+				const int64_t x = rs->start[c];
+				const int32_t k = sm_offset_find(g->offset, g->n_contig, x);
+
+				csrc[c0 + c] = g->dev_start[k] + (x - g->offset[k]);
+				clen[c0 + c] = r->len[c];
+				crev[c0 + c] = rs->rev;
+			}
+		}
+		gcontig[gi + 1] = c0 + r->n_contig;
 		total += sm_round_up(gdev_len[gi], SM_GPU_PAD_ALIGN);
 		if (gdev_len[gi] > *max_dev_len)
 			*max_dev_len = gdev_len[gi];
 	}
-	if (sm_grow_host((void **)&s->h_gseq, &s->h_gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
+	if ((!src && sm_grow_host((void **)&s->h_gseq, &s->h_gseq_cap, (size_t)total + SM_GPU_REF_TAIL)) ||
 	    sm_grow((void **)&s->d_gseq, &s->gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
-	    sm_grow((void **)&s->d_gtab, &s->gtab_cap, sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc)) ||
+	    sm_grow((void **)&s->d_gtab, &s->gtab_cap, sizeof(int64_t) * n_tab) ||
 	    sm_grow((void **)&s->d_gcontig, &s->gcontig_cap, sizeof(int32_t) * (size_t)(ngroups + 1)))
 		goto done;
-	memset(s->h_gseq, smk::CODE_PAD, (size_t)total + SM_GPU_REF_TAIL);
-	for (int gi = 0; gi < ngroups; gi++)
-		sm_copy_contigs(refs[lq[gi * Q]], dstart + gcontig[gi], s->h_gseq + gref[gi]);
-	if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
-				    cudaMemcpyHostToDevice, s->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(s->d_gtab, tab, sizeof(int64_t) * (size_t)(2 * ngroups + 2 * nc),
+	if (!src) {
+		memset(s->h_gseq, smk::CODE_PAD, (size_t)total + SM_GPU_REF_TAIL);
+		for (int gi = 0; gi < ngroups; gi++)
+			sm_copy_contigs(refs[lq[gi * Q]], dstart + gcontig[gi], s->h_gseq + gref[gi]);
+		if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
+					    cudaMemcpyHostToDevice, s->stream)))
+			goto done;
+	}
+	if (SM_CUDA(cudaMemcpyAsync(s->d_gtab, tab, sizeof(int64_t) * n_tab,
 				    cudaMemcpyHostToDevice, s->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(s->d_gcontig, gcontig, sizeof(int32_t) * (size_t)(ngroups + 1),
-				    cudaMemcpyHostToDevice, s->stream)) ||
-	    SM_CUDA(cudaStreamSynchronize(s->stream)))  /* tab, gcontig are pageable */
+				    cudaMemcpyHostToDevice, s->stream)))
+		goto done;
+	if (src) {
+		const int64_t *d = s->d_gtab;
+
+		sm_gather_refs<<<(unsigned)ngroups, 256, 0, s->stream>>>(
+			g->d_ref, d, d + ngroups, d + 2 * ngroups, s->d_gcontig, d + 2 * ngroups + 2 * nc,
+			d + 2 * ngroups + 3 * nc, d + 2 * ngroups + 4 * nc, s->d_gseq);
+		if (SM_CUDA(cudaGetLastError()) ||
+		    SM_CUDA(cudaMemsetAsync(s->d_gseq + total, smk::CODE_PAD, SM_GPU_REF_TAIL, s->stream)))
+			goto done;
+	}
+	if (SM_CUDA(cudaStreamSynchronize(s->stream)))  /* tab, gcontig are pageable */
 		goto done;
 	P->ref = s->d_gseq;
 	P->gref = s->d_gtab;
@@ -540,7 +613,8 @@ done:
  * call, g->lock not held); the call's profile goes to *pr.  refs: NULL
  * for the whole reference, else query k's own reference. */
 static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query_t *q,
-			    const sm_ref_t *const *refs, sm_scan_t *out, sm_gpu_profile_t *pr)
+			    const sm_ref_t *const *refs, const sm_ref_src_t *src, sm_scan_t *out,
+			    sm_gpu_profile_t *pr)
 {
 	const int bits = g->bits, Q = 32 / bits;
 	const int limit = sm_lane_limit(bits);
@@ -683,7 +757,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.ref = g->d_ref;
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
-		if (refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, &P, &max_dev_len))
+		if (refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, src, &P, &max_dev_len))
 			goto done;
 		P.n_contig = g->n_contig;
 		P.dev_len = g->dev_len;
@@ -814,7 +888,7 @@ done:
 }
 
 static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-		      sm_scan_t *out)
+		      const sm_ref_src_t *src, sm_scan_t *out)
 {
 	sm_gpu_slot_t *s = NULL;
 	sm_gpu_profile_t pr;
@@ -839,7 +913,7 @@ static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *c
 
 	rc = SM_CUDA(cudaSetDevice(g->device));
 	if (rc == 0)
-		rc = sm_gpu_scan_slot(g, s, n, q, refs, out, &pr);
+		rc = sm_gpu_scan_slot(g, s, n, q, refs, src, out, &pr);
 
 	pthread_mutex_lock(&g->lock);
 	if (rc == 0) {
@@ -861,13 +935,13 @@ static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *c
 
 int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 {
-	return sm_gpu_run(g, n, q, NULL, out);
+	return sm_gpu_run(g, n, q, NULL, NULL, out);
 }
 
 int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-		     sm_scan_t *out)
+		     const sm_ref_src_t *src, sm_scan_t *out)
 {
-	return sm_gpu_run(g, n, q, refs, out);
+	return sm_gpu_run(g, n, q, refs, src, out);
 }
 
 int sm_gpu_set_slots(sm_gpu_t *g, int n)

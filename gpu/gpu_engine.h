@@ -37,9 +37,12 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out);
  * a read's candidate windows as the contigs of a small reference), with
  * the same contract: out[k] equals sm_scan_oracle(refs[k], ..., q[k]).
  * Consecutive queries with the same reference share the device work (pass
- * a read's two strands together).  Returns 0 or -1 after logging. */
+ * a read's two strands together).  src NULL: the bases are uploaded from
+ * refs[k]->seq; else src[k] says where they lie in the engine's reference
+ * (engine.h) and they are copied there on the device (refs[k]->seq is not
+ * read).  Returns 0 or -1 after logging. */
 int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-		     sm_scan_t *out);
+		     const sm_ref_src_t *src, sm_scan_t *out);
 
 /* Adds this engine's counters to st. */
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st);

@@ -27,7 +27,7 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out)
 }
 
 int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-		     sm_scan_t *out)
+		     const sm_ref_src_t *src, sm_scan_t *out)
 {
 	return -1;
 }

@@ -111,11 +111,11 @@ int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 }
 
 int sm_engine_scan_refs(sm_engine_t *e, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-			sm_scan_t *out)
+			const sm_ref_src_t *src, sm_scan_t *out)
 {
 	switch (e->kind) {
 	case SM_ENGINE_GPU:
-		return sm_gpu_scan_refs(e->gpu, n, q, refs, out);
+		return sm_gpu_scan_refs(e->gpu, n, q, refs, src, out);
 	case SM_ENGINE_ORACLE:
 		for (int k = 0; k < n; k++)
 			sm_scan_oracle(refs[k], &e->score, &q[k], &out[k]);

@@ -47,6 +47,16 @@ typedef struct {
 
 typedef struct sm_engine_s sm_engine_t;
 
+/* Where a small reference's bases lie in the engine's whole reference
+ * (sm_engine_scan_refs): contig c is the whole reference's
+ * [start[c], start[c] + len[c]), read backwards when rev (then the small
+ * reference has one contig).  The GPU engine copies them on the device from
+ * the reference it keeps there, so the small reference's seq is not read. */
+typedef struct {
+	const int64_t *start;
+	int rev;
+} sm_ref_src_t;
+
 typedef struct {
 	sm_engine_kind_t kind;
 	sm_cells_t cells;
@@ -70,9 +80,12 @@ int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out);
  * Consecutive queries with the same reference share the GPU's work.  For
  * the GPU and the oracle; CPU engines scan small references with a
  * per-thread sm_cpu_scan_t instead (cpu_scan.h), and this returns -1 for
- * them.  Returns 0, or -1 after logging an error. */
+ * them.  src (NULL, or one per query): where each reference's bases lie in
+ * the engine's reference; the GPU then reads them there and refs[k]->seq
+ * may be invalid (the oracle always reads refs[k]->seq).  Returns 0, or -1
+ * after logging an error. */
 int sm_engine_scan_refs(sm_engine_t *e, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-			sm_scan_t *out);
+			const sm_ref_src_t *src, sm_scan_t *out);
 
 sm_engine_kind_t sm_engine_kind(const sm_engine_t *e);
 const char *sm_engine_name(const sm_engine_t *e);   /* e.g. "gpu:NVIDIA H100 (cells 16)" */

@@ -53,6 +53,9 @@ int sm_ws_init(const pipe_t *p, worker_ws_t *ws)
 		return -1;
 	if (p->seeded && !(ws->seeder = sm_seeder_create()))
 		return -1;
+	/* With the GPU, the batch's scan lists hold no reference bases: the GPU
+	 * copies them from the reference it keeps (wscan.h). */
+	ws->jobs.spans = p->wengine && sm_engine_kind(p->wengine) == SM_ENGINE_GPU;
 	return 0;
 }
 
@@ -291,7 +294,7 @@ static int add_window_scans(worker_ws_t *ws, int k)
 	const sm_wref_t *wr = &ws->wrefs[k];
 
 	for (int st = 0; wr->n_win > 0 && st < SM_STRANDS; st++) {
-		int j = sm_wscan_add(&ws->jobs, &q[st], &wr->ref);
+		int j = sm_wscan_add(&ws->jobs, &q[st], &wr->ref, wr->start);
 
 		if (j < 0)
 			return -1;
@@ -348,8 +351,10 @@ static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 	for (int t = 0; t < n; t++) {
 		int k = ws->seed_todo[t];
 
-		if (sm_wref_set_windows(&ws->wrefs[k], p->ref, ws->seed_win + (int64_t)t * keep,
-					ws->seed_nwin[t]) < 0 ||
+		const sm_window_t *win = ws->seed_win + (int64_t)t * keep;
+
+		if ((ws->jobs.spans ? sm_wref_place_windows(&ws->wrefs[k], p->ref, win, ws->seed_nwin[t]) :
+		     sm_wref_set_windows(&ws->wrefs[k], p->ref, win, ws->seed_nwin[t])) < 0 ||
 		    add_window_scans(ws, k) < 0)
 			return -1;
 	}

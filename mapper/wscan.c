@@ -27,6 +27,9 @@ static int grow_jobs(sm_wscan_t *w)
 	if (!(p = realloc(w->qs, (size_t)m * sizeof *w->qs)))
 		return -1;
 	w->qs = p;
+	if (!(p = realloc(w->srcs, (size_t)m * sizeof *w->srcs)))
+		return -1;
+	w->srcs = p;
 	w->m = m;
 	return 0;
 }
@@ -59,13 +62,13 @@ void sm_wscan_clear(sm_wscan_t *w)
 	w->n_bytes = 0;
 }
 
-int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref)
+int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref, const int64_t *start)
 {
 	if (grow_jobs(w) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory listing window scans");
 		return -1;
 	}
-	w->job[w->n] = (sm_wscan_job_t){ .q = *q, .ref = ref, .q_at = 0, .own = -1 };
+	w->job[w->n] = (sm_wscan_job_t){ .q = *q, .ref = ref, .start = start, .q_at = 0, .own = -1 };
 	return w->n++;
 }
 
@@ -78,18 +81,22 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 
 	if (grow_jobs(w) < 0 ||
 	    sm_grow((void **)&w->own, &w->m_own, w->n_own + 1, sizeof *w->own) < 0 ||
-	    (r_at = take_bytes(w, (size_t)len)) < 0 ||
+	    (r_at = w->spans ? 0 : take_bytes(w, (size_t)len)) < 0 ||
 	    (rev_query && (q_at = take_bytes(w, (size_t)q->len)) < 0)) {
 		sm_log(SM_LOG_ERROR, "out of memory listing window scans");
 		return -1;
 	}
-	b = w->bytes + r_at;
-	for (int64_t i = 0; i < len; i++)
-		b[i] = ref->seq[rev_ref ? hi - 1 - i : lo + i];
+	if (!w->spans) {
+		b = w->bytes + r_at;
+		for (int64_t i = 0; i < len; i++)
+			b[i] = ref->seq[rev_ref ? hi - 1 - i : lo + i];
+	}
 	if (rev_query)
 		for (int32_t i = 0; i < q->len; i++)
 			w->bytes[q_at + i] = q->seq[q->len - 1 - i];
 	w->own[w->n_own].len = len;
+	w->own[w->n_own].lo = lo;
+	w->own[w->n_own].rev = rev_ref;
 	w->own[w->n_own].at = (size_t)r_at;
 	j = &w->job[w->n];
 	*j = (sm_wscan_job_t){ .q = *q, .ref = NULL, .q_at = (size_t)q_at, .own = w->n_own++ };
@@ -112,7 +119,7 @@ static void resolve(sm_wscan_t *w)
 		o->ref.len = &o->len;
 		o->ref.offset = (int64_t *)&zero;
 		o->ref.total = o->len;
-		o->ref.seq = w->bytes + o->at;
+		o->ref.seq = w->spans ? NULL : w->bytes + o->at;
 	}
 	for (int k = 0; k < w->n; k++) {
 		const sm_wscan_job_t *j = &w->job[k];
@@ -121,6 +128,8 @@ static void resolve(sm_wscan_t *w)
 		w->qs[k] = j->q;
 		if (!j->q.seq)
 			w->qs[k].seq = w->bytes + j->q_at;
+		w->srcs[k] = j->own >= 0 ? (sm_ref_src_t){ &w->own[j->own].lo, w->own[j->own].rev } :
+					   (sm_ref_src_t){ j->start, 0 };
 	}
 }
 
@@ -130,8 +139,13 @@ int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const s
 	if (w->n == 0)
 		return 0;
 	resolve(w);
+	if (w->spans && (!engine || sm_engine_kind(engine) != SM_ENGINE_GPU)) {
+		sm_log(SM_LOG_ERROR, "internal: a list of reference spans needs the GPU engine");
+		return -1;
+	}
 	if (engine) {
-		if (sm_engine_scan_refs(engine, w->n, w->qs, w->refs, w->out) < 0)
+		if (sm_engine_scan_refs(engine, w->n, w->qs, w->refs, w->spans ? w->srcs : NULL,
+					w->out) < 0)
 			return -1;
 		for (int k = 0; k < w->n; k++) {
 			uint64_t cells = (uint64_t)w->qs[k].len * (uint64_t)w->refs[k]->total;
@@ -162,6 +176,7 @@ void sm_wscan_free(sm_wscan_t *w)
 	free(w->out);
 	free(w->refs);
 	free(w->qs);
+	free(w->srcs);
 	free(w->own);
 	free(w->bytes);
 	memset(w, 0, sizeof *w);

@@ -12,7 +12,12 @@
  * sm_wscan_run returns) or a one-contig copy of part of a reference, maybe
  * reversed, that the list owns; the same for its query.  Consecutive jobs
  * with the same caller's reference share the GPU's work (add a read's two
- * strands one after the other). */
+ * strands one after the other).
+ *
+ * A list for the GPU engine may be set to `spans`: then no reference bases
+ * are copied on the host at all.  Every job says where its reference's
+ * contigs lie in the whole reference (sm_ref_src_t), and the GPU copies
+ * them from the reference it keeps. */
 #ifndef SM_WSCAN_H
 #define SM_WSCAN_H
 
@@ -28,14 +33,17 @@
 typedef struct {
 	sm_query_t q;          /* q.seq is NULL for an owned query until run */
 	const sm_ref_t *ref;   /* the caller's, or NULL: owned reference `own` */
+	const int64_t *start;  /* the caller's reference: its contigs' starts, or NULL */
 	size_t q_at;           /* owned query: its bases in bytes */
 	int32_t own;           /* owned reference: index into own[], else -1 */
 } sm_wscan_job_t;
 
-/* A reference the list owns: one contig, its bases in the list's bytes. */
+/* A reference the list owns: one contig, whole-reference [lo, lo + len),
+ * its bases in the list's bytes (at) unless the list is spans. */
 typedef struct {
 	sm_ref_t ref;          /* filled at run time */
-	int64_t len;
+	int64_t len, lo;
+	int rev;
 	size_t at;
 } sm_wscan_part_t;
 
@@ -51,14 +59,17 @@ typedef struct {
 	sm_wscan_part_t *own;
 	uint8_t *bytes;        /* owned bases (references and queries) */
 	size_t n_bytes, m_bytes;
+	int spans;             /* the GPU copies reference bases (see above) */
+	sm_ref_src_t *srcs;    /* scratch: each job's source at run time (spans) */
 } sm_wscan_t;
 
 /* Empties the list (keeps its memory). */
 void sm_wscan_clear(sm_wscan_t *w);
 
-/* Adds query q against ref (the caller's).  Returns the job's index, or -1
- * when out of memory (logged). */
-int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref);
+/* Adds query q against ref (the caller's), whose contig c is the whole
+ * reference from start[c] on (start may be NULL unless the list is
+ * spans).  Returns the job's index, or -1 when out of memory (logged). */
+int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref, const int64_t *start);
 
 /* Adds q, reversed when rev_query, against a copy of ref->seq[lo, hi)
  * (lo < hi), reversed when rev_ref, as a one-contig reference.  Reversing
@@ -68,7 +79,8 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 		      int64_t lo, int64_t hi, int rev_ref);
 
 /* Runs every job: with engine (the GPU or the oracle: sm_engine_scan_refs)
- * in one call when it is not NULL, else with cpu one job at a time.  Adds
+ * in one call when it is not NULL, else with cpu one job at a time (a
+ * spans list needs the GPU engine).  Adds
  * the cells to st (with an engine, query length times reference length per
  * job).  Returns 0 or -1 (logged). */
 int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,

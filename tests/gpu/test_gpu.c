@@ -77,6 +77,17 @@ static void ref_add(test_ref_t *t, int64_t len, int n_rate)
 	r->total += len;
 }
 
+/* Appends a contig holding src[0..len), backwards when rev. */
+static void ref_add_copy(test_ref_t *t, const uint8_t *src, int64_t len, int rev)
+{
+	sm_ref_t *r = &t->ref;
+	int32_t c = r->n_contig;
+
+	ref_add(t, len, 0);
+	for (int64_t j = 0; j < len; j++)
+		r->seq[r->offset[c] + j] = src[rev ? len - 1 - j : j];
+}
+
 static void ref_free(test_ref_t *t)
 {
 	free(t->ref.len);
@@ -355,7 +366,7 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 		sm_gpu_t *g = sm_gpu_create(&whole.ref, sc, 0, ladders[l], max_len);
 		int bad = 0, first = -1;
 
-		if (!g || sm_gpu_scan_refs(g, rd.n, rd.q, refs, got) != 0) {
+		if (!g || sm_gpu_scan_refs(g, rd.n, rd.q, refs, NULL, got) != 0) {
 			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
 			n_fail++;
 			sm_gpu_destroy(g);
@@ -383,6 +394,101 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 	reads_free(&rd);
 	free(tr);
 	free(refs);
+	free(want);
+	free(got);
+}
+
+/* Per-query references whose bases the GPU copies from its own reference
+ * (sm_ref_src_t, seeded mode with the GPU): the engine's reference has
+ * several contigs with N runs; each of R small references is 1-8 windows
+ * of 1-900 bases inside random contigs of it, or one window read
+ * backwards (the tandem check's left side); the small references handed
+ * to the engine carry no bases.  Every ladder against the oracle on copies
+ * of the same windows. */
+static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_len)
+{
+	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
+	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
+	test_ref_t whole, *tr = calloc((size_t)R, sizeof *tr);
+	sm_ref_t *bare = calloc((size_t)R, sizeof *bare);
+	int64_t *start = calloc((size_t)R * 8, sizeof *start);
+	sm_ref_src_t *src = calloc((size_t)R * 3, sizeof *src);
+	const sm_ref_t **refs = calloc((size_t)R * 3, sizeof *refs), **bare_refs =
+		calloc((size_t)R * 3, sizeof *bare_refs);
+	test_reads_t rd;
+	sm_scan_t *want, *got;
+
+	ref_init(&whole);
+	ref_add(&whole, 20000, 3);
+	ref_add(&whole, 700, 0);
+	ref_add(&whole, 90001, 1);
+	ref_add(&whole, 4500, 8);
+	reads_init(&rd, R * 3);
+	for (int r = 0; r < R; r++) {
+		int rev = rnd() % 4 == 0, n_win = rev ? 1 : rnd_range(1, 8), nq = rnd_range(1, 3);
+
+		ref_init(&tr[r]);
+		for (int w = 0; w < n_win; w++) {
+			int32_t c = rnd_range(0, whole.ref.n_contig - 1);
+			int64_t len = rnd_range(1, 900), at;
+
+			len = len > whole.ref.len[c] ? whole.ref.len[c] : len;
+			at = whole.ref.offset[c] + (int64_t)(rnd() % (uint64_t)(whole.ref.len[c] - len + 1));
+			start[(size_t)r * 8 + w] = at;
+			ref_add_copy(&tr[r], whole.ref.seq + at, len, rev);
+		}
+		bare[r] = tr[r].ref;
+		bare[r].seq = NULL;
+		for (int k = 0; k < nq; k++) {
+			refs[rd.n] = &tr[r].ref;
+			bare_refs[rd.n] = &bare[r];
+			src[rd.n] = (sm_ref_src_t){ start + (size_t)r * 8, rev };
+			if (rnd() % 4)
+				read_sampled(&rd, &tr[r].ref, rnd_range(1, max_len), 20, 5, 5, 0);
+			else
+				read_random(&rd, rnd_range(1, max_len));
+		}
+	}
+	want = calloc((size_t)rd.n, sizeof *want);
+	got = calloc((size_t)rd.n, sizeof *got);
+	for (int k = 0; k < rd.n; k++)
+		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
+	for (int l = 0; l < 3; l++) {
+		sm_gpu_t *g = sm_gpu_create(&whole.ref, sc, 0, ladders[l], max_len);
+		int bad = 0, first = -1;
+
+		if (!g || sm_gpu_scan_refs(g, rd.n, rd.q, bare_refs, src, got) != 0) {
+			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
+			n_fail++;
+			sm_gpu_destroy(g);
+			continue;
+		}
+		for (int k = 0; k < rd.n; k++) {
+			if (!sm_scan_equal(&want[k], &got[k])) {
+				if (first < 0)
+					first = k;
+				bad++;
+			}
+		}
+		printf("%s %s cells %s: %d queries on %d references copied on the GPU, %d differ\n",
+		       bad ? "FAIL" : "ok  ", name, ladder_name[l], rd.n, R, bad);
+		if (bad) {
+			print_scan("oracle", &want[first]);
+			print_scan("gpu   ", &got[first]);
+			n_fail++;
+		}
+		sm_gpu_destroy(g);
+	}
+	for (int r = 0; r < R; r++)
+		ref_free(&tr[r]);
+	ref_free(&whole);
+	reads_free(&rd);
+	free(tr);
+	free(bare);
+	free(start);
+	free(src);
+	free(refs);
+	free(bare_refs);
 	free(want);
 	free(got);
 }
@@ -505,6 +611,8 @@ int main(int argc, char **argv)
 	rng_state = 2718;
 	check_refs("own-refs/bwa", &bwa_sc, 300, 300);
 	check_refs("own-refs/paper", &paper_sc, 100, 1000);
+	check_srcs("gpu-copied-refs/bwa", &bwa_sc, 300, 300);
+	check_srcs("gpu-copied-refs/paper", &paper_sc, 100, 1000);
 
 	printf("gpu tests: %s (%d failed)\n", n_fail ? "FAILED" : "passed", n_fail);
 	(void)argc;

@@ -108,7 +108,7 @@ int main(void)
 			e->q.len = QLEN;
 			if (kind == 0) {
 				e->ref = NULL;
-				j = sm_wscan_add(&w, &e->q, whole);
+				j = sm_wscan_add(&w, &e->q, whole, NULL);
 				sm_scan_oracle(whole, &sc, &e->q, &e->want);
 			} else {
 				sm_query_t asked = e->q;
