@@ -261,7 +261,8 @@ __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, 
 		 * (the list only gets better while lane 0 inserts). */
 		__syncwarp();
 		const int full = __shfl_sync(FULL, (int)(n_best >= keep), 0);
-		unsigned offer = __ballot_sync(FULL, ends && keep > 0 && (!full || sm_cluster_before(&c, &best[keep - 1])));
+		const int beats = keep > 0 && (!full || sm_cluster_before(&c, &best[keep - 1]));
+		unsigned offer = __ballot_sync(FULL, ends && beats);
 
 		while (offer) {
 			const int o = __ffs(offer) - 1;

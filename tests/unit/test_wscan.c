@@ -171,9 +171,24 @@ int main(void)
 		sm_scan_t out;
 
 		capture_begin();
-		ok = cpu_engine && sm_engine_scan_refs(cpu_engine, 1, &q, &r, &out) < 0;
+		ok = cpu_engine && sm_engine_scan_refs(cpu_engine, 1, &q, &r, NULL, &out) < 0;
 		capture_end();
 		CHECK(ok && strstr(errbuf, "per thread"), "the CPU engine refuses own references");
+	}
+	{
+		/* A list of spans holds no reference bases: only the GPU can run it. */
+		sm_query_t q = { (const uint8_t *)"\0\1\2\3", 4 };
+
+		sm_wscan_clear(&w);
+		w.spans = 1;
+		ok = sm_wscan_add_part(&w, &q, 0, whole, 10, 200, 1) == 0 && w.n_bytes == 0;
+		capture_begin();
+		ok = ok && sm_wscan_run(&w, cpu_engine, cpu, &sc, &st) < 0 &&
+		     sm_wscan_run(&w, NULL, cpu, &sc, &st) < 0;
+		capture_end();
+		CHECK(ok && strstr(errbuf, "needs the GPU engine"),
+		      "a list of spans copies no bases and runs on nothing but the GPU");
+		w.spans = 0;
 	}
 
 	sm_engine_destroy(cpu_engine);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# gpu_ab.sh OLD DATA OUT REPS [THREADS...] — on the GPU machine: builds
+# ./scanmap and the scanmap of the source tree OLD (e.g. a `git archive` of
+# an earlier commit, carried) with the carried htslib, makes REPS copies of
+# DATA's chr20 pairs, and maps them with the GPU engine, old and new in
+# turn, twice, at each thread count (default 16), so that both are timed
+# on the same machine in the same call.  Prints one line per run: which,
+# threads, wall seconds (scanmap's own, set-up included), pairs/s.
+set -uo pipefail
+old=${1:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
+data=${2:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
+out=${3:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
+reps=${4:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
+shift 4
+threads=("$@")
+((${#threads[@]})) || threads=(16)
+hts=$PWD/carry/cli_hts
+export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$out"
+for dir in "$old" .; do
+	make -C "$dir" -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
+		HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/build.log" 2>&1 ||
+		{ tail -n 20 "$out/build.log"; exit 1; }
+done
+[[ -s $data/chr20.fa.gz.smi ]] || ./scanmap index "$data/chr20.fa.gz" 2>"$out/index.log" ||
+	{ cat "$out/index.log"; exit 1; }
+for m in 1 2; do
+	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/r$m.fq.gz"
+done
+pairs=$(( $(zcat "$data/chr20.r1.fq.gz" | wc -l) / 4 * reps ))
+for round in 1 2; do
+	for t in "${threads[@]}"; do
+		for which in old new; do
+			bin=./scanmap
+			[[ $which == old ]] && bin=$old/scanmap
+			log=$out/$which-t$t-$round.log
+			"$bin" map -t "$t" -v 4 -o /dev/null "$data/chr20.fa.gz" "$out/r1.fq.gz" \
+				"$out/r2.fq.gz" 2>"$log" || { tail -n 5 "$log"; exit 1; }
+			wall=$(sed -n 's/.*mapped ([0-9.]*%), \([0-9.]*\) s,.*/\1/p' "$log")
+			echo "$which t$t round $round: $wall s, $(awk -v p="$pairs" -v w="$wall" 'BEGIN { printf "%.0f", p / w }') pairs/s"
+		done
+	done
+done
