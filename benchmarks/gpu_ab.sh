@@ -14,14 +14,9 @@ reps=${4:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
 shift 4
 threads=("$@")
 ((${#threads[@]})) || threads=(16)
-hts=$PWD/carry/cli_hts
-export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/gpu_env.sh"
 mkdir -p "$out"
-for dir in "$old" .; do
-	make -C "$dir" -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
-		HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/build.log" 2>&1 ||
-		{ tail -n 20 "$out/build.log"; exit 1; }
-done
+gpu_build "$old" "$out/build-old.log" && gpu_build . "$out/build.log" || exit 1
 [[ -s $data/chr20.fa.gz.smi ]] || ./scanmap index "$data/chr20.fa.gz" 2>"$out/index.log" ||
 	{ cat "$out/index.log"; exit 1; }
 for m in 1 2; do

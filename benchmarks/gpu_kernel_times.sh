@@ -9,8 +9,7 @@ set -uo pipefail
 data=${1:?usage: gpu_kernel_times.sh DATA OUT [KERNELS]}
 out=${2:?usage: gpu_kernel_times.sh DATA OUT [KERNELS]}
 count=${3:-600}
-hts=$PWD/carry/cli_hts
-export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/gpu_env.sh"
 mkdir -p "$out"
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum --print-units base -c "$count" --csv \

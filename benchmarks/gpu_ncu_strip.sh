@@ -10,8 +10,7 @@ data=${1:?usage: gpu_ncu_strip.sh DATA OUT [REGEX] [SKIP]}
 out=${2:?usage: gpu_ncu_strip.sh DATA OUT [REGEX] [SKIP]}
 regex=${3:-strip_kernelILi16ELb0ELi16ELi1ELb1E}
 skip=${4:-4}
-hts=$PWD/carry/cli_hts
-export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/gpu_env.sh"
 mkdir -p "$out"
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 "$ncu_bin" --clock-control none --kernel-name-base mangled -k "regex:$regex" --launch-skip "$skip" -c 1 \

@@ -11,12 +11,9 @@ data=${1:?usage: gpu_probe.sh DATA OUT REPS [ENV=VALUE...]}
 out=${2:?usage: gpu_probe.sh DATA OUT REPS [ENV=VALUE...]}
 reps=${3:?usage: gpu_probe.sh DATA OUT REPS [ENV=VALUE...]}
 shift 3
-hts=$PWD/carry/cli_hts
-export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/gpu_env.sh"
 mkdir -p "$out"
-make -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
-	HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/build.log" 2>&1 ||
-	{ tail -n 20 "$out/build.log"; exit 1; }
+gpu_build . "$out/build.log" || exit 1
 # The index, as gpu_seeded_bench.sh makes it (else each run builds it).
 [[ -s $data/chr20.fa.gz.smi ]] || ./scanmap index "$data/chr20.fa.gz" 2>"$out/index.log" ||
 	{ cat "$out/index.log"; exit 1; }

@@ -12,12 +12,9 @@ out=${2:?usage: gpu_slots_bench.sh DATA OUT [CONFIG...]}
 shift 2
 slots=("$@")
 ((${#slots[@]})) || slots=(2 4 8)
-hts=$PWD/carry/cli_hts
-export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/gpu_env.sh"
 mkdir -p "$out"
-make -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
-	HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/build.log" 2>&1 ||
-	{ tail -n 20 "$out/build.log"; exit 1; }
+gpu_build . "$out/build.log" || exit 1
 fail=0
 for c in "${slots[@]}"; do
 	t=16 s=$c

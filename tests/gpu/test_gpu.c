@@ -328,18 +328,57 @@ static void check_concurrent(const char *name, const sm_ref_t *ref, const sm_sco
 	free(got);
 }
 
+/* Every ladder's sm_gpu_scan_refs(refs, src) of the rd queries against
+ * want[] (the oracle's), with an engine over whole; one line per ladder,
+ * `what` naming the references. */
+static void refs_every_ladder(const char *name, const char *what, const sm_score_t *sc,
+			      const sm_ref_t *whole, int max_len, const test_reads_t *rd,
+			      const sm_ref_t **refs, const sm_ref_src_t *src, const sm_scan_t *want)
+{
+	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
+	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
+	sm_scan_t *got = calloc((size_t)rd->n, sizeof *got);
+
+	for (int l = 0; l < 3; l++) {
+		sm_gpu_t *g = sm_gpu_create(whole, sc, 0, ladders[l], max_len);
+		int bad = 0, first = -1;
+
+		if (!g || sm_gpu_scan_refs(g, rd->n, rd->q, refs, src, got) != 0) {
+			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
+			n_fail++;
+			sm_gpu_destroy(g);
+			continue;
+		}
+		for (int k = 0; k < rd->n; k++) {
+			if (!sm_scan_equal(&want[k], &got[k])) {
+				if (first < 0)
+					first = k;
+				bad++;
+			}
+		}
+		printf("%s %s cells %s: %d queries on %s, %d differ\n", bad ? "FAIL" : "ok  ", name,
+		       ladder_name[l], rd->n, what, bad);
+		if (bad) {
+			print_scan("oracle", &want[first]);
+			print_scan("gpu   ", &got[first]);
+			n_fail++;
+		}
+		sm_gpu_destroy(g);
+	}
+	free(got);
+}
+
 /* Per-query references (sm_gpu_scan_refs, seeded mode): R small
  * references of 1-6 windows (contigs of 1-700 bases, N runs), each with
  * one to three queries sampled from it or random; every ladder against the
  * oracle on each query's own reference. */
 static void check_refs(const char *name, const sm_score_t *sc, int R, int max_len)
 {
-	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
-	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
 	test_ref_t *tr = calloc((size_t)R, sizeof *tr), whole;
 	test_reads_t rd;
 	const sm_ref_t **refs = calloc((size_t)R * 3, sizeof *refs);
-	sm_scan_t *want, *got;
+	sm_scan_t *want;
+	char what[64];
 
 	reads_init(&rd, R * 3);
 	for (int r = 0; r < R; r++) {
@@ -356,38 +395,13 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 		}
 	}
 	want = calloc((size_t)rd.n, sizeof *want);
-	got = calloc((size_t)rd.n, sizeof *got);
 	for (int k = 0; k < rd.n; k++)
 		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
 	/* The engine's own (whole) reference is unused by these calls. */
 	ref_init(&whole);
 	ref_add(&whole, 1000, 0);
-	for (int l = 0; l < 3; l++) {
-		sm_gpu_t *g = sm_gpu_create(&whole.ref, sc, 0, ladders[l], max_len);
-		int bad = 0, first = -1;
-
-		if (!g || sm_gpu_scan_refs(g, rd.n, rd.q, refs, NULL, got) != 0) {
-			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
-			n_fail++;
-			sm_gpu_destroy(g);
-			continue;
-		}
-		for (int k = 0; k < rd.n; k++) {
-			if (!sm_scan_equal(&want[k], &got[k])) {
-				if (first < 0)
-					first = k;
-				bad++;
-			}
-		}
-		printf("%s %s cells %s: %d queries on %d own references, %d differ\n",
-		       bad ? "FAIL" : "ok  ", name, ladder_name[l], rd.n, R, bad);
-		if (bad) {
-			print_scan("oracle", &want[first]);
-			print_scan("gpu   ", &got[first]);
-			n_fail++;
-		}
-		sm_gpu_destroy(g);
-	}
+	snprintf(what, sizeof what, "%d own references", R);
+	refs_every_ladder(name, what, sc, &whole.ref, max_len, &rd, refs, NULL, want);
 	for (int r = 0; r < R; r++)
 		ref_free(&tr[r]);
 	ref_free(&whole);
@@ -395,7 +409,6 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 	free(tr);
 	free(refs);
 	free(want);
-	free(got);
 }
 
 /* Per-query references whose bases the GPU copies from its own reference
@@ -407,8 +420,6 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
  * of the same windows. */
 static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_len)
 {
-	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
-	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
 	test_ref_t whole, *tr = calloc((size_t)R, sizeof *tr);
 	sm_ref_t *bare = calloc((size_t)R, sizeof *bare);
 	int64_t *start = calloc((size_t)R * 8, sizeof *start);
@@ -416,7 +427,8 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 	const sm_ref_t **refs = calloc((size_t)R * 3, sizeof *refs), **bare_refs =
 		calloc((size_t)R * 3, sizeof *bare_refs);
 	test_reads_t rd;
-	sm_scan_t *want, *got;
+	sm_scan_t *want;
+	char what[64];
 
 	ref_init(&whole);
 	ref_add(&whole, 20000, 3);
@@ -450,35 +462,10 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 		}
 	}
 	want = calloc((size_t)rd.n, sizeof *want);
-	got = calloc((size_t)rd.n, sizeof *got);
 	for (int k = 0; k < rd.n; k++)
 		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
-	for (int l = 0; l < 3; l++) {
-		sm_gpu_t *g = sm_gpu_create(&whole.ref, sc, 0, ladders[l], max_len);
-		int bad = 0, first = -1;
-
-		if (!g || sm_gpu_scan_refs(g, rd.n, rd.q, bare_refs, src, got) != 0) {
-			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
-			n_fail++;
-			sm_gpu_destroy(g);
-			continue;
-		}
-		for (int k = 0; k < rd.n; k++) {
-			if (!sm_scan_equal(&want[k], &got[k])) {
-				if (first < 0)
-					first = k;
-				bad++;
-			}
-		}
-		printf("%s %s cells %s: %d queries on %d references copied on the GPU, %d differ\n",
-		       bad ? "FAIL" : "ok  ", name, ladder_name[l], rd.n, R, bad);
-		if (bad) {
-			print_scan("oracle", &want[first]);
-			print_scan("gpu   ", &got[first]);
-			n_fail++;
-		}
-		sm_gpu_destroy(g);
-	}
+	snprintf(what, sizeof what, "%d references copied on the GPU", R);
+	refs_every_ladder(name, what, sc, &whole.ref, max_len, &rd, bare_refs, src, want);
 	for (int r = 0; r < R; r++)
 		ref_free(&tr[r]);
 	ref_free(&whole);
@@ -490,7 +477,6 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 	free(refs);
 	free(bare_refs);
 	free(want);
-	free(got);
 }
 
 static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
