@@ -351,8 +351,8 @@ static int run_windows(int quick)
 		if (!wseq || !fwd || !q || !rev || !wref || !refs || !lens || !offs || !out)
 			goto next;
 		for (int k = 0; k < WIN_READS; k++) {
-			/* The read's origin: make_reads drew it; find it again by
-			 * placing the first window around a fresh copy of it. */
+			/* A fresh origin p for read k (make_reads' bases are
+			 * overwritten): the first window is centred on it. */
 			int64_t p = (int64_t)(rnd() % (uint64_t)(br.ref.total - WIN_COLS));
 			uint8_t *r = (uint8_t *)fwd[k].seq;
 

@@ -304,12 +304,14 @@ static int add_window_scans(worker_ws_t *ws, int k)
 	return 0;
 }
 
-/* Runs list `jobs` (counted as list kind `kind`). */
+/* Runs list `jobs` (counted at -v 4 as list kind `kind`). */
 static int run_list(pipe_t *p, worker_ws_t *ws, sm_wscan_t *jobs, int kind)
 {
-	ws->list_n[kind]++;
-	ws->list_jobs[kind] += jobs->n;
-	ws->list_cols[kind] += sm_wscan_columns(jobs);
+	if (sm_log_get_level() >= SM_LOG_DEBUG) {
+		ws->list_n[kind]++;
+		ws->list_jobs[kind] += jobs->n;
+		ws->list_cols[kind] += sm_wscan_columns(jobs);
+	}
 	return sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st);
 }
 
@@ -321,6 +323,7 @@ static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 		      const sm_seed_opt_t *opt)
 {
 	int keep = opt->max_windows;
+	int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t);
 
 	if (!p->gseed) {
 		for (int t = 0; t < n; t++) {
@@ -348,13 +351,12 @@ static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 	if (sm_gpu_seed_find(p->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
 			     ws->seed_win, ws->seed_nwin) < 0)
 		return -1;
+	/* The GPU scans windows from its own reference: no bases to copy. */
+	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
 	for (int t = 0; t < n; t++) {
 		int k = ws->seed_todo[t];
 
-		const sm_window_t *win = ws->seed_win + (int64_t)t * keep;
-
-		if ((ws->jobs.spans ? sm_wref_place_windows(&ws->wrefs[k], p->ref, win, ws->seed_nwin[t]) :
-		     sm_wref_set_windows(&ws->wrefs[k], p->ref, win, ws->seed_nwin[t])) < 0 ||
+		if (lay(&ws->wrefs[k], p->ref, ws->seed_win + (int64_t)t * keep, ws->seed_nwin[t]) < 0 ||
 		    add_window_scans(ws, k) < 0)
 			return -1;
 	}

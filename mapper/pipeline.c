@@ -14,28 +14,22 @@
 
 static const char *const ph_name[PH_N] = { "seeding", "window scans", "candidates",
 					    "exhaustive", "tandem", "pairing+records", "SAM text" };
+static const char *const list_name[LIST_N] = { "windows", "second pass", "tandem" };
 
-/* The calling thread's CPU seconds: the reader and the writer share two
- * cores with the workers on a small machine, where their wall seconds say
- * little. */
-static double thread_cpu_seconds(void)
+/* CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID) or of the
+ * whole process (CLOCK_PROCESS_CPUTIME_ID): the reader and the writer share
+ * two cores with the workers on a small machine, where their wall seconds
+ * say little. */
+static double cpu_seconds(clockid_t which)
 {
 	struct timespec ts;
 
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+	if (clock_gettime(which, &ts) != 0)
 		return 0.0;
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The whole process's CPU seconds (user + system), from its start. */
-static double process_cpu_seconds(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-		return 0.0;
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double thread_cpu_seconds(void) { return cpu_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 static void set_failed(pipe_t *p)
 {
@@ -616,16 +610,17 @@ static void summary(const pipe_t *p, const counts_t *c)
 		       c->write_s, c->write_cpu, dt);
 		sm_log(SM_LOG_DEBUG, "threads: workers' CPU %.2f s, waiting for a batch %.2f s "
 		       "(summed); reader waiting for a free batch %.2f s; process CPU %.2f s",
-		       p->work_cpu, p->work_idle, p->read_idle, process_cpu_seconds());
+		       p->work_cpu, p->work_idle, p->read_idle,
+		       cpu_seconds(CLOCK_PROCESS_CPUTIME_ID));
+		at = 0;
+		for (int k = 0; k < LIST_N && at < (int)sizeof line; k++)
+			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %lld, %lld, %.0f",
+				       k ? "; " : "", list_name[k], (long long)p->list_n[k],
+				       (long long)p->list_jobs[k], p->list_jobs[k] ?
+				       (double)p->list_cols[k] / (double)p->list_jobs[k] : 0.0);
 		if (p->seeded)
-			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): "
-			       "windows %lld, %lld, %.0f; second pass %lld, %lld, %.0f; tandem %lld, "
-			       "%lld, %.0f", (long long)p->list_n[0], (long long)p->list_jobs[0],
-			       p->list_jobs[0] ? (double)p->list_cols[0] / p->list_jobs[0] : 0.0,
-			       (long long)p->list_n[1], (long long)p->list_jobs[1],
-			       p->list_jobs[1] ? (double)p->list_cols[1] / p->list_jobs[1] : 0.0,
-			       (long long)p->list_n[2], (long long)p->list_jobs[2],
-			       p->list_jobs[2] ? (double)p->list_cols[2] / p->list_jobs[2] : 0.0);
+			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): %s",
+			       line);
 		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
 			double seed_s = 0;
 			int64_t seed_reads = 0;

@@ -226,7 +226,6 @@ static int cluster_window(const sm_ref_t *ref, const sm_cluster_t *c, int32_t n,
 	return sm_cluster_window(ref->offset, ref->len, ref->n_contig, ref->total, c, n, margin, x);
 }
 
-/* Copies the windows w->win[0..n_win) out of ref as the contigs of w->ref. */
 /* Lays out w's windows as contigs (offsets, lengths, global starts) and,
  * when bases, copies their bases from ref.  0 or -1 when out of memory. */
 static int wref_layout(sm_wref_t *w, const sm_ref_t *ref, int bases)
@@ -238,22 +237,19 @@ static int wref_layout(sm_wref_t *w, const sm_ref_t *ref, int bases)
 		total += w->win[t].end - w->win[t].start;
 	if ((bases && sm_grow((void **)&w->ref.seq, &w->cap_seq, total + 1, 1) < 0))
 		return -1;
-	if (n_win + 1 > w->cap_contig) {
+	if (n_win + 1 > w->cap_contig) {   /* three arrays of the same capacity */
+		int64_t **arr[] = { &w->ref.len, &w->ref.offset, &w->start };
 		int64_t m = w->cap_contig;
 
-		if (sm_grow((void **)&w->ref.len, &m, n_win + 1, sizeof *w->ref.len) < 0)
-			return -1;
-		m = w->cap_contig;
-		if (sm_grow((void **)&w->ref.offset, &m, n_win + 1, sizeof *w->ref.offset) < 0)
-			return -1;
-		m = w->cap_contig;
-		if (sm_grow((void **)&w->start, &m, n_win + 1, sizeof *w->start) < 0)
-			return -1;
+		for (int a = 0; a < 3; a++) {
+			m = w->cap_contig;
+			if (sm_grow((void **)arr[a], &m, n_win + 1, sizeof(int64_t)) < 0)
+				return -1;
+		}
 		w->cap_contig = m;
 	}
 	w->ref.n_contig = n_win;
 	w->ref.total = 0;
-	w->has_bases = bases;
 	for (int32_t t = 0; t < n_win; t++) {
 		int64_t len = w->win[t].end - w->win[t].start;
 
@@ -447,14 +443,6 @@ int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p)
 	int32_t c = sm_ref_contig_of(&w->ref, p);
 
 	return w->win[c].start + (p - w->ref.offset[c]);
-}
-
-int64_t sm_wref_from_global(const sm_wref_t *w, int64_t g)
-{
-	for (int32_t t = 0; t < w->n_win; t++)
-		if (g >= w->win[t].start && g < w->win[t].end)
-			return w->ref.offset[t] + (g - w->win[t].start);
-	return -1;
 }
 
 void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, sm_scan_t *out)

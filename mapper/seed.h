@@ -134,7 +134,6 @@ typedef struct {
 	int32_t n_win;
 	sm_window_t *win;      /* global extent of each contig */
 	int64_t *start;        /* win[c].start for each contig (sm_ref_src_t) */
-	int has_bases;         /* ref.seq holds the windows' bases */
 	int64_t cap_seq, cap_win, cap_contig;
 } sm_wref_t;
 
@@ -195,14 +194,10 @@ int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t
 int sm_wref_set_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n);
 
 /* As sm_wref_set_windows, without copying the bases: w->ref.seq is not
- * valid (w->has_bases is 0).  For a scan engine that reads them from its
+ * valid afterwards.  For a scan engine that reads them from its
  * own copy of ref (sm_ref_src_t, engine.h). */
 int sm_wref_place_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win,
 			  int32_t n);
-
-/* Window-reference coordinate of global coordinate g, or -1 when g lies in
- * no window. */
-int64_t sm_wref_from_global(const sm_wref_t *w, int64_t g);
 
 /* Global coordinate of window-reference coordinate p. */
 int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p);

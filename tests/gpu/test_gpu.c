@@ -328,6 +328,16 @@ static void check_concurrent(const char *name, const sm_ref_t *ref, const sm_sco
 	free(got);
 }
 
+/* One read of 1..max_len bases for a per-query reference: sampled from it
+ * (3 in 4) or random. */
+static void read_for_ref(test_reads_t *rd, const sm_ref_t *ref, int max_len)
+{
+	if (rnd() % 4)
+		read_sampled(rd, ref, rnd_range(1, max_len), 20, 5, 5, 0);
+	else
+		read_random(rd, rnd_range(1, max_len));
+}
+
 /* Every ladder's sm_gpu_scan_refs(refs, src) of the rd queries against
  * want[] (the oracle's), with an engine over whole; one line per ladder,
  * `what` naming the references. */
@@ -388,10 +398,7 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 			ref_add(&tr[r], rnd_range(1, 700), rnd_range(0, 1) * 5);
 		for (int k = 0; k < nq; k++) {
 			refs[rd.n] = &tr[r].ref;
-			if (rnd() % 4)
-				read_sampled(&rd, &tr[r].ref, rnd_range(1, max_len), 20, 5, 5, 0);
-			else
-				read_random(&rd, rnd_range(1, max_len));
+			read_for_ref(&rd, &tr[r].ref, max_len);
 		}
 	}
 	want = calloc((size_t)rd.n, sizeof *want);
@@ -455,10 +462,7 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 			refs[rd.n] = &tr[r].ref;
 			bare_refs[rd.n] = &bare[r];
 			src[rd.n] = (sm_ref_src_t){ start + (size_t)r * 8, rev };
-			if (rnd() % 4)
-				read_sampled(&rd, &tr[r].ref, rnd_range(1, max_len), 20, 5, 5, 0);
-			else
-				read_random(&rd, rnd_range(1, max_len));
+			read_for_ref(&rd, &tr[r].ref, max_len);
 		}
 	}
 	want = calloc((size_t)rd.n, sizeof *want);
