@@ -29,6 +29,7 @@
 #include "gpu/sw_kernel.cuh"
 #include "mapper/clock.h"
 #include "mapper/log.h"
+#include "mapper/trace.h"
 
 /* Device memory for the per-range lists of one launch (grown on demand up to
  * this; launches are chunked to fit). */
@@ -189,6 +190,8 @@ struct sm_gpu_s {
 	uint64_t calls;
 	double wait_s, call_s, kernel_s;   /* summed over calls */
 	sm_gpu_profile_t prof;     /* of the last scan */
+	cudaEvent_t ev_origin;     /* the device's clock at host time t_origin (traces) */
+	double t_origin;
 };
 
 int sm_gpu_available(int device, char *msg, int msg_len)
@@ -319,6 +322,8 @@ void sm_gpu_destroy(sm_gpu_t *g)
 	cudaFree(g->d_goff);
 	for (int k = 0; k < SM_GPU_SLOTS; k++)
 		sm_slot_free(&g->slot[k]);
+	if (g->ev_origin)
+		cudaEventDestroy(g->ev_origin);
 	pthread_cond_destroy(&g->slot_free);
 	pthread_mutex_destroy(&g->lock);
 	free(g->dev_start);
@@ -425,6 +430,10 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	for (int k = 0; k < SM_GPU_SLOTS; k++)
 		if (sm_slot_init(&g->slot[k]))
 			goto fail;
+	if (SM_CUDA(cudaEventCreate(&g->ev_origin)) || SM_CUDA(cudaEventRecord(g->ev_origin, 0)) ||
+	    SM_CUDA(cudaEventSynchronize(g->ev_origin)))
+		goto fail;
+	g->t_origin = sm_seconds();
 	free(h_ref);
 	return g;
 fail:
@@ -609,6 +618,25 @@ done:
 	return rc;
 }
 
+/* Records a scan call in the trace (mapper/trace.h): its host work, and
+ * its copies and kernels on the device's clock (events against
+ * ev_origin).  The post-processing is recorded by the caller. */
+static void sm_trace_call(sm_gpu_t *g, sm_gpu_slot_t *s, double t_start, double t_prep,
+			  double t_post)
+{
+	static const char *const what[3] = { "device: upload", "device: kernels",
+					     "device: download" };
+	float ms[4];
+
+	sm_trace_span("GPU scan: host prep", t_start, t_prep);
+	sm_trace_span("GPU scan: on the device", t_prep, t_post);
+	for (int k = 0; k < 4; k++)
+		if (cudaEventElapsedTime(&ms[k], g->ev_origin, s->ev[k]) != cudaSuccess)
+			return;
+	for (int k = 0; k < 3; k++)
+		sm_trace_span(what[k], g->t_origin + 1e-3 * ms[k], g->t_origin + 1e-3 * ms[k + 1]);
+}
+
 /* The body of sm_gpu_scan and sm_gpu_scan_refs, on slot s (owned by this
  * call, g->lock not held); the call's profile goes to *pr.  refs: NULL
  * for the whole reference, else query k's own reference. */
@@ -747,8 +775,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	    SM_CUDA(cudaMemcpyAsync(s->d_qoff, qoff, sizeof(int64_t) * ngroups, cudaMemcpyHostToDevice, s->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(s->d_glen, glen, sizeof(int32_t) * ngroups, cudaMemcpyHostToDevice, s->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(s->d_shift, shift, sizeof(int32_t) * ngroups * Q, cudaMemcpyHostToDevice, s->stream)) ||
-	    SM_CUDA(cudaMemsetAsync(s->d_cells, 0, 3 * sizeof(unsigned long long), s->stream)) ||
-	    SM_CUDA(cudaEventRecord(s->ev[1], s->stream)))
+	    SM_CUDA(cudaMemsetAsync(s->d_cells, 0, 3 * sizeof(unsigned long long), s->stream)))
 		goto done;
 
 	{
@@ -757,7 +784,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.ref = g->d_ref;
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
-		if (refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, src, &P, &max_dev_len))
+		if ((refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, src, &P, &max_dev_len)) ||
+		    SM_CUDA(cudaEventRecord(s->ev[1], s->stream)))
 			goto done;
 		P.n_contig = g->n_contig;
 		P.dev_len = g->dev_len;
@@ -858,6 +886,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		pr->download_s = 1e-3 * ms[2];
 	}
 	t_post = sm_seconds();
+	if (sm_trace_on)
+		sm_trace_call(g, s, t_start, t_start + pr->host_prep_s, t_post);
 
 	for (int k = 0; k < ngroups * Q; k++) {
 		if (lq[k] < 0)
@@ -877,6 +907,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		pr->cells_w[w] = s->h_cells[w];
 	pr->host_post_s = sm_seconds() - t_post;
 	pr->total_s = sm_seconds() - t_start;
+	if (sm_trace_on)
+		sm_trace_span("GPU scan: results", t_post, t_start + pr->total_s);
 	rc = 0;
 done:
 	free(rg);
@@ -910,6 +942,8 @@ static int sm_gpu_run(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *c
 	s->busy = 1;
 	pthread_mutex_unlock(&g->lock);
 	wait = sm_seconds() - t0;
+	if (sm_trace_on)
+		sm_trace_span("GPU scan: wait for a slot", t0, t0 + wait);
 
 	rc = SM_CUDA(cudaSetDevice(g->device));
 	if (rc == 0)

@@ -16,7 +16,7 @@ extern "C" {
 
 typedef struct {
 	double host_prep_s;   /* sorting and packing queries on the CPU */
-	double upload_s;      /* host -> device copies */
+	double upload_s;      /* host -> device copies, per-read references gathered */
 	double kernel_s;      /* strip and merge kernels */
 	double download_s;    /* device -> host copies */
 	double host_post_s;   /* unpacking results on the CPU */

@@ -27,6 +27,7 @@
 #include "gpu/cuda_check.h"
 #include "mapper/clock.h"
 #include "mapper/log.h"
+#include "mapper/trace.h"
 #include "mapper/score.h"
 
 #define SEED_THREADS 128
@@ -515,6 +516,8 @@ extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int 
 	}
 	rc = seed_call(g, c, opt, n, reads, len, margin, win, n_win);
 	call_give(g, c);
+	if (sm_trace_on)
+		sm_trace_span("GPU seeding call", t0, sm_seconds());
 	pthread_mutex_lock(&g->lock);
 	g->seconds += sm_seconds() - t0;
 	g->reads += n;

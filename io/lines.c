@@ -9,7 +9,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "mapper/clock.h"
 #include "mapper/log.h"
+#include "mapper/trace.h"
 
 /* Bytes asked of zlib per gzread(): below twice SM_LINES_GZBUF, so zlib
  * inflates through its own output buffer, and a corrupt stream loses the
@@ -92,8 +94,10 @@ static void *lines_inflate(void *arg)
 	int state = LINES_MORE;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	sm_trace_thread("inflate");
 	while (state == LINES_MORE) {
 		lines_blk_t *b;
+		double t = sm_seconds();
 
 		pthread_mutex_lock(&s->lock);
 		while (s->n_full == SM_LINES_BLOCKS && !s->stop)
@@ -104,11 +108,16 @@ static void *lines_inflate(void *arg)
 		}
 		b = &s->blk[s->head];
 		pthread_mutex_unlock(&s->lock);
+		if (sm_trace_on)
+			sm_trace_span("ring full", t, sm_seconds());
 
+		t = sm_seconds();
 		b->len = 0;
 		while (state == LINES_MORE && SM_LINES_BLOCK - b->len >= SM_LINES_CHUNK)
 			state = inflate_chunk(s, b);
 		b->state = state;
+		if (sm_trace_on)
+			sm_trace_span("inflate", t, sm_seconds());
 
 		pthread_mutex_lock(&s->lock);
 		s->head = (s->head + 1) % SM_LINES_BLOCKS;
@@ -178,6 +187,7 @@ static void lines_take(sm_lines_t *lr)
 {
 	sm_lines_src_t *s = lr->src;
 	lines_blk_t *b;
+	double t = sm_seconds();
 
 	pthread_mutex_lock(&s->lock);
 	if (s->held) {
@@ -187,6 +197,8 @@ static void lines_take(sm_lines_t *lr)
 	}
 	while (s->n_full == 0)
 		pthread_cond_wait(&s->filled, &s->lock);
+	if (sm_trace_on)
+		sm_trace_span("wait for inflate", t, sm_seconds());
 	s->held = 1;
 	b = &s->blk[s->tail];
 	pthread_mutex_unlock(&s->lock);

@@ -85,12 +85,17 @@ void sm_ws_free(worker_ws_t *ws)
 	free(ws->seed_win);
 }
 
+const char *const sm_ph_name[PH_N] = { "seeding", "window scans", "candidates", "exhaustive",
+					"tandem", "pairing+records", "SAM text" };
+
 /* Adds the seconds since *t to phase ph and restarts *t. */
 void sm_ph_add(worker_ws_t *ws, int ph, double *t)
 {
 	double now = sm_seconds();
 
 	ws->ph[ph] += now - *t;
+	if (sm_trace_on)
+		sm_trace_span(sm_ph_name[ph], *t, now);
 	*t = now;
 }
 

@@ -26,6 +26,7 @@
 #include "mapper/record.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
+#include "mapper/trace.h"
 #include "mapper/pipeline.h"
 #include "mapper/wscan.h"
 #include "gpu/gpu_seed.h"
@@ -110,6 +111,7 @@ enum {
 	PH_FORMAT,       /* SAM text of the records */
 	PH_N
 };
+extern const char *const sm_ph_name[PH_N];
 
 /* The scan lists a worker runs per batch (counted at -v 4). */
 enum {

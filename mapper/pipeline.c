@@ -12,8 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const ph_name[PH_N] = { "seeding", "window scans", "candidates",
-					    "exhaustive", "tandem", "pairing+records", "SAM text" };
 static const char *const list_name[LIST_N] = { "windows", "second pass", "tandem" };
 
 /* CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID) or of the
@@ -222,6 +220,7 @@ static void *reader_main(void *arg)
 {
 	pipe_t *p = arg;
 
+	sm_trace_thread("reader");
 	for (;;) {
 		batch_t *b;
 		int rc;
@@ -231,6 +230,8 @@ static void *reader_main(void *arg)
 		while (!p->free_list && !p->failed)
 			pthread_cond_wait(&p->cond, &p->lock);
 		p->read_idle += sm_seconds() - t;
+		if (sm_trace_on)
+			sm_trace_span("no free batch", t, sm_seconds());
 		if (p->failed) {
 			pthread_mutex_unlock(&p->lock);
 			return NULL;
@@ -243,6 +244,8 @@ static void *reader_main(void *arg)
 		c = thread_cpu_seconds();
 		rc = fill_batch(p, b);
 		p->read_s += sm_seconds() - t;  /* the reader's own fields */
+		if (sm_trace_on)
+			sm_trace_span("read batch", t, sm_seconds());
 		p->read_cpu += thread_cpu_seconds() - c;
 
 		pthread_mutex_lock(&p->lock);
@@ -420,6 +423,13 @@ static void *worker_main(void *arg)
 	worker_ws_t ws;
 	double idle = 0;
 
+	if (sm_trace_on) {
+		static int named;
+		char name[32];
+
+		snprintf(name, sizeof name, "worker %d", __atomic_fetch_add(&named, 1, __ATOMIC_RELAXED));
+		sm_trace_thread(name);
+	}
 	if (sm_ws_init(p, &ws) < 0) {
 		sm_log(SM_LOG_ERROR, "cannot create a worker's workspace");
 		sm_ws_free(&ws);
@@ -435,6 +445,8 @@ static void *worker_main(void *arg)
 		while (!p->todo_head && !p->reader_done && !p->failed)
 			pthread_cond_wait(&p->cond, &p->lock);
 		idle += sm_seconds() - t;
+		if (sm_trace_on)
+			sm_trace_span("no batch", t, sm_seconds());
 		if (p->failed || !p->todo_head) {
 			pthread_mutex_unlock(&p->lock);
 			break;
@@ -545,6 +557,8 @@ static int writer_loop(pipe_t *p, counts_t *c)
 					break;
 		}
 		c->write_s += sm_seconds() - t;
+		if (sm_trace_on)
+			sm_trace_span("write batch", t, sm_seconds());
 		c->write_cpu += thread_cpu_seconds() - cpu;
 		c->reads += b->n;
 		c->mapped += b->n_mapped;
@@ -604,7 +618,7 @@ static void summary(const pipe_t *p, const counts_t *c)
 
 		for (int k = 0; k < PH_N && at < (int)sizeof line; k++)
 			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %.2f", k ? ", " : "",
-				       ph_name[k], p->ph[k]);
+				       sm_ph_name[k], p->ph[k]);
 		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f (CPU %.2f); "
 		       "writer %.2f (CPU %.2f); wall %.2f", line, p->read_s, p->read_cpu,
 		       c->write_s, c->write_cpu, dt);
@@ -656,6 +670,7 @@ static int run_threads(pipe_t *p, counts_t *c)
 			set_failed(p);
 			break;
 		}
+	sm_trace_thread("writer");
 	rc = started == n_workers ? writer_loop(p, c) : -1;
 	pthread_join(reader, NULL);
 	for (int k = 0; k < started; k++)
@@ -931,6 +946,7 @@ int sm_map_run(const sm_opt_t *o)
 
 	memset(&p, 0, sizeof p);
 	memset(&c, 0, sizeof c);
+	sm_trace_start();
 	c.t0 = c.last_progress = sm_seconds();
 	p.opt = o;
 	if (check_output_path(o) < 0)
@@ -1025,6 +1041,8 @@ int sm_map_run(const sm_opt_t *o)
 		sm_sam_out_abort(p.out);
 		goto out;
 	}
+	if (sm_trace_on)
+		sm_trace_span("set-up", c.t0, sm_seconds());
 	if (run_threads(&p, &c) < 0) {
 		sm_sam_out_abort(p.out);
 		goto out;
@@ -1053,5 +1071,6 @@ out:
 	sm_fastq_close(p.fq);
 	if (p.fq2)
 		sm_fastq_close(p.fq2);
+	sm_trace_finish();
 	return rc;
 }
