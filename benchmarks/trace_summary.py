@@ -91,19 +91,39 @@ def main():
         print(f"  {'(nothing recorded)':<28} {idle.mean():5.2f}  "
               f"({np.percentile(idle, 10):.2f} .. {np.percentile(idle, 90):.2f})")
 
+    # The device: scan calls' kernels, and whole seeding calls (upload to
+    # download), on the device's clock; each scan call's kernels are put
+    # down to the worker phase around them (window scans, tandem, ...).
     kern = np.zeros(n, dtype=np.int32)
     xfer = np.zeros(n, dtype=np.int32)
+    seed = np.zeros(n, dtype=np.int32)
+    per_phase = collections.defaultdict(lambda: [0, 0.0])
     for ts in spans.values():
+        phases = sorted((t0, t1, w) for w, t0, t1 in ts
+                        if not w.startswith(("device:", "GPU ")) and w != "set-up")
+        starts = [p[0] for p in phases]
         for what, t0, t1 in ts:
-            if not what.startswith("device:"):
+            if not what.startswith("device:") or t1 < setup_end:
                 continue
             a = max(0, int((t0 - setup_end) / STEP))
             b = min(n, int((t1 - setup_end) / STEP))
-            (kern if what == "device: kernels" else xfer)[a:b] += 1
+            arr = kern if what == "device: kernels" else seed if what == "device: seeding" else xfer
+            if b > a:
+                arr[a:b] += 1
+            if what == "device: kernels":
+                mid = (t0 + t1) / 2
+                k = np.searchsorted(starts, mid) - 1
+                ph = phases[k][2] if k >= 0 and phases[k][1] >= mid else "(no phase)"
+                per_phase[ph][0] += 1
+                per_phase[ph][1] += t1 - t0
     if kern.any():
-        print(f"\ndevice (scan calls): some kernel running {100 * (kern > 0).mean():.1f}% of the time, "
-              f"{kern.mean():.2f} at once on average ({kern[kern > 0].mean():.2f} while any ran); "
-              f"copies {100 * (xfer > 0).mean():.1f}%")
+        print(f"\ndevice: scan kernels running {100 * (kern > 0).mean():.1f}% of the time, "
+              f"{kern.mean():.2f} at once on average; copies {100 * (xfer > 0).mean():.1f}%; "
+              f"seeding calls {100 * (seed > 0).mean():.1f}%; "
+              f"scan kernels or seeding {100 * ((kern > 0) | (seed > 0)).mean():.1f}%")
+        for ph, (calls, sec) in sorted(per_phase.items(), key=lambda x: -x[1][1]):
+            print(f"  scan kernels in {ph:<20} {calls:6d} calls, {sec:8.2f} s summed, "
+                  f"{1e3 * sec / calls:7.2f} ms each")
 
     if len(sys.argv) == 3 and workers and n >= 200:
         try:

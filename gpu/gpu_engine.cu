@@ -45,6 +45,14 @@
 #define SM_GPU_WARPS_PER_SM 96
 /* A range is at least this many halos long (context <= 1/this). */
 #define SM_GPU_MIN_RANGE_HALOS 8
+/* Per-group references (seeded windows) are split into ranges too, so that
+ * a group with long windows does not hold up its launch: ranges of about
+ * the launch's columns over the warps the device holds at once
+ * (SM_GPU_GREF_WARPS_PER_SM per multiprocessor), and at least this many
+ * halos long (SCANMAP_GPU_GREF_HALOS, for benchmarks; 0: one range per
+ * group, as before). */
+#define SM_GPU_GREF_MIN_RANGE_HALOS 8
+#define SM_GPU_GREF_WARPS_PER_SM 32
 /* Oldest architecture CUDA 13 builds for (sm_75). */
 #define SM_GPU_MIN_ARCH 75
 #define SM_GPU_HALO_ALIGN 64
@@ -186,6 +194,7 @@ struct sm_gpu_s {
 	pthread_cond_t slot_free;
 	sm_gpu_slot_t slot[SM_GPU_SLOTS];
 	int n_slots;               /* slots in use (benchmarks may lower it) */
+	int gref_halos;            /* per-group references: shortest range, in halos (0: no split) */
 	uint64_t cells, cells_w[3];
 	uint64_t calls;
 	double wait_s, call_s, kernel_s;   /* summed over calls */
@@ -356,6 +365,10 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 
 		g->n_slots = n < 1 ? 1 : n > SM_GPU_SLOTS ? SM_GPU_SLOTS : n;
 	}
+	g->gref_halos = SM_GPU_GREF_MIN_RANGE_HALOS;
+	if (getenv("SCANMAP_GPU_GREF_HALOS"))
+		g->gref_halos = atoi(getenv("SCANMAP_GPU_GREF_HALOS")) < 0 ? 0 :
+				atoi(getenv("SCANMAP_GPU_GREF_HALOS"));
 	g->device = device;
 	g->sc = *sc;
 	g->max_len = max_query_len;
@@ -524,7 +537,7 @@ __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int
  * at them.  refs[lq[g*Q]] is group g's reference. */
 static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, const int *lq,
 			  const int *glen, const sm_ref_t *const *refs, const sm_ref_src_t *src,
-			  smk::Params *P, int64_t *max_dev_len)
+			  smk::Params *P, int64_t *max_dev_len, int64_t *total_len)
 {
 	int64_t total = 0, nc = 0, *tab = NULL, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
 	int32_t *gcontig = NULL;
@@ -611,6 +624,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	P->dev_start = s->d_gtab + 2 * ngroups;
 	P->goff = s->d_gtab + 2 * ngroups + nc;
 	P->gcontig = s->d_gcontig;
+	*total_len = total;
 	rc = 0;
 done:
 	free(tab);
@@ -649,7 +663,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	int ngroups = (n + Q - 1) / Q;
 	int *glen = NULL, *shift = NULL, *lq = NULL;
 	sm_group_t *rg = NULL;
-	int64_t max_dev_len = 0;
+	int64_t max_dev_len = 0, total_len = 0;
 	int64_t *qoff = NULL, rows_total = 0;
 	uint8_t *rows;
 	uint64_t *res;
@@ -784,7 +798,8 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.ref = g->d_ref;
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
-		if ((refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, src, &P, &max_dev_len)) ||
+		if ((refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, src, &P, &max_dev_len,
+						&total_len)) ||
 		    SM_CUDA(cudaEventRecord(s->ev[1], s->stream)))
 			goto done;
 		P.n_contig = g->n_contig;
@@ -819,20 +834,31 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			while (gs < g_end) {
 				const int L = glen[gs];
 				const int64_t halo = sm_halo(&g->sc, L);
-				int64_t chunk = g_end - gs, nranges, range_len, target;
+				int64_t chunk = g_end - gs, nranges, range_len;
 				size_t per_group;
 
 				if (chunk > SM_GPU_MAX_GRID_Y)
 					chunk = SM_GPU_MAX_GRID_Y;
 				/* Ranges: enough warps to fill the device, each at
-				 * least a few halos long so context stays cheap. */
-				/* (Per-group references are short: one range or a
-				 * few each, the groups fill the device.) */
+				 * least a few halos long so context stays cheap.
+				 * Per-group references: ranges of the mean columns
+				 * per warp the device holds, so that the longest
+				 * group is split rather than run alone at the end;
+				 * the groups' other ranges are empty. */
 				const int64_t dev_len = refs ? max_dev_len : g->dev_len;
-				target = refs ? 1 : ((int64_t)g->sms * SM_GPU_WARPS_PER_SM + chunk - 1) / chunk;
-				range_len = (dev_len + target - 1) / target;
-				if (range_len < SM_GPU_MIN_RANGE_HALOS * halo)
-					range_len = SM_GPU_MIN_RANGE_HALOS * halo;
+				if (refs) {
+					const int64_t warps = (int64_t)g->sms * SM_GPU_GREF_WARPS_PER_SM;
+
+					range_len = g->gref_halos ? (total_len + warps - 1) / warps : dev_len;
+					if (range_len < g->gref_halos * halo)
+						range_len = g->gref_halos * halo;
+				} else {
+					const int64_t target = ((int64_t)g->sms * SM_GPU_WARPS_PER_SM + chunk - 1) / chunk;
+
+					range_len = (dev_len + target - 1) / target;
+					if (range_len < SM_GPU_MIN_RANGE_HALOS * halo)
+						range_len = SM_GPU_MIN_RANGE_HALOS * halo;
+				}
 				range_len = sm_round_up(range_len, S);
 				nranges = (dev_len + range_len - 1) / range_len;
 				per_group = (size_t)nranges * Q * SM_TOPK * sizeof(uint64_t);

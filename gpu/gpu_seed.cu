@@ -68,6 +68,7 @@ typedef struct {
 	buf_t reads, roff, margin, cnt, hoff, all, nwin;      /* device */
 	buf_t occ, first, mstrand, hit, sorted, cl, win, temp;
 	buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff;      /* pinned host */
+	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
 } call_t;
 
 struct sm_gpu_seed_s {
@@ -334,6 +335,9 @@ static void call_free(call_t *c)
 		cudaFreeHost(host[t]->p);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
+	for (int k = 0; k < 2; k++)
+		if (c->ev[k])
+			cudaEventDestroy(c->ev[k]);
 	free(c);
 }
 
@@ -461,6 +465,10 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 		b += len[r];
 	if (call_size(c, n, b, opt->max_windows))
 		return -1;
+	if (sm_trace_on && ((!c->ev[0] && (SM_CUDA(cudaEventCreate(&c->ev[0])) ||
+					    SM_CUDA(cudaEventCreate(&c->ev[1])))) ||
+			    SM_CUDA(cudaEventRecord(c->ev[0], c->stream))))
+		return -1;
 	roff = D(h_roff, int64_t);
 	cnt = D(h_cnt, int64_t);
 	hr = D(h_reads, uint8_t);
@@ -496,6 +504,17 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 		if (run_chunk(g, c, opt, r0, r1, win, n_win))
 			return -1;
 		r0 = r1;
+	}
+	if (sm_trace_on) {
+		/* The stream is idle: the end event completes at once, so the
+		 * host clock now is the device's at the call's end. */
+		float ms;
+
+		if (SM_CUDA(cudaEventRecord(c->ev[1], c->stream)) ||
+		    SM_CUDA(cudaEventSynchronize(c->ev[1])) ||
+		    SM_CUDA(cudaEventElapsedTime(&ms, c->ev[0], c->ev[1])))
+			return -1;
+		sm_trace_span("device: seeding", sm_seconds() - 1e-3 * ms, sm_seconds());
 	}
 	return 0;
 }

@@ -886,6 +886,20 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 			 (size_t)warp * (L + 1) * 2 * SK::EW;
 	const uint8_t *rows = P.qry + P.qoff[grp];
 
+	if constexpr (GREF) {
+		/* Every range of the block lies past this group's reference
+		 * (the launch's ranges fit its longest group): empty lists. */
+		if ((int64_t)blockIdx.x * NW * P.range_len >= P.gdev_len[grp]) {
+			for (int x = threadIdx.x; x < NW * Q * TOPK; x += NW * WARP) {
+				const int r = blockIdx.x * NW + x / (Q * TOPK), q = x % (Q * TOPK) / TOPK;
+
+				if (r < P.nranges)
+					P.range_out[((size_t)(grp * Q + q) * P.nranges + r) * TOPK +
+						    x % TOPK] = 0;
+			}
+			return;
+		}
+	}
 	for (int x = threadIdx.x; x < L * Q; x += NW * WARP)
 		s_rows[x] = rows[x];
 	for (int x = threadIdx.x; x < L; x += NW * WARP)

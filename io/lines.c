@@ -58,6 +58,7 @@ struct sm_lines_src_s {
 	int held;                 /* the reader holds blk[tail] */
 	int last;                 /* the thread has queued its last block (end or error) */
 	int stop;                 /* the reader is closing */
+	int trace_no;             /* names the thread in a trace (mapper/trace.h) */
 };
 
 /* Inflates one chunk onto the end of b.  Returns LINES_MORE with bytes
@@ -94,7 +95,12 @@ static void *lines_inflate(void *arg)
 	int state = LINES_MORE;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	sm_trace_thread("inflate");
+	if (sm_trace_on) {
+		char name[32];
+
+		snprintf(name, sizeof name, "inflate %d", s->trace_no);
+		sm_trace_thread(name);
+	}
 	while (state == LINES_MORE) {
 		lines_blk_t *b;
 		double t = sm_seconds();
@@ -161,6 +167,11 @@ int sm_lines_open(sm_lines_t *lr, const char *path)
 		return -1;
 	}
 	gzbuffer(s->fp, SM_LINES_GZBUF);
+	if (sm_trace_on) {
+		static int opened;
+
+		s->trace_no = __atomic_fetch_add(&opened, 1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->filled, NULL);
 	pthread_cond_init(&s->emptied, NULL);

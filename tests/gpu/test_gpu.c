@@ -421,11 +421,11 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 /* Per-query references whose bases the GPU copies from its own reference
  * (sm_ref_src_t, seeded mode with the GPU): the engine's reference has
  * several contigs with N runs; each of R small references is 1-8 windows
- * of 1-900 bases inside random contigs of it, or one window read
+ * of 1-max_win bases inside random contigs of it, or one window read
  * backwards (the tandem check's left side); the small references handed
  * to the engine carry no bases.  Every ladder against the oracle on copies
  * of the same windows. */
-static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_len)
+static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_len, int max_win)
 {
 	test_ref_t whole, *tr = calloc((size_t)R, sizeof *tr);
 	sm_ref_t *bare = calloc((size_t)R, sizeof *bare);
@@ -449,7 +449,7 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 		ref_init(&tr[r]);
 		for (int w = 0; w < n_win; w++) {
 			int32_t c = rnd_range(0, whole.ref.n_contig - 1);
-			int64_t len = rnd_range(1, 900), at;
+			int64_t len = rnd_range(1, max_win), at;
 
 			len = len > whole.ref.len[c] ? whole.ref.len[c] : len;
 			at = whole.ref.offset[c] + (int64_t)(rnd() % (uint64_t)(whole.ref.len[c] - len + 1));
@@ -601,8 +601,11 @@ int main(int argc, char **argv)
 	rng_state = 2718;
 	check_refs("own-refs/bwa", &bwa_sc, 300, 300);
 	check_refs("own-refs/paper", &paper_sc, 100, 1000);
-	check_srcs("gpu-copied-refs/bwa", &bwa_sc, 300, 300);
-	check_srcs("gpu-copied-refs/paper", &paper_sc, 100, 1000);
+	check_srcs("gpu-copied-refs/bwa", &bwa_sc, 300, 300, 900);
+	check_srcs("gpu-copied-refs/paper", &paper_sc, 100, 1000, 900);
+	/* Long references beside short ones: each is split into ranges of
+	 * a few halos (gpu_engine.cu), most groups' later ranges are empty. */
+	check_srcs("gpu-copied-long-refs/bwa", &bwa_sc, 400, 150, 5000);
 
 	printf("gpu tests: %s (%d failed)\n", n_fail ? "FAILED" : "passed", n_fail);
 	(void)argc;
