@@ -50,6 +50,8 @@ def main():
     states = {}
     names = []
     for thread, ts in spans.items():
+        if all(t1 <= setup_end for _, _, t1 in ts):
+            continue  # a set-up thread (the reference's inflate, insert-size sampling)
         st = np.full(n, -1, dtype=np.int16)
         for what, t0, t1 in sorted(ts, key=lambda s: s[2] - s[1], reverse=True):
             if what.startswith("device:") or what == "set-up":
