@@ -365,10 +365,10 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 
 		g->n_slots = n < 1 ? 1 : n > SM_GPU_SLOTS ? SM_GPU_SLOTS : n;
 	}
-	g->gref_halos = SM_GPU_GREF_MIN_RANGE_HALOS;
-	if (getenv("SCANMAP_GPU_GREF_HALOS"))
-		g->gref_halos = atoi(getenv("SCANMAP_GPU_GREF_HALOS")) < 0 ? 0 :
-				atoi(getenv("SCANMAP_GPU_GREF_HALOS"));
+	g->gref_halos = getenv("SCANMAP_GPU_GREF_HALOS") ? atoi(getenv("SCANMAP_GPU_GREF_HALOS"))
+						       : SM_GPU_GREF_MIN_RANGE_HALOS;
+	if (g->gref_halos < 0)
+		g->gref_halos = 0;
 	g->device = device;
 	g->sc = *sc;
 	g->max_len = max_query_len;

@@ -509,12 +509,14 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 		/* The stream is idle: the end event completes at once, so the
 		 * host clock now is the device's at the call's end. */
 		float ms;
+		double end;
 
 		if (SM_CUDA(cudaEventRecord(c->ev[1], c->stream)) ||
 		    SM_CUDA(cudaEventSynchronize(c->ev[1])) ||
 		    SM_CUDA(cudaEventElapsedTime(&ms, c->ev[0], c->ev[1])))
 			return -1;
-		sm_trace_span("device: seeding", sm_seconds() - 1e-3 * ms, sm_seconds());
+		end = sm_seconds();
+		sm_trace_span("device: seeding", end - 1e-3 * ms, end);
 	}
 	return 0;
 }
