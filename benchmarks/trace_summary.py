@@ -45,8 +45,12 @@ def main():
     n = int((end - setup_end) / STEP) + 1
     print(f"mapping from {setup_end:.2f} s to {end:.2f} s ({end - setup_end:.2f} s)")
 
+    def grid(t0, t1):
+        """The grid points [a, b) of the span t0..t1 within the mapping."""
+        return max(0, int((t0 - setup_end) / STEP)), min(n, int((t1 - setup_end) / STEP))
+
     # Each thread's state at each grid point: the innermost span wins
-    # (spans are recorded when they end, so an inner one comes first).
+    # (spans are laid down longest first, so a nested one overwrites).
     states = {}
     names = []
     for thread, ts in spans.items():
@@ -58,8 +62,7 @@ def main():
                 continue
             if what not in names:
                 names.append(what)
-            a = max(0, int((t0 - setup_end) / STEP))
-            b = min(n, int((t1 - setup_end) / STEP))
+            a, b = grid(t0, t1)
             if b > a:
                 st[a:b] = names.index(what)
         states[thread] = st
@@ -107,8 +110,7 @@ def main():
         for what, t0, t1 in ts:
             if not what.startswith("device:") or t1 < setup_end:
                 continue
-            a = max(0, int((t0 - setup_end) / STEP))
-            b = min(n, int((t1 - setup_end) / STEP))
+            a, b = grid(t0, t1)
             arr = kern if what == "device: kernels" else seed if what == "device: seeding" else xfer
             if b > a:
                 arr[a:b] += 1

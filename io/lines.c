@@ -103,7 +103,7 @@ static void *lines_inflate(void *arg)
 	}
 	while (state == LINES_MORE) {
 		lines_blk_t *b;
-		double t = sm_seconds();
+		double t = sm_trace_on ? sm_seconds() : 0;
 
 		pthread_mutex_lock(&s->lock);
 		while (s->n_full == SM_LINES_BLOCKS && !s->stop)
@@ -117,7 +117,8 @@ static void *lines_inflate(void *arg)
 		if (sm_trace_on)
 			sm_trace_span("ring full", t, sm_seconds());
 
-		t = sm_seconds();
+		if (sm_trace_on)
+			t = sm_seconds();
 		b->len = 0;
 		while (state == LINES_MORE && SM_LINES_BLOCK - b->len >= SM_LINES_CHUNK)
 			state = inflate_chunk(s, b);
@@ -198,7 +199,7 @@ static void lines_take(sm_lines_t *lr)
 {
 	sm_lines_src_t *s = lr->src;
 	lines_blk_t *b;
-	double t = sm_seconds();
+	double t = sm_trace_on ? sm_seconds() : 0;
 
 	pthread_mutex_lock(&s->lock);
 	if (s->held) {

@@ -18,7 +18,13 @@
 struct sm_align_ws_s {
 	int32_t *h, *e, *f;
 	size_t cap;   /* cells allocated in each matrix */
+	sm_align_stats_t st;
 };
+
+sm_align_stats_t sm_align_ws_stats(const sm_align_ws_t *ws)
+{
+	return ws->st;
+}
 
 sm_align_ws_t *sm_align_ws_create(void)
 {
@@ -129,6 +135,9 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	align_band(sc, n, score, w, &dlo, &dhi);
 	stride = (size_t)(dhi - dlo + 1) + 2;
 	cells = (size_t)(n + 1) * stride;
+	ws->st.calls++;
+	ws->st.cells += (int64_t)cells;
+	ws->st.narrow += stride <= 5;
 	if (ws_reserve(ws, cells) < 0) {
 		sm_log(SM_LOG_ERROR, "traceback: out of memory (%zu cells)", cells);
 		return -1;

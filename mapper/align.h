@@ -42,6 +42,13 @@ typedef struct sm_align_ws_s sm_align_ws_t;
 sm_align_ws_t *sm_align_ws_create(void);
 void sm_align_ws_destroy(sm_align_ws_t *ws);
 
+/* What the workspace's sm_align() calls computed so far: calls, band cells,
+ * and calls whose band is 1-3 diagonals wide (logged at -v 4). */
+typedef struct {
+	int64_t calls, cells, narrow;
+} sm_align_stats_t;
+sm_align_stats_t sm_align_ws_stats(const sm_align_ws_t *ws);
+
 /* Aligns q so that the alignment ends at global column `end` with score
  * `score` (as an engine reported it).  Returns 0, or -1 if no cell of column
  * `end` has that score (an engine/oracle disagreement: a bug, logged). */

@@ -226,6 +226,7 @@ typedef struct {
 	double work_cpu;         /* workers' CPU seconds, summed at their exit */
 	double work_idle;        /* workers' seconds waiting for a batch, summed */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* workers', summed */
+	sm_align_stats_t aln;    /* workers' tracebacks, summed */
 	int sam_text;            /* the workers format SAM (sm_sam_out_format) */
 } pipe_t;
 

@@ -481,6 +481,13 @@ static void *worker_main(void *arg)
 		p->list_jobs[k] += ws.list_jobs[k];
 		p->list_cols[k] += ws.list_cols[k];
 	}
+	if (ws.aws) {
+		sm_align_stats_t a = sm_align_ws_stats(ws.aws);
+
+		p->aln.calls += a.calls;
+		p->aln.cells += a.cells;
+		p->aln.narrow += a.narrow;
+	}
 	p->work_cpu += thread_cpu_seconds();
 	pthread_mutex_unlock(&p->lock);
 	sm_ws_free(&ws);
@@ -635,6 +642,11 @@ static void summary(const pipe_t *p, const counts_t *c)
 		if (p->seeded)
 			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): %s",
 			       line);
+		if (p->aln.calls)
+			sm_log(SM_LOG_DEBUG, "tracebacks: %lld, %.0f band cells each, %.1f%% with a "
+			       "band of 1-3 diagonals", (long long)p->aln.calls,
+			       (double)p->aln.cells / (double)p->aln.calls,
+			       100.0 * (double)p->aln.narrow / (double)p->aln.calls);
 		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
 			double seed_s = 0;
 			int64_t seed_reads = 0;
