@@ -1,5 +1,9 @@
-/* align.c — full-matrix Smith-Waterman over the hit window, and traceback
- * (see align.h for the tie-break rules). */
+/* align.c — banded Smith-Waterman over the hit window, and traceback
+ * (see align.h for the tie-break rules; align_impl.h for the band and its
+ * layouts).  The band is filled by the scalar recurrence below (32-bit
+ * cells, rows) or, when the CPU has SSE4.1 and the band fits, by
+ * align_sse41.c (16-bit cells, wavefront); both give the same values, so
+ * the traceback, which reads either, takes the same steps. */
 #include "mapper/align.h"
 
 #include <stdlib.h>
@@ -7,17 +11,31 @@
 
 #include <htslib/sam.h>
 
+#include "mapper/align_impl.h"
 #include "mapper/log.h"
 
 #define NEG_INF (-(1 << 29))
 /* Base codes 0..SM_BASE_N of sm_score_matrix(). */
 #define SM_SUBST_CODES (SM_BASE_N + 1)
+/* The 16-bit fill is used while a read's best score n * match stays below
+ * this (the largest substitution score, SM_MAX_MATCH, still fits above it),
+ * and while its steps and columns stay below SM_ALIGN16_MAX_INDEX. */
+#define SM_ALIGN16_MAX_SCORE (INT16_MAX - 2 * SM_MAX_MATCH)
+#define SM_ALIGN16_MAX_INDEX 16384
+/* Alignment of the matrices: one vector. */
+#define SM_ALIGN_BYTES 16
+/* Code of the padding around the read and the window (an N). */
+#define SM_PAD_CODE SM_BASE_N
 
-/* Matrices of (n+1) x (w+1) cells, row-major; row 0 and column 0 are the
- * zero boundary of the window. */
+/* Three matrices in `mem` (int32_t cells, or int16_t when the SIMD fill
+ * made them); `pad` holds the reversed read and the window's reference
+ * codes that the SIMD fill reads. */
 struct sm_align_ws_s {
-	int32_t *h, *e, *f;
-	size_t cap;   /* cells allocated in each matrix */
+	void *mem;
+	size_t cap;      /* bytes allocated in mem */
+	uint8_t *pad;
+	size_t m_pad;
+	int simd;        /* the SSE4.1 fill may be used */
 	sm_align_stats_t st;
 };
 
@@ -26,16 +44,24 @@ sm_align_stats_t sm_align_ws_stats(const sm_align_ws_t *ws)
 	return ws->st;
 }
 
-sm_align_ws_t *sm_align_ws_create(void)
+sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa)
 {
-	return calloc(1, sizeof(sm_align_ws_t));
+	sm_align_ws_t *ws = calloc(1, sizeof(sm_align_ws_t));
+
+	if (ws) {
+		if (isa == SM_CPU_ISA_AUTO)
+			isa = sm_cpu_isa_best();
+		ws->simd = isa >= SM_CPU_ISA_SSE41 && sm_cpu_isa_supported(SM_CPU_ISA_SSE41);
+	}
+	return ws;
 }
 
 void sm_align_ws_destroy(sm_align_ws_t *ws)
 {
 	if (!ws)
 		return;
-	free(ws->h);
+	free(ws->mem);
+	free(ws->pad);
 	free(ws);
 }
 
@@ -58,20 +84,32 @@ static int64_t align_span(const sm_score_t *sc, int n, int32_t score)
 	return n + (slack > 0 ? slack / sc->gap_ext : 0);
 }
 
-static int ws_reserve(sm_align_ws_t *ws, size_t cells)
+/* Room for three matrices of `cells` cells of `size` bytes each, every one
+ * starting SM_ALIGN_BYTES-aligned. */
+static int ws_reserve(sm_align_ws_t *ws, size_t cells, size_t size)
 {
-	int32_t *p;
+	size_t bytes = 3 * (cells * size + SM_ALIGN_BYTES);
+	void *p;
 
-	if (cells <= ws->cap)
+	if (bytes <= ws->cap)
 		return 0;
-	p = realloc(ws->h, 3 * cells * sizeof *p);
-	if (!p)
+	if (posix_memalign(&p, SM_ALIGN_BYTES, bytes) != 0)
 		return -1;
-	ws->h = p;
-	ws->e = p + cells;
-	ws->f = p + 2 * cells;
-	ws->cap = cells;
+	free(ws->mem);
+	ws->mem = p;
+	ws->cap = bytes;
 	return 0;
+}
+
+/* The matrices as the traceback reads them. */
+typedef struct {
+	const void *h, *e, *f;
+	int narrow;   /* int16_t cells (wavefront layout), else int32_t (rows) */
+} mats_t;
+
+static inline int32_t cell(const mats_t *m, const void *mat, size_t at)
+{
+	return m->narrow ? ((const int16_t *)mat)[at] : ((const int32_t *)mat)[at];
 }
 
 /* Appends one operation to a CIGAR built backwards (merged with the last). */
@@ -108,58 +146,26 @@ static void align_band(const sm_score_t *sc, int n, int32_t score, int64_t w,
 	*dhi = w - n + clip + slack;
 }
 
-int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
-	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
+/* The textbook recurrence over band b (32-bit cells, rows layout):
+ * E from the left, F from above, H the best of them, the diagonal and 0.
+ * rb0[x] is the reference code of window column x + 1. */
+static void fill32(const sm_band_t *b, const sm_query_t *q, const uint8_t *rb0,
+		   const int8_t *lut, int32_t go, int32_t ge, int32_t *H, int32_t *E, int32_t *F)
 {
-	const int n = q->len;
-	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
-	const int32_t contig = sm_ref_contig_of(ref, end);
-	int64_t w = align_span(sc, n, score), start, dlo, dhi;
-	size_t stride, cells;
-	int32_t *H, *E, *F;
-	int64_t i, j;
-	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES];
-	enum { IN_H, IN_E, IN_F } state = IN_H;
+	const size_t stride = b->stride;
 
-	start = end - w + 1;
-	if (start < ref->offset[contig])
-		start = ref->offset[contig];
-	w = end - start + 1;
-	/* Only the band is computed.  Row i holds columns j = i + dlo + k for
-	 * k = 0..band-1 at offset k + 1; offsets 0 and band + 1, and columns
-	 * outside 1..w, hold the boundary (H = 0, no gap), so the left,
-	 * upper and diagonal neighbours of cell `at` are at - 1,
-	 * at - stride + 1 and at - stride.  Every alignment scoring `score`
-	 * lies in the band, so its cells have their whole-window values and
-	 * the traceback takes the same steps as over the full window. */
-	align_band(sc, n, score, w, &dlo, &dhi);
-	stride = (size_t)(dhi - dlo + 1) + 2;
-	cells = (size_t)(n + 1) * stride;
-	ws->st.calls++;
-	ws->st.cells += (int64_t)cells;
-	ws->st.narrow += stride <= 5;
-	if (ws_reserve(ws, cells) < 0) {
-		sm_log(SM_LOG_ERROR, "traceback: out of memory (%zu cells)", cells);
-		return -1;
-	}
-	H = ws->h, E = ws->e, F = ws->f;
-#define AT(i, j) ((size_t)(i) * stride + (size_t)((j) - (i) - dlo + 1))
-
-	for (int qc = 0; qc < SM_SUBST_CODES; qc++)   /* lut[read code][reference code] */
-		for (int rc = 0; rc < SM_SUBST_CODES; rc++)
-			lut[qc * SM_SUBST_CODES + rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
 	for (size_t k = 0; k < stride; k++) {
 		H[k] = 0;
 		E[k] = F[k] = NEG_INF;
 	}
-	for (i = 1; i <= n; i++) {
+	for (int i = 1; i <= b->n; i++) {
 		int32_t *h = H + i * stride, *e = E + i * stride, *f = F + i * stride;
 		const int32_t *hu = h - stride, *fu = f - stride;
 		/* Offsets k_lo..k_hi of the row are columns 1..w (col = i + dlo
 		 * + k - 1) away from the band's boundary offsets; rb[k] is the
 		 * reference base of offset k, sub[] the scores against the read's. */
-		int64_t k_lo = 2 - i - dlo, k_hi = w + 1 - i - dlo;
-		const uint8_t *rb = ref->seq + start + i + dlo - 2;
+		int64_t k_lo = 2 - i - b->dlo, k_hi = b->w + 1 - i - b->dlo;
+		const uint8_t *rb = rb0 + i + b->dlo - 2;
 		const int8_t *sub = lut + (size_t)q->seq[i - 1] * SM_SUBST_CODES;
 		int32_t hl, el;
 
@@ -177,8 +183,6 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			continue;
 		hl = h[k_lo - 1];
 		el = e[k_lo - 1];
-		/* The recurrence of the textbook: E from the left, F from above,
-		 * H the best of them, the diagonal and 0. */
 		for (int64_t k = k_lo; k <= k_hi; k++) {
 			int32_t ev = el - ge, fv = fu[k + 1] - ge, hv = hu[k] + sub[rb[k]];
 
@@ -192,12 +196,120 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			f[k] = fv;
 		}
 	}
+}
+
+/* The 16-bit SIMD fill of band b (lanes set): lays out the reversed read
+ * and the reference codes it reads (align_impl.h). */
+static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
+		  const uint8_t *rb0, const sm_score_t *sc, int32_t go, int32_t ge,
+		  int16_t *H, int16_t *E, int16_t *F)
+{
+	const int64_t n = b->n, lanes = (int64_t)b->lanes, m = n + 2 * lanes;
+	const int16_t sub[3] = { (int16_t)sc->match, (int16_t)-sc->mismatch, SM_SCORE_AMBIG };
+	uint8_t *qpad, *rpad;
+	int64_t lo, hi;
+	int has_n = 0;
+
+	if ((size_t)(2 * m) > ws->m_pad) {
+		uint8_t *p = realloc(ws->pad, (size_t)(2 * m));
+		if (!p)
+			return -1;
+		ws->pad = p;
+		ws->m_pad = (size_t)(2 * m);
+	}
+	qpad = ws->pad;
+	rpad = ws->pad + m;
+	/* qpad[x] = read base n - 1 - (x - lanes); rpad[x] = window column
+	 * x + dlo - 1 (1-based); padding elsewhere. */
+	memset(qpad, SM_PAD_CODE, (size_t)lanes);
+	for (int64_t i = 0; i < n; i++) {
+		qpad[lanes + n - 1 - i] = q->seq[i];
+		has_n |= q->seq[i] >= SM_BASE_N;
+	}
+	memset(qpad + lanes + n, SM_PAD_CODE, (size_t)lanes);
+	lo = b->dlo - 2 < 0 ? 2 - b->dlo : 0;             /* first x in the window */
+	hi = b->w + 2 - b->dlo < m ? b->w + 2 - b->dlo : m;  /* one past the last */
+	if (lo > m)
+		lo = m;
+	memset(rpad, SM_PAD_CODE, (size_t)lo);
+	if (hi > lo) {
+		memcpy(rpad + lo, rb0 + lo + b->dlo - 2, (size_t)(hi - lo));
+		for (int64_t x = lo; x < hi; x++)
+			has_n |= rpad[x] >= SM_BASE_N;
+	} else {
+		hi = lo;
+	}
+	memset(rpad + hi, SM_PAD_CODE, (size_t)(m - hi));
+	sm_align_fill_wave_sse41(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
+	return 0;
+}
+
+int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
+{
+	const int n = q->len;
+	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
+	const int32_t contig = sm_ref_contig_of(ref, end);
+	int64_t w = align_span(sc, n, score), start, dhi, lanes;
+	sm_band_t b;
+	mats_t m;
+	size_t cells;
+	int64_t i, j;
+	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES];
+	enum { IN_H, IN_E, IN_F } state = IN_H;
+
+	start = end - w + 1;
+	if (start < ref->offset[contig])
+		start = ref->offset[contig];
+	w = end - start + 1;
+	/* Only the band is computed.  Every alignment scoring `score` lies in
+	 * it, so its cells have their whole-window values and the traceback
+	 * takes the same steps as over the full window. */
+	align_band(sc, n, score, w, &b.dlo, &dhi);
+	b.n = n;
+	b.w = w;
+	b.stride = (size_t)(dhi - b.dlo + 1) + 2;
+	ws->st.calls++;
+	ws->st.cells += (int64_t)((size_t)(n + 1) * b.stride);
+	ws->st.narrow += b.stride <= 5;
+	/* A wavefront step holds half the band's offsets, whole vectors. */
+	lanes = ((int64_t)b.stride + 2 * SM_ALIGN_V16 - 1) / (2 * SM_ALIGN_V16) * SM_ALIGN_V16;
+	m.narrow = ws->simd && (int64_t)n * sc->match < SM_ALIGN16_MAX_SCORE &&
+		   lanes <= SM_ALIGN_V16 * SM_ALIGN_MAX_VECS &&
+		   n + 2 * lanes + (b.dlo < 0 ? -b.dlo : b.dlo) < SM_ALIGN16_MAX_INDEX;
+	b.lanes = m.narrow ? (size_t)lanes : 0;
+	cells = m.narrow ? (size_t)(2 * n + 2 * lanes) * (size_t)lanes : (size_t)(n + 1) * b.stride;
+	if (ws_reserve(ws, cells, m.narrow ? sizeof(int16_t) : sizeof(int32_t)) < 0) {
+		sm_log(SM_LOG_ERROR, "traceback: out of memory (%zu cells)", cells);
+		return -1;
+	}
+	if (m.narrow) {
+		size_t bytes = cells * sizeof(int16_t) + SM_ALIGN_BYTES;
+		int16_t *H = ws->mem, *E = (int16_t *)((char *)ws->mem + bytes);
+		int16_t *F = (int16_t *)((char *)ws->mem + 2 * bytes);
+
+		if (fill16(ws, &b, q, ref->seq + start, sc, go, ge, H, E, F) < 0) {
+			sm_log(SM_LOG_ERROR, "traceback: out of memory");
+			return -1;
+		}
+		m.h = H, m.e = E, m.f = F;
+	} else {
+		int32_t *H = ws->mem, *E = H + cells, *F = E + cells;
+
+		for (int qc = 0; qc < SM_SUBST_CODES; qc++)   /* lut[read code][reference code] */
+			for (int rc = 0; rc < SM_SUBST_CODES; rc++)
+				lut[qc * SM_SUBST_CODES + rc] =
+					(int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
+		fill32(&b, q, ref->seq + start, lut, go, ge, H, E, F);
+		m.h = H, m.e = E, m.f = F;
+	}
+#define AT(i, j) sm_band_at(&b, (i), (j) - (i) - b.dlo + 1)
 
 	/* End cell: column `end`, smallest row with the reported score. */
 	j = w;
 	for (i = 1; i <= n; i++) {
 		int64_t d = j - i;
-		if (d >= dlo && d <= dhi && H[AT(i, j)] == score)
+		if (d >= b.dlo && d <= dhi && cell(&m, m.h, AT(i, j)) == score)
 			break;
 	}
 	if (i > n || score <= 0) {
@@ -212,16 +324,17 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 
 	for (;;) {
 		size_t at = AT(i, j);
+		int32_t h = cell(&m, m.h, at);
 		int op;
 
 		if (state == IN_H) {
-			if (H[at] == 0)
+			if (h == 0)
 				break;
-			if (H[at] == H[at - stride] +
+			if (h == cell(&m, m.h, AT(i - 1, j - 1)) +
 			    sm_subst(sc, ref->seq[start + j - 1], q->seq[i - 1])) {
 				op = BAM_CMATCH;
 				i--, j--;
-			} else if (H[at] == E[at]) {
+			} else if (h == cell(&m, m.e, at)) {
 				state = IN_E;
 				continue;
 			} else {
@@ -230,12 +343,12 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			}
 		} else if (state == IN_E) {
 			op = BAM_CDEL;
-			if (E[at] != E[at - 1] - ge)
+			if (cell(&m, m.e, at) != cell(&m, m.e, AT(i, j - 1)) - ge)
 				state = IN_H;  /* opened here from H(i, j-1) */
 			j--;
 		} else {
 			op = BAM_CINS;
-			if (F[at] != F[at - stride + 1] - ge)
+			if (cell(&m, m.f, at) != cell(&m, m.f, AT(i - 1, j)) - ge)
 				state = IN_H;
 			i--;
 		}
@@ -247,10 +360,10 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	out->q_start = (int32_t)i;
 	out->ref_start = start + j;
 	/* Built from the end backwards: reverse into reading order. */
-	for (int a = 0, b = out->n_cigar - 1; a < b; a++, b--) {
+	for (int a = 0, z = out->n_cigar - 1; a < z; a++, z--) {
 		uint32_t t = out->cigar[a];
-		out->cigar[a] = out->cigar[b];
-		out->cigar[b] = t;
+		out->cigar[a] = out->cigar[z];
+		out->cigar[z] = t;
 	}
 	return 0;
 #undef AT

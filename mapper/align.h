@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "io/ref.h"
+#include "mapper/cpu_scan.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
 
@@ -37,9 +38,12 @@ typedef struct {
 	int32_t m_cigar;     /* capacity */
 } sm_aln_t;
 
-/* Workspace for sm_align(), reused between calls by one thread. */
+/* Workspace for sm_align(), reused between calls by one thread.  isa: the
+ * widest instruction set the band fill may use (AUTO: the CPU's best; the
+ * fill has a scalar and an AVX2 version, which give identical results).
+ * Returns NULL when out of memory. */
 typedef struct sm_align_ws_s sm_align_ws_t;
-sm_align_ws_t *sm_align_ws_create(void);
+sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa);
 void sm_align_ws_destroy(sm_align_ws_t *ws);
 
 /* What the workspace's sm_align() calls computed so far: calls, band cells,

@@ -44,7 +44,7 @@ static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 int sm_ws_init(const pipe_t *p, worker_ws_t *ws)
 {
 	memset(ws, 0, sizeof *ws);
-	ws->aws = sm_align_ws_create();
+	ws->aws = sm_align_ws_create(p->isa);
 	if (!ws->aws)
 		return -1;
 	/* Window scans: seeded windows, mate rescue, tandem copies (XS). */

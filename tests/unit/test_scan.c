@@ -156,7 +156,7 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
 	 * rescore to the reported score.  A bin's best may be the tail of a
 	 * deletion run from a better hit to its left (C(j) is the maximum of H,
 	 * which includes alignments ending in a gap); the best hit never is. */
-	sm_align_ws_t *ws = sm_align_ws_create();
+	sm_align_ws_t *ws = sm_align_ws_create(SM_CPU_ISA_AUTO);
 	for (int k = 0; k < got.n; k++) {
 		sm_aln_t a = { 0 };
 		int ok = 0;
@@ -174,6 +174,90 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
 	sm_ref_destroy(ref);
 	for (int c = 0; c < n_contig; c++)
 		free(seqs[c]);
+}
+
+/* The SSE4.1 band fill (16-bit cells, wavefront) against the scalar one: for reads cut
+ * from a random contig with substitutions, insertions, deletions and Ns,
+ * every locus the oracle lists is traced by both; score, coordinates and
+ * CIGAR must agree.  Read lengths straddle the 16-cell vector, and loci near
+ * the contig's start clip the window. */
+static void test_fills(void)
+{
+	static const sm_score_t schemes[] = { { 1, 4, 6, 1 }, { 2, 3, 5, 2 }, { 1, 2, 4, 1 },
+					      { 5, 4, 2, 3 } };
+	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
+	sm_align_ws_t *simd = sm_align_ws_create(SM_CPU_ISA_SSE41);
+	int traced = 0, differ = 0, failed = 0;
+
+	if (!sm_cpu_isa_supported(SM_CPU_ISA_SSE41)) {
+		printf("skip band fill SSE4.1 vs scalar: this CPU has no SSE4.1\n");
+		sm_align_ws_destroy(scalar);
+		sm_align_ws_destroy(simd);
+		return;
+	}
+	for (int rep = 0; rep < 400; rep++) {
+		static const int lens[] = { 1, 2, 15, 16, 17, 31, 33, 100, 151, 250, 600 };
+		const sm_score_t *sc = &schemes[rep % 4];
+		int n = lens[rep % 11], m = 1 + (int)rnd(2500), from, k = 0;
+		char *seq = xmalloc((size_t)m + 1), qs[1100];
+		const char *name = "c0", *sp;
+		uint8_t qc[1100];
+		sm_query_t q = { qc, 0 };
+		sm_ref_t *ref;
+		sm_scan_t loci;
+
+		random_seq(seq, m, rep % 7 == 0 ? 5 : 0);
+		sp = seq;
+		/* The read: a piece of the contig (often its start), mutated at
+		 * a per-case rate of up to 1 in 4. */
+		from = rep % 3 == 0 ? 0 : (int)rnd((uint32_t)m);
+		for (int t = from; t < m && k < n; t++) {
+			int what = (int)rnd(100), rate = 1 + rep % 25;
+			if (what < rate / 3 + 1 && rnd(2))
+				continue;   /* deletion from the read */
+			if (what < rate / 3 + 1)
+				qs[k++] = "ACGT"[rnd(4)];   /* insertion */
+			if (k < n)
+				qs[k++] = what < rate ? "ACGTN"[rnd(5)] : seq[t];
+		}
+		while (k < n)
+			qs[k++] = "ACGT"[rnd(4)];
+		q.len = n;
+		for (int t = 0; t < n; t++)
+			qc[t] = sm_nt4_table[(uint8_t)qs[t]];
+		if (sm_ref_from_strings(1, &name, &sp, &ref) < 0) {
+			CHECK(0, "sm_ref_from_strings failed");
+			free(seq);
+			continue;
+		}
+		sm_scan_oracle(ref, sc, &q, &loci);
+		for (int t = 0; t < loci.n; t++) {
+			sm_aln_t a = { 0 }, b = { 0 };
+			int ra = sm_align(scalar, ref, sc, &q, loci.top[t].end, loci.top[t].score, &a);
+			int rb = sm_align(simd, ref, sc, &q, loci.top[t].end, loci.top[t].score, &b);
+			int same = ra == rb && (ra < 0 ||
+				(a.score == b.score && a.ref_start == b.ref_start && a.ref_end == b.ref_end &&
+				 a.q_start == b.q_start && a.q_end == b.q_end && a.n_cigar == b.n_cigar &&
+				 !memcmp(a.cigar, b.cigar, (size_t)a.n_cigar * sizeof *a.cigar)));
+
+			traced++;
+			failed += ra < 0;
+			if (!same && differ++ < 5)
+				CHECK(0, "fills differ: n=%d m=%d scheme %d, %d@%lld: rc %d/%d "
+				      "start %lld/%lld cigars %d/%d", n, m, rep % 4, loci.top[t].score,
+				      (long long)loci.top[t].end, ra, rb, (long long)a.ref_start,
+				      (long long)b.ref_start, a.n_cigar, b.n_cigar);
+			sm_aln_free(&a);
+			sm_aln_free(&b);
+		}
+		sm_ref_destroy(ref);
+		free(seq);
+	}
+	CHECK(differ == 0 && failed == 0 && traced > 1000,
+	      "band fill: SSE4.1 and scalar give the same %d tracebacks (%d differ, %d failed)",
+	      traced, differ, failed);
+	sm_align_ws_destroy(scalar);
+	sm_align_ws_destroy(simd);
 }
 
 /* Offering columns in any order, or merging parts, gives the same list. */
@@ -207,6 +291,7 @@ int main(void)
 	unit_begin("scan");
 
 	test_merge();
+	test_fills();
 	for (int rep = 0; rep < 300; rep++) {
 		const sm_score_t *sc = rep % 3 == 0 ? &bwa : rep % 3 == 1 ? &other : &paper;
 		one_case(1 + (int)rnd(4), 1 + (int)rnd(200), 1 + (int)rnd(60), sc,
