@@ -12,6 +12,7 @@
 #include <htslib/sam.h>
 
 #include "mapper/align_impl.h"
+#include "mapper/grow.h"
 #include "mapper/log.h"
 
 #define NEG_INF (-(1 << 29))
@@ -34,7 +35,7 @@ struct sm_align_ws_s {
 	void *mem;
 	size_t cap;      /* bytes allocated in mem */
 	uint8_t *pad;
-	size_t m_pad;
+	int64_t m_pad;
 	int simd;        /* the SSE4.1 fill may be used */
 	sm_align_stats_t st;
 };
@@ -84,28 +85,32 @@ static int64_t align_span(const sm_score_t *sc, int n, int32_t score)
 	return n + (slack > 0 ? slack / sc->gap_ext : 0);
 }
 
-/* Room for three matrices of `cells` cells of `size` bytes each, every one
- * starting SM_ALIGN_BYTES-aligned. */
-static int ws_reserve(sm_align_ws_t *ws, size_t cells, size_t size)
-{
-	size_t bytes = 3 * (cells * size + SM_ALIGN_BYTES);
-	void *p;
-
-	if (bytes <= ws->cap)
-		return 0;
-	if (posix_memalign(&p, SM_ALIGN_BYTES, bytes) != 0)
-		return -1;
-	free(ws->mem);
-	ws->mem = p;
-	ws->cap = bytes;
-	return 0;
-}
-
-/* The matrices as the traceback reads them. */
+/* The matrices as the fills write them and the traceback reads them. */
 typedef struct {
-	const void *h, *e, *f;
+	void *h, *e, *f;
 	int narrow;   /* int16_t cells (wavefront layout), else int32_t (rows) */
 } mats_t;
+
+/* Points m's three matrices, `cells` cells each, at the workspace (grown
+ * if needed), each SM_ALIGN_BYTES-aligned. */
+static int ws_matrices(sm_align_ws_t *ws, size_t cells, mats_t *m)
+{
+	size_t each = cells * (m->narrow ? sizeof(int16_t) : sizeof(int32_t));
+	size_t stride = (each + SM_ALIGN_BYTES - 1) / SM_ALIGN_BYTES * SM_ALIGN_BYTES;
+	void *p;
+
+	if (3 * stride > ws->cap) {
+		if (posix_memalign(&p, SM_ALIGN_BYTES, 3 * stride) != 0)
+			return -1;
+		free(ws->mem);
+		ws->mem = p;
+		ws->cap = 3 * stride;
+	}
+	m->h = ws->mem;
+	m->e = (char *)ws->mem + stride;
+	m->f = (char *)ws->mem + 2 * stride;
+	return 0;
+}
 
 static inline int32_t cell(const mats_t *m, const void *mat, size_t at)
 {
@@ -198,6 +203,21 @@ static void fill32(const sm_band_t *b, const sm_query_t *q, const uint8_t *rb0,
 	}
 }
 
+/* The wavefront's cells per step for band b (half its offsets, whole
+ * vectors), or 0 when the 16-bit SIMD fill cannot take it: no SSE4.1,
+ * scores or indices that would not fit, or a band too wide. */
+static size_t wave_lanes(const sm_align_ws_t *ws, const sm_score_t *sc, const sm_band_t *b)
+{
+	int64_t lanes = ((int64_t)b->stride + 2 * SM_ALIGN_VEC_CELLS - 1) /
+			(2 * SM_ALIGN_VEC_CELLS) * SM_ALIGN_VEC_CELLS;
+	int64_t reach = b->n + 2 * lanes + (b->dlo < 0 ? -b->dlo : b->dlo);
+
+	if (!ws->simd || (int64_t)b->n * sc->match >= SM_ALIGN16_MAX_SCORE ||
+	    lanes > SM_ALIGN_VEC_CELLS * SM_ALIGN_MAX_VECS || reach >= SM_ALIGN16_MAX_INDEX)
+		return 0;
+	return (size_t)lanes;
+}
+
 /* The 16-bit SIMD fill of band b (lanes set): lays out the reversed read
  * and the reference codes it reads (align_impl.h). */
 static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
@@ -210,13 +230,8 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 	int64_t lo, hi;
 	int has_n = 0;
 
-	if ((size_t)(2 * m) > ws->m_pad) {
-		uint8_t *p = realloc(ws->pad, (size_t)(2 * m));
-		if (!p)
-			return -1;
-		ws->pad = p;
-		ws->m_pad = (size_t)(2 * m);
-	}
+	if (sm_grow((void **)&ws->pad, &ws->m_pad, 2 * m, 1) < 0)
+		return -1;
 	qpad = ws->pad;
 	rpad = ws->pad + m;
 	/* qpad[x] = read base n - 1 - (x - lanes); rpad[x] = window column
@@ -227,18 +242,16 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 		has_n |= q->seq[i] >= SM_BASE_N;
 	}
 	memset(qpad + lanes + n, SM_PAD_CODE, (size_t)lanes);
-	lo = b->dlo - 2 < 0 ? 2 - b->dlo : 0;             /* first x in the window */
-	hi = b->w + 2 - b->dlo < m ? b->w + 2 - b->dlo : m;  /* one past the last */
-	if (lo > m)
-		lo = m;
+	/* x in [lo, hi) lies in the window (0 <= lo <= hi <= m). */
+	lo = b->dlo < 2 ? 2 - b->dlo : 0;
+	lo = lo < m ? lo : m;
+	hi = b->w + 2 - b->dlo;
+	hi = hi < lo ? lo : hi < m ? hi : m;
 	memset(rpad, SM_PAD_CODE, (size_t)lo);
-	if (hi > lo) {
+	if (hi > lo)
 		memcpy(rpad + lo, rb0 + lo + b->dlo - 2, (size_t)(hi - lo));
-		for (int64_t x = lo; x < hi; x++)
-			has_n |= rpad[x] >= SM_BASE_N;
-	} else {
-		hi = lo;
-	}
+	for (int64_t x = lo; x < hi; x++)
+		has_n |= rpad[x] >= SM_BASE_N;
 	memset(rpad + hi, SM_PAD_CODE, (size_t)(m - hi));
 	sm_align_fill_wave_sse41(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
 	return 0;
@@ -250,7 +263,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	const int n = q->len;
 	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
 	const int32_t contig = sm_ref_contig_of(ref, end);
-	int64_t w = align_span(sc, n, score), start, dhi, lanes;
+	int64_t w = align_span(sc, n, score), start, dhi;
 	sm_band_t b;
 	mats_t m;
 	size_t cells;
@@ -272,36 +285,24 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	ws->st.calls++;
 	ws->st.cells += (int64_t)((size_t)(n + 1) * b.stride);
 	ws->st.narrow += b.stride <= 5;
-	/* A wavefront step holds half the band's offsets, whole vectors. */
-	lanes = ((int64_t)b.stride + 2 * SM_ALIGN_V16 - 1) / (2 * SM_ALIGN_V16) * SM_ALIGN_V16;
-	m.narrow = ws->simd && (int64_t)n * sc->match < SM_ALIGN16_MAX_SCORE &&
-		   lanes <= SM_ALIGN_V16 * SM_ALIGN_MAX_VECS &&
-		   n + 2 * lanes + (b.dlo < 0 ? -b.dlo : b.dlo) < SM_ALIGN16_MAX_INDEX;
-	b.lanes = m.narrow ? (size_t)lanes : 0;
-	cells = m.narrow ? (size_t)(2 * n + 2 * lanes) * (size_t)lanes : (size_t)(n + 1) * b.stride;
-	if (ws_reserve(ws, cells, m.narrow ? sizeof(int16_t) : sizeof(int32_t)) < 0) {
+	b.lanes = wave_lanes(ws, sc, &b);
+	m.narrow = b.lanes != 0;
+	cells = m.narrow ? (2 * (size_t)n + 2 * b.lanes) * b.lanes : (size_t)(n + 1) * b.stride;
+	if (ws_matrices(ws, cells, &m) < 0) {
 		sm_log(SM_LOG_ERROR, "traceback: out of memory (%zu cells)", cells);
 		return -1;
 	}
 	if (m.narrow) {
-		size_t bytes = cells * sizeof(int16_t) + SM_ALIGN_BYTES;
-		int16_t *H = ws->mem, *E = (int16_t *)((char *)ws->mem + bytes);
-		int16_t *F = (int16_t *)((char *)ws->mem + 2 * bytes);
-
-		if (fill16(ws, &b, q, ref->seq + start, sc, go, ge, H, E, F) < 0) {
+		if (fill16(ws, &b, q, ref->seq + start, sc, go, ge, m.h, m.e, m.f) < 0) {
 			sm_log(SM_LOG_ERROR, "traceback: out of memory");
 			return -1;
 		}
-		m.h = H, m.e = E, m.f = F;
 	} else {
-		int32_t *H = ws->mem, *E = H + cells, *F = E + cells;
-
 		for (int qc = 0; qc < SM_SUBST_CODES; qc++)   /* lut[read code][reference code] */
 			for (int rc = 0; rc < SM_SUBST_CODES; rc++)
 				lut[qc * SM_SUBST_CODES + rc] =
 					(int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
-		fill32(&b, q, ref->seq + start, lut, go, ge, H, E, F);
-		m.h = H, m.e = E, m.f = F;
+		fill32(&b, q, ref->seq + start, lut, go, ge, m.h, m.e, m.f);
 	}
 #define AT(i, j) sm_band_at(&b, (i), (j) - (i) - b.dlo + 1)
 

@@ -39,7 +39,7 @@ static inline size_t sm_band_at(const sm_band_t *b, int64_t i, int64_t k)
 }
 
 /* 16-bit cells per SSE vector; the wavefront's lanes are a multiple. */
-#define SM_ALIGN_V16 8
+#define SM_ALIGN_VEC_CELLS 8
 /* Widest wavefront step, in vectors (bands up to 16 * this diagonals). */
 #define SM_ALIGN_MAX_VECS 8
 /* Boundary value of the 16-bit matrices. */

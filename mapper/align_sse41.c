@@ -43,7 +43,7 @@ SM_INLINE void step(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 		    int16_t *H, int16_t *E, int16_t *F)
 {
 	const int64_t half = t >> 1;
-	const size_t lanes = (size_t)nv * SM_ALIGN_V16;
+	const size_t lanes = (size_t)nv * SM_ALIGN_VEC_CELLS;
 	const uint8_t *qp = qpad + lanes + b->n - half, *rp = rpad + half + p;
 	const size_t at = (size_t)t * lanes;
 	__m128i vi = c->zero, vj = c->zero;
@@ -68,8 +68,8 @@ SM_INLINE void step(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 		}
 		e[v] = _mm_max_epi16(_mm_subs_epi16(ee, c->ge), _mm_subs_epi16(eh, c->go));
 		f[v] = _mm_max_epi16(_mm_subs_epi16(ff, c->ge), _mm_subs_epi16(fh, c->go));
-		q8 = _mm_loadl_epi64((const __m128i *)(qp + SM_ALIGN_V16 * v));
-		r8 = _mm_loadl_epi64((const __m128i *)(rp + SM_ALIGN_V16 * v));
+		q8 = _mm_loadl_epi64((const __m128i *)(qp + SM_ALIGN_VEC_CELLS * v));
+		r8 = _mm_loadl_epi64((const __m128i *)(rp + SM_ALIGN_VEC_CELLS * v));
 		s8 = _mm_blendv_epi8(c->mismatch, c->match, _mm_cmpeq_epi8(q8, r8));
 		if (has_n)
 			s8 = _mm_blendv_epi8(s8, c->amb, _mm_cmpgt_epi8(_mm_max_epu8(q8, r8), c->three));
@@ -122,7 +122,7 @@ SM_INLINE void fill(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 
 	if (inner < 4 - 2 * b->dlo)
 		inner = 4 - 2 * b->dlo;
-	inner = inner > n_steps ? n_steps : inner + (inner & 1);
+	inner = inner < n_steps ? inner : n_steps;   /* both bounds are even */
 	for (int v = 0; v < nv; v++) {   /* steps -2 and -1: boundary */
 		h2[v] = h1[v] = c->zero;
 		e1[v] = f1[v] = c->neg;
@@ -135,7 +135,7 @@ void sm_align_fill_wave_sse41(const sm_band_t *b, const uint8_t *qpad, const uin
 			      const int16_t sub[3], int has_n, int go, int ge,
 			      int16_t *H, int16_t *E, int16_t *F)
 {
-	const int nv = (int)(b->lanes / SM_ALIGN_V16);
+	const int nv = (int)(b->lanes / SM_ALIGN_VEC_CELLS);
 	consts_t c;
 
 	c.zero = _mm_setzero_si128();
@@ -148,7 +148,7 @@ void sm_align_fill_wave_sse41(const sm_band_t *b, const uint8_t *qpad, const uin
 	c.three = _mm_set1_epi8(3);   /* codes above it are N */
 	for (int v = 0; v < nv; v++) {
 		c.m[v] = _mm_add_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7),
-				       _mm_set1_epi16((int16_t)(SM_ALIGN_V16 * v)));
+				       _mm_set1_epi16((int16_t)(SM_ALIGN_VEC_CELLS * v)));
 		for (int p = 0; p < 2; p++) {
 			__m128i k = _mm_add_epi16(_mm_add_epi16(c.m[v], c.m[v]), _mm_set1_epi16((int16_t)p));
 
