@@ -37,6 +37,11 @@
 /* Separators are a multiple of this, so that a lane's (aligned) columns
  * stay in one 64-column block, hence in one locus bin. */
 #define SM_GPU_PAD_ALIGN 64
+/* Separator columns before each contig of a per-group reference (and after
+ * the last): one 64-column block, which always holds a whole aligned lane
+ * of up to 32 columns, which the kernel makes a barrier (sw_kernel.cuh:
+ * Barriers), and keeps device and global columns in the same locus bins. */
+#define SM_GPU_GREF_SEP SM_GPU_PAD_ALIGN
 /* Bytes of separator after the last contig: more than any strip (32 lanes
  * x at most 32 columns) runs past a range's end. */
 #define SM_GPU_REF_TAIL 4096
@@ -87,6 +92,8 @@ typedef struct {
 template <int B, bool LAD, int C, int NW, bool GREF>
 static void sm_launch_strip(dim3 grid, size_t smem, cudaStream_t s, const smk::Params &p)
 {
+	/* A per-group separator always holds a whole aligned lane: a barrier. */
+	static_assert(!GREF || 2 * C - 1 <= SM_GPU_GREF_SEP, "lanes too wide for the separators");
 	smk::strip_kernel<B, LAD, C, NW, GREF><<<grid, NW * smk::WARP, smem, s>>>(p);
 }
 
@@ -245,10 +252,11 @@ static int64_t sm_halo(const sm_score_t *sc, int n)
 	return sm_round_up(sm_max_span(sc, n), SM_GPU_HALO_ALIGN);
 }
 
-/* Separator columns before each contig, for reads of up to len bases:
- * longer than any positive path can cross (each column costs >= 1), a
- * multiple of 64 so that a lane's (aligned) columns fall in one global
- * locus bin. */
+/* Separator columns before each contig of the whole reference, for reads
+ * of up to len bases: longer than any positive path can cross (each column
+ * costs >= 1), a multiple of 64 so that a lane's (aligned) columns fall in
+ * one global locus bin.  Per-group references need only SM_GPU_GREF_SEP:
+ * their kernels treat a lane of separator columns as a barrier. */
 static int64_t sm_sep_len(const sm_score_t *sc, int len)
 {
 	return sm_round_up((int64_t)len * sc->match + 1, SM_GPU_PAD_ALIGN);
@@ -530,13 +538,14 @@ __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int
 }
 
 /* Per-group references: lays out each group's reference on the device as
- * sm_gpu_create lays out the whole one (a separator before every contig
- * and after the last, region rounded up to 64 columns), with its bases
+ * sm_gpu_create lays out the whole one (a separator, here SM_GPU_GREF_SEP
+ * columns, before every contig and after the last, region rounded up to 64
+ * columns), with its bases
  * copied from the host (src NULL) or, on the device, from the whole
  * reference (src[lq[g*Q]]: sm_ref_src_t), uploads the tables, and points P
  * at them.  refs[lq[g*Q]] is group g's reference. */
 static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, const int *lq,
-			  const int *glen, const sm_ref_t *const *refs, const sm_ref_src_t *src,
+			  const sm_ref_t *const *refs, const sm_ref_src_t *src,
 			  smk::Params *P, int64_t *max_dev_len, int64_t *total_len)
 {
 	int64_t total = 0, nc = 0, *tab = NULL, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
@@ -568,7 +577,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 		const int32_t c0 = gcontig[gi];
 
 		gref[gi] = total;
-		gdev_len[gi] = sm_place_contigs(r, sm_sep_len(&g->sc, glen[gi]), dstart + c0);
+		gdev_len[gi] = sm_place_contigs(r, SM_GPU_GREF_SEP, dstart + c0);
 		for (int32_t c = 0; c < r->n_contig; c++)
 			goff[c0 + c] = r->offset[c];
 		if (src) {
@@ -798,7 +807,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.ref = g->d_ref;
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
-		if ((refs && sm_upload_refs(g, s, ngroups, Q, lq, glen, refs, src, &P, &max_dev_len,
+		if ((refs && sm_upload_refs(g, s, ngroups, Q, lq, refs, src, &P, &max_dev_len,
 						&total_len)) ||
 		    SM_CUDA(cudaEventRecord(s->ev[1], s->stream)))
 			goto done;

@@ -54,11 +54,26 @@
  * cell): one warp vote per row.  F is updated lazily (rows where every F is
  * 0 and no H exceeds O + E leave it 0).
  *
- * Contig boundaries: on the device every contig is preceded by a separator
- * of >= n*match + 1 ambiguous columns (each costs >= 1 on any path), so no
- * positive path crosses it: the recurrence restarts at each contig exactly
- * as if the scan were segmented there, and the kernel needs no per-column
- * flags.  Separator columns are never reported.
+ * Contig boundaries: on the device every contig of the whole reference is
+ * preceded by a separator of >= n*match + 1 ambiguous columns (each costs
+ * >= 1 on any path), so no positive path crosses it: the recurrence
+ * restarts at each contig exactly as if the scan were segmented there, and
+ * the kernel needs no per-column flags.  Separator columns are never
+ * reported.
+ *
+ * Barriers (per-group references, GREF).  A read's windows are short
+ * (~500 columns), so separators that long would be a quarter of the work;
+ * theirs are 64 columns, which always hold one whole aligned lane of
+ * separator columns, a barrier, and the scan is segmented there instead:
+ * nothing passes a barrier lane.  Its E carry is dropped (the scan across
+ * lanes takes no value from at or beyond a barrier; the strip's left carry
+ * none past one), and its last column's H, the diagonal into the next
+ * lane, is zeroed every row, which keeps that column's F at zero too.  So
+ * the cells right of a barrier equal those of a scan starting there from
+ * zeros, and the separator columns between it and the next contig score
+ * <= -1 each from zero, so they stay zero: the next contig starts afresh.
+ * kd, per lane and strip, is the distance to the nearest barrier at or
+ * left of the lane (NO_BARRIER: none).
  *
  * Merge kernel: reduces each read's per-range top-K lists to its final one. */
 #ifndef SM_SW_KERNEL_CUH
@@ -85,6 +100,9 @@ constexpr int NARROW_BACK_MARGIN = 10;
 /* Reference codes on the device: 0..3 bases, 4 ambiguous, 5 separator. */
 constexpr uint8_t CODE_AMB = 4;
 constexpr uint8_t CODE_PAD = 5;
+/* kd of a lane with no barrier at or left of it (Barriers): more than
+ * any lane distance. */
+constexpr int NO_BARRIER = 64;
 
 /* Per-column selector word: bits 0..15 the narrow byte-permute selector,
  * 16..18 the reference code clamped to 4, bit 19 ambiguous, bit 20 separator. */
@@ -532,12 +550,13 @@ template <int B, bool LADDER, int C> struct Strip {
 	 * holding lanes k*LANES.. of the group.  dprev: the diagonal entering
 	 * column 0 (H(i-1, a-1)); ek: the E carry entering it (K(i, a-1)), both
 	 * read from this row's edge before the call; erow is then overwritten
-	 * with this strip's right edge.  Returns whether the next row must be
-	 * wide (ladders). */
+	 * with this strip's right edge.  kd: this lane's distance to the
+	 * nearest barrier lane at or left of it (see Barriers), NO_BARRIER if
+	 * none.  Returns whether the next row must be wide (ladders). */
 	template <class O, int WPC, bool WIDE, bool AMB, bool VOTE_OR, MaxMode MM, class PF>
 	__device__ static bool row(State &st, uint32_t *erow, const PF &pf, const Decays &dc,
-				   int lane, int nsteps, int oe, int ovf_thr, const uint32_t (&dprev)[WPC],
-				   const uint32_t (&ek)[WPC], bool &f_alive)
+				   int lane, int nsteps, int kd, int oe, int ovf_thr,
+				   const uint32_t (&dprev)[WPC], const uint32_t (&ek)[WPC], bool &f_alive)
 	{
 		uint32_t dl[WPC];
 
@@ -612,7 +631,7 @@ template <int B, bool LADDER, int C> struct Strip {
 #pragma unroll
 					for (int k = 0; k < WPC; k++) {
 						const uint32_t v = __shfl_up_sync(FULL, incl[k], 1 << s);
-						if (lane >= (1 << s))
+						if (lane >= (1 << s) && kd > (1 << s))
 							incl[k] = O::decay(v, O::dec((int64_t)dc.ext_c << s), incl[k]);
 					}
 				}
@@ -620,7 +639,8 @@ template <int B, bool LADDER, int C> struct Strip {
 #pragma unroll
 			for (int k = 0; k < WPC; k++) {
 				const uint32_t v = __shfl_up_sync(FULL, incl[k], 1);
-				uint32_t K = O::decay(ek[k], O::dec((int64_t)dc.ext_c * lane), lane == 0 ? 0u : v);
+				uint32_t K = O::decay(kd <= lane ? 0u : ek[k], O::dec((int64_t)dc.ext_c * lane),
+						      lane == 0 || kd <= 1 ? 0u : v);
 #pragma unroll
 				for (int c = 0; c < C; c++) {
 					const int w = c * WPC + k;
@@ -634,6 +654,13 @@ template <int B, bool LADDER, int C> struct Strip {
 #pragma unroll
 				for (int c = 0; c < C; c++)
 					st.Mn[c] = O::max2(st.Mn[c], st.H[c]);
+			}
+		}
+		if (kd == 0) {   /* a barrier: nothing leaves it */
+#pragma unroll
+			for (int k = 0; k < WPC; k++) {
+				st.H[(C - 1) * WPC + k] = 0;
+				kout[k] = 0;
 			}
 		}
 		__syncwarp();
@@ -725,14 +752,14 @@ template <int B, bool LADDER, int C> struct Strip {
 	__device__ static void plain_row(State &st, uint32_t *edge, const Params &P, const uint32_t *prof,
 					 int i, Prof<B> &pf, uint32_t (&eh)[1], uint32_t (&ek)[1],
 					 uint32_t (&dprev)[1], const Decays &dn, int lane, int nsteps,
-					 int up_thr, bool &f_alive)
+					 int kd, int up_thr, bool &f_alive)
 	{
 		const Prof<B> pf_n(prof + (size_t)(i + 1) * Prof<B>::PW);
 		uint32_t eh_n[1], ek_n[1];
 		load_edge<N, 1>(edge + (size_t)(i + 1) * 2 * EW, eh_n);
 		load_edge<N, 1>(edge + (size_t)(i + 1) * 2 * EW + EW, ek_n);
 		row<N, 1, false, AMB, VOTE_OR, MM>(st, edge + (size_t)i * 2 * EW, pf, dn, lane, nsteps,
-						   P.oe, up_thr, dprev, ek, f_alive);
+						   kd, P.oe, up_thr, dprev, ek, f_alive);
 		dprev[0] = eh[0];
 		eh[0] = eh_n[0];
 		ek[0] = ek_n[0];
@@ -742,8 +769,8 @@ template <int B, bool LADDER, int C> struct Strip {
 	/* All rows of one strip.  Counts rows done narrow and wide. */
 	template <bool AMB, bool VOTE_OR>
 	__device__ static void run(State &st, uint32_t *edge, const Params &P, const uint8_t *rows,
-				   const uint32_t *prof, int L, int lane, int nsteps, int &n_narrow,
-				   int &n_wide)
+				   const uint32_t *prof, int L, int lane, int nsteps, int kd,
+				   int &n_narrow, int &n_wide)
 	{
 		Decays dn, dw;
 		make_decays<N>(dn, P);
@@ -785,7 +812,7 @@ template <int B, bool LADDER, int C> struct Strip {
 					uint32_t ek[Q];
 					load_edge<W, Q>(erow + EW, ek);
 					vote_wide = row<W, Q, true, AMB, false, MAX_EVERY>(st, erow, pf, dw, lane, nsteps,
-									 P.oe, down_thr, dprev, ek, f_alive);
+									 kd, P.oe, down_thr, dprev, ek, f_alive);
 					n_wide++;
 				} else {
 					Prof<B> pf(prof + (size_t)i * Prof<B>::PW);
@@ -795,7 +822,7 @@ template <int B, bool LADDER, int C> struct Strip {
 						d1[0] = N::put(d1[0], q, (int)dprev[q]);
 					load_edge<N, 1>(erow + EW, ek);
 					vote_wide = row<N, 1, false, AMB, false, MAX_EVERY>(st, erow, pf, dn, lane, nsteps,
-									  P.oe, up_thr, d1, ek, f_alive);
+									  kd, P.oe, up_thr, d1, ek, f_alive);
 					n_narrow++;
 				}
 				/* The next row's diagonal, as read before this row
@@ -823,14 +850,14 @@ template <int B, bool LADDER, int C> struct Strip {
 			if constexpr (B == 8) {
 				for (int i = 0; i < L; i++)
 					plain_row<AMB, VOTE_OR, MAX_EVERY>(st, edge, P, prof, i, pf, eh, ek, dprev,
-									   dn, lane, nsteps, up_thr, f_alive);
+									   dn, lane, nsteps, kd, up_thr, f_alive);
 			} else {
 				for (int i = 0; i < L; i += 2) {
 					plain_row<AMB, VOTE_OR, MAX_SKIP>(st, edge, P, prof, i, pf, eh, ek, dprev,
-									  dn, lane, nsteps, up_thr, f_alive);
+									  dn, lane, nsteps, kd, up_thr, f_alive);
 					if (i + 1 < L)
 						plain_row<AMB, VOTE_OR, MAX_PAIR>(st, edge, P, prof, i + 1, pf, eh,
-										  ek, dprev, dn, lane, nsteps,
+										  ek, dprev, dn, lane, nsteps, kd,
 										  up_thr, f_alive);
 				}
 				if (L & 1) {
@@ -967,13 +994,20 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 	for (int64_t x = x0; x < u1; x += S) {
 		const int64_t c0 = x + (int64_t)lane * C;
 		typename SK::State st;
-		bool amb = false;
+		bool amb = false, all_pad = true;
 #pragma unroll
 		for (int c = 0; c < C; c++) {
 			const uint32_t r = (GREF ? s_ref : P.ref)[c0 + c];
 			st.sel[c] = make_sel<B>(r);
 			amb |= r >= CODE_AMB;
+			all_pad &= r == CODE_PAD;
 			st.Mn[c] = 0;
+		}
+		int kd = NO_BARRIER;
+		if constexpr (GREF) {   /* Barriers: lanes of separator columns only */
+			const unsigned upto = __ballot_sync(FULL, all_pad) & (FULL >> (WARP - 1 - lane));
+			if (upto)
+				kd = lane - (WARP - 1 - __clz(upto));
 		}
 #pragma unroll
 		for (int w = 0; w < SK::NWORDS; w++)
@@ -984,14 +1018,14 @@ __global__ void __launch_bounds__(NW * WARP, SM_STRIP_MIN_BLOCKS) strip_kernel(P
 		const bool vote_or = !LADDER && (P.oe & (P.oe + 1)) == 0;
 		if (__any_sync(FULL, amb)) {
 			if (vote_or)
-				SK::template run<true, true>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<true, true>(st, edge, P, s_rows, s_prof, L, lane, nsteps, kd, n_narrow, n_wide);
 			else
-				SK::template run<true, false>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<true, false>(st, edge, P, s_rows, s_prof, L, lane, nsteps, kd, n_narrow, n_wide);
 		} else {
 			if (vote_or)
-				SK::template run<false, true>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<false, true>(st, edge, P, s_rows, s_prof, L, lane, nsteps, kd, n_narrow, n_wide);
 			else
-				SK::template run<false, false>(st, edge, P, s_rows, s_prof, L, lane, nsteps, n_narrow, n_wide);
+				SK::template run<false, false>(st, edge, P, s_rows, s_prof, L, lane, nsteps, kd, n_narrow, n_wide);
 		}
 
 		/* This lane's columns lie in one contig (separators are wider

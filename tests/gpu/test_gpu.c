@@ -483,6 +483,51 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 	free(want);
 }
 
+/* Per-query references of two windows that one read spans: window A ends
+ * with the read's first part, window B starts, after 0-3 other bases,
+ * with the rest.  The scan must restart at B (per-group separators are
+ * barriers, sw_kernel.cuh), so the best score is a part's, never a path
+ * through the separator (diagonal, or a gap across it). */
+static void check_split_refs(const char *name, const sm_score_t *sc, int R, int max_len)
+{
+	test_ref_t *tr = calloc((size_t)R, sizeof *tr), whole;
+	test_reads_t rd;
+	const sm_ref_t **refs = calloc((size_t)R, sizeof *refs);
+	sm_scan_t *want;
+	char what[64];
+
+	reads_init(&rd, R);
+	for (int r = 0; r < R; r++) {
+		int len = rnd_range(20, max_len), cut = rnd_range(1, len - 1);
+		int pre = rnd_range(0, 50), gap = rnd_range(0, 3), post = rnd_range(0, 50);
+		uint8_t *q;
+		sm_ref_t *x = &tr[r].ref;
+
+		read_random(&rd, len);
+		q = rd.buf[rd.n - 1];
+		ref_init(&tr[r]);
+		ref_add(&tr[r], pre + cut, 0);
+		memcpy(x->seq + x->offset[0] + pre, q, (size_t)cut);
+		ref_add(&tr[r], gap + len - cut + post, 0);
+		memcpy(x->seq + x->offset[1] + gap, q + cut, (size_t)(len - cut));
+		refs[r] = x;
+	}
+	want = calloc((size_t)rd.n, sizeof *want);
+	for (int k = 0; k < rd.n; k++)
+		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
+	ref_init(&whole);
+	ref_add(&whole, 1000, 0);
+	snprintf(what, sizeof what, "%d split-read references", R);
+	refs_every_ladder(name, what, sc, &whole.ref, max_len, &rd, refs, NULL, want);
+	for (int r = 0; r < R; r++)
+		ref_free(&tr[r]);
+	ref_free(&whole);
+	reads_free(&rd);
+	free(tr);
+	free(refs);
+	free(want);
+}
+
 static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
 static const sm_score_t paper_sc = { 1, 2, 4, 1 };
 
@@ -601,6 +646,8 @@ int main(int argc, char **argv)
 	rng_state = 2718;
 	check_refs("own-refs/bwa", &bwa_sc, 300, 300);
 	check_refs("own-refs/paper", &paper_sc, 100, 1000);
+	check_split_refs("split-refs/bwa", &bwa_sc, 300, 300);
+	check_split_refs("split-refs/paper", &paper_sc, 100, 1000);
 	check_srcs("gpu-copied-refs/bwa", &bwa_sc, 300, 300, 900);
 	check_srcs("gpu-copied-refs/paper", &paper_sc, 100, 1000, 900);
 	/* Long references beside short ones: each is split into ranges of
