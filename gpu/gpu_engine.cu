@@ -37,10 +37,14 @@
 /* Separators are a multiple of this, so that a lane's (aligned) columns
  * stay in one 64-column block, hence in one locus bin. */
 #define SM_GPU_PAD_ALIGN 64
-/* Separator columns before each contig of a per-group reference (and after
- * the last): one 64-column block, which always holds a whole aligned lane
- * of up to 32 columns, which the kernel makes a barrier (sw_kernel.cuh:
- * Barriers), and keeps device and global columns in the same locus bins. */
+/* Separator columns between the contigs of a per-group reference: one
+ * 64-column block, which always holds a whole aligned lane of up to 32
+ * columns, which the kernel makes a barrier (sw_kernel.cuh: Barriers), and
+ * keeps device and global columns in the same locus bins.  None before the
+ * first contig (a group's first range starts there, from zeros) or after
+ * the last (the columns a strip computes past the group's end are never
+ * reported): a tandem side of 449 columns is then one strip of 512, not
+ * two. */
 #define SM_GPU_GREF_SEP SM_GPU_PAD_ALIGN
 /* Bytes of separator after the last contig: more than any strip (32 lanes
  * x at most 32 columns) runs past a range's end. */
@@ -262,14 +266,14 @@ static int64_t sm_sep_len(const sm_score_t *sc, int len)
 	return sm_round_up((int64_t)len * sc->match + 1, SM_GPU_PAD_ALIGN);
 }
 
-/* Device layout of r with separators of pad columns before every contig
- * and after the last: contig c starts at column dstart[c].  Returns the
- * columns the layout spans. */
-static int64_t sm_place_contigs(const sm_ref_t *r, int64_t pad, int64_t *dstart)
+/* Device layout of r with separators of pad columns between contigs, and
+ * before the first and after the last when `ends`: contig c starts at
+ * column dstart[c].  Returns the columns the layout spans. */
+static int64_t sm_place_contigs(const sm_ref_t *r, int64_t pad, int ends, int64_t *dstart)
 {
 	for (int32_t c = 0; c < r->n_contig; c++)
-		dstart[c] = r->offset[c] + (int64_t)(c + 1) * pad;
-	return r->total + (int64_t)(r->n_contig + 1) * pad;
+		dstart[c] = r->offset[c] + (int64_t)(c + ends) * pad;
+	return r->total + (int64_t)(r->n_contig - 1 + 2 * ends) * pad;
 }
 
 /* Copies r's contigs to their places in dst (already all separators). */
@@ -424,7 +428,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	}
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		g->offset[c] = ref->offset[c];
-	g->dev_len = sm_place_contigs(ref, g->pad, g->dev_start);
+	g->dev_len = sm_place_contigs(ref, g->pad, 1, g->dev_start);
 	if (ref->total >= (int64_t)UINT32_MAX || g->dev_len >= ((int64_t)1 << 40)) {
 		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
 		       (long long)ref->total);
@@ -537,9 +541,8 @@ __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int
 	}
 }
 
-/* Per-group references: lays out each group's reference on the device as
- * sm_gpu_create lays out the whole one (a separator, here SM_GPU_GREF_SEP
- * columns, before every contig and after the last, region rounded up to 64
+/* Per-group references: lays out each group's reference on the device
+ * (SM_GPU_GREF_SEP columns between contigs, region rounded up to 64
  * columns), with its bases
  * copied from the host (src NULL) or, on the device, from the whole
  * reference (src[lq[g*Q]]: sm_ref_src_t), uploads the tables, and points P
@@ -577,7 +580,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 		const int32_t c0 = gcontig[gi];
 
 		gref[gi] = total;
-		gdev_len[gi] = sm_place_contigs(r, SM_GPU_GREF_SEP, dstart + c0);
+		gdev_len[gi] = sm_place_contigs(r, SM_GPU_GREF_SEP, 0, dstart + c0);
 		for (int32_t c = 0; c < r->n_contig; c++)
 			goff[c0 + c] = r->offset[c];
 		if (src) {
