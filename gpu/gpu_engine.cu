@@ -543,10 +543,10 @@ __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int
 
 /* Per-group references: lays out each group's reference on the device
  * (SM_GPU_GREF_SEP columns between contigs, region rounded up to 64
- * columns), with its bases
- * copied from the host (src NULL) or, on the device, from the whole
- * reference (src[lq[g*Q]]: sm_ref_src_t), uploads the tables, and points P
- * at them.  refs[lq[g*Q]] is group g's reference. */
+ * columns), with its bases copied from the host (src NULL) or, on the
+ * device, from the whole reference (src[lq[g*Q]]: sm_ref_src_t), uploads
+ * the tables, and points P at them.  refs[lq[g*Q]] is group g's
+ * reference. */
 static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, const int *lq,
 			  const sm_ref_t *const *refs, const sm_ref_src_t *src,
 			  smk::Params *P, int64_t *max_dev_len, int64_t *total_len)

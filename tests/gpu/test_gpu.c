@@ -378,16 +378,40 @@ static void refs_every_ladder(const char *name, const char *what, const sm_score
 	free(got);
 }
 
+/* Every ladder against the oracle for queries rd, query k on its own
+ * reference refs[k] (one of tr[0..R)), with bases on the host; then frees
+ * tr, rd and refs. */
+static void own_refs_every_ladder(const char *name, const char *what, const sm_score_t *sc,
+				  int max_len, test_ref_t *tr, int R, test_reads_t *rd,
+				  const sm_ref_t **refs)
+{
+	sm_scan_t *want = calloc((size_t)rd->n, sizeof *want);
+	test_ref_t whole;
+
+	for (int k = 0; k < rd->n; k++)
+		sm_scan_oracle(refs[k], sc, &rd->q[k], &want[k]);
+	/* The engine's own (whole) reference is unused by these calls. */
+	ref_init(&whole);
+	ref_add(&whole, 1000, 0);
+	refs_every_ladder(name, what, sc, &whole.ref, max_len, rd, refs, NULL, want);
+	for (int r = 0; r < R; r++)
+		ref_free(&tr[r]);
+	ref_free(&whole);
+	reads_free(rd);
+	free(tr);
+	free(refs);
+	free(want);
+}
+
 /* Per-query references (sm_gpu_scan_refs, seeded mode): R small
  * references of 1-6 windows (contigs of 1-700 bases, N runs), each with
  * one to three queries sampled from it or random; every ladder against the
  * oracle on each query's own reference. */
 static void check_refs(const char *name, const sm_score_t *sc, int R, int max_len)
 {
-	test_ref_t *tr = calloc((size_t)R, sizeof *tr), whole;
+	test_ref_t *tr = calloc((size_t)R, sizeof *tr);
 	test_reads_t rd;
 	const sm_ref_t **refs = calloc((size_t)R * 3, sizeof *refs);
-	sm_scan_t *want;
 	char what[64];
 
 	reads_init(&rd, R * 3);
@@ -401,21 +425,8 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
 			read_for_ref(&rd, &tr[r].ref, max_len);
 		}
 	}
-	want = calloc((size_t)rd.n, sizeof *want);
-	for (int k = 0; k < rd.n; k++)
-		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
-	/* The engine's own (whole) reference is unused by these calls. */
-	ref_init(&whole);
-	ref_add(&whole, 1000, 0);
 	snprintf(what, sizeof what, "%d own references", R);
-	refs_every_ladder(name, what, sc, &whole.ref, max_len, &rd, refs, NULL, want);
-	for (int r = 0; r < R; r++)
-		ref_free(&tr[r]);
-	ref_free(&whole);
-	reads_free(&rd);
-	free(tr);
-	free(refs);
-	free(want);
+	own_refs_every_ladder(name, what, sc, max_len, tr, R, &rd, refs);
 }
 
 /* Per-query references whose bases the GPU copies from its own reference
@@ -490,10 +501,9 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
  * through the separator (diagonal, or a gap across it). */
 static void check_split_refs(const char *name, const sm_score_t *sc, int R, int max_len)
 {
-	test_ref_t *tr = calloc((size_t)R, sizeof *tr), whole;
+	test_ref_t *tr = calloc((size_t)R, sizeof *tr);
 	test_reads_t rd;
 	const sm_ref_t **refs = calloc((size_t)R, sizeof *refs);
-	sm_scan_t *want;
 	char what[64];
 
 	reads_init(&rd, R);
@@ -512,20 +522,8 @@ static void check_split_refs(const char *name, const sm_score_t *sc, int R, int 
 		memcpy(x->seq + x->offset[1] + gap, q + cut, (size_t)(len - cut));
 		refs[r] = x;
 	}
-	want = calloc((size_t)rd.n, sizeof *want);
-	for (int k = 0; k < rd.n; k++)
-		sm_scan_oracle(refs[k], sc, &rd.q[k], &want[k]);
-	ref_init(&whole);
-	ref_add(&whole, 1000, 0);
 	snprintf(what, sizeof what, "%d split-read references", R);
-	refs_every_ladder(name, what, sc, &whole.ref, max_len, &rd, refs, NULL, want);
-	for (int r = 0; r < R; r++)
-		ref_free(&tr[r]);
-	ref_free(&whole);
-	reads_free(&rd);
-	free(tr);
-	free(refs);
-	free(want);
+	own_refs_every_ladder(name, what, sc, max_len, tr, R, &rd, refs);
 }
 
 static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
