@@ -1,4 +1,5 @@
-# scanmap — plain Makefile. Knobs: cuda=0 (no CUDA engine), asan=1, debug=1.
+# scanmap — plain Makefile. Knobs: cuda=0 (no CUDA engine), isal=0 (gzip through
+# zlib, not ISA-L), asan=1, debug=1.
 # Overridable: CC, NVCC, CUDA_HOME, CUDA_ARCHS, HTSLIB_CFLAGS, HTSLIB_LIBS.
 
 CC        ?= cc
@@ -27,6 +28,17 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# isal=auto (default): inflate gzip input with ISA-L (Debian libisal-dev) when
+# its header is found; zlib otherwise (io/inflate.h).
+isal ?= auto
+ifeq ($(isal),auto)
+isal := $(shell printf '\043include <isa-l/igzip_lib.h>\n' | $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(isal),1)
+CPPFLAGS += -DSM_HAVE_ISAL=1
+LDLIBS   += -lisal
+endif
+
 # cuda=auto (default): build the GPU engine when nvcc is found.
 cuda ?= auto
 ifeq ($(cuda),auto)
@@ -39,7 +51,7 @@ LIB   := $(BUILD)/libscanmap.a
 # Objects depend on the build configuration: switching cuda=, asan=, debug=
 # or the compilers rebuilds everything (the stamp changes only when it does).
 CONFIG_STAMP := $(BUILD)/config
-CONFIG := cuda=$(cuda) asan=$(asan) debug=$(debug) CC=$(CC) NVCC=$(NVCC) CFLAGS=$(CFLAGS) CUDA_ARCHS=$(CUDA_ARCHS)
+CONFIG := cuda=$(cuda) isal=$(isal) asan=$(asan) debug=$(debug) CC=$(CC) NVCC=$(NVCC) CFLAGS=$(CFLAGS) CUDA_ARCHS=$(CUDA_ARCHS)
 $(shell mkdir -p $(BUILD) && (echo '$(CONFIG)' | cmp -s - $(CONFIG_STAMP) || echo '$(CONFIG)' > $(CONFIG_STAMP)))
 # Likewise the version, for the objects that print it.
 VERSION_STAMP := $(BUILD)/version

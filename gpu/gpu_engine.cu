@@ -489,18 +489,26 @@ static int sm_grow(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, c
 static int sm_grow_host(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, cap, need, 1); }
 
 /* A group of queries in the making: `n` consecutive queries from `first`
- * (one per unit when they share the whole reference), `len` the longest. */
+ * (one per unit when they share the whole reference), `len` the longest;
+ * `cols` the bases of its own reference (0 for the whole reference). */
 typedef struct {
 	int len, first, n;
+	int64_t cols;
 } sm_group_t;
 
-/* Longest first; equal lengths keep input order. */
+/* Longest query first (the ladder groups lead); then, among per-group
+ * references, the longest reference first: blocks start in launch order,
+ * so the longest work starts first and the short groups fill in behind it
+ * (a launch in input order ended with a long group running alone: 10% of
+ * the warp slots busy on average); equal ones keep input order. */
 static int sm_by_len_desc(const void *a, const void *b)
 {
 	const sm_group_t *x = (const sm_group_t *)a, *y = (const sm_group_t *)b;
 
 	if (x->len != y->len)
 		return x->len > y->len ? -1 : 1;
+	if (x->cols != y->cols)
+		return x->cols > y->cols ? -1 : 1;
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
@@ -706,6 +714,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			r->first = k;
 			r->n = 0;
 			r->len = 0;
+			r->cols = refs[k]->total;
 			for (; r->n < Q && k < n && (r->n == 0 || refs[k] == refs[k - 1]); r->n++, k++)
 				if (q[k].len > r->len)
 					r->len = q[k].len;
@@ -716,6 +725,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			rg[k].len = q[k].len;
 			rg[k].first = k;
 			rg[k].n = 1;
+			rg[k].cols = 0;
 		}
 		qsort(rg, (size_t)n, sizeof *rg, sm_by_len_desc);
 	}

@@ -2,6 +2,7 @@
 #include "io/lines.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "io/inflate.h"
 #include "mapper/clock.h"
 #include "mapper/log.h"
 #include "mapper/trace.h"
@@ -47,7 +49,8 @@ typedef struct {
  * parses blk[tail]; n_full counts the blocks filled and not yet given back,
  * the one the reader holds included. */
 struct sm_lines_src_s {
-	gzFile fp;
+	sm_inflate_t *z;          /* ISA-L reader (inflate.h), or NULL: */
+	gzFile fp;                /* zlib's */
 	pthread_t thread;
 	int started;              /* thread runs (or ran) and must be joined */
 	pthread_mutex_t lock;
@@ -70,6 +73,26 @@ static int inflate_chunk(sm_lines_src_t *s, lines_blk_t *b)
 	const char *msg;
 	int n, errnum, err;
 
+	if (s->z) {
+		sm_inflate_err_t e;
+		long got;
+
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		got = sm_inflate_read(s->z, b->data + b->len, SM_LINES_CHUNK, &e);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (got > 0) {
+			b->len += (size_t)got;
+			return LINES_MORE;
+		}
+		if (got == 0)
+			return LINES_END;
+		/* In zlib's terms, so that lines_report words it the same. */
+		b->errnum = e.why == SM_INFLATE_READ_ERROR ? Z_ERRNO :
+			    e.why == SM_INFLATE_TRUNCATED ? Z_BUF_ERROR : Z_DATA_ERROR;
+		b->sys_errno = e.sys_errno;
+		snprintf(b->msg, sizeof b->msg, "%s", e.msg ? e.msg : "");
+		return LINES_ERROR;
+	}
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	n = gzread(s->fp, b->data + b->len, SM_LINES_CHUNK);
 	err = errno;
@@ -152,8 +175,13 @@ int sm_lines_open(sm_lines_t *lr, const char *path)
 	for (int k = 0; k < SM_LINES_BLOCKS; k++)
 		if (!(s->blk[k].data = malloc(SM_LINES_BLOCK)))
 			goto oom;
-	if (strcmp(path, "-") == 0) {
-		/* dup() so that gzclose() leaves the process's stdin open. */
+	if (sm_inflate_wanted()) {
+		/* dup() so that closing leaves the process's stdin open. */
+		int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY);
+
+		errno = fd < 0 ? errno : 0;
+		s->z = fd < 0 ? NULL : sm_inflate_open(fd);
+	} else if (strcmp(path, "-") == 0) {
 		int fd = dup(STDIN_FILENO);
 		s->fp = fd < 0 ? NULL : gzdopen(fd, "rb");
 		if (!s->fp && fd >= 0)
@@ -161,13 +189,14 @@ int sm_lines_open(sm_lines_t *lr, const char *path)
 	} else {
 		s->fp = gzopen(path, "rb");
 	}
-	if (!s->fp) {
+	if (!s->fp && !s->z) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open: %s", name,
 		       errno ? strerror(errno) : "out of memory");
 		sm_lines_close(lr);
 		return -1;
 	}
-	gzbuffer(s->fp, SM_LINES_GZBUF);
+	if (s->fp)
+		gzbuffer(s->fp, SM_LINES_GZBUF);
 	if (sm_trace_on) {
 		static int opened;
 
@@ -335,6 +364,7 @@ void sm_lines_close(sm_lines_t *lr)
 	if (s) {
 		if (s->fp)
 			gzclose(s->fp);
+		sm_inflate_close(s->z);
 		for (int k = 0; k < SM_LINES_BLOCKS; k++)
 			free(s->blk[k].data);
 		free(s);

@@ -1,11 +1,13 @@
-/* lines.h — private to io/: a buffered line reader over zlib, shared by the
- * FASTA and FASTQ parsers.
+/* lines.h — private to io/: a buffered line reader over ISA-L or zlib,
+ * shared by the FASTA and FASTQ parsers.
  *
- * Plain and gzip input (zlib reads plain files transparently, and
- * concatenated gzip members such as bgzip output), "-" for stdin.  Unlike a
- * bare gzread() loop it tells a truncated or corrupt gzip stream apart from a
- * clean end of file: zlib reports Z_BUF_ERROR for input that stops inside a
- * gzip member, and sm_lines_next() turns that into an error.
+ * Plain and gzip input (plain files pass through, and concatenated gzip
+ * members such as bgzip output are read in turn), "-" for stdin.  gzip is
+ * inflated by ISA-L when the build has it (inflate.h; about twice zlib's
+ * speed), else by zlib.  Unlike a bare gzread() loop it tells a truncated or
+ * corrupt gzip stream apart from a clean end of file: input that stops
+ * inside a gzip member is an error (zlib's Z_BUF_ERROR), which
+ * sm_lines_next() reports.
  *
  * Decompression runs ahead in a thread of its own (one per open reader),
  * which inflates into a ring of SM_LINES_BLOCKS blocks while the caller

@@ -37,6 +37,11 @@ need make have make
 need pkg-config have pkg-config
 need libhts-dev header htslib/sam.h
 need zlib1g-dev header zlib.h
+# ISA-L inflates gzip input about twice as fast as zlib; optional (the
+# build falls back to zlib), so only where the distribution has it.
+if apt-cache show libisal-dev >/dev/null 2>&1; then
+	need libisal-dev header isa-l/igzip_lib.h
+fi
 need samtools have samtools
 if [[ $level == test ]]; then
 	need dwgsim have dwgsim         # reads with known origin

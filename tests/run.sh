@@ -5,7 +5,8 @@
 #
 # Installs what is missing (tests/install-deps.sh: apt-get as root, else it
 # prints the command and this stops), builds with make, then runs
-#   build/tests/unit/*        C unit tests
+#   build/tests/unit/*        C unit tests (the FASTA/FASTQ readers also
+#                             through zlib when the build has ISA-L)
 #   tests/cli/*.sh            command-line tests
 #   tests/integration/*.sh    mapping checked against samtools, picard, EMBOSS, simulators
 #   tests/gpu/check.sh        GPU engine against the oracle (skips without a GPU)
@@ -71,6 +72,13 @@ filters=("$@")
 for t in build/tests/unit/*; do
 	[[ -f $t && -x $t ]] && run_one "unit/${t##*/}" "$t"
 done
+# The readers again through zlib, when the build inflates with ISA-L
+# (io/inflate.h): both paths must give the same records and messages.
+if grep -q 'isal=1' build/config 2>/dev/null; then
+	for t in build/tests/unit/test_fastq build/tests/unit/test_ref; do
+		[[ -x $t ]] && run_one "unit/${t##*/}-zlib" env SCANMAP_INFLATE=zlib "$t"
+	done
+fi
 for t in tests/cli/*.sh tests/integration/*.sh; do
 	[[ -f $t ]] && run_one "${t#tests/}" bash "$t"
 done

@@ -3,6 +3,7 @@
  * One line per check; the last line is "N passed, N failed". */
 #include "tests/unit/unit.h"
 #include "io/fastq.h"
+#include "io/inflate.h"
 
 /* Reads every record of path into a fresh reader with stderr captured.
  * Returns the last sm_fastq_next() value (0: clean end) or -2 when open
@@ -369,10 +370,14 @@ static void test_gzip_blocks(void)
 		      "cut at %d/5: error after %lld records at %s (%lld read): %.200s", cut,
 		      (long long)nl / 4, where, (long long)n, errbuf);
 	}
-	/* A wrong checksum is found after the last byte. */
+	/* A wrong checksum is found after the last byte: zlib drops its last
+	 * read's bytes, ISA-L (io/inflate.h) returns every line first. */
+	int64_t all = 0;
+	for (size_t k = 0; k < len; k++)
+		all += text[k] == '\n';
 	gz[sz - 8] ^= 1;
 	p = write_file("crc.fq.gz", gz, (size_t)sz);
-	nl = gz_lines(p);
+	nl = sm_inflate_wanted() ? all : gz_lines(p);
 	ret = read_all(p, &n, NULL);
 	char where[64];
 	snprintf(where, sizeof where, "line %lld: corrupt gzip data", (long long)nl + 1);
