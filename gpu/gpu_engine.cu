@@ -86,6 +86,7 @@ typedef struct {
 	int bits;       /* narrow lane width */
 	int ladder;     /* has the 32-bit wide path */
 	int cols;       /* columns per lane (C) */
+	int cols_gref;  /* the same for per-group references */
 	int warps;      /* per block, each on its own range */
 	int warps_gref; /* the same for per-group references */
 	sm_launch_fn launch, launch_gref;  /* whole reference; per-group ones (or NULL) */
@@ -121,14 +122,15 @@ static size_t sm_smem_strip(int rows)
  * holding their registers (a quarter of the warps did work at 4). */
 #define SM_GPU_WARPS_GREF 1
 
-#define SM_KCLASS(B, LAD, C, NW) \
-	{ B, LAD, C, NW, SM_GPU_WARPS_GREF, sm_launch_strip<B, LAD, C, NW, false>, \
-	  sm_launch_strip<B, LAD, C, SM_GPU_WARPS_GREF, true>, \
-	  sm_attr_strip<B, LAD, C, NW, false>, sm_attr_strip<B, LAD, C, SM_GPU_WARPS_GREF, true>, \
-	  sm_smem_strip<B, LAD, C, NW>, sm_smem_strip<B, LAD, C, SM_GPU_WARPS_GREF> }
+/* C columns per lane on the whole reference, CG on per-group ones. */
+#define SM_KCLASS(B, LAD, C, CG, NW) \
+	{ B, LAD, C, CG, NW, SM_GPU_WARPS_GREF, sm_launch_strip<B, LAD, C, NW, false>, \
+	  sm_launch_strip<B, LAD, CG, SM_GPU_WARPS_GREF, true>, \
+	  sm_attr_strip<B, LAD, C, NW, false>, sm_attr_strip<B, LAD, CG, SM_GPU_WARPS_GREF, true>, \
+	  sm_smem_strip<B, LAD, C, NW>, sm_smem_strip<B, LAD, CG, SM_GPU_WARPS_GREF> }
 /* Benchmark variants: whole reference only. */
 #define SM_KCLASS_WHOLE(B, LAD, C, NW) \
-	{ B, LAD, C, NW, 0, sm_launch_strip<B, LAD, C, NW, false>, NULL, \
+	{ B, LAD, C, 0, NW, 0, sm_launch_strip<B, LAD, C, NW, false>, NULL, \
 	  sm_attr_strip<B, LAD, C, NW, false>, NULL, sm_smem_strip<B, LAD, C, NW>, NULL }
 /* Columns per lane of the 16-bit plain kernel (8, 16 or 32): 16 runs as
  * fast as 32 with bwa scoring and ~19% faster where rows need the E scan
@@ -136,14 +138,22 @@ static size_t sm_smem_strip(int rows)
 #ifndef SM_GPU_COLS16
 #define SM_GPU_COLS16 16
 #endif
+/* The same on per-group references (the seeded mapper's windows): 8.
+ * Strips of 256 columns waste less past a group's end, and 95 registers
+ * let 21 single-warp blocks share a multiprocessor: the window and tandem
+ * kernels of 1M chr20 pairs took 3.0 s against 3.8 with 16 (H200). */
+#ifndef SM_GPU_COLS16_GREF
+#define SM_GPU_COLS16_GREF 8
+#endif
 
 /* Plain classes run groups whose scores cannot overflow their lanes;
  * ladder classes the others (their wide rows hold Q words per column, so
  * they keep fewer columns per lane).  Indexed [bits class][ladder]. */
 static const sm_kclass_t sm_kclasses[3][2] = {
-	{ SM_KCLASS(8, false, 16, SM_GPU_WARPS), SM_KCLASS(8, true, 8, SM_GPU_WARPS) },
-	{ SM_KCLASS(16, false, SM_GPU_COLS16, SM_GPU_WARPS), SM_KCLASS(16, true, 16, SM_GPU_WARPS) },
-	{ SM_KCLASS(32, false, 16, SM_GPU_WARPS), SM_KCLASS(32, false, 16, SM_GPU_WARPS) },
+	{ SM_KCLASS(8, false, 16, 16, SM_GPU_WARPS), SM_KCLASS(8, true, 8, 8, SM_GPU_WARPS) },
+	{ SM_KCLASS(16, false, SM_GPU_COLS16, SM_GPU_COLS16_GREF, SM_GPU_WARPS),
+	  SM_KCLASS(16, true, 16, 16, SM_GPU_WARPS) },
+	{ SM_KCLASS(32, false, 16, 16, SM_GPU_WARPS), SM_KCLASS(32, false, 16, 16, SM_GPU_WARPS) },
 };
 
 /* Lane widths (columns per lane) of the 16-bit plain class that the
@@ -850,7 +860,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			const sm_kclass_t *kc = &sm_kclasses[sm_bits_class(bits)][cls];
 			if (bits == 16 && cls == 0 && g->plain16 && !refs)
 				kc = g->plain16;
-			const int64_t S = (int64_t)smk::WARP * kc->cols;
+			const int64_t S = (int64_t)smk::WARP * (refs ? kc->cols_gref : kc->cols);
 			int gs = g_begin;
 
 			while (gs < g_end) {

@@ -84,11 +84,12 @@
 #ifndef SM_STRIP_MIN_BLOCKS
 #define SM_STRIP_MIN_BLOCKS 1
 #endif
-/* The same for the per-group (GREF) instantiations, one warp per block:
- * their blocks are single warps running a read's short windows, where
- * latency rules.  16 caps registers at 128 (from 155; 92 bytes spill) and
- * lets 16 warps share a multiprocessor instead of 12: the first-pass window
- * kernel of a chr20 batch took 2.3-2.5 ms instead of 2.7 (H200, ncu). */
+/* The same for the per-group (GREF) 16-bit plain kernel, the seeded
+ * mapper's: single-warp blocks over a read's windows, where latency rules.
+ * 16 holds it (8 columns per lane, SM_GPU_COLS16_GREF) at 95 registers
+ * instead of 106, without spills: 21 warps per multiprocessor instead of
+ * 18.  (With 16 columns per lane the cap of 128 registers, from 155, made
+ * the window launches 10-15% faster on an H200.) */
 #ifndef SM_STRIP_GREF_MIN_BLOCKS
 #define SM_STRIP_GREF_MIN_BLOCKS 16
 #endif
@@ -904,7 +905,8 @@ __host__ __device__ constexpr size_t strip_smem(int L)
 /* GREF: every group scans its own reference (Params.gref); a separate
  * instantiation, so that the whole-reference kernel keeps its registers. */
 template <int B, bool LADDER, int C, int NW, bool GREF>
-__global__ void __launch_bounds__(NW * WARP, GREF ? SM_STRIP_GREF_MIN_BLOCKS : SM_STRIP_MIN_BLOCKS)
+__global__ void __launch_bounds__(NW * WARP, GREF && B == 16 && !LADDER ? SM_STRIP_GREF_MIN_BLOCKS
+									   : SM_STRIP_MIN_BLOCKS)
 strip_kernel(Params P)
 {
 	typedef Strip<B, LADDER, C> SK;
