@@ -31,10 +31,13 @@ rows=()
 fail=0
 # timed FILE CMD...: runs CMD (stdout and stderr as the caller redirects
 # them) and writes "SECONDS PEAK_MB" to FILE: its wall time (the Python
-# wrapper's start-up not included) and its peak resident memory.
+# wrapper's start-up not included) and its peak resident memory.  The
+# earlier runs' SAM (gigabytes) is flushed to disk first, so that no run
+# pays for another's writeback.
 timed() {
 	local file=$1
 	shift
+	sync
 	python3 -c 'import resource, subprocess, sys, time
 t0 = time.monotonic()
 rc = subprocess.call(sys.argv[2:])
