@@ -188,6 +188,9 @@ typedef struct {
 	/* per-group references (sm_gpu_scan_refs) */
 	uint8_t *d_gseq, *h_gseq;
 	size_t gseq_cap, h_gseq_cap;
+	int64_t *h_gtab;           /* the tables sm_upload_refs copies up (pinned) */
+	int32_t *h_gcontig;
+	size_t h_gtab_cap, h_gcontig_cap;
 	int64_t *d_gtab;           /* gref, gdev_len, dev_start, goff */
 	size_t gtab_cap;
 	int32_t *d_gcontig;
@@ -323,6 +326,8 @@ static void sm_slot_free(sm_gpu_slot_t *s)
 	cudaFreeHost(s->h_cells);
 	cudaFree(s->d_gseq);
 	cudaFreeHost(s->h_gseq);
+	cudaFreeHost(s->h_gtab);
+	cudaFreeHost(s->h_gcontig);
 	cudaFree(s->d_gtab);
 	cudaFree(s->d_gcontig);
 	for (int k = 0; k < 4; k++)
@@ -569,8 +574,8 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 			  const sm_ref_t *const *refs, const sm_ref_src_t *src,
 			  smk::Params *P, int64_t *max_dev_len, int64_t *total_len)
 {
-	int64_t total = 0, nc = 0, *tab = NULL, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
-	int32_t *gcontig = NULL;
+	int64_t total = 0, nc = 0, *tab, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
+	int32_t *gcontig;
 	size_t n_tab;
 	int rc = -1;
 
@@ -578,12 +583,14 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 		nc += refs[lq[gi * Q]]->n_contig;
 	/* gref, gdev_len per group; dstart, goff (and csrc, clen, crev) per contig */
 	n_tab = (size_t)(2 * ngroups + (src ? 5 : 2) * nc);
-	tab = (int64_t *)malloc(sizeof(int64_t) * n_tab);
-	gcontig = (int32_t *)malloc(sizeof(int32_t) * (size_t)(ngroups + 1));
-	if (!tab || !gcontig) {
-		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d windows", (int)nc);
+	/* Pinned and the slot's own, so that the copies stay asynchronous:
+	 * the call goes on to its kernels without waiting for them. */
+	if (sm_grow_host((void **)&s->h_gtab, &s->h_gtab_cap, sizeof(int64_t) * n_tab) ||
+	    sm_grow_host((void **)&s->h_gcontig, &s->h_gcontig_cap,
+			 sizeof(int32_t) * (size_t)(ngroups + 1)))
 		goto done;
-	}
+	tab = s->h_gtab;
+	gcontig = s->h_gcontig;
 	gref = tab;
 	gdev_len = tab + ngroups;
 	dstart = tab + 2 * ngroups;
@@ -646,8 +653,6 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 		    SM_CUDA(cudaMemsetAsync(s->d_gseq + total, smk::CODE_PAD, SM_GPU_REF_TAIL, s->stream)))
 			goto done;
 	}
-	if (SM_CUDA(cudaStreamSynchronize(s->stream)))  /* tab, gcontig are pageable */
-		goto done;
 	P->ref = s->d_gseq;
 	P->gref = s->d_gtab;
 	P->gdev_len = s->d_gtab + ngroups;
@@ -657,8 +662,6 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	*total_len = total;
 	rc = 0;
 done:
-	free(tab);
-	free(gcontig);
 	return rc;
 }
 
