@@ -140,8 +140,9 @@ static size_t sm_smem_strip(int rows)
 #endif
 /* The same on per-group references (the seeded mapper's windows): 8.
  * Strips of 256 columns waste less past a group's end, and 95 registers
- * let 21 single-warp blocks share a multiprocessor: the window and tandem
- * kernels of 1M chr20 pairs took 3.0 s against 3.8 with 16 (H200). */
+ * let 21 single-warp blocks share a multiprocessor: the scan kernels of
+ * 1M chr20 pairs took 3.0 s against 3.8 with 16 columns held at 128
+ * registers (H200, results/gpu-seeded-2026-11-21-s9.md). */
 #ifndef SM_GPU_COLS16_GREF
 #define SM_GPU_COLS16_GREF 8
 #endif
@@ -514,8 +515,9 @@ typedef struct {
 /* Longest query first (the ladder groups lead); then, among per-group
  * references, the longest reference first: blocks start in launch order,
  * so the longest work starts first and the short groups fill in behind it
- * (a launch in input order ended with a long group running alone: 10% of
- * the warp slots busy on average); equal ones keep input order. */
+ * (in input order a long group could start last and run alone: the
+ * window launches averaged 6 of the 12 warps their registers allowed per
+ * multiprocessor); equal ones keep input order. */
 static int sm_by_len_desc(const void *a, const void *b)
 {
 	const sm_group_t *x = (const sm_group_t *)a, *y = (const sm_group_t *)b;
@@ -577,7 +579,6 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	int64_t total = 0, nc = 0, *tab, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
 	int32_t *gcontig;
 	size_t n_tab;
-	int rc = -1;
 
 	for (int gi = 0; gi < ngroups; gi++)
 		nc += refs[lq[gi * Q]]->n_contig;
@@ -588,7 +589,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	if (sm_grow_host((void **)&s->h_gtab, &s->h_gtab_cap, sizeof(int64_t) * n_tab) ||
 	    sm_grow_host((void **)&s->h_gcontig, &s->h_gcontig_cap,
 			 sizeof(int32_t) * (size_t)(ngroups + 1)))
-		goto done;
+		return -1;
 	tab = s->h_gtab;
 	gcontig = s->h_gcontig;
 	gref = tab;
@@ -629,20 +630,20 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	    sm_grow((void **)&s->d_gseq, &s->gseq_cap, (size_t)total + SM_GPU_REF_TAIL) ||
 	    sm_grow((void **)&s->d_gtab, &s->gtab_cap, sizeof(int64_t) * n_tab) ||
 	    sm_grow((void **)&s->d_gcontig, &s->gcontig_cap, sizeof(int32_t) * (size_t)(ngroups + 1)))
-		goto done;
+		return -1;
 	if (!src) {
 		memset(s->h_gseq, smk::CODE_PAD, (size_t)total + SM_GPU_REF_TAIL);
 		for (int gi = 0; gi < ngroups; gi++)
 			sm_copy_contigs(refs[lq[gi * Q]], dstart + gcontig[gi], s->h_gseq + gref[gi]);
 		if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
 					    cudaMemcpyHostToDevice, s->stream)))
-			goto done;
+			return -1;
 	}
 	if (SM_CUDA(cudaMemcpyAsync(s->d_gtab, tab, sizeof(int64_t) * n_tab,
 				    cudaMemcpyHostToDevice, s->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(s->d_gcontig, gcontig, sizeof(int32_t) * (size_t)(ngroups + 1),
 				    cudaMemcpyHostToDevice, s->stream)))
-		goto done;
+		return -1;
 	if (src) {
 		const int64_t *d = s->d_gtab;
 
@@ -651,7 +652,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 			d + 2 * ngroups + 3 * nc, d + 2 * ngroups + 4 * nc, s->d_gseq);
 		if (SM_CUDA(cudaGetLastError()) ||
 		    SM_CUDA(cudaMemsetAsync(s->d_gseq + total, smk::CODE_PAD, SM_GPU_REF_TAIL, s->stream)))
-			goto done;
+			return -1;
 	}
 	P->ref = s->d_gseq;
 	P->gref = s->d_gtab;
@@ -660,9 +661,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	P->goff = s->d_gtab + 2 * ngroups + nc;
 	P->gcontig = s->d_gcontig;
 	*total_len = total;
-	rc = 0;
-done:
-	return rc;
+	return 0;
 }
 
 /* Records a scan call in the trace (mapper/trace.h): its host work, and

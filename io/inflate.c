@@ -101,11 +101,11 @@ static const char *isal_message(int rc)
 }
 
 /* At the start or between members: a gzip member starts here (its state
- * reset), or the input is plain, or it has ended.  Returns 0 or -1. */
-static int next_member(sm_inflate_t *z)
+ * reset), or the input is plain, or it has ended (a read error: z->failed). */
+static void next_member(sm_inflate_t *z)
 {
 	if (fill(z, 2) < 0)
-		return -1;
+		return;
 	if (z->avail >= 2 && z->next[0] == 0x1f && z->next[1] == 0x8b) {
 		isal_inflate_reset(&z->st);
 		z->st.crc_flag = ISAL_GZIP;
@@ -118,7 +118,68 @@ static int next_member(sm_inflate_t *z)
 		 * ignores those too. */
 		z->mode = MODE_DONE;
 	}
-	return 0;
+}
+
+/* Records why the stream stopped; every later call reports it. */
+static void fail(sm_inflate_t *z, sm_inflate_fail_t why, const char *msg)
+{
+	z->failed = 1;
+	z->err = (sm_inflate_err_t){ why, 0, msg };
+}
+
+/* Copies plain input into out[0..room); returns the bytes copied. */
+static size_t plain_step(sm_inflate_t *z, uint8_t *out, size_t room)
+{
+	size_t k;
+
+	if (fill(z, 1) < 0)
+		return 0;
+	if (z->avail == 0) {
+		z->mode = MODE_DONE;
+		return 0;
+	}
+	k = z->avail < room ? z->avail : room;
+	memcpy(out, z->next, k);
+	z->next += k;
+	z->avail -= k;
+	return k;
+}
+
+/* Inflates the current member into out[0..room); returns the bytes made.
+ * A step that neither reads nor writes asks for more input first; with
+ * none to come, the member is cut short. */
+static size_t gzip_step(sm_inflate_t *z, uint8_t *out, size_t room)
+{
+	const uint32_t cap = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
+	size_t had, made;
+	int rc;
+
+	if (fill(z, z->want) < 0)
+		return 0;
+	had = z->avail;
+	z->st.next_in = z->next;
+	z->st.avail_in = (uint32_t)z->avail;
+	z->st.next_out = out;
+	z->st.avail_out = cap;
+	rc = isal_inflate(&z->st);
+	made = cap - z->st.avail_out;
+	z->next = z->st.next_in;
+	z->avail = z->st.avail_in;
+	if (rc < 0) {
+		fail(z, SM_INFLATE_CORRUPT, isal_message(rc));
+	} else if (z->st.block_state == ISAL_BLOCK_FINISH) {
+		z->in_member = 0;
+		z->want = 1;
+	} else if (made > 0 || had != z->avail) {
+		z->want = 1;
+	} else if (z->eof) {
+		fail(z, SM_INFLATE_TRUNCATED, NULL);
+	} else if (z->avail == SM_INFLATE_IN) {
+		fail(z, SM_INFLATE_CORRUPT, "invalid deflate data");
+	} else {
+		z->want = z->avail + 1;
+	}
+	return made;
 }
 
 long sm_inflate_read(sm_inflate_t *z, void *buf, size_t n, sm_inflate_err_t *err)
@@ -127,61 +188,12 @@ long sm_inflate_read(sm_inflate_t *z, void *buf, size_t n, sm_inflate_err_t *err
 	size_t got = 0;
 
 	while (got < n && !z->failed && z->mode != MODE_DONE) {
-		if (z->mode == MODE_PLAIN) {
-			size_t k;
-
-			if (fill(z, 1) < 0)
-				break;
-			if (z->avail == 0) {
-				z->mode = MODE_DONE;
-				break;
-			}
-			k = z->avail < n - got ? z->avail : n - got;
-			memcpy(out + got, z->next, k);
-			z->next += k;
-			z->avail -= k;
-			got += k;
-			continue;
-		}
-		if (!z->in_member) {
-			if (next_member(z) < 0)
-				break;
-			continue;
-		}
-		if (fill(z, z->want) < 0)
-			break;
-
-		size_t room = n - got, had = z->avail;
-		int rc;
-
-		z->st.next_in = z->next;
-		z->st.avail_in = (uint32_t)z->avail;
-		z->st.next_out = out + got;
-		z->st.avail_out = (uint32_t)(room > UINT32_MAX ? UINT32_MAX : room);
-		rc = isal_inflate(&z->st);
-		size_t made = (room > UINT32_MAX ? UINT32_MAX : room) - z->st.avail_out;
-
-		got += made;
-		z->next = z->st.next_in;
-		z->avail = z->st.avail_in;
-		if (rc < 0) {
-			z->failed = 1;
-			z->err = (sm_inflate_err_t){ SM_INFLATE_CORRUPT, 0, isal_message(rc) };
-		} else if (z->st.block_state == ISAL_BLOCK_FINISH) {
-			z->in_member = 0;
-			z->want = 1;
-		} else if (made > 0 || had != z->avail) {
-			z->want = 1;
-		} else if (z->eof) {
-			/* No progress and no more input: the member is cut short. */
-			z->failed = 1;
-			z->err = (sm_inflate_err_t){ SM_INFLATE_TRUNCATED, 0, NULL };
-		} else if (z->avail == SM_INFLATE_IN) {
-			z->failed = 1;
-			z->err = (sm_inflate_err_t){ SM_INFLATE_CORRUPT, 0, "invalid deflate data" };
-		} else {
-			z->want = z->avail + 1;   /* no progress: read more first */
-		}
+		if (z->mode == MODE_PLAIN)
+			got += plain_step(z, out + got, n - got);
+		else if (!z->in_member)
+			next_member(z);
+		else
+			got += gzip_step(z, out + got, n - got);
 	}
 	if (got > 0)
 		return (long)got;

@@ -390,6 +390,78 @@ static void test_gzip_blocks(void)
 	free(sums);
 }
 
+/* The two inflaters (io/inflate.h) on damaged gzip: flipped bits, cuts,
+ * inserted bytes, two members and trailing text.  Both must fail, or both
+ * read the same records; how many records come before an error may differ
+ * (ISA-L returns what it decoded, zlib drops its last read). */
+static void test_inflaters_agree(void)
+{
+	char *text = xmalloc(1 << 16), *raw;
+	size_t len = 0;
+	long sz;
+	int agree = 0, fails = 0, cases = 60;
+
+	if (!sm_inflate_wanted()) {
+		CHECK(1, "inflaters: zlib only here (no ISA-L, or SCANMAP_INFLATE=zlib)");
+		free(text);
+		return;
+	}
+	for (int i = 0; len < 60000; i++) {
+		len += (size_t)snprintf(text + len, (1 << 16) - len, "@d%d\n", i);
+		for (int k = 0; k < 20; k++)
+			text[len++] = "ACGT"[(i * 7 + k * 13) % 4 ^ (k & 1)];
+		len += (size_t)snprintf(text + len, (1 << 16) - len, "\n+\nIIIIIIIIIIIIIIIIIIII\n");
+	}
+	FILE *fp = fopen(write_gz("agree.fq.gz", text), "rb");
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	raw = xmalloc(2 * (size_t)sz + 64);
+	fseek(fp, 0, SEEK_SET);
+	CHECK(fread(raw, 1, (size_t)sz, fp) == (size_t)sz, "inflaters: read the gzip file back");
+	fclose(fp);
+	unit_seed(2026);
+	for (int c = 0; c < cases; c++) {
+		char *b = xmalloc(2 * (size_t)sz + 64);
+		size_t n = (size_t)sz;
+		int64_t got[2];
+		int ret[2];
+
+		memcpy(b, raw, n);
+		if (c % 5 == 1) {                      /* two members, then text */
+			memcpy(b + n, raw, (size_t)sz);
+			n += (size_t)sz;
+			memcpy(b + n, "tail\n", 5);
+			n += 5;
+		}
+		if (c % 3 != 2)                        /* flip 1-3 bits */
+			for (uint32_t k = rnd(3) + 1; k > 0; k--)
+				b[rnd((uint32_t)n)] ^= (char)(1 << rnd(8));
+		if (c % 4 == 3)                        /* cut */
+			n = rnd((uint32_t)n);
+		if (c % 7 == 5) {                      /* insert bytes */
+			size_t at = rnd((uint32_t)n), k = rnd(16) + 1;
+
+			memmove(b + at + k, b + at, n - at);
+			for (size_t j = 0; j < k; j++)
+				b[at + j] = (char)rnd(256);
+			n += k;
+		}
+		const char *q = write_file("damaged.fq.gz", b, n);
+		for (int z = 0; z < 2; z++) {
+			setenv("SCANMAP_INFLATE", z ? "zlib" : "isal", 1);
+			ret[z] = read_all(q, &got[z], NULL);
+		}
+		unsetenv("SCANMAP_INFLATE");
+		agree += (ret[0] < 0) == (ret[1] < 0) && (ret[0] < 0 || got[0] == got[1]);
+		fails += ret[0] < 0;
+		free(b);
+	}
+	CHECK(agree == cases && fails > 0 && fails < cases,
+	      "inflaters: ISA-L and zlib agree on %d of %d damaged files (%d fail)", agree, cases, fails);
+	free(raw);
+	free(text);
+}
+
 int main(void)
 {
 	unit_begin("fastq");
@@ -400,5 +472,6 @@ int main(void)
 	test_errors();
 	test_random_records();
 	test_gzip_blocks();
+	test_inflaters_agree();
 	return unit_end();
 }
