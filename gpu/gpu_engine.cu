@@ -204,6 +204,7 @@ struct sm_gpu_s {
 	int bits;                  /* narrow width of the ladder in use */
 	sm_score_t sc;
 	int max_len;
+	uint8_t *n_row;            /* max_len N codes: an empty lane's rows */
 	int64_t pad;               /* separator columns before each contig */
 	int32_t n_contig;
 	int64_t *dev_start;        /* host: device column of each contig's first base */
@@ -365,6 +366,7 @@ void sm_gpu_destroy(sm_gpu_t *g)
 	pthread_mutex_destroy(&g->lock);
 	free(g->dev_start);
 	free(g->offset);
+	free(g->n_row);
 	free(g);
 }
 
@@ -401,6 +403,11 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	g->sc = *sc;
 	g->max_len = max_query_len;
 	g->bits = sm_cells_bits(cells);
+	if (!(g->n_row = (uint8_t *)malloc((size_t)max_query_len))) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory");
+		goto fail;
+	}
+	memset(g->n_row, SM_BASE_N, (size_t)max_query_len);
 	if (SM_CUDA(cudaSetDevice(device)) || SM_CUDA(cudaGetDeviceProperties(&prop, device)))
 		goto fail;
 	/* Benchmarks: how a thread waits for its call (SCANMAP_GPU_SYNC=spin,
@@ -664,6 +671,38 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	return 0;
 }
 
+/* A group's rows when each of its Q lanes holds L codes (seq[l]): one
+ * interleaving pass, codes above N clamped to N. */
+template <int Q>
+static void sm_pack_interleave(uint8_t *r, int L, const uint8_t *const *seq)
+{
+	for (int i = 0; i < L; i++)
+		for (int l = 0; l < Q; l++) {
+			const uint8_t c = seq[l][i];
+			r[i * Q + l] = c < SM_BASE_N ? c : SM_BASE_N;
+		}
+}
+
+static void sm_pack_full(uint8_t *r, int L, int Q, const uint8_t *const *seq)
+{
+	if (Q == 1)
+		sm_pack_interleave<1>(r, L, seq);
+	else if (Q == 2)
+		sm_pack_interleave<2>(r, L, seq);
+	else
+		sm_pack_interleave<4>(r, L, seq);
+}
+
+/* One lane (every Q-th byte from r) of a group of L rows: L - len N rows,
+ * then the query's len codes, clamped to N. */
+static void sm_pack_lane(uint8_t *r, int L, int Q, int len, const uint8_t *seq)
+{
+	for (int i = 0; i < L - len; i++, r += Q)
+		*r = SM_BASE_N;
+	for (int i = 0; i < len; i++, r += Q)
+		*r = seq[i] < SM_BASE_N ? seq[i] : SM_BASE_N;
+}
+
 /* Records a scan call in the trace (mapper/trace.h): its host work, and
  * its copies and kernels on the device's clock (events against
  * ev_origin).  The post-processing is recorded by the caller. */
@@ -775,25 +814,36 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		goto done;
 	rows = s->h_rows;
 	res = s->h_res;
-	/* Rows [i][lane]; a shorter query is front-padded with N rows. */
-	for (int gi = 0; gi < ngroups; gi++) {
+	/* Rows [i][lane]; a shorter query is front-padded with N rows, an
+	 * empty lane is all N.  This runs for every lane of every call (a
+	 * batch's calls pack about 3.7M bytes), so a lane's locus shift is
+	 * recomputed only when its length changes, and a group whose lanes
+	 * are all full (or empty) is interleaved in one pass. */
+	for (int gi = 0, shift_len = -1, lane_shift = 0; gi < ngroups; gi++) {
 		const int L = glen[gi];
-		uint8_t *r = rows + qoff[gi];
+		const uint8_t *seq[4];
+		int full = 1;
+
 		for (int l = 0; l < Q; l++) {
 			const int k = gi * Q + l;
 			const sm_query_t *qq = lq[k] >= 0 ? &q[lq[k]] : NULL;
-			const int len = qq ? qq->len : 0;
-			shift[k] = sm_locus_shift(&g->sc, qq ? len : 1);
-			for (int i = 0; i < L; i++) {
-				uint8_t c = SM_BASE_N;
-				if (i >= L - len) {
-					c = qq->seq[i - (L - len)];
-					if (c > SM_BASE_N)
-						c = SM_BASE_N;
-				}
-				r[(int64_t)i * Q + l] = c;
+			const int len = qq ? qq->len : 1;
+
+			if (len != shift_len) {
+				shift_len = len;
+				lane_shift = sm_locus_shift(&g->sc, len);
 			}
+			shift[k] = lane_shift;
+			seq[l] = qq ? qq->seq : g->n_row;
+			full &= !qq || qq->len == L;
 		}
+		if (full)
+			sm_pack_full(rows + qoff[gi], L, Q, seq);
+		else
+			for (int l = 0; l < Q; l++) {
+				const int k = gi * Q + l;
+				sm_pack_lane(rows + qoff[gi] + l, L, Q, lq[k] >= 0 ? q[lq[k]].len : 0, seq[l]);
+			}
 	}
 	if (sm_grow((void **)&s->d_rows, &s->rows_cap, (size_t)rows_total))
 		goto done;
