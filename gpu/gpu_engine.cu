@@ -984,7 +984,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	    SM_CUDA(cudaMemcpyAsync(s->h_cells, s->d_cells, 3 * sizeof(unsigned long long),
 				    cudaMemcpyDeviceToHost, s->stream)) ||
 	    SM_CUDA(cudaEventRecord(s->ev[3], s->stream)) ||
-	    SM_CUDA(cudaStreamSynchronize(s->stream)))
+	    SM_CUDA(sm_stream_wait(s->stream)))
 		goto done;
 	{
 		float ms[3];

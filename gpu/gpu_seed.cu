@@ -451,7 +451,7 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 			       cudaMemcpyDeviceToHost, c->stream)))
 		return -1;
 	/* The next chunk rewrites the hit offsets and buffers. */
-	return SM_CUDA(cudaStreamSynchronize(c->stream));
+	return SM_CUDA(sm_stream_wait(c->stream));
 }
 
 static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int n,
@@ -493,7 +493,7 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 	if (SM_CUDA(cudaGetLastError()) ||
 	    SM_CUDA(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
 			       c->stream)) ||
-	    SM_CUDA(cudaStreamSynchronize(c->stream)))
+	    SM_CUDA(sm_stream_wait(c->stream)))
 		return -1;
 	for (int r0 = 0; r0 < n;) {
 		int r1 = r0 + 1;
