@@ -48,7 +48,7 @@ endif
 BUILD := build
 LIB   := $(BUILD)/libscanmap.a
 
-# Objects depend on the build configuration: switching cuda=, asan=, debug=
+# Objects depend on the build configuration: switching cuda=, isal=, asan=, debug=
 # or the compilers rebuilds everything (the stamp changes only when it does).
 CONFIG_STAMP := $(BUILD)/config
 CONFIG := cuda=$(cuda) isal=$(isal) asan=$(asan) debug=$(debug) CC=$(CC) NVCC=$(NVCC) CFLAGS=$(CFLAGS) CUDA_ARCHS=$(CUDA_ARCHS)
