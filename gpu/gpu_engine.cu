@@ -821,7 +821,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	 * are all full (or empty) is interleaved in one pass. */
 	for (int gi = 0, shift_len = -1, lane_shift = 0; gi < ngroups; gi++) {
 		const int L = glen[gi];
-		const uint8_t *seq[4];
+		const uint8_t *seq[32 / 8];   /* Q <= 4 */
 		int full = 1;
 
 		for (int l = 0; l < Q; l++) {

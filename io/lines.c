@@ -175,19 +175,16 @@ int sm_lines_open(sm_lines_t *lr, const char *path)
 	for (int k = 0; k < SM_LINES_BLOCKS; k++)
 		if (!(s->blk[k].data = malloc(SM_LINES_BLOCK)))
 			goto oom;
-	if (sm_inflate_wanted()) {
-		/* dup() so that closing leaves the process's stdin open. */
-		int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY);
+	/* dup() so that closing leaves the process's stdin open.  The
+	 * descriptor goes to ISA-L (which closes it on failure) or zlib. */
+	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY);
 
-		errno = fd < 0 ? errno : 0;
-		s->z = fd < 0 ? NULL : sm_inflate_open(fd);
-	} else if (strcmp(path, "-") == 0) {
-		int fd = dup(STDIN_FILENO);
-		s->fp = fd < 0 ? NULL : gzdopen(fd, "rb");
-		if (!s->fp && fd >= 0)
+	if (fd >= 0) {
+		errno = 0;
+		if (sm_inflate_wanted())
+			s->z = sm_inflate_open(fd);
+		else if (!(s->fp = gzdopen(fd, "rb")))
 			close(fd);
-	} else {
-		s->fp = gzopen(path, "rb");
 	}
 	if (!s->fp && !s->z) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open: %s", name,
