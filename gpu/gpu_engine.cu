@@ -221,6 +221,7 @@ struct sm_gpu_s {
 	sm_gpu_slot_t slot[SM_GPU_SLOTS];
 	int n_slots;               /* slots in use (benchmarks may lower it) */
 	int gref_halos;            /* per-group references: shortest range, in halos (0: no split) */
+	int lane_pairs;            /* 16-bit lanes: pair queries with their own references */
 	uint64_t cells, cells_w[3];
 	uint64_t calls;
 	double wait_s, call_s, kernel_s;   /* summed over calls */
@@ -399,6 +400,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 						       : SM_GPU_GREF_MIN_RANGE_HALOS;
 	if (g->gref_halos < 0)
 		g->gref_halos = 0;
+	g->lane_pairs = !getenv("SCANMAP_GPU_LANE_PAIRS") || atoi(getenv("SCANMAP_GPU_LANE_PAIRS")) != 0;
 	g->device = device;
 	g->sc = *sc;
 	g->max_len = max_query_len;
@@ -512,10 +514,12 @@ static int sm_grow(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, c
 static int sm_grow_host(void **p, size_t *cap, size_t need) { return sm_grow_mem(p, cap, need, 1); }
 
 /* A group of queries in the making: `n` consecutive queries from `first`
- * (one per unit when they share the whole reference), `len` the longest;
- * `cols` the bases of its own reference (0 for the whole reference). */
+ * (one per unit when they share the whole reference), or, with Lane
+ * references, `first` and `second`, each with its own reference (else
+ * second is -1); `len` the longest; `cols` the bases of its own reference
+ * (0 for the whole reference; the longer one's for a lane pair). */
 typedef struct {
-	int len, first, n;
+	int len, first, n, second;
 	int64_t cols;
 } sm_group_t;
 
@@ -536,16 +540,129 @@ static int sm_by_len_desc(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* Lane references (sw_kernel.cuh): with 16-bit lanes, two queries whose
+ * references differ (tandem sides, or a read's strands, each with its own
+ * windows) share a group, each lane scoring against its own reference.
+ * Queries alone in their group are paired, neighbours in the order of
+ * sm_by_shape (query length, then contigs, then bases), so that the
+ * paired references' contigs are alike and little of the longer one is
+ * scanned beside separators.  SCANMAP_GPU_LANE_PAIRS=0 turns it off
+ * (benchmarks). */
+typedef struct {
+	int len, group;
+	int32_t n_contig;
+	int64_t cols;
+} sm_shape_t;
+
+static int sm_by_shape(const void *a, const void *b)
+{
+	const sm_shape_t *x = (const sm_shape_t *)a, *y = (const sm_shape_t *)b;
+
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	if (x->n_contig != y->n_contig)
+		return x->n_contig < y->n_contig ? -1 : 1;
+	if (x->cols != y->cols)
+		return x->cols > y->cols ? -1 : 1;
+	return x->group < y->group ? -1 : x->group > y->group;
+}
+
+/* Pairs the groups of rg[0..ngroups) that hold one query each (refs:
+ * each query's reference); returns the groups left, or -1 when out of
+ * memory (logged). */
+static int sm_pair_lanes(sm_group_t *rg, int ngroups, const sm_ref_t *const *refs)
+{
+	sm_shape_t *one = (sm_shape_t *)malloc(sizeof *one * (size_t)(ngroups + 1));
+	int n_one = 0, m = 0;
+
+	if (!one) {
+		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d groups", ngroups);
+		return -1;
+	}
+	for (int gi = 0; gi < ngroups; gi++)
+		if (rg[gi].n == 1)
+			one[n_one++] = (sm_shape_t){ rg[gi].len, gi, refs[rg[gi].first]->n_contig,
+						     rg[gi].cols };
+	qsort(one, (size_t)n_one, sizeof *one, sm_by_shape);
+	for (int t = 0; t + 1 < n_one; t += 2) {
+		sm_group_t *a = &rg[one[t].group], *b = &rg[one[t + 1].group];
+
+		a->second = b->first;
+		a->n = 2;
+		a->len = a->len > b->len ? a->len : b->len;
+		a->cols = a->cols > b->cols ? a->cols : b->cols;
+		b->n = 0;
+	}
+	free(one);
+	for (int gi = 0; gi < ngroups; gi++)
+		if (rg[gi].n > 0)
+			rg[m++] = rg[gi];
+	return m;
+}
+
+/* The query in odd lanes of group gi (lq: the groups' lanes), whose
+ * reference may differ from that of lane 0 (Lane references); lane 0's
+ * query when the group has a single reference. */
+static int sm_odd_lane(const int *lq, int gi, int Q)
+{
+	return Q == 2 && lq[gi * Q + 1] >= 0 ? lq[gi * Q + 1] : lq[gi * Q];
+}
+
+/* Device layout of a group's references a (even lanes) and b (odd lanes;
+ * b == a when they share it): their contigs j side by side from column
+ * dstart[j], lane l's at ld[l][j], congruent to its own coordinate
+ * modulo SM_GPU_PAD_ALIGN, so that a lane's aligned columns fall in one
+ * locus bin of its reference, and SM_GPU_GREF_SEP separator columns after
+ * the longer one.  A lane without a contig j gets an empty one at
+ * dstart[j].  Returns the columns the layout spans. */
+static int64_t sm_place_lanes(const sm_ref_t *a, const sm_ref_t *b, int64_t *dstart, int64_t *ld0,
+			      int64_t *ld1)
+{
+	const sm_ref_t *lane[2] = { a, b };
+	int64_t *ld[2] = { ld0, ld1 };
+	const int32_t ns = a->n_contig > b->n_contig ? a->n_contig : b->n_contig;
+	int64_t pos = 0, end = 0;
+
+	for (int32_t j = 0; j < ns; j++) {
+		int64_t first = -1;
+
+		for (int l = 0; l < 2; l++) {
+			ld[l][j] = -1;
+			if (j < lane[l]->n_contig) {
+				const int64_t off = lane[l]->offset[j];
+
+				ld[l][j] = pos + ((off - pos) % SM_GPU_PAD_ALIGN + SM_GPU_PAD_ALIGN) %
+						 SM_GPU_PAD_ALIGN;
+				if (first < 0 || ld[l][j] < first)
+					first = ld[l][j];
+			}
+		}
+		dstart[j] = first;
+		for (int l = 0; l < 2; l++) {
+			const int64_t e = ld[l][j] < 0 ? first : ld[l][j] + lane[l]->len[j];
+
+			if (ld[l][j] < 0)
+				ld[l][j] = first;
+			if (e > end)
+				end = e;
+		}
+		pos = end + SM_GPU_GREF_SEP;
+	}
+	return end;
+}
+
 /* Per-group references whose bases lie in the whole reference
  * (sm_ref_src_t): block g writes group g's region of the layout that
- * sm_upload_refs makes, [gref[g], gref[g] + its length rounded up to 64),
- * reading contig c (its group-relative start dstart[c], clen[c] bases) from
- * the device reference at csrc[c], backwards when crev[c]; every other
- * column is a separator (CODE_PAD). */
+ * sm_upload_refs makes, [gref[g], gref[g] + its length rounded up to 64).
+ * Contig slot c starts at its group-relative dstart[c]; lane l's tables
+ * are lt[(4l + 0..3) * nc]: its contig's start, length, source column in
+ * the device reference and direction (read backwards when set).  A column
+ * holds each lane's code (sw_kernel.cuh's code_pair): the base, or a
+ * separator (CODE_PAD) outside the lane's contig. */
 __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int64_t *gref,
 				      const int64_t *gdev_len, const int64_t *dstart,
-				      const int32_t *gcontig, const int64_t *csrc,
-				      const int64_t *clen, const int64_t *crev, uint8_t *out)
+				      const int32_t *gcontig, const int64_t *lt, int64_t nc,
+				      uint8_t *out)
 {
 	const int gi = blockIdx.x;
 	const int64_t region = (gdev_len[gi] + SM_GPU_PAD_ALIGN - 1) / SM_GPU_PAD_ALIGN * SM_GPU_PAD_ALIGN;
@@ -554,9 +671,9 @@ __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int
 
 	for (int64_t x = threadIdx.x; x < region; x += blockDim.x) {
 		int32_t lo = c0, hi = c1 - 1;
-		uint8_t v = smk::CODE_PAD;
+		uint8_t v[2] = { smk::CODE_PAD, smk::CODE_PAD };
 
-		while (lo < hi) {   /* the last contig starting at or before x */
+		while (lo < hi) {   /* the last slot starting at or before x */
 			const int32_t mid = lo + (hi - lo + 1) / 2;
 
 			if (dstart[mid] <= x)
@@ -564,33 +681,57 @@ __global__ static void sm_gather_refs(const uint8_t *__restrict__ ref, const int
 			else
 				hi = mid - 1;
 		}
-		if (lo < c1 && x >= dstart[lo] && x < dstart[lo] + clen[lo]) {
-			const int64_t off = x - dstart[lo];
+		for (int l = 0; lo < c1 && l < 2; l++) {
+			const int64_t *t = lt + (int64_t)4 * l * nc + lo;
+			const int64_t start = t[0], len = t[nc], src = t[2 * nc], rev = t[3 * nc];
 
-			v = ref[csrc[lo] + (crev[lo] ? clen[lo] - 1 - off : off)];
+			if (x >= start && x < start + len)
+				v[l] = ref[src + (rev ? len - 1 - (x - start) : x - start)];
 		}
-		o[x] = v;
+		o[x] = smk::code_pair(v[0], v[1]);
 	}
 }
 
-/* Per-group references: lays out each group's reference on the device
- * (SM_GPU_GREF_SEP columns between contigs, region rounded up to 64
- * columns), with its bases copied from the host (src NULL) or, on the
- * device, from the whole reference (src[lq[g*Q]]: sm_ref_src_t), uploads
- * the tables, and points P at them.  refs[lq[g*Q]] is group g's
- * reference. */
+/* Writes reference r's bases (codes above N as N) into lane l (0, 1; 2:
+ * both) of a per-group layout dst, contig c at ld[c]. */
+static void sm_copy_lane(const sm_ref_t *r, const int64_t *ld, int l, uint8_t *dst)
+{
+	for (int32_t c = 0; c < r->n_contig; c++) {
+		const uint8_t *src = r->seq + r->offset[c];
+		uint8_t *o = dst + ld[c];
+
+		for (int64_t x = 0; x < r->len[c]; x++) {
+			const uint8_t b = src[x] < SM_BASE_N ? src[x] : SM_BASE_N;
+			const uint8_t even = o[x] & ((1u << smk::CODE_LANE_BITS) - 1),
+				      odd = o[x] >> smk::CODE_LANE_BITS;
+
+			o[x] = smk::code_pair(l == 1 ? even : b, l == 0 ? odd : b);
+		}
+	}
+}
+
+/* Per-group references: lays out each group's reference(s) on the device
+ * (sm_place_lanes; region rounded up to 64 columns), with bases copied
+ * from the host (src NULL) or, on the device, from the whole reference
+ * (src[k]: sm_ref_src_t of query k), uploads the tables, and points P at
+ * them.  Group g's even lanes scan refs[lq[g*Q]], its odd lanes
+ * refs[sm_odd_lane(lq, g, Q)]. */
 static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, const int *lq,
 			  const sm_ref_t *const *refs, const sm_ref_src_t *src,
 			  smk::Params *P, int64_t *max_dev_len, int64_t *total_len)
 {
-	int64_t total = 0, nc = 0, *tab, *gref, *gdev_len, *dstart, *goff, *csrc, *clen, *crev;
+	int64_t total = 0, nc = 0, *tab, *gref, *gdev_len, *dstart, *goff, *goff1, *lt;
 	int32_t *gcontig;
 	size_t n_tab;
 
-	for (int gi = 0; gi < ngroups; gi++)
-		nc += refs[lq[gi * Q]]->n_contig;
-	/* gref, gdev_len per group; dstart, goff (and csrc, clen, crev) per contig */
-	n_tab = (size_t)(2 * ngroups + (src ? 5 : 2) * nc);
+	for (int gi = 0; gi < ngroups; gi++) {
+		const int32_t na = refs[lq[gi * Q]]->n_contig, nb = refs[sm_odd_lane(lq, gi, Q)]->n_contig;
+
+		nc += na > nb ? na : nb;
+	}
+	/* gref, gdev_len per group; per contig slot dstart, goff, goff1 and
+	 * the lanes' tables (sm_gather_refs) */
+	n_tab = (size_t)(2 * ngroups + 11 * nc);
 	/* Pinned and the slot's own, so that the copies stay asynchronous:
 	 * the call goes on to its kernels without waiting for them. */
 	if (sm_grow_host((void **)&s->h_gtab, &s->h_gtab_cap, sizeof(int64_t) * n_tab) ||
@@ -603,32 +744,39 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	gdev_len = tab + ngroups;
 	dstart = tab + 2 * ngroups;
 	goff = dstart + nc;
-	csrc = goff + nc;
-	clen = csrc + nc;
-	crev = clen + nc;
+	goff1 = goff + nc;
+	lt = goff1 + nc;
 	*max_dev_len = 0;
 	gcontig[0] = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
-		const sm_ref_t *r = refs[lq[gi * Q]];
+		const int k[2] = { lq[gi * Q], sm_odd_lane(lq, gi, Q) };
+		const sm_ref_t *r[2] = { refs[k[0]], refs[k[1]] };
 		const int32_t c0 = gcontig[gi];
+		const int32_t ns = r[0]->n_contig > r[1]->n_contig ? r[0]->n_contig : r[1]->n_contig;
 
 		gref[gi] = total;
-		gdev_len[gi] = sm_place_contigs(r, SM_GPU_GREF_SEP, 0, dstart + c0);
-		for (int32_t c = 0; c < r->n_contig; c++)
-			goff[c0 + c] = r->offset[c];
-		if (src) {
-			const sm_ref_src_t *rs = &src[lq[gi * Q]];
+		gdev_len[gi] = sm_place_lanes(r[0], r[1], dstart + c0, lt + c0, lt + 4 * nc + c0);
+		for (int l = 0; l < 2; l++) {
+			int64_t *ld = lt + 4 * l * nc + c0, *go = l ? goff1 + c0 : goff + c0;
 
-			for (int32_t c = 0; c < r->n_contig; c++) {
-				const int64_t x = rs->start[c];
-				const int32_t k = sm_offset_find(g->offset, g->n_contig, x);
+			for (int32_t c = 0; c < ns; c++) {
+				const int has = c < r[l]->n_contig;
 
-				csrc[c0 + c] = g->dev_start[k] + (x - g->offset[k]);
-				clen[c0 + c] = r->len[c];
-				crev[c0 + c] = rs->rev;
+				go[c] = has ? r[l]->offset[c] - ld[c] + dstart[c0 + c] : 0;
+				ld[nc + c] = has ? r[l]->len[c] : 0;   /* length */
+				ld[2 * nc + c] = 0;                     /* source */
+				ld[3 * nc + c] = 0;                     /* backwards */
+				if (has && src) {
+					const sm_ref_src_t *rs = &src[k[l]];
+					const int64_t x = rs->start[c];
+					const int32_t kc = sm_offset_find(g->offset, g->n_contig, x);
+
+					ld[2 * nc + c] = g->dev_start[kc] + (x - g->offset[kc]);
+					ld[3 * nc + c] = rs->rev;
+				}
 			}
 		}
-		gcontig[gi + 1] = c0 + r->n_contig;
+		gcontig[gi + 1] = c0 + ns;
 		total += sm_round_up(gdev_len[gi], SM_GPU_PAD_ALIGN);
 		if (gdev_len[gi] > *max_dev_len)
 			*max_dev_len = gdev_len[gi];
@@ -639,9 +787,18 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	    sm_grow((void **)&s->d_gcontig, &s->gcontig_cap, sizeof(int32_t) * (size_t)(ngroups + 1)))
 		return -1;
 	if (!src) {
-		memset(s->h_gseq, smk::CODE_PAD, (size_t)total + SM_GPU_REF_TAIL);
-		for (int gi = 0; gi < ngroups; gi++)
-			sm_copy_contigs(refs[lq[gi * Q]], dstart + gcontig[gi], s->h_gseq + gref[gi]);
+		memset(s->h_gseq, smk::CODE_PAD_PAIR, (size_t)total + SM_GPU_REF_TAIL);
+		for (int gi = 0; gi < ngroups; gi++) {
+			const int k0 = lq[gi * Q], k1 = sm_odd_lane(lq, gi, Q);
+			const int32_t c0 = gcontig[gi];
+
+			if (refs[k1] == refs[k0]) {
+				sm_copy_lane(refs[k0], lt + c0, 2, s->h_gseq + gref[gi]);
+			} else {
+				sm_copy_lane(refs[k0], lt + c0, 0, s->h_gseq + gref[gi]);
+				sm_copy_lane(refs[k1], lt + 4 * nc + c0, 1, s->h_gseq + gref[gi]);
+			}
+		}
 		if (SM_CUDA(cudaMemcpyAsync(s->d_gseq, s->h_gseq, (size_t)total + SM_GPU_REF_TAIL,
 					    cudaMemcpyHostToDevice, s->stream)))
 			return -1;
@@ -655,10 +812,11 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 		const int64_t *d = s->d_gtab;
 
 		sm_gather_refs<<<(unsigned)ngroups, 256, 0, s->stream>>>(
-			g->d_ref, d, d + ngroups, d + 2 * ngroups, s->d_gcontig, d + 2 * ngroups + 2 * nc,
-			d + 2 * ngroups + 3 * nc, d + 2 * ngroups + 4 * nc, s->d_gseq);
+			g->d_ref, d, d + ngroups, d + 2 * ngroups, s->d_gcontig, d + 2 * ngroups + 3 * nc,
+			nc, s->d_gseq);
 		if (SM_CUDA(cudaGetLastError()) ||
-		    SM_CUDA(cudaMemsetAsync(s->d_gseq + total, smk::CODE_PAD, SM_GPU_REF_TAIL, s->stream)))
+		    SM_CUDA(cudaMemsetAsync(s->d_gseq + total, smk::CODE_PAD_PAIR, SM_GPU_REF_TAIL,
+					    s->stream)))
 			return -1;
 	}
 	P->ref = s->d_gseq;
@@ -666,6 +824,7 @@ static int sm_upload_refs(sm_gpu_t *g, sm_gpu_slot_t *s, int ngroups, int Q, con
 	P->gdev_len = s->d_gtab + ngroups;
 	P->dev_start = s->d_gtab + 2 * ngroups;
 	P->goff = s->d_gtab + 2 * ngroups + nc;
+	P->goff1 = s->d_gtab + 2 * ngroups + 2 * nc;
 	P->gcontig = s->d_gcontig;
 	*total_len = total;
 	return 0;
@@ -763,6 +922,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		for (int k = 0; k < n; ngroups++) {
 			sm_group_t *r = &rg[ngroups];
 			r->first = k;
+			r->second = -1;
 			r->n = 0;
 			r->len = 0;
 			r->cols = refs[k]->total;
@@ -770,12 +930,15 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 				if (q[k].len > r->len)
 					r->len = q[k].len;
 		}
+		if (Q == 2 && g->lane_pairs && (ngroups = sm_pair_lanes(rg, ngroups, refs)) < 0)
+			goto done;
 		qsort(rg, (size_t)ngroups, sizeof *rg, sm_by_len_desc);
 	} else {
 		for (int k = 0; k < n; k++) {
 			rg[k].len = q[k].len;
 			rg[k].first = k;
 			rg[k].n = 1;
+			rg[k].second = -1;
 			rg[k].cols = 0;
 		}
 		qsort(rg, (size_t)n, sizeof *rg, sm_by_len_desc);
@@ -794,7 +957,9 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		for (int gi = 0; gi < ngroups; gi++) {
 			glen[gi] = rg[gi].len;
 			for (int l = 0; l < rg[gi].n; l++)
-				lq[gi * Q + l] = rg[gi].first + l;
+				lq[gi * Q + l] = rg[gi].second >= 0 && l == 1 ? rg[gi].second
+									      : rg[gi].first + l;
+			pr->lane_pairs += rg[gi].second >= 0;
 		}
 	} else {
 		for (int k = 0; k < n; k++)
@@ -803,6 +968,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 			glen[gi] = rg[gi * Q].len;
 	}
 
+	pr->groups = ngroups;
 	for (int gi = 0; gi < ngroups; gi++) {
 		qoff[gi] = rows_total;
 		rows_total += (int64_t)glen[gi] * Q;
@@ -882,6 +1048,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.ref = g->d_ref;
 		P.dev_start = g->d_dev_start;
 		P.goff = g->d_goff;
+		P.goff1 = g->d_goff;
 		if ((refs && sm_upload_refs(g, s, ngroups, Q, lq, refs, src, &P, &max_dev_len,
 						&total_len)) ||
 		    SM_CUDA(cudaEventRecord(s->ev[1], s->stream)))

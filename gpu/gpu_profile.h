@@ -22,6 +22,8 @@ typedef struct {
 	double host_post_s;   /* unpacking results on the CPU */
 	double total_s;       /* the whole call */
 	uint64_t cells_w[3];  /* cells computed in 8-, 16-, 32-bit lanes */
+	int64_t groups;       /* groups of Q queries scanned */
+	int64_t lane_pairs;   /* of which two queries with their own references */
 } sm_gpu_profile_t;
 
 /* Copies the profile of g's last scan; returns 0, or -1 without CUDA. */

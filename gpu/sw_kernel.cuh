@@ -75,6 +75,18 @@
  * kd, per lane and strip, is the distance to the nearest barrier at or
  * left of the lane (NO_BARRIER: none).
  *
+ * Lane references (GREF, B = 16).  The two reads of a group may each have
+ * their own reference: a tandem side each, or each a strand's windows.  A
+ * per-group reference holds a code per lane (CODE_LANE_BITS each), so
+ * that a column's selector picks each lane's score by its own base, at no
+ * cost per cell.  The host lays the two references' j-th contigs side by
+ * side (each at a column congruent to its own coordinate modulo 64, so
+ * that locus bins hold), with the shorter one's tail and any head coded as
+ * separators in its lane only, and the 64-column separator after the
+ * longer one common to both: barriers stay whole lanes.  A lane's own
+ * separator columns score -1 and are never reported, and each lane maps
+ * columns to its reference's coordinates with its own table (goff1).
+ *
  * Merge kernel: reduces each read's per-range top-K lists to its final one. */
 #ifndef SM_SW_KERNEL_CUH
 #define SM_SW_KERNEL_CUH
@@ -86,12 +98,13 @@
 #endif
 /* The same for the per-group (GREF) 16-bit plain kernel, the seeded
  * mapper's: single-warp blocks over a read's windows, where latency rules.
- * 16 holds it (8 columns per lane, SM_GPU_COLS16_GREF) at 95 registers
- * instead of 106, without spills: 21 warps per multiprocessor instead of
- * 18.  (With 16 columns per lane the cap of 128 registers, from 155, made
- * the window launches 10-15% faster on an H200.) */
+ * 20 holds it (8 columns per lane, SM_GPU_COLS16_GREF, and a code per
+ * lane: Lane references) at 96 registers instead of 105, without spills:
+ * 21 warps per multiprocessor instead of 18.  (With 16 columns per lane
+ * the cap of 128 registers, from 155, made the window launches 10-15%
+ * faster on an H200.) */
 #ifndef SM_STRIP_GREF_MIN_BLOCKS
-#define SM_STRIP_GREF_MIN_BLOCKS 16
+#define SM_STRIP_GREF_MIN_BLOCKS 20
 #endif
 
 #include <cstdint>
@@ -106,18 +119,32 @@ constexpr int TOPK = SM_TOPK;
 /* Eq. 10's hysteresis T: back to narrow cells once max + match <= limit - T. */
 constexpr int NARROW_BACK_MARGIN = 10;
 
-/* Reference codes on the device: 0..3 bases, 4 ambiguous, 5 separator. */
+/* Reference codes on the device: 0..3 bases, 4 ambiguous, 5 separator.
+ * Per-group references hold a code per lane pair (Lane references):
+ * bits 0..2 the code of even lanes, bits 3..5 that of odd lanes. */
 constexpr uint8_t CODE_AMB = 4;
 constexpr uint8_t CODE_PAD = 5;
+constexpr int CODE_LANE_BITS = 3;
+__host__ __device__ constexpr uint8_t code_pair(uint8_t even, uint8_t odd)
+{
+	return (uint8_t)(even | odd << CODE_LANE_BITS);
+}
+constexpr uint8_t CODE_PAD_PAIR = code_pair(CODE_PAD, CODE_PAD);
 /* kd of a lane with no barrier at or left of it (Barriers): more than
  * any lane distance. */
 constexpr int NO_BARRIER = 64;
 
-/* Per-column selector word: bits 0..15 the narrow byte-permute selector,
- * 16..18 the reference code clamped to 4, bit 19 ambiguous, bit 20 separator. */
+/* Per-column selector word: bits 0..15 the narrow byte-permute selector;
+ * the reference code clamped to 4 of even lanes in bits 16..18 and of odd
+ * lanes in bits 24..26; ambiguous in bit 23 (even lanes) and 31 (odd), the
+ * sign bits of bytes 2 and 3, so that one permute spreads them over the
+ * lanes (amb_mask); separator in bit 20 (even) and 21 (odd). */
 constexpr int SEL_CODE_SHIFT = 16;
-constexpr uint32_t SEL_AMB = 1u << 19;
+constexpr int SEL_CODE1_SHIFT = 24;
+constexpr uint32_t SEL_AMB = 1u << 23;
+constexpr uint32_t SEL_AMB1 = 1u << 31;
 constexpr uint32_t SEL_PAD = 1u << 20;
+constexpr uint32_t SEL_PAD1 = 1u << 21;
 
 /* Launch-wide parameters (by value). */
 struct Params {
@@ -130,6 +157,7 @@ struct Params {
 	unsigned long long *cells_w;  /* [3]: cells computed in 8-, 16-, 32-bit lanes */
 	const int64_t *dev_start;  /* per contig: device column of its first base */
 	const int64_t *goff;       /* per contig: global coordinate of its first base */
+	const int64_t *goff1;      /* GREF: the same for odd lanes (Lane references) */
 	int n_contig;
 	int64_t dev_len;           /* device columns holding reference or separator */
 	int nranges;               /* ranges of the reference, one warp each */
@@ -142,7 +170,9 @@ struct Params {
 	/* Per-group references (GREF kernels only; the others scan the
 	 * whole reference above).  Group g's reference starts at device column gref[g] (a
 	 * multiple of 64), spans gdev_len[g] columns, and its contigs are
-	 * dev_start/goff[gcontig[g] .. gcontig[g+1]) relative to gref[g]. */
+	 * dev_start/goff/goff1[gcontig[g] .. gcontig[g+1]) relative to gref[g]
+	 * (with Lane references, contig j is the lanes' j-th contigs side by
+	 * side: dev_start where the first of them starts). */
 	const int64_t *gref;
 	const int64_t *gdev_len;
 	const int32_t *gcontig;
@@ -271,35 +301,45 @@ template <> struct Ops<8> {
 };
 
 /* ---- substitution scores for one row ------------------------------------
- * Selector bits 0..15 (per column, built once per window):
+ * Selector bits 0..15 (per column, built once per window), r the code of
+ * even lanes, r1 that of odd lanes (they differ only in a group of two
+ * reads with their own references, B = 16: Lane references):
  *   B = 32: nibbles r, r|8, r|8, r|8 over (profile, 0xffffffff): byte r of the
  *           query's signed profile, sign-extended; r = 4 picks 0xff = -1.
- *   B = 16: nibbles r, r|8, 4+r, (4+r)|8 over (profile q0, profile q1); an
- *           ambiguous column is OR-ed to 0xffff per lane (-1).
+ *   B = 16: nibbles r, r|8, 4+r1, (4+r1)|8 over (profile q0, profile q1); an
+ *           ambiguous column is OR-ed to 0xffff in its lane (-1).
  *   B = 8:  nibbles r, 4+r, r, 4+r over (q0, q1) and (q2, q3), merged. */
-template <int B> __device__ __forceinline__ uint32_t make_sel(uint32_t r)
+template <int B> __device__ __forceinline__ uint32_t make_sel(uint32_t r, uint32_t r1)
 {
-	uint32_t rc = r > CODE_AMB ? CODE_AMB : r;
-	uint32_t sel = (rc << SEL_CODE_SHIFT) | (r >= CODE_AMB ? SEL_AMB : 0u) |
-		       (r == CODE_PAD ? SEL_PAD : 0u);
-	uint32_t b = rc & 3u;
+	const uint32_t rc = r > CODE_AMB ? CODE_AMB : r, rc1 = r1 > CODE_AMB ? CODE_AMB : r1;
+	const uint32_t sel = (rc << SEL_CODE_SHIFT) | (rc1 << SEL_CODE1_SHIFT) |
+			     (r >= CODE_AMB ? SEL_AMB : 0u) | (r1 >= CODE_AMB ? SEL_AMB1 : 0u) |
+			     (r == CODE_PAD ? SEL_PAD : 0u) | (r1 == CODE_PAD ? SEL_PAD1 : 0u);
+	const uint32_t b = rc & 3u, b1 = rc1 & 3u;
 	if (B == 32)
 		return sel | rc | ((rc | 8u) * 0x1110u);
 	if (B == 16)
-		return sel | b | ((b | 8u) << 4) | ((4u + b) << 8) | (((4u + b) | 8u) << 12);
+		return sel | b | ((b | 8u) << 4) | ((4u + b1) << 8) | (((4u + b1) | 8u) << 12);
 	return sel | b | ((4u + b) << 4) | (b << 8) | ((4u + b) << 12);
 }
 
-__device__ __forceinline__ uint32_t sel_wide(uint32_t sel)
+/* The 32-bit selector of wide word k (query k): its lane's code. */
+__device__ __forceinline__ uint32_t sel_wide(uint32_t sel, int k)
 {
-	uint32_t rc = (sel >> SEL_CODE_SHIFT) & 7u;
+	const uint32_t rc = (sel >> ((k & 1) ? SEL_CODE1_SHIFT : SEL_CODE_SHIFT)) & 7u;
 	return rc | ((rc | 8u) * 0x1110u);
 }
 
+/* 0xffff in each 16-bit half whose lane's column is ambiguous (the sign
+ * bits of selector bytes 2 and 3 spread by one permute); every bit when
+ * both are (B = 8 groups share one reference). */
 __device__ __forceinline__ uint32_t amb_mask(uint32_t sel)
 {
-	return (uint32_t)((int32_t)(sel << 12) >> 31);
+	return prmt(sel, sel, 0xbbaau);
 }
+
+/* The separator bit of query q's lane. */
+__device__ __forceinline__ uint32_t sel_pad(int q) { return (q & 1) ? SEL_PAD1 : SEL_PAD; }
 
 /* Row scores in the narrow layout of width B: words() makes a row's PW
  * words from its codes once per block (into shared memory), and each row
@@ -374,7 +414,7 @@ template <int Q> struct ProfWide {
 	}
 	template <bool AMB> __device__ uint32_t score(uint32_t sel, int k) const
 	{
-		return prmt(p[k], FULL, sel_wide(sel));
+		return prmt(p[k], FULL, sel_wide(sel, k));
 	}
 };
 
@@ -949,7 +989,7 @@ strip_kernel(Params P)
 	 * instantiation spilled 68 bytes.) */
 	__shared__ const uint8_t *s_ref;
 	__shared__ const int64_t *s_dev_start;
-	__shared__ const int64_t *s_goff;
+	__shared__ const int64_t *s_goff, *s_goff1;
 	__shared__ int64_t s_dev_len;
 	__shared__ int s_n_contig;
 	if (GREF && threadIdx.x == 0) {
@@ -957,6 +997,7 @@ strip_kernel(Params P)
 		s_dev_len = P.gdev_len[grp];
 		s_dev_start = P.dev_start + P.gcontig[grp];
 		s_goff = P.goff + P.gcontig[grp];
+		s_goff1 = P.goff1 + P.gcontig[grp];
 		s_n_contig = P.gcontig[grp + 1] - P.gcontig[grp];
 	}
 	__syncthreads();
@@ -1008,10 +1049,14 @@ strip_kernel(Params P)
 		bool amb = false, all_pad = true;
 #pragma unroll
 		for (int c = 0; c < C; c++) {
-			const uint32_t r = (GREF ? s_ref : P.ref)[c0 + c];
-			st.sel[c] = make_sel<B>(r);
-			amb |= r >= CODE_AMB;
-			all_pad &= r == CODE_PAD;
+			uint32_t r = (GREF ? s_ref : P.ref)[c0 + c], r1 = r;
+			if constexpr (GREF) {   /* a code per lane pair */
+				r1 = r >> CODE_LANE_BITS;
+				r &= (1u << CODE_LANE_BITS) - 1;
+			}
+			st.sel[c] = make_sel<B>(r, r1);
+			amb |= r >= CODE_AMB || r1 >= CODE_AMB;
+			all_pad &= r == CODE_PAD && r1 == CODE_PAD;
 			st.Mn[c] = 0;
 		}
 		int kd = NO_BARRIER;
@@ -1040,9 +1085,11 @@ strip_kernel(Params P)
 		}
 
 		/* This lane's columns lie in one contig (separators are wider
-		 * than a lane) and in one locus bin: its best per query. */
+		 * than a lane) and in one locus bin: its best per query.  Odd
+		 * lanes map their columns with goff1 (Lane references). */
 		const int64_t *dev_start = GREF ? s_dev_start : P.dev_start;
 		const int64_t *goff = GREF ? s_goff : P.goff;
+		const int64_t *goff1 = GREF ? s_goff1 : P.goff;
 		int32_t lo = 0, hi = (GREF ? s_n_contig : P.n_contig) - 1;
 		const int64_t last = c0 + C - 1;
 		while (lo < hi) {
@@ -1052,14 +1099,14 @@ strip_kernel(Params P)
 			else
 				hi = mid - 1;
 		}
-		const int64_t to_global = goff[lo] - dev_start[lo];
 #pragma unroll
 		for (int q = 0; q < Q; q++) {
+			const int64_t to_global = ((q & 1) ? goff1 : goff)[lo] - dev_start[lo];
 			uint64_t best = 0;
 #pragma unroll
 			for (int c = 0; c < C; c++) {
 				const int64_t col = c0 + c;
-				const bool ok = col >= u0 && col < u1 && !(st.sel[c] & SEL_PAD);
+				const bool ok = col >= u0 && col < u1 && !(st.sel[c] & sel_pad(q));
 				int s;
 				if constexpr (LADDER)
 					s = (int)st.Mw[c * Q + q];

@@ -8,7 +8,10 @@
  * reference and the reads, a read longer than the reference, reads long
  * enough to overflow 8 and 16 bits and then fall back (both switch
  * directions of both ladders, checked through the engine's per-width cell
- * counters), and a batch with reads of every length.
+ * counters), and a batch with reads of every length.  Per-query references
+ * (seeded mode) with 16-bit lanes pair the queries that have a reference
+ * of their own into one group (Lane references, sw_kernel.cuh): the cases
+ * check that every such query was paired.
  *
  * Exit 0 when all pass, 1 on a mismatch, 77 (skip) without a CUDA device. */
 #include <pthread.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "gpu/gpu_engine.h"
+#include "gpu/gpu_profile.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
 
@@ -348,16 +352,32 @@ static void refs_every_ladder(const char *name, const char *what, const sm_score
 	static const sm_cells_t ladders[3] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
 	static const char *const ladder_name[3] = { "8/32", "16/32", "32" };
 	sm_scan_t *got = calloc((size_t)rd->n, sizeof *got);
+	int alone = 0;
 
+	/* Queries alone in a group of two (consecutive queries with the same
+	 * reference share groups; an odd run leaves one alone). */
+	for (int k = 0, run = 1; k < rd->n; k++, run++)
+		if (k + 1 == rd->n || refs[k + 1] != refs[k]) {
+			alone += run % 2;
+			run = 0;
+		}
 	for (int l = 0; l < 3; l++) {
 		sm_gpu_t *g = sm_gpu_create(whole, sc, 0, ladders[l], max_len);
+		sm_gpu_profile_t pr;
 		int bad = 0, first = -1;
 
-		if (!g || sm_gpu_scan_refs(g, rd->n, rd->q, refs, src, got) != 0) {
+		if (!g || sm_gpu_scan_refs(g, rd->n, rd->q, refs, src, got) != 0 ||
+		    sm_gpu_profile(g, &pr) != 0) {
 			printf("FAIL %s cells %s: engine error\n", name, ladder_name[l]);
 			n_fail++;
 			sm_gpu_destroy(g);
 			continue;
+		}
+		/* 16-bit lanes pair them all (Lane references); the others none. */
+		if (pr.lane_pairs != (ladders[l] == SM_CELLS_16 ? alone / 2 : 0)) {
+			printf("FAIL %s cells %s: %lld lane pairs of %d queries alone in "
+			       "their group\n", name, ladder_name[l], (long long)pr.lane_pairs, alone);
+			n_fail++;
 		}
 		for (int k = 0; k < rd->n; k++) {
 			if (!sm_scan_equal(&want[k], &got[k])) {
@@ -366,8 +386,9 @@ static void refs_every_ladder(const char *name, const char *what, const sm_score
 				bad++;
 			}
 		}
-		printf("%s %s cells %s: %d queries on %s, %d differ\n", bad ? "FAIL" : "ok  ", name,
-		       ladder_name[l], rd->n, what, bad);
+		printf("%s %s cells %s: %d queries on %s (%lld groups, %lld lane pairs), %d differ\n",
+		       bad ? "FAIL" : "ok  ", name, ladder_name[l], rd->n, what, (long long)pr.groups,
+		       (long long)pr.lane_pairs, bad);
 		if (bad) {
 			print_scan("oracle", &want[first]);
 			print_scan("gpu   ", &got[first]);
@@ -646,6 +667,13 @@ int main(int argc, char **argv)
 	check_refs("own-refs/paper", &paper_sc, 100, 1000);
 	check_split_refs("split-refs/bwa", &bwa_sc, 300, 300);
 	check_split_refs("split-refs/paper", &paper_sc, 100, 1000);
+	/* Lane pairs whose 16-bit lanes overflow and come back (match 40:
+	 * parts of up to 1000 bases), on the ladder kernel's wide rows. */
+	{
+		const sm_score_t big = { 40, 60, 50, 100 };
+
+		check_split_refs("split-refs/overflow-16bit", &big, 60, 1000);
+	}
 	check_srcs("gpu-copied-refs/bwa", &bwa_sc, 300, 300, 900);
 	check_srcs("gpu-copied-refs/paper", &paper_sc, 100, 1000, 900);
 	/* Long references beside short ones: each is split into ranges of
