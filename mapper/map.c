@@ -72,10 +72,11 @@ void sm_ws_free(worker_ws_t *ws)
 	sm_wref_free(&ws->wref);
 	sm_wscan_free(&ws->jobs);
 	sm_wscan_free(&ws->one);
-	for (int k = 0; k < ws->m_reads; k++)
+	for (int k = 0; k < SM_STRANDS * ws->m_reads; k++)
 		sm_wref_free(&ws->wrefs[k]);
 	free(ws->wrefs);
-	free(ws->first_job);
+	free(ws->strand_job);
+	free(ws->strand_win);
 	free(ws->sides);
 	free(ws->seed_todo);
 	free(ws->seed_read);
@@ -106,13 +107,13 @@ static int ws_reserve_reads(worker_ws_t *ws, int n)
 
 	if (n <= ws->m_reads)
 		return 0;
-	w = realloc(ws->wrefs, (size_t)n * sizeof *w);
+	w = realloc(ws->wrefs, (size_t)n * SM_STRANDS * sizeof *w);
 	if (!w)
 		goto oom;
 	ws->wrefs = w;
-	memset(w + ws->m_reads, 0, (size_t)(n - ws->m_reads) * sizeof *w);
+	memset(w + SM_STRANDS * ws->m_reads, 0, (size_t)(n - ws->m_reads) * SM_STRANDS * sizeof *w);
 	ws->m_reads = n;
-	if (!(ws->first_job = realloc(ws->first_job, (size_t)n * sizeof *ws->first_job)) ||
+	if (!(ws->strand_job = realloc(ws->strand_job, (size_t)n * SM_STRANDS * sizeof *ws->strand_job)) ||
 	    !(ws->sides = realloc(ws->sides, (size_t)n * SM_STRANDS * sizeof *ws->sides)) ||
 	    !(ws->seed_todo = realloc(ws->seed_todo, (size_t)n * sizeof *ws->seed_todo)) ||
 	    !(ws->seed_read = realloc(ws->seed_read, (size_t)n * sizeof *ws->seed_read)) ||
@@ -242,32 +243,34 @@ int sm_map_ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_
 				   sm_map_trace(p, ws, NULL, 0, q, c, r);
 }
 
-/* Keeps the windows of wr in res (for sm_map_ensure_traced).  Returns 0 or -1
- * when out of memory (logged). */
-static int keep_windows(const sm_wref_t *wr, res_t *res)
+/* Keeps windows win[0..n_win) in res (for sm_map_ensure_traced).  Returns 0
+ * or -1 when out of memory (logged). */
+static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
 {
-	if (wr->n_win > res->m_win) {
-		sm_window_t *w = realloc(res->win, (size_t)wr->n_win * sizeof *w);
+	if (n_win > res->m_win) {
+		sm_window_t *w = realloc(res->win, (size_t)n_win * sizeof *w);
 
 		if (!w) {
 			sm_log(SM_LOG_ERROR, "out of memory keeping a read's windows");
 			return -1;
 		}
 		res->win = w;
-		res->m_win = wr->n_win;
+		res->m_win = n_win;
 	}
-	memcpy(res->win, wr->win, (size_t)wr->n_win * sizeof *res->win);
-	res->n_win = wr->n_win;
+	memcpy(res->win, win, (size_t)n_win * sizeof *res->win);
+	res->n_win = n_win;
 	res->from_windows = 1;
 	return 0;
 }
 
-/* Seeded mode, after the window scans: candidates of read r (queries q)
- * from its scans local[0..1] over its window reference wr (local NULL: no
- * window), the best one traced.  Sets res->exhaustive when the read must be
- * scanned against the whole reference instead. */
+/* Seeded mode, after the window scans: candidates of read r (queries q,
+ * windows win[0..n_win)) from its strands' scans local[st] over their
+ * window references wr[st] (local[st] NULL: no window of that strand),
+ * the best one traced.  Sets res->exhaustive when the read must be scanned
+ * against the whole reference instead. */
 static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
-			const sm_wref_t *wr, const sm_scan_t *local, res_t *res)
+			const sm_window_t *win, int32_t n_win, const sm_wref_t *wr,
+			const sm_scan_t *const *local, res_t *res)
 {
 	int shift = sm_locus_shift(&p->opt->score, r->len);
 	sm_scan_t global[SM_STRANDS];
@@ -275,36 +278,47 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	res->exhaustive = 0;
 	res->from_windows = 0;
 	memset(global, 0, sizeof global);
-	for (int st = 0; local && st < SM_STRANDS; st++)
-		sm_wref_scan_to_global(wr, &local[st], shift, &global[st]);
+	for (int st = 0; st < SM_STRANDS; st++)
+		if (local[st])
+			sm_wref_scan_to_global(&wr[st], local[st], shift, &global[st]);
 	make_cands(p, global, r->len, res);
 	if (res->prim < 0 && p->fallback) {
 		res->exhaustive = 1;
 		return 0;
 	}
-	if (keep_windows(wr, res) < 0)
+	/* The windows do not overlap, so the one that holds a candidate's end
+	 * is the one its strand's scan found it in. */
+	if (keep_windows(win, n_win, res) < 0)
 		return -1;
-	if (res->n_cand > 0 && sm_map_trace(p, ws, wr->win, wr->n_win, q, &res->cand[0], r) < 0)
+	if (res->n_cand > 0 && sm_map_trace(p, ws, win, n_win, q, &res->cand[0], r) < 0)
 		return -1;
 	return 0;
 }
 
-/* Lists the scans of read k's two strands (queries in ws->q) against its
- * window reference ws->wrefs[k] in ws->jobs (ws->first_job[k]: the first;
- * left as the caller set it, -1, when the read has no window).  Returns 0
- * or -1 (logged). */
-static int add_window_scans(worker_ws_t *ws, int k)
+/* Lays out the window references of read k (seeded in this pass as
+ * seed_todo[t]: its windows in ws->seed_win) with `lay`, one per strand
+ * (ws->wrefs[2k + st]: the windows that strand's clusters made), and lists
+ * each strand's scan against its own in ws->jobs (ws->strand_job[2k + st],
+ * -1 when the strand has no window).  Returns 0 or -1 (logged). */
+static int add_window_scans(const pipe_t *p, worker_ws_t *ws, int t, int k, int keep,
+			    int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t))
 {
 	const sm_query_t *q = &ws->q[SM_STRANDS * k];
-	const sm_wref_t *wr = &ws->wrefs[k];
+	const sm_window_t *win = ws->seed_win + (int64_t)t * keep;
 
-	for (int st = 0; wr->n_win > 0 && st < SM_STRANDS; st++) {
-		int j = sm_wscan_add(&ws->jobs, &q[st], &wr->ref, wr->start);
+	for (int st = 0; st < SM_STRANDS; st++) {
+		sm_wref_t *wr = &ws->wrefs[SM_STRANDS * k + st];
+		int32_t n = 0;
 
-		if (j < 0)
+		for (int32_t w = 0; w < ws->seed_nwin[t]; w++)
+			if (win[w].strands >> st & 1)
+				ws->strand_win[n++] = win[w];
+		ws->strand_job[SM_STRANDS * k + st] = -1;
+		if (lay(wr, p->ref, ws->strand_win, n) < 0)
 			return -1;
-		if (st == 0)
-			ws->first_job[k] = j;
+		if (n > 0 && (ws->strand_job[SM_STRANDS * k + st] =
+				      sm_wscan_add(&ws->jobs, &q[st], &wr->ref, wr->start)) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -320,51 +334,51 @@ static int run_list(pipe_t *p, worker_ws_t *ws, sm_wscan_t *jobs, int kind)
 	return sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st);
 }
 
-/* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into their
- * window references ws->wrefs[] and lists their scans: on the GPU in one
- * call when there is a GPU seeder, else read by read on this thread (the
- * same windows either way, gpu_seed.h).  Returns 0 or -1 (logged). */
+/* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into
+ * ws->seed_win (at most opt->max_windows each) and their strands' window
+ * references ws->wrefs[], and lists their scans: on the GPU in one call
+ * when there is a GPU seeder, else read by read on this thread (the same
+ * windows either way, gpu_seed.h).  Returns 0 or -1 (logged). */
 static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 		      const sm_seed_opt_t *opt)
 {
 	int keep = opt->max_windows;
 	int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t);
 
-	if (!p->gseed) {
-		for (int t = 0; t < n; t++) {
-			int k = ws->seed_todo[t];
-
-			if (sm_seed_windows(ws->seeder, p->index, p->ref, &p->opt->score, opt,
-					    ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wrefs[k]) < 0 ||
-			    add_window_scans(ws, k) < 0)
-				return -1;
-		}
-		return 0;
-	}
 	if (sm_grow((void **)&ws->seed_win, &ws->m_seed_win, (int64_t)n * keep,
-		    sizeof *ws->seed_win) < 0) {
+		    sizeof *ws->seed_win) < 0 ||
+	    sm_grow((void **)&ws->strand_win, &ws->m_strand_win, keep, sizeof *ws->strand_win) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 		return -1;
 	}
-	for (int t = 0; t < n; t++) {
-		int k = ws->seed_todo[t];
+	if (!p->gseed) {
+		for (int t = 0; t < n; t++) {
+			int k = ws->seed_todo[t];
+			int nw = sm_seed_find(ws->seeder, p->index, p->ref, &p->opt->score, opt,
+					      ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wref);
 
-		ws->seed_read[t] = ws->q[SM_STRANDS * k].seq;
-		ws->seed_len[t] = reads[k].len;
-		ws->seed_margin[t] = sm_reach(&p->opt->score, reads[k].len) + opt->band;
-	}
-	if (sm_gpu_seed_find(p->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
-			     ws->seed_win, ws->seed_nwin) < 0)
-		return -1;
-	/* The GPU scans windows from its own reference: no bases to copy. */
-	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
-	for (int t = 0; t < n; t++) {
-		int k = ws->seed_todo[t];
+			if (nw < 0)
+				return -1;
+			memcpy(ws->seed_win + (int64_t)t * keep, ws->wref.win, (size_t)nw * sizeof *ws->seed_win);
+			ws->seed_nwin[t] = nw;
+		}
+	} else {
+		for (int t = 0; t < n; t++) {
+			int k = ws->seed_todo[t];
 
-		if (lay(&ws->wrefs[k], p->ref, ws->seed_win + (int64_t)t * keep, ws->seed_nwin[t]) < 0 ||
-		    add_window_scans(ws, k) < 0)
+			ws->seed_read[t] = ws->q[SM_STRANDS * k].seq;
+			ws->seed_len[t] = reads[k].len;
+			ws->seed_margin[t] = sm_reach(&p->opt->score, reads[k].len) + opt->band;
+		}
+		if (sm_gpu_seed_find(p->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
+				     ws->seed_win, ws->seed_nwin) < 0)
 			return -1;
 	}
+	/* The GPU scans windows from its own reference: no bases to copy. */
+	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
+	for (int t = 0; t < n; t++)
+		if (add_window_scans(p, ws, t, ws->seed_todo[t], keep, lay) < 0)
+			return -1;
 	return 0;
 }
 
@@ -396,32 +410,36 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n; k++) {
-			ws->first_job[k] = -1;
+		for (int k = 0; k < n; k++)
 			if (pass == 0 || needs_retry(p, &reads[k], &res[k]))
 				ws->seed_todo[n_todo++] = k;
-		}
 		if (seed_reads(p, ws, reads, n_todo, opt) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
 		if (run_list(p, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
 			return -1;
 		sm_ph_add(ws, PH_WSCAN, &t);
-		for (int k = 0; k < n; k++) {
-			int j = ws->first_job[k];
-			const sm_scan_t *local = j >= 0 ? &jobs->out[j] : NULL;
+		for (int u = 0; u < n_todo; u++) {
+			int k = ws->seed_todo[u];
+			const sm_scan_t *local[SM_STRANDS];
 
+			for (int st = 0; st < SM_STRANDS; st++) {
+				int j = ws->strand_job[SM_STRANDS * k + st];
+
+				local[st] = j >= 0 ? &jobs->out[j] : NULL;
+			}
 			if (pass == 1) {
 				int32_t before = res[k].prim >= 0 ? res[k].cand[0].score : 0, best = 0;
 
-				for (int st = 0; local && st < SM_STRANDS; st++)
-					if (local[st].n > 0 && local[st].top[0].score > best)
-						best = local[st].top[0].score;
+				for (int st = 0; st < SM_STRANDS; st++)
+					if (local[st] && local[st]->n > 0 && local[st]->top[0].score > best)
+						best = local[st]->top[0].score;
 				if (best <= before)
 					continue;
 			}
-			if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &ws->wrefs[k],
-					 local, &res[k]) < 0)
+			if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k],
+					 ws->seed_win + (int64_t)u * opt->max_windows, ws->seed_nwin[u],
+					 &ws->wrefs[SM_STRANDS * k], local, &res[k]) < 0)
 				return -1;
 		}
 		sm_ph_add(ws, PH_CANDS, &t);

@@ -438,12 +438,13 @@ static int add_window_cand(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const
 	return 0;
 }
 
-/* 1 if window w lies within one of the read's seeded windows, which were
- * scanned already. */
-static int seeded_already(const res_t *res, const sm_window_t *w)
+/* 1 if window w lies within one of the read's seeded windows that was
+ * scanned already with strand st. */
+static int seeded_already(const res_t *res, const sm_window_t *w, int st)
 {
 	for (int k = 0; res->from_windows && k < res->n_win; k++)
-		if (w->start >= res->win[k].start && w->end <= res->win[k].end)
+		if (w->start >= res->win[k].start && w->end <= res->win[k].end &&
+		    (res->win[k].strands >> st & 1))
 			return 1;
 	return 0;
 }
@@ -471,7 +472,8 @@ static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 		int ra, rb, at;
 		double s;
 
-		if (seeded_already(&res[0], &wp[k].a) && seeded_already(&res[1], &wp[k].b))
+		if (seeded_already(&res[0], &wp[k].a, wp[k].strand_a) &&
+		    seeded_already(&res[1], &wp[k].b, !wp[k].strand_a))
 			continue;
 		ra = window_best(p, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
 		if (ra <= 0) {

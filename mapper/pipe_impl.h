@@ -251,14 +251,16 @@ typedef struct {
 	sm_wref_t wref;          /* scratch window reference (rescue, late tracebacks) */
 	sm_wscan_t jobs;         /* the batch's window or tandem scans (wscan.h) */
 	sm_wscan_t one;          /* one candidate's tandem scans (pairing) */
-	sm_wref_t *wrefs;        /* each read's window reference (seeded mode) */
-	int *first_job;          /* each read's first job in jobs, -1: none */
+	sm_wref_t *wrefs;        /* 2 per read: each strand's window reference (seeded mode) */
+	int *strand_job;         /* 2 per read: each strand's job in jobs, -1: none */
 	int *seed_todo;          /* the reads seeded in this pass */
-	const uint8_t **seed_read; /* GPU seeding: their bases, lengths, margins, windows */
+	const uint8_t **seed_read; /* GPU seeding: their bases, lengths, margins */
 	int32_t *seed_len, *seed_nwin;
 	int64_t *seed_margin;
-	sm_window_t *seed_win;
+	sm_window_t *seed_win;   /* seed_todo[t]'s windows from t * max_windows, seed_nwin[t] */
 	int64_t m_seed_win;
+	sm_window_t *strand_win; /* scratch: one strand's windows */
+	int64_t m_strand_win;
 	side_t *sides;           /* two per read: where its tandem copies can lie */
 	int m_reads;
 	sm_engine_stats_t seed_st;

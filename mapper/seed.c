@@ -265,7 +265,7 @@ static int wref_layout(sm_wref_t *w, const sm_ref_t *ref, int bases)
 
 int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t end)
 {
-	sm_window_t one = { start, end, 0 };
+	sm_window_t one = { start, end, 0, 3 };
 
 	return sm_wref_set_windows(w, ref, &one, 1);
 }

@@ -4,10 +4,11 @@
  * hit votes for a diagonal (the reference position of the read's first base
  * on that strand).  Hits on nearby diagonals form a cluster, and each of the
  * best clusters becomes a reference window wide enough to hold any
- * positive-scoring alignment of the read around it.  The read is then
- * aligned exactly (the same scan engines) against its windows, laid end to
- * end as the contigs of a small "window reference" so that the scan
- * restarts at every window.
+ * positive-scoring alignment of the read around it.  Each strand of the
+ * read is then aligned exactly (the same scan engines) against the windows
+ * that its own clusters made (overlapping windows merge, with both
+ * strands), laid end to end as the contigs of a small "window reference"
+ * so that the scan restarts at every window.
  *
  * Repetitive minimizers (more than max_occ hits) are skipped; if that leaves
  * a read with no cluster, every minimizer is used (the fallback for reads
@@ -45,6 +46,8 @@ void sm_seed_opt_init(sm_seed_opt_t *o);
 typedef struct {
 	int64_t start, end;  /* global coordinates, [start, end), inside one contig */
 	int32_t votes;
+	int32_t strands;     /* bit s set: a cluster of strand s made it; the
+			      * mapper scans strand s only in such windows */
 } sm_window_t;
 
 /* Seed hits of one strand on nearby diagonals (diagonal: the reference
@@ -101,12 +104,13 @@ SM_HD static inline int sm_cluster_window(const int64_t *offset, const int64_t *
 	x->start = c->lo - margin < lo ? lo : c->lo - margin;
 	x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
 	x->votes = c->votes;
+	x->strands = 1 << c->strand;
 	return x->start < x->end;
 }
 
 /* Merges the overlapping windows of one contig among w[0..n) (sorted by
  * start; windows with equal starts merge into the same one in either
- * order) in place; returns how many are left. */
+ * order) in place, with the strands of both; returns how many are left. */
 SM_HD static inline int32_t sm_windows_merge(sm_window_t *w, int32_t n, const int64_t *offset,
 					     int32_t n_contig)
 {
@@ -121,6 +125,7 @@ SM_HD static inline int32_t sm_windows_merge(sm_window_t *w, int32_t n, const in
 			if (w[t].end > last->end)
 				last->end = w[t].end;
 			last->votes += w[t].votes;
+			last->strands |= w[t].strands;
 		} else {
 			w[m++] = w[t];
 		}

@@ -126,7 +126,8 @@ static int same_windows(const sm_window_t *a, int na, const sm_window_t *b, int 
 	if (na != nb)
 		return 0;
 	for (int t = 0; t < na; t++)
-		if (a[t].start != b[t].start || a[t].end != b[t].end || a[t].votes != b[t].votes)
+		if (a[t].start != b[t].start || a[t].end != b[t].end || a[t].votes != b[t].votes ||
+		    a[t].strands != b[t].strands)
 			return 0;
 	return 1;
 }
