@@ -37,6 +37,7 @@ struct sm_align_ws_s {
 	uint8_t *pad;
 	int64_t m_pad;
 	int simd;        /* the SSE4.1 fill may be used */
+	int shortcut;    /* exact matches are traced without a fill */
 	sm_align_stats_t st;
 };
 
@@ -53,6 +54,7 @@ sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa)
 		if (isa == SM_CPU_ISA_AUTO)
 			isa = sm_cpu_isa_best();
 		ws->simd = isa >= SM_CPU_ISA_SSE41 && sm_cpu_isa_supported(SM_CPU_ISA_SSE41);
+		ws->shortcut = isa != SM_CPU_ISA_SCALAR;
 	}
 	return ws;
 }
@@ -257,6 +259,20 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 	return 0;
 }
 
+/* 1 if read q matches the bases of its contig (starting at lo) that end at
+ * column `end`, base for base (an N matches nothing). */
+static int matches_exactly(const sm_ref_t *ref, int64_t lo, const sm_query_t *q, int64_t end)
+{
+	const uint8_t *r = ref->seq + end + 1 - q->len;
+
+	if (end + 1 - q->len < lo)
+		return 0;
+	for (int32_t i = 0; i < q->len; i++)
+		if (q->seq[i] >= SM_BASE_N || q->seq[i] != r[i])
+			return 0;
+	return 1;
+}
+
 int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
 {
@@ -271,6 +287,27 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES];
 	enum { IN_H, IN_E, IN_F } state = IN_H;
 
+	/* Only an alignment of n matches scores n * match (each row adds at
+	 * most match), so the fill's end cell would be row n, and its trace n
+	 * diagonal steps (the first choice of each) back to row 0: take it
+	 * without the fill, ~30% of the reads of a sequencing run. */
+	if (ws->shortcut && score == (int64_t)n * sc->match &&
+	    matches_exactly(ref, ref->offset[contig], q, end)) {
+		ws->st.calls++;
+		ws->st.exact++;
+		out->score = score;
+		out->q_start = 0;
+		out->q_end = n;
+		out->ref_start = end + 1 - n;
+		out->ref_end = end + 1;
+		out->n_cigar = 0;
+		if (cigar_push(out, BAM_CMATCH) < 0) {
+			sm_log(SM_LOG_ERROR, "traceback: out of memory");
+			return -1;
+		}
+		out->cigar[0] = bam_cigar_gen(n, BAM_CMATCH);
+		return 0;
+	}
 	start = end - w + 1;
 	if (start < ref->offset[contig])
 		start = ref->offset[contig];
