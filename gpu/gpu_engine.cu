@@ -544,27 +544,39 @@ static int sm_by_len_desc(const void *a, const void *b)
  * references differ (tandem sides, or a read's strands, each with its own
  * windows) share a group, each lane scoring against its own reference.
  * Queries alone in their group are paired, neighbours in the order of
- * sm_by_shape (query length, then contigs, then bases), so that the
+ * sm_shape_key (query length, then contigs, then bases), so that the
  * paired references' contigs are alike and little of the longer one is
  * scanned beside separators.  SCANMAP_GPU_LANE_PAIRS=0 turns it off
  * (benchmarks). */
-typedef struct {
-	int len, group;
-	int32_t n_contig;
-	int64_t cols;
-} sm_shape_t;
+#define SM_SHAPE_GROUP_BITS 20
 
-static int sm_by_shape(const void *a, const void *b)
+/* A group's place in sm_pair_lanes's order as one key: longer query,
+ * fewer contigs, more bases first (each clamped to its field: the order is
+ * a heuristic), its index in the low SM_SHAPE_GROUP_BITS. */
+static uint64_t sm_shape_key(const sm_group_t *g, int32_t n_contig, int gi)
 {
-	const sm_shape_t *x = (const sm_shape_t *)a, *y = (const sm_shape_t *)b;
+	const uint64_t len = g->len < 0xffff ? (uint64_t)g->len : 0xffff;
+	const uint64_t nc = n_contig < 0xff ? (uint64_t)n_contig : 0xff;
+	const uint64_t cols = g->cols < 0xfffff ? (uint64_t)g->cols : 0xfffff;
 
-	if (x->len != y->len)
-		return x->len > y->len ? -1 : 1;
-	if (x->n_contig != y->n_contig)
-		return x->n_contig < y->n_contig ? -1 : 1;
-	if (x->cols != y->cols)
-		return x->cols > y->cols ? -1 : 1;
-	return x->group < y->group ? -1 : x->group > y->group;
+	return (0xffff - len) << 48 | nc << 40 | (0xfffff - cols) << SM_SHAPE_GROUP_BITS | (uint64_t)gi;
+}
+
+/* Sorts key[0..n) by their bits above SM_SHAPE_GROUP_BITS, equal ones in
+ * the order given (LSD radix, a byte at a time; tmp: room for n). */
+static void sm_sort_keys(uint64_t *key, uint64_t *tmp, int n)
+{
+	for (int shift = 16; shift < 64; shift += 8) {
+		int count[257] = { 0 };
+
+		for (int t = 0; t < n; t++)
+			count[(key[t] >> shift & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int t = 0; t < n; t++)
+			tmp[count[key[t] >> shift & 0xff]++] = key[t];
+		memcpy(key, tmp, sizeof *key * (size_t)n);
+	}
 }
 
 /* Pairs the groups of rg[0..ngroups) that hold one query each (refs:
@@ -572,20 +584,24 @@ static int sm_by_shape(const void *a, const void *b)
  * memory (logged). */
 static int sm_pair_lanes(sm_group_t *rg, int ngroups, const sm_ref_t *const *refs)
 {
-	sm_shape_t *one = (sm_shape_t *)malloc(sizeof *one * (size_t)(ngroups + 1));
+	uint64_t *one = (uint64_t *)malloc(sizeof *one * 2 * (size_t)(ngroups + 1));
 	int n_one = 0, m = 0;
 
 	if (!one) {
 		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for %d groups", ngroups);
 		return -1;
 	}
+	if (ngroups >= 1 << SM_SHAPE_GROUP_BITS) {   /* more than a call makes */
+		free(one);
+		return ngroups;
+	}
 	for (int gi = 0; gi < ngroups; gi++)
 		if (rg[gi].n == 1)
-			one[n_one++] = (sm_shape_t){ rg[gi].len, gi, refs[rg[gi].first]->n_contig,
-						     rg[gi].cols };
-	qsort(one, (size_t)n_one, sizeof *one, sm_by_shape);
+			one[n_one++] = sm_shape_key(&rg[gi], refs[rg[gi].first]->n_contig, gi);
+	sm_sort_keys(one, one + n_one, n_one);
 	for (int t = 0; t + 1 < n_one; t += 2) {
-		sm_group_t *a = &rg[one[t].group], *b = &rg[one[t + 1].group];
+		const uint64_t mask = (1u << SM_SHAPE_GROUP_BITS) - 1;
+		sm_group_t *a = &rg[one[t] & mask], *b = &rg[one[t + 1] & mask];
 
 		a->second = b->first;
 		a->n = 2;
