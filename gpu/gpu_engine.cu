@@ -282,14 +282,15 @@ static int64_t sm_sep_len(const sm_score_t *sc, int len)
 	return sm_round_up((int64_t)len * sc->match + 1, SM_GPU_PAD_ALIGN);
 }
 
-/* Device layout of r with separators of pad columns between contigs, and
- * before the first and after the last when `ends`: contig c starts at
- * column dstart[c].  Returns the columns the layout spans. */
-static int64_t sm_place_contigs(const sm_ref_t *r, int64_t pad, int ends, int64_t *dstart)
+/* Device layout of the whole reference r with separators of pad columns
+ * before, between and after its contigs (per-group references:
+ * sm_place_lanes): contig c starts at column dstart[c].  Returns the
+ * columns the layout spans. */
+static int64_t sm_place_contigs(const sm_ref_t *r, int64_t pad, int64_t *dstart)
 {
 	for (int32_t c = 0; c < r->n_contig; c++)
-		dstart[c] = r->offset[c] + (int64_t)(c + ends) * pad;
-	return r->total + (int64_t)(r->n_contig - 1 + 2 * ends) * pad;
+		dstart[c] = r->offset[c] + (int64_t)(c + 1) * pad;
+	return r->total + (int64_t)(r->n_contig + 1) * pad;
 }
 
 /* Copies r's contigs to their places in dst (already all separators). */
@@ -453,7 +454,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 	}
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		g->offset[c] = ref->offset[c];
-	g->dev_len = sm_place_contigs(ref, g->pad, 1, g->dev_start);
+	g->dev_len = sm_place_contigs(ref, g->pad, g->dev_start);
 	if (ref->total >= (int64_t)UINT32_MAX || g->dev_len >= ((int64_t)1 << 40)) {
 		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
 		       (long long)ref->total);

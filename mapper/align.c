@@ -290,7 +290,8 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	/* Only an alignment of n matches scores n * match (each row adds at
 	 * most match), so the fill's end cell would be row n, and its trace n
 	 * diagonal steps (the first choice of each) back to row 0: take it
-	 * without the fill, ~30% of the reads of a sequencing run. */
+	 * without the fill (31% of simulated chr20 reads: -v 4's
+	 * "tracebacks" line). */
 	if (ws->shortcut && score == (int64_t)n * sc->match &&
 	    matches_exactly(ref, ref->offset[contig], q, end)) {
 		ws->st.calls++;

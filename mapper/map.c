@@ -308,11 +308,8 @@ static int add_window_scans(const pipe_t *p, worker_ws_t *ws, int t, int k, int 
 
 	for (int st = 0; st < SM_STRANDS; st++) {
 		sm_wref_t *wr = &ws->wrefs[SM_STRANDS * k + st];
-		int32_t n = 0;
+		int32_t n = sm_windows_of_strand(win, ws->seed_nwin[t], st, ws->strand_win);
 
-		for (int32_t w = 0; w < ws->seed_nwin[t]; w++)
-			if (win[w].strands >> st & 1)
-				ws->strand_win[n++] = win[w];
 		ws->strand_job[SM_STRANDS * k + st] = -1;
 		if (lay(wr, p->ref, ws->strand_win, n) < 0)
 			return -1;

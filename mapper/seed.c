@@ -331,17 +331,14 @@ oom:
 	return -1;
 }
 
-int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-		    const sm_score_t *sc, const sm_seed_opt_t *opt,
-		    const uint8_t *read, int32_t n, sm_wref_t *w)
+int32_t sm_windows_of_strand(const sm_window_t *win, int32_t n, int st, sm_window_t *out)
 {
-	if (sm_seed_find(s, idx, ref, sc, opt, read, n, w) < 0)
-		return -1;
-	if (wref_layout(w, ref, 1) < 0) {
-		sm_log(SM_LOG_ERROR, "seeding: out of memory");
-		return -1;
-	}
-	return w->n_win;
+	int32_t m = 0;
+
+	for (int32_t t = 0; t < n; t++)
+		if (win[t].strands >> st & 1)
+			out[m++] = win[t];
+	return m;
 }
 
 /* Seeds read (base codes, length n) with minimizers of at most max_occ

@@ -148,20 +148,20 @@ typedef struct sm_seeder_s sm_seeder_t;
 sm_seeder_t *sm_seeder_create(void);
 void sm_seeder_destroy(sm_seeder_t *s);
 
-/* Finds the windows of a read (base codes, forward strand) and lays them
- * out in w (reused between calls; free with sm_wref_free).  Returns the
- * number of windows (0 if no seed hit), or -1 when out of memory. */
-int sm_seed_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-		    const sm_score_t *sc, const sm_seed_opt_t *opt,
-		    const uint8_t *read, int32_t n, sm_wref_t *w);
-
-/* The windows sm_seed_windows lays out, in w->win[0..w->n_win) only (w->ref
- * is left as it was): ascending, overlapping ones merged.  Returns their
- * number, or -1 when out of memory (logged).  gpu/gpu_seed.h finds the same
- * windows for a batch of reads on the GPU. */
+/* Finds the windows of a read (base codes, forward strand), in
+ * w->win[0..w->n_win) only (w->ref is left as it was; w is reused between
+ * calls, free it with sm_wref_free): ascending, overlapping ones merged.
+ * Returns their number (0 if no seed hit), or -1 when out of memory
+ * (logged).  gpu/gpu_seed.h finds the same windows for a batch of reads on
+ * the GPU. */
 int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		 const sm_score_t *sc, const sm_seed_opt_t *opt,
 		 const uint8_t *read, int32_t n, sm_wref_t *w);
+
+/* The windows among win[0..n) that strand st's clusters made (the ones
+ * that strand is scanned in), in order, into out (room for n); returns
+ * their number. */
+int32_t sm_windows_of_strand(const sm_window_t *win, int32_t n, int st, sm_window_t *out);
 
 /* Pair-consistent windows (mapper/pair.c asks for them when a pair's
  * reads, seeded one by one, found no confident proper pair): the clusters of

@@ -145,19 +145,17 @@ int main(void)
 		if (best < 30)
 			continue;
 		eligible++;
-		if (sm_seed_windows(seeder, idx, ref, &sc, &opt, read, n, &w) <= 0)
+		if (sm_seed_find(seeder, idx, ref, &sc, &opt, read, n, &w) <= 0)
 			continue;
 		/* As the mapper scans them: each strand in the windows that its
 		 * own clusters made. */
 		for (int st = 0; st < 2; st++) {
-			sm_window_t own[64];
-			int32_t n_own = 0;
+			sm_window_t *own = malloc((size_t)w.n_win * sizeof *own);
 
-			for (int32_t t = 0; t < w.n_win && n_own < 64; t++)
-				if (w.win[t].strands >> st & 1)
-					own[n_own++] = w.win[t];
-			if (sm_wref_set_windows(&ws[st], ref, own, n_own) < 0)
+			if (!own || sm_wref_set_windows(&ws[st], ref, own,
+							sm_windows_of_strand(w.win, w.n_win, st, own)) < 0)
 				return 1;
+			free(own);
 		}
 		memset(&wf, 0, sizeof wf);
 		memset(&wr, 0, sizeof wr);
