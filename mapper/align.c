@@ -37,7 +37,7 @@ struct sm_align_ws_s {
 	uint8_t *pad;
 	int64_t m_pad;
 	int simd;        /* the SSE4.1 fill may be used */
-	int shortcut;    /* exact matches are traced without a fill */
+	int shortcut;    /* alignments that cannot hold a gap are traced without a fill */
 	sm_align_stats_t st;
 };
 
@@ -259,18 +259,58 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 	return 0;
 }
 
-/* 1 if read q matches the bases of its contig (starting at lo) that end at
- * column `end`, base for base (an N matches nothing). */
-static int matches_exactly(const sm_ref_t *ref, int64_t lo, const sm_query_t *q, int64_t end)
+/* The traceback without a fill, for an alignment that cannot hold a gap:
+ * one gap costs at least gap_open + gap_ext and each row adds at most
+ * match, so when `score` exceeds n * match minus that, no alignment with a
+ * gap reaches it, and the fill's answer follows from the diagonals alone.
+ * Its end cell is the smallest row i of column `end` whose best run of
+ * substitution scores ending there (the ungapped Smith-Waterman value,
+ * which the fill's H equals on every cell of that alignment, or the end
+ * would exceed `score`) is `score`; its trace is diagonal steps back to
+ * the first cell where the run's remainder is 0.  A run is walked back only
+ * while it could still reach `score` (each mismatch or N costs
+ * match - subst below the all-match line).  Columns before `lo` are the
+ * window's zero border.  Returns 1 (traced into out), 0 when no row
+ * qualifies (the fill decides, and reports the disagreement) or -1 when
+ * out of memory. */
+static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+			  int64_t lo, int64_t end, int32_t score, sm_aln_t *out)
 {
-	const uint8_t *r = ref->seq + end + 1 - q->len;
+	const int n = q->len;
 
-	if (end + 1 - q->len < lo)
-		return 0;
-	for (int32_t i = 0; i < q->len; i++)
-		if (q->seq[i] >= SM_BASE_N || q->seq[i] != r[i])
-			return 0;
-	return 1;
+	for (int i = (score + sc->match - 1) / sc->match; i <= n; i++) {
+		/* sum: the run over rows a+1..i; below: how far it fell below
+		 * the all-match line, at most i * match - score to matter. */
+		int64_t room = (int64_t)i * sc->match - score, below = 0;
+		int32_t sum = 0, best = 0;
+		int a_start = -1;
+
+		for (int a = i - 1; a >= 0 && end - (i - 1 - a) >= lo; a--) {
+			int s = sm_subst(sc, ref->seq[end - (i - 1 - a)], q->seq[a]);
+
+			sum += s;
+			below += sc->match - s;
+			if (sum > best)
+				best = sum;
+			if (sum == score && a_start < 0)
+				a_start = a;
+			if (below > room)
+				break;
+		}
+		if (best != score)
+			continue;
+		out->score = score;
+		out->q_start = a_start;
+		out->q_end = i;
+		out->ref_start = end + 1 - (i - a_start);
+		out->ref_end = end + 1;
+		out->n_cigar = 0;
+		if (cigar_push(out, BAM_CMATCH) < 0)
+			return -1;
+		out->cigar[0] = bam_cigar_gen((uint32_t)(i - a_start), BAM_CMATCH);
+		return 1;
+	}
+	return 0;
 }
 
 int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
@@ -287,32 +327,24 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES];
 	enum { IN_H, IN_E, IN_F } state = IN_H;
 
-	/* Only an alignment of n matches scores n * match (each row adds at
-	 * most match), so the fill's end cell would be row n, and its trace n
-	 * diagonal steps (the first choice of each) back to row 0: take it
-	 * without the fill (31% of simulated chr20 reads: -v 4's
-	 * "tracebacks" line). */
-	if (ws->shortcut && score == (int64_t)n * sc->match &&
-	    matches_exactly(ref, ref->offset[contig], q, end)) {
-		ws->st.calls++;
-		ws->st.exact++;
-		out->score = score;
-		out->q_start = 0;
-		out->q_end = n;
-		out->ref_start = end + 1 - n;
-		out->ref_end = end + 1;
-		out->n_cigar = 0;
-		if (cigar_push(out, BAM_CMATCH) < 0) {
-			sm_log(SM_LOG_ERROR, "traceback: out of memory");
-			return -1;
-		}
-		out->cigar[0] = bam_cigar_gen(n, BAM_CMATCH);
-		return 0;
-	}
 	start = end - w + 1;
 	if (start < ref->offset[contig])
 		start = ref->offset[contig];
 	w = end - start + 1;
+	if (ws->shortcut && score > 0 &&
+	    score > (int64_t)n * sc->match - sc->gap_open - sc->gap_ext) {
+		int rc = trace_ungapped(ref, sc, q, start, end, score, out);
+
+		if (rc < 0) {
+			sm_log(SM_LOG_ERROR, "traceback: out of memory");
+			return -1;
+		}
+		if (rc > 0) {
+			ws->st.calls++;
+			ws->st.ungapped++;
+			return 0;
+		}
+	}
 	/* Only the band is computed.  Every alignment scoring `score` lies in
 	 * it, so its cells have their whole-window values and the traceback
 	 * takes the same steps as over the full window. */

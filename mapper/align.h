@@ -41,18 +41,18 @@ typedef struct {
 /* Workspace for sm_align(), reused between calls by one thread.  isa: the
  * widest instruction set the band fill may use (AUTO: the CPU's best; the
  * fill has a scalar and an SSE4.1 version, which give identical results).
- * Any but SCALAR also traces a read that matches the reference base for
- * base (score n * match) without a fill; SCALAR always fills, as the
- * oracle of the others.  Returns NULL when out of memory. */
+ * Any but SCALAR also traces an alignment whose score leaves no room for a
+ * gap (over n * match - gap_open - gap_ext) without a fill, from the
+ * diagonals alone; SCALAR always fills, as the oracle of the others.  Returns NULL when out of memory. */
 typedef struct sm_align_ws_s sm_align_ws_t;
 sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa);
 void sm_align_ws_destroy(sm_align_ws_t *ws);
 
 /* What the workspace's sm_align() calls computed so far: calls, band cells,
  * calls whose band is 1-3 diagonals wide, and calls that needed no fill
- * (exact matches; logged at -v 4). */
+ * (ungapped by their score; logged at -v 4). */
 typedef struct {
-	int64_t calls, cells, narrow, exact;
+	int64_t calls, cells, narrow, ungapped;
 } sm_align_stats_t;
 sm_align_stats_t sm_align_ws_stats(const sm_align_ws_t *ws);
 

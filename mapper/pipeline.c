@@ -487,7 +487,7 @@ static void *worker_main(void *arg)
 		p->aln.calls += a.calls;
 		p->aln.cells += a.cells;
 		p->aln.narrow += a.narrow;
-		p->aln.exact += a.exact;
+		p->aln.ungapped += a.ungapped;
 	}
 	p->work_cpu += thread_cpu_seconds();
 	pthread_mutex_unlock(&p->lock);
@@ -643,12 +643,16 @@ static void summary(const pipe_t *p, const counts_t *c)
 		if (p->seeded)
 			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): %s",
 			       line);
-		if (p->aln.calls)
-			sm_log(SM_LOG_DEBUG, "tracebacks: %lld, %.0f band cells each, %.1f%% with a "
-			       "band of 1-3 diagonals, %.1f%% exact matches (no fill)",
-			       (long long)p->aln.calls, (double)p->aln.cells / (double)p->aln.calls,
-			       100.0 * (double)p->aln.narrow / (double)p->aln.calls,
-			       100.0 * (double)p->aln.exact / (double)p->aln.calls);
+		if (p->aln.calls) {
+			int64_t fills = p->aln.calls - p->aln.ungapped;
+
+			sm_log(SM_LOG_DEBUG, "tracebacks: %lld, %.1f%% without a fill (no room for "
+			       "a gap); fills %.0f band cells each, %.1f%% with a band of 1-3 "
+			       "diagonals", (long long)p->aln.calls,
+			       100.0 * (double)p->aln.ungapped / (double)p->aln.calls,
+			       fills ? (double)p->aln.cells / (double)fills : 0.0,
+			       fills ? 100.0 * (double)p->aln.narrow / (double)fills : 0.0);
+		}
 		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
 			double seed_s = 0;
 			int64_t seed_reads = 0;
