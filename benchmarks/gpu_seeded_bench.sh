@@ -32,8 +32,11 @@ fail=0
 # timed FILE CMD...: runs CMD (stdout and stderr as the caller redirects
 # them) and writes "SECONDS PEAK_MB" to FILE: its wall time (the Python
 # wrapper's start-up not included) and its peak resident memory.  The
-# earlier runs' SAM (gigabytes) is flushed to disk first, so that no run
-# pays for another's writeback.
+# earlier runs' SAM (gigabytes) is flushed to disk and removed first, so
+# that no run pays for another's writeback, and each writes a new file, as a
+# pipeline does: ext4 (auto_da_alloc) makes the close() of a file that was
+# truncated and rewritten wait for its writeback, ~3 s for 3.5 GB on the GPU
+# machine (session 11's vmstat), whichever tool wrote it.
 timed() {
 	local file=$1
 	shift
@@ -61,6 +64,7 @@ for tool in "${peers[@]}"; do
 		>"$out/minimap2-index.log" 2>&1 ;;
 	esac
 	for t in "${threads[@]}"; do
+		rm -f "$out/out.sam"
 		case $tool in
 		bwa) timed "$out/timed" bwa mem -t "$t" "$out/peers/chr20.fa.gz" "$out/r1.fq.gz" "$out/r2.fq.gz" ;;
 		minimap2) timed "$out/timed" minimap2 -ax sr -t "$t" "$out/peers/chr20.mmi" "$out/r1.fq.gz" \
@@ -73,6 +77,7 @@ rm -rf "$out/peers"
 for e in $engines; do
 	for t in "${threads[@]}"; do
 		log=$out/$e-t$t.log
+		rm -f "$out/out.sam"
 		timed "$out/timed" ./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded -o "$out/out.sam" \
 			"$ref" "$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; fail=1; }
 		rows+=("$e $t $(cat "$out/timed")")

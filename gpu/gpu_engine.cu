@@ -230,6 +230,41 @@ struct sm_gpu_s {
 	double t_origin;
 };
 
+/* Makes `device` the thread's and creates its context, once per process
+ * and device (the first CUDA call's cost, a few tenths of a second):
+ * sm_gpu_warm_up() in a thread of its own while the reference loads, else
+ * sm_gpu_create().  Benchmarks choose how a thread waits for its call
+ * (SCANMAP_GPU_SYNC=spin, yield or block; CUDA's default spins when there
+ * are fewer contexts than cores, i.e. here), a flag that must precede the
+ * context. */
+static cudaError_t gpu_context(int device)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static int ready = -1;   /* the device whose context exists */
+	cudaError_t e = cudaSetDevice(device);
+
+	pthread_mutex_lock(&lock);
+	if (e == cudaSuccess && ready != device) {
+		const char *v = getenv("SCANMAP_GPU_SYNC");
+
+		if (v)
+			e = cudaSetDeviceFlags(!strcmp(v, "spin") ? cudaDeviceScheduleSpin :
+					       !strcmp(v, "yield") ? cudaDeviceScheduleYield :
+					       cudaDeviceScheduleBlockingSync);
+		if (e == cudaSuccess)
+			e = cudaFree(0);
+		if (e == cudaSuccess)
+			ready = device;
+	}
+	pthread_mutex_unlock(&lock);
+	return e;
+}
+
+void sm_gpu_warm_up(int device)
+{
+	(void)gpu_context(device);   /* errors: sm_gpu_create() meets and logs them */
+}
+
 int sm_gpu_available(int device, char *msg, int msg_len)
 {
 	int n = 0;
@@ -411,19 +446,8 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 		goto fail;
 	}
 	memset(g->n_row, SM_BASE_N, (size_t)max_query_len);
-	if (SM_CUDA(cudaSetDevice(device)) || SM_CUDA(cudaGetDeviceProperties(&prop, device)))
+	if (SM_CUDA(gpu_context(device)) || SM_CUDA(cudaGetDeviceProperties(&prop, device)))
 		goto fail;
-	/* Benchmarks: how a thread waits for its call (SCANMAP_GPU_SYNC=spin,
-	 * yield or block; CUDA's default spins when there are fewer contexts
-	 * than cores, i.e. here). */
-	if (getenv("SCANMAP_GPU_SYNC")) {
-		const char *v = getenv("SCANMAP_GPU_SYNC");
-		unsigned f = !strcmp(v, "spin") ? cudaDeviceScheduleSpin :
-			     !strcmp(v, "yield") ? cudaDeviceScheduleYield : cudaDeviceScheduleBlockingSync;
-
-		if (SM_CUDA(cudaSetDeviceFlags(f)))
-			goto fail;
-	}
 	snprintf(g->name, sizeof g->name, "%s (cells %d)", prop.name, g->bits);
 
 	/* Each warp keeps two edge words per row (and a group's rows) in

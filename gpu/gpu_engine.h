@@ -24,6 +24,11 @@ typedef struct sm_gpu_s sm_gpu_t;
  * writes a one-line reason or the device name to msg. */
 int sm_gpu_available(int device, char *msg, int msg_len);
 
+/* Creates the CUDA context of `device` (the first CUDA call's cost, a few
+ * tenths of a second), for a thread to do while the reference loads.
+ * Silent: sm_gpu_create() on the same device meets and logs any error. */
+void sm_gpu_warm_up(int device);
+
 /* Uploads the reference.  Returns NULL after logging an error. */
 sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 			sm_cells_t cells, int max_query_len);

@@ -14,6 +14,8 @@ int sm_gpu_available(int device, char *msg, int msg_len)
 	return 0;
 }
 
+void sm_gpu_warm_up(int device) {}
+
 sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
 			sm_cells_t cells, int max_query_len)
 {

@@ -12,8 +12,11 @@
  * Nothing in it depends on the time or the machine, so a run's output is a
  * function of its inputs and command line.
  *
- * Every write is checked, and so is the final flush and close: a full disk
- * (try -o /dev/full) makes sm_sam_out_close() return -1.  When a run fails,
+ * SAM text is written by the writer itself (write(2), in blocks), and its
+ * close leaves the writeback to the system, as bwa's and minimap2's output
+ * does (htslib's close would fdatasync() the file); BAM and CRAM go through
+ * htslib.  Every write is checked, and so is the final flush and close: a
+ * full disk (try -o /dev/full) makes sm_sam_out_close() return -1.  When a run fails,
  * sm_sam_out_abort() closes the writer and removes the output if it is a
  * regular file created by this run, so nothing that looks complete is left
  * behind; on standard output the non-zero exit status is the signal. */

@@ -40,8 +40,12 @@ static inline size_t sm_band_at(const sm_band_t *b, int64_t i, int64_t k)
 
 /* 16-bit cells per SSE vector; the wavefront's lanes are a multiple. */
 #define SM_ALIGN_VEC_CELLS 8
-/* Widest wavefront step, in vectors (bands up to 16 * this diagonals). */
-#define SM_ALIGN_MAX_VECS 8
+/* Widest wavefront step, in vectors (bands up to 16 * this diagonals: the
+ * wide ones of mate rescue and pair reseeding included). */
+#define SM_ALIGN_MAX_VECS 32
+/* Steps of up to this many vectors are compiled each for its width (kept
+ * in registers); wider ones share one loop over a run-time width. */
+#define SM_ALIGN_UNROLLED_VECS 8
 /* Boundary value of the 16-bit matrices. */
 #define SM_ALIGN_NEG16 INT16_MIN
 

@@ -1,6 +1,6 @@
 /* align_sse41.c — the traceback's band fill (align_impl.h) with SSE4.1, in
  * the wavefront layout: 8 cells of 16 bits per vector, 1 to
- * SM_ALIGN_MAX_VECS vectors per step.  Compiled for SSE4.1 whatever the
+ * SM_ALIGN_MAX_VECS vectors per step (align_impl.h).  Compiled for SSE4.1 whatever the
  * global flags; called only when the CPU has it.
  *
  * Step t holds the cells (i, k) with 2i + k = t and k of t's parity:
@@ -166,7 +166,8 @@ void sm_align_fill_wave_sse41(const sm_band_t *b, const uint8_t *qpad, const uin
 	case 5: FILL(5); break;
 	case 6: FILL(6); break;
 	case 7: FILL(7); break;
-	default: FILL(SM_ALIGN_MAX_VECS); break;
+	case SM_ALIGN_UNROLLED_VECS: FILL(SM_ALIGN_UNROLLED_VECS); break;
+	default: FILL(nv); break;
 	}
 #undef FILL
 }

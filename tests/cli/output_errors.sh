@@ -26,6 +26,12 @@ status=$?
 expect_failure "SAM on stdout to /dev/full"
 expect_err "standard output" "stdout to /dev/full: message names standard output"
 
+# One small SAM record: header and record stay in the writer's buffer until
+# the close, whose failure is reported as such.
+run "$SCANMAP" map -o "$tmp/full.sam" "$tmp/ref.fa" "$tmp/one.fq"
+expect_failure "SAM to a full disk, failing at close"
+expect_err "the output is incomplete" "SAM close failure: message"
+
 # One small BAM record: everything stays in htslib's buffer until the close.
 run "$SCANMAP" map -o "$tmp/full.bam" "$tmp/ref.fa" "$tmp/one.fq"
 expect_failure "BAM to a full disk, failing at close"
