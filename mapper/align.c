@@ -277,19 +277,26 @@ static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_qu
 			  int64_t lo, int64_t end, int32_t score, sm_aln_t *out)
 {
 	const int n = q->len;
+	const int32_t match = sc->match, mismatch = -sc->mismatch;
 
-	for (int i = (score + sc->match - 1) / sc->match; i <= n; i++) {
-		/* sum: the run over rows a+1..i; below: how far it fell below
-		 * the all-match line, at most i * match - score to matter. */
-		int64_t room = (int64_t)i * sc->match - score, below = 0;
+	for (int i = (score + match - 1) / match; i <= n; i++) {
+		/* r[a]: the reference base facing read base a on the diagonal
+		 * through (i, end); sum: the run over rows a+1..i; below: how
+		 * far it fell below the all-match line, at most i * match -
+		 * score to matter. */
+		const uint8_t *r = ref->seq + end - (i - 1);
+		int64_t room = (int64_t)i * match - score, below = 0;
+		int64_t a_lo = lo - (end - (i - 1));
 		int32_t sum = 0, best = 0;
 		int a_start = -1;
 
-		for (int a = i - 1; a >= 0 && end - (i - 1 - a) >= lo; a--) {
-			int s = sm_subst(sc, ref->seq[end - (i - 1 - a)], q->seq[a]);
+		for (int a = i - 1; a >= 0 && a >= a_lo; a--) {
+			uint8_t x = r[a], y = q->seq[a];
+			/* sm_subst(): codes 0-3 are bases, any other an N. */
+			int32_t s = (x | y) >= SM_BASE_N ? SM_SCORE_AMBIG : x == y ? match : mismatch;
 
 			sum += s;
-			below += sc->match - s;
+			below += match - s;
 			if (sum > best)
 				best = sum;
 			if (sum == score && a_start < 0)

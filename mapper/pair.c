@@ -92,7 +92,7 @@ static int same_place(const pipe_t *p, const cand_t *a, const cand_t *b)
  * alignments': 0 at the mean, -2 at 1 sd, -10.5 at 4 sd (bwa scoring).  It
  * tells apart the copies of a tandem repeat, which a unique mate pairs with
  * at inserts as far apart as the copies are. */
-static double insert_score(const pipe_t *p, int64_t ins)
+static double insert_score_of(const pipe_t *p, int64_t ins)
 {
 	const sm_score_t *sc = &p->opt->score;
 	double sd = p->ins.sd > SM_INSERT_MIN_SD ? p->ins.sd : SM_INSERT_MIN_SD;
@@ -100,6 +100,26 @@ static double insert_score(const pipe_t *p, int64_t ins)
 
 	return 10.0 * log10(erfc(z * M_SQRT1_2)) * (sc->match + sc->mismatch) /
 	       SM_MAPQ_PER_MISMATCH;
+}
+
+static double insert_score(const pipe_t *p, int64_t ins)
+{
+	return ins >= 0 && ins < p->ins.n_score ? p->ins.score[ins] : insert_score_of(p, ins);
+}
+
+int sm_pair_insert_table(pipe_t *p)
+{
+	int64_t n = p->ins.ok ? 2 * p->ins.hi + 1 : 0;
+
+	p->ins.score = malloc((size_t)(n ? n : 1) * sizeof *p->ins.score);
+	if (!p->ins.score) {
+		sm_log(SM_LOG_ERROR, "out of memory tabulating insert sizes");
+		return -1;
+	}
+	for (int64_t k = 0; k < n; k++)
+		p->ins.score[k] = insert_score_of(p, k);
+	p->ins.n_score = n;
+	return 0;
 }
 
 /* Score of the proper pair a, b: the two alignment scores plus the insert's. */

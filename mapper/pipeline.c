@@ -1086,7 +1086,7 @@ int sm_map_run(const sm_opt_t *o)
 	so.cmdline = o->cmdline;
 	so.threads = o->n_threads;
 	t = sm_seconds();
-	if (p.paired && estimate_inserts(&p) < 0)
+	if (p.paired && (estimate_inserts(&p) < 0 || sm_pair_insert_table(&p) < 0))
 		goto out;
 	if (p.paired)
 		sm_log(SM_LOG_DEBUG, "set-up: insert sizes estimated in %.2f s", sm_seconds() - t);
@@ -1132,6 +1132,7 @@ out:
 	}
 	free(p.sample);
 	free(p.sample_res);
+	free(p.ins.score);
 	sm_ref_destroy(ref);
 	sm_fastq_close(p.fq);
 	if (p.fq2)

@@ -64,6 +64,14 @@ int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
 	return sm_mapq_lead(sc, (double)as - xs, 1, &a, &len);
 }
 
+/* sm_ref_base_char() without the call for a plain base (nearly all). */
+static inline char ref_char(const sm_ref_t *ref, int64_t x)
+{
+	uint8_t c = ref->seq[x];
+
+	return c < SM_BASE_N ? sm_nt4_char[c] : sm_ref_base_char(ref, x);
+}
+
 int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,
 	     const char *seq, kstring_t *md, int32_t *nm)
 {
@@ -80,7 +88,7 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
 		switch (op) {
 		case BAM_CMATCH:
 			for (int j = 0; j < len; j++, x++, y++) {
-				char rb = sm_ref_base_char(ref, x);
+				char rb = ref_char(ref, x);
 				int c1 = seq_nt16_table[(unsigned char)seq[y]];
 				int c2 = seq_nt16_table[(unsigned char)rb];
 
@@ -98,7 +106,7 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
 			rc |= kputw(u, md) < 0;
 			rc |= kputc('^', md) < 0;
 			for (int j = 0; j < len; j++, x++)
-				rc |= kputc(sm_ref_base_char(ref, x), md) < 0;
+				rc |= kputc(ref_char(ref, x), md) < 0;
 			u = 0;
 			*nm += len;
 			break;
@@ -123,12 +131,17 @@ static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 	ws->seq.l = ws->qual.l = 0;
 	if (ks_resize(&ws->seq, n + 1) < 0 || ks_resize(&ws->qual, n + 1) < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		size_t from = is_rev ? n - 1 - i : i;
-		int c = seq_nt16_table[(unsigned char)r->seq[from]];
+	if (is_rev) {
+		for (size_t i = 0; i < n; i++) {
+			int c = seq_nt16_table[(unsigned char)r->seq[n - 1 - i]];
 
-		ws->seq.s[i] = is_rev ? seq_nt16_str[nt16_comp(c)] : r->seq[from];
-		ws->qual.s[i] = (char)(r->qual[from] - PHRED_OFFSET);
+			ws->seq.s[i] = seq_nt16_str[nt16_comp(c)];
+			ws->qual.s[i] = (char)(r->qual[n - 1 - i] - PHRED_OFFSET);
+		}
+	} else {
+		memcpy(ws->seq.s, r->seq, n);
+		for (size_t i = 0; i < n; i++)
+			ws->qual.s[i] = (char)(r->qual[i] - PHRED_OFFSET);
 	}
 	ws->seq.s[n] = ws->qual.s[n] = '\0';
 	ws->seq.l = ws->qual.l = n;
