@@ -2,8 +2,8 @@
  * (see align.h for the tie-break rules; align_impl.h for the band and its
  * layouts).  The band is filled by the scalar recurrence below (32-bit
  * cells, rows) or, when the CPU has SSE4.1 and the band fits, by
- * align_sse41.c (16-bit cells, wavefront); both give the same values, so
- * the traceback, which reads either, takes the same steps. */
+ * align_sse41.c or align_avx2.c (16-bit cells, wavefront); all give the
+ * same values, so the traceback, which reads any, takes the same steps. */
 #include "mapper/align.h"
 
 #include <stdlib.h>
@@ -37,6 +37,7 @@ struct sm_align_ws_s {
 	uint8_t *pad;
 	int64_t m_pad;
 	int simd;        /* the SSE4.1 fill may be used */
+	int avx2;        /* and the AVX2 one */
 	int shortcut;    /* alignments that cannot hold a gap are traced without a fill */
 	sm_align_stats_t st;
 };
@@ -54,6 +55,7 @@ sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa)
 		if (isa == SM_CPU_ISA_AUTO)
 			isa = sm_cpu_isa_best();
 		ws->simd = isa >= SM_CPU_ISA_SSE41 && sm_cpu_isa_supported(SM_CPU_ISA_SSE41);
+		ws->avx2 = isa >= SM_CPU_ISA_AVX2 && sm_cpu_isa_supported(SM_CPU_ISA_AVX2);
 		ws->shortcut = isa != SM_CPU_ISA_SCALAR;
 	}
 	return ws;
@@ -206,12 +208,14 @@ static void fill32(const sm_band_t *b, const sm_query_t *q, const uint8_t *rb0,
 }
 
 /* The wavefront's cells per step for band b (half its offsets, whole
- * vectors), or 0 when the 16-bit SIMD fill cannot take it: no SSE4.1,
- * scores or indices that would not fit, or a band too wide. */
+ * vectors: AVX2's when the band is wider than one SSE vector's offsets),
+ * or 0 when the 16-bit SIMD fill cannot take it: no SSE4.1, scores or
+ * indices that would not fit, or a band too wide. */
 static size_t wave_lanes(const sm_align_ws_t *ws, const sm_score_t *sc, const sm_band_t *b)
 {
-	int64_t lanes = ((int64_t)b->stride + 2 * SM_ALIGN_VEC_CELLS - 1) /
-			(2 * SM_ALIGN_VEC_CELLS) * SM_ALIGN_VEC_CELLS;
+	int64_t vec = ws->avx2 && b->stride > 2 * SM_ALIGN_VEC_CELLS ? SM_ALIGN_AVX2_CELLS
+								       : SM_ALIGN_VEC_CELLS;
+	int64_t lanes = ((int64_t)b->stride + 2 * vec - 1) / (2 * vec) * vec;
 	int64_t reach = b->n + 2 * lanes + (b->dlo < 0 ? -b->dlo : b->dlo);
 
 	if (!ws->simd || (int64_t)b->n * sc->match >= SM_ALIGN16_MAX_SCORE ||
@@ -255,7 +259,10 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 	for (int64_t x = lo; x < hi; x++)
 		has_n |= rpad[x] >= SM_BASE_N;
 	memset(rpad + hi, SM_PAD_CODE, (size_t)(m - hi));
-	sm_align_fill_wave_sse41(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
+	if (ws->avx2 && b->lanes % SM_ALIGN_AVX2_CELLS == 0)
+		sm_align_fill_wave_avx2(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
+	else
+		sm_align_fill_wave_sse41(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
 	return 0;
 }
 

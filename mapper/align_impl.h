@@ -40,6 +40,9 @@ static inline size_t sm_band_at(const sm_band_t *b, int64_t i, int64_t k)
 
 /* 16-bit cells per SSE vector; the wavefront's lanes are a multiple. */
 #define SM_ALIGN_VEC_CELLS 8
+/* 16-bit cells per AVX2 vector: bands wider than one SSE vector's two
+ * offsets per lane take lanes of this multiple and the AVX2 fill. */
+#define SM_ALIGN_AVX2_CELLS 16
 /* Widest wavefront step, in vectors (bands up to 16 * this diagonals: the
  * wide ones of mate rescue and pair reseeding included). */
 #define SM_ALIGN_MAX_VECS 32
@@ -66,5 +69,10 @@ static inline size_t sm_band_at(const sm_band_t *b, int64_t i, int64_t k)
 void sm_align_fill_wave_sse41(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
 			      const int16_t sub[3], int has_n, int go, int ge,
 			      int16_t *H, int16_t *E, int16_t *F);
+
+/* The same fill on AVX2 vectors (b->lanes a multiple of SM_ALIGN_AVX2_CELLS). */
+void sm_align_fill_wave_avx2(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
+			     const int16_t sub[3], int has_n, int go, int ge,
+			     int16_t *H, int16_t *E, int16_t *F);
 
 #endif

@@ -176,22 +176,22 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
 		free(seqs[c]);
 }
 
-/* The SSE4.1 band fill (16-bit cells, wavefront) against the scalar one: for reads cut
+/* A SIMD band fill (16-bit cells, wavefront) against the scalar one: for reads cut
  * from a random contig with substitutions, insertions, deletions and Ns,
  * every locus the oracle lists is traced by both; score, coordinates and
  * CIGAR must agree.  Read lengths straddle the 16-cell vector, and loci near
  * the contig's start clip the window.  One case in 26 has no mutation rate
  * (exact copies, which the SIMD workspace traces without a fill). */
-static void test_fills(void)
+static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 {
 	static const sm_score_t schemes[] = { { 1, 4, 6, 1 }, { 2, 3, 5, 2 }, { 1, 2, 4, 1 },
 					      { 5, 4, 2, 3 } };
 	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
-	sm_align_ws_t *simd = sm_align_ws_create(SM_CPU_ISA_SSE41);
+	sm_align_ws_t *simd = sm_align_ws_create(isa);
 	int traced = 0, differ = 0, failed = 0;
 
-	if (!sm_cpu_isa_supported(SM_CPU_ISA_SSE41)) {
-		printf("skip band fill SSE4.1 vs scalar: this CPU has no SSE4.1\n");
+	if (!sm_cpu_isa_supported(isa)) {
+		printf("skip band fill %s vs scalar: this CPU has no %s\n", name, name);
 		sm_align_ws_destroy(scalar);
 		sm_align_ws_destroy(simd);
 		return;
@@ -244,8 +244,9 @@ static void test_fills(void)
 			traced++;
 			failed += ra < 0;
 			if (!same && differ++ < 5)
-				CHECK(0, "fills differ: n=%d m=%d scheme %d, %d@%lld: rc %d/%d "
-				      "start %lld/%lld cigars %d/%d", n, m, rep % 4, loci.top[t].score,
+				CHECK(0, "%s and scalar fills differ: n=%d m=%d scheme %d, %d@%lld: "
+				      "rc %d/%d start %lld/%lld cigars %d/%d", name, n, m, rep % 4,
+				      loci.top[t].score,
 				      (long long)loci.top[t].end, ra, rb, (long long)a.ref_start,
 				      (long long)b.ref_start, a.n_cigar, b.n_cigar);
 			sm_aln_free(&a);
@@ -256,11 +257,19 @@ static void test_fills(void)
 	}
 	CHECK(differ == 0 && failed == 0 && traced > 1000 && sm_align_ws_stats(simd).ungapped > 100 &&
 	      sm_align_ws_stats(scalar).ungapped == 0,
-	      "band fill: SSE4.1 and scalar give the same %d tracebacks (%d differ, %d failed; "
-	      "%lld ungapped ones traced without a fill)", traced, differ, failed,
+	      "band fill: %s and scalar give the same %d tracebacks (%d differ, %d failed; "
+	      "%lld ungapped ones traced without a fill)", name, traced, differ, failed,
 	      (long long)sm_align_ws_stats(simd).ungapped);
 	sm_align_ws_destroy(scalar);
 	sm_align_ws_destroy(simd);
+}
+
+/* The SSE4.1 fill (8 cells per vector), and the AVX2 one (16) that takes
+ * the bands wider than 16 offsets where the CPU has it. */
+static void test_fills(void)
+{
+	fills_against_scalar(SM_CPU_ISA_SSE41, "SSE4.1");
+	fills_against_scalar(SM_CPU_ISA_AVX2, "AVX2");
 }
 
 /* Offering columns in any order, or merging parts, gives the same list. */
