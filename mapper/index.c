@@ -123,7 +123,8 @@ static int index_buckets(sm_index_t *idx)
 	return 0;
 }
 
-static sm_index_t *index_new(const sm_ref_t *ref, int k, int w)
+/* An empty index of ref (whose sm_ref_checksum() is ref_sum). */
+static sm_index_t *index_new(const sm_ref_t *ref, uint64_t ref_sum, int k, int w)
 {
 	sm_index_t *idx = calloc(1, sizeof *idx);
 
@@ -133,7 +134,7 @@ static sm_index_t *index_new(const sm_ref_t *ref, int k, int w)
 	idx->w = w;
 	idx->ref_len = ref->total;
 	idx->n_contig = ref->n_contig;
-	idx->ref_sum = sm_ref_checksum(ref);
+	idx->ref_sum = ref_sum;
 	return idx;
 }
 
@@ -148,7 +149,7 @@ sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w)
 		       SM_INDEX_MIN_K, SM_INDEX_MAX_K, SM_INDEX_MAX_W, k, w);
 		return NULL;
 	}
-	idx = index_new(ref, k, w);
+	idx = index_new(ref, sm_ref_checksum(ref), k, w);
 	if (!idx)
 		goto oom;
 	for (int32_t c = 0; c < ref->n_contig; c++) {
@@ -314,7 +315,7 @@ sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
 		       "rebuild it with 'scanmap index'", path, ref->path ? ref->path : "this one");
 		goto fail;
 	}
-	idx = index_new(ref, h.k, h.w);
+	idx = index_new(ref, h.ref_sum, h.k, h.w);   /* h.ref_sum was checked above */
 	if (!idx)
 		goto oom;
 	idx->n_key = h.n_key;

@@ -1111,6 +1111,7 @@ int sm_map_run(const sm_opt_t *o)
 	summary(&p, &c);
 	rc = 0;
 out:
+	t = sm_seconds();
 	if (warming)
 		pthread_join(warm_th, NULL);
 	if (indexing) {
@@ -1137,6 +1138,8 @@ out:
 	sm_fastq_close(p.fq);
 	if (p.fq2)
 		sm_fastq_close(p.fq2);
+	sm_log(SM_LOG_DEBUG, "set-down: buffers, GPU engine, index and reference released in "
+	       "%.2f s", sm_seconds() - t);
 	sm_trace_finish();
 	return rc;
 }
