@@ -25,6 +25,9 @@
 #define SM_ALIGN16_MAX_INDEX 16384
 /* Alignment of the matrices: one vector. */
 #define SM_ALIGN_BYTES 16
+/* The bits of a byte that only codes >= SM_BASE_N (N) have, in each byte of a word. */
+#define SM_NOT_BASE_BITS 0xFCFCFCFCFCFCFCFCull
+_Static_assert(SM_BASE_N == 4, "SM_NOT_BASE_BITS assumes bases 0-3");
 /* Code of the padding around the read and the window (an N). */
 #define SM_PAD_CODE SM_BASE_N
 
@@ -266,6 +269,30 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 	return 0;
 }
 
+/* The length of the run of matches (equal codes 0-3; an N matches nothing)
+ * ending at read base a and going back, no further than a_min: r[x] is the
+ * reference base facing read base q[x].  Eight bases at a time, the bytes
+ * that differ or hold an N found as the word's highest set byte. */
+static inline int match_run(const uint8_t *r, const uint8_t *q, int a, int a_min)
+{
+	int m = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; a - m - 7 >= a_min; m += 8) {
+		uint64_t x, y, bad;
+
+		memcpy(&x, r + a - m - 7, sizeof x);
+		memcpy(&y, q + a - m - 7, sizeof y);
+		bad = (x ^ y) | (y & SM_NOT_BASE_BITS);
+		if (bad)
+			return m + (__builtin_clzll(bad) >> 3);
+	}
+#endif
+	while (a - m >= a_min && r[a - m] == q[a - m] && q[a - m] < SM_BASE_N)
+		m++;
+	return m;
+}
+
 /* The traceback without a fill, for an alignment that cannot hold a gap:
  * one gap costs at least gap_open + gap_ext and each row adds at most
  * match, so when `score` exceeds n * match minus that, no alignment with a
@@ -297,11 +324,27 @@ static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_qu
 		int32_t sum = 0, best = 0;
 		int a_start = -1;
 
-		for (int a = i - 1; a >= 0 && a >= a_lo; a--) {
-			uint8_t x = r[a], y = q->seq[a];
-			/* sm_subst(): codes 0-3 are bases, any other an N. */
-			int32_t s = (x | y) >= SM_BASE_N ? SM_SCORE_AMBIG : x == y ? match : mismatch;
+		int a = i - 1, a_min = a_lo > 0 ? (int)a_lo : 0;
 
+		while (a >= a_min) {
+			/* A run of m matches raises sum by match each: it meets
+			 * score at its k-th base if score - sum = k * match. */
+			int m = match_run(r, q->seq, a, a_min);
+			int32_t s;
+
+			if (m > 0) {
+				int32_t need = score - sum;
+
+				if (a_start < 0 && need > 0 && need % match == 0 && need / match <= m)
+					a_start = a - (need / match - 1);
+				sum += m * match;
+				best = sum > best ? sum : best;
+				a -= m;
+				if (a < a_min)
+					break;
+			}
+			/* r[a], q->seq[a]: a mismatch or an N (sm_subst()). */
+			s = (r[a] | q->seq[a]) >= SM_BASE_N ? SM_SCORE_AMBIG : mismatch;
 			sum += s;
 			below += match - s;
 			if (sum > best)
@@ -310,6 +353,7 @@ static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_qu
 				a_start = a;
 			if (below > room)
 				break;
+			a--;
 		}
 		if (best != score)
 			continue;
