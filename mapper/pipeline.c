@@ -519,7 +519,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 {
 	for (int64_t next = 0; ; next++) {
 		batch_t *b;
-		int slot = (int)(next % p->n_slots), k;
+		int slot = (int)(next % p->n_slots), k, failed, release;
 		double t, cpu;
 
 		pthread_mutex_lock(&p->lock);
@@ -573,14 +573,24 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		c->proper += b->n_proper;
 		c->seed_cells += b->seed_cells;
 
+		/* Once the reader is done, a written batch is not needed again:
+		 * freeing it here, while the workers map the last batches,
+		 * spares the set-down its millions of small blocks (0.2 s for
+		 * 5M chr20 pairs). */
+		failed = k < b->n_rec;
 		pthread_mutex_lock(&p->lock);
-		b->next = p->free_list;
-		p->free_list = b;
-		if (k < b->n_rec)
+		release = p->reader_done && !failed;
+		if (!release) {
+			b->next = p->free_list;
+			p->free_list = b;
+		}
+		if (failed)
 			p->failed = 1;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
-		if (k < b->n_rec)
+		if (release)
+			batch_free(b);
+		if (failed)
 			return -1;
 	}
 }
@@ -979,6 +989,7 @@ int sm_map_run(const sm_opt_t *o)
 	index_job_t ij = { o, NULL, NULL };
 	pthread_t warm_th, index_th;
 	int warming = 0, indexing = 0, device = 0;
+	double t_batches, t_engine;   /* set-down's clock */
 	sm_engine_opt_t eo;
 	int64_t bound;
 	int gpu;
@@ -1120,9 +1131,11 @@ out:
 	}
 	if (p.n_slots)
 		pipe_destroy(&p);
+	t_batches = sm_seconds();
 	sm_gpu_seed_destroy(p.gseed);
 	if (p.engine)
 		sm_engine_destroy(p.engine);
+	t_engine = sm_seconds();
 	sm_index_destroy(idx);
 	for (int k = 0; k < p.n_sample; k++) {
 		sm_read_free(&p.sample[k]);
@@ -1138,8 +1151,9 @@ out:
 	sm_fastq_close(p.fq);
 	if (p.fq2)
 		sm_fastq_close(p.fq2);
-	sm_log(SM_LOG_DEBUG, "set-down: buffers, GPU engine, index and reference released in "
-	       "%.2f s", sm_seconds() - t);
+	sm_log(SM_LOG_DEBUG, "set-down: %.2f s (batches %.2f, engines %.2f, index and "
+	       "reference %.2f)", sm_seconds() - t, t_batches - t, t_engine - t_batches,
+	       sm_seconds() - t_engine);
 	sm_trace_finish();
 	return rc;
 }
