@@ -224,10 +224,10 @@ sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
 		goto oom;
 	w->fd = -1;
 	if (!mode[1]) {
-		w->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666) : STDOUT_FILENO;
 		w->buf = malloc(SM_SAM_OUT_BLOCK);
 		if (!w->buf)
 			goto oom;
+		w->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666) : STDOUT_FILENO;
 	} else {
 		w->fp = sam_open(path ? path : "-", mode);
 	}
