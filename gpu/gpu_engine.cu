@@ -29,6 +29,7 @@
 #include "gpu/sw_kernel.cuh"
 #include "mapper/clock.h"
 #include "mapper/log.h"
+#include "mapper/radix.h"
 #include "mapper/trace.h"
 
 /* Device memory for the per-range lists of one launch (grown on demand up to
@@ -587,23 +588,6 @@ static uint64_t sm_shape_key(const sm_group_t *g, int32_t n_contig, int gi)
 	return (0xffff - len) << 48 | nc << 40 | (0xfffff - cols) << SM_SHAPE_GROUP_BITS | (uint64_t)gi;
 }
 
-/* Sorts key[0..n) by their bits above SM_SHAPE_GROUP_BITS, equal ones in
- * the order given (LSD radix, a byte at a time; tmp: room for n). */
-static void sm_sort_keys(uint64_t *key, uint64_t *tmp, int n)
-{
-	for (int shift = 16; shift < 64; shift += 8) {
-		int count[257] = { 0 };
-
-		for (int t = 0; t < n; t++)
-			count[(key[t] >> shift & 0xff) + 1]++;
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (int t = 0; t < n; t++)
-			tmp[count[key[t] >> shift & 0xff]++] = key[t];
-		memcpy(key, tmp, sizeof *key * (size_t)n);
-	}
-}
-
 /* Pairs the groups of rg[0..ngroups) that hold one query each (refs:
  * each query's reference); returns the groups left, or -1 when out of
  * memory (logged). */
@@ -623,7 +607,8 @@ static int sm_pair_lanes(sm_group_t *rg, int ngroups, const sm_ref_t *const *ref
 	for (int gi = 0; gi < ngroups; gi++)
 		if (rg[gi].n == 1)
 			one[n_one++] = sm_shape_key(&rg[gi], refs[rg[gi].first]->n_contig, gi);
-	sm_sort_keys(one, one + n_one, n_one);
+	/* Keys end in their group's index, so equal shapes keep input order. */
+	sm_radix_sort_u64(one, one + n_one, n_one);
 	for (int t = 0; t + 1 < n_one; t += 2) {
 		const uint64_t mask = (1u << SM_SHAPE_GROUP_BITS) - 1;
 		sm_group_t *a = &rg[one[t] & mask], *b = &rg[one[t + 1] & mask];

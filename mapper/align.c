@@ -23,7 +23,7 @@
  * and while its steps and columns stay below SM_ALIGN16_MAX_INDEX. */
 #define SM_ALIGN16_MAX_SCORE (INT16_MAX - 2 * SM_MAX_MATCH)
 #define SM_ALIGN16_MAX_INDEX 16384
-/* Alignment of the matrices: one vector. */
+/* Alignment of the matrices: an SSE vector (the AVX2 fill stores unaligned). */
 #define SM_ALIGN_BYTES 16
 /* The bits of a byte that only codes >= SM_BASE_N (N) have, in each byte of a word. */
 #define SM_NOT_BASE_BITS 0xFCFCFCFCFCFCFCFCull

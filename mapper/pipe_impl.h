@@ -310,9 +310,9 @@ int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_que
 		    res_t *res);
 
 /* Tabulates what an insert adds to a pair's score for the inserts up to
- * twice the proper range's end, once p->ins is estimated (the same values
- * as computing each, in a tenth of the time).  Returns 0 or -1 (out of
- * memory, logged); free p->ins.score when done. */
+ * twice the proper range's end, once p->ins is estimated (the values the
+ * erfc and log10 would give each time).  Returns 0 or -1 (out of memory,
+ * logged); free p->ins.score when done. */
 int sm_pair_insert_table(pipe_t *p);
 
 /* The 5' end of candidate c on the reference (its strand's start). */

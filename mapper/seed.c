@@ -6,6 +6,7 @@
 
 #include "mapper/grow.h"
 #include "mapper/log.h"
+#include "mapper/radix.h"
 
 /* A seed hit, packed so that hits sort by strand then diagonal as plain
  * integers: bit 63 the strand (0: read forward, 1: reverse complement),
@@ -16,11 +17,9 @@ typedef uint64_t seed_hit_t;
 #define HIT_DIAG_BIAS ((int64_t)1 << 40)
 /* Runs this short are sorted by insertion. */
 #define HIT_SORT_SMALL 16
-/* Lists this long are sorted by radix (hit_radix), shorter ones by sort_hits. */
+/* Lists this long are sorted by radix (radix.h), shorter ones by sort_hits;
+ * equal hits are equal integers, so both give the same list. */
 #define HIT_RADIX_MIN 256
-/* Radix digits: bytes. */
-#define HIT_DIGIT_BITS 8
-#define HIT_DIGITS ((int)(sizeof(seed_hit_t) * 8 / HIT_DIGIT_BITS))
 
 static seed_hit_t hit_pack(int32_t strand, int64_t diag)
 {
@@ -42,7 +41,7 @@ struct sm_seeder_s {
 	int64_t cap_mini;
 	seed_hit_t *hit;
 	int64_t n_hit, cap_hit;
-	seed_hit_t *hit_tmp;          /* hit_radix's other buffer */
+	seed_hit_t *hit_tmp;          /* the radix sort's other buffer */
 	int64_t cap_hit_tmp;
 	sm_cluster_t *cl;
 	int64_t cap_cl;
@@ -172,41 +171,6 @@ static void sort_hits(seed_hit_t *h, int64_t n)
 	}
 }
 
-/* Sorts h[0..n) as sort_hits does (equal hits are equal integers, so any
- * sort gives the same list), by least-significant-digit radix over the
- * bytes whose value is not the same in every hit: a strand bit, a constant
- * bias and diagonals within a genome leave four or five of the eight.
- * tmp has room for n. */
-static void hit_radix(seed_hit_t *h, seed_hit_t *tmp, int64_t n)
-{
-	static const int radix = 1 << HIT_DIGIT_BITS;
-	int64_t count[HIT_DIGITS][1 << HIT_DIGIT_BITS];
-	seed_hit_t *src = h, *dst = tmp, *swap;
-
-	memset(count, 0, sizeof count);
-	for (int64_t t = 0; t < n; t++)
-		for (int d = 0; d < HIT_DIGITS; d++)
-			count[d][(h[t] >> (d * HIT_DIGIT_BITS)) & (radix - 1)]++;
-	for (int d = 0; d < HIT_DIGITS; d++) {
-		int shift = d * HIT_DIGIT_BITS;
-		int64_t at = 0;
-
-		if (count[d][(h[0] >> shift) & (radix - 1)] == n)
-			continue;   /* every hit has this byte */
-		for (int v = 0; v < radix; v++) {
-			int64_t c = count[d][v];
-
-			count[d][v] = at;
-			at += c;
-		}
-		for (int64_t t = 0; t < n; t++)
-			dst[count[d][(src[t] >> shift) & (radix - 1)]++] = src[t];
-		swap = src, src = dst, dst = swap;
-	}
-	if (src != h)
-		memcpy(h, src, (size_t)n * sizeof *h);
-}
-
 static int cmp_window(const void *a, const void *b)
 {
 	const sm_window_t *x = a, *y = b;
@@ -238,12 +202,13 @@ static int64_t build_clusters(sm_seeder_t *s, int band)
 {
 	int64_t n_cl = 0;
 
-	if (s->n_hit < HIT_RADIX_MIN)
+	if (s->n_hit < HIT_RADIX_MIN) {
 		sort_hits(s->hit, s->n_hit);
-	else if (sm_grow((void **)&s->hit_tmp, &s->cap_hit_tmp, s->n_hit, sizeof *s->hit_tmp) < 0)
-		return -1;
-	else
-		hit_radix(s->hit, s->hit_tmp, s->n_hit);
+	} else {
+		if (sm_grow((void **)&s->hit_tmp, &s->cap_hit_tmp, s->n_hit, sizeof *s->hit_tmp) < 0)
+			return -1;
+		sm_radix_sort_u64(s->hit, s->hit_tmp, s->n_hit);
+	}
 	for (int64_t t = 0; t < s->n_hit; t++) {
 		int32_t strand = hit_strand(s->hit[t]);
 		int64_t diag = hit_diag(s->hit[t]);
