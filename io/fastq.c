@@ -152,12 +152,21 @@ int sm_fastq_next(sm_fastq_t *f, sm_read_t *r)
 			return -1;
 		}
 	}
+	/* The name and the comment share one allocation: the name ends at
+	 * the first whitespace, the comment starts after the whitespace run. */
 	free(r->name);
-	r->name = strndup(f->title, name_len);
+	r->name = strndup(f->title, f->title_len);
 	if (r->name == NULL) {
 		fq_error(f, NULL, "out of memory");
 		return -1;
 	}
+	r->name[name_len] = '\0';
+	r->comment = NULL;
+	for (size_t i = name_len + 1; i < f->title_len; i++)
+		if (f->title[i] != ' ' && f->title[i] != '\t') {
+			r->comment = r->name + i;
+			break;
+		}
 	if (r->seq)
 		r->seq[0] = '\0';
 	if (r->qual)

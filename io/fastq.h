@@ -3,7 +3,8 @@
  * Records are the four-line form (name line starting '@', sequence, '+'
  * line, quality) with sequence and quality possibly wrapped over several
  * lines as long as their lengths agree.  Names are cut at the first
- * whitespace; the rest of the header line is ignored. */
+ * whitespace; the rest of the header line, after the whitespace, is the
+ * record's comment. */
 #ifndef SM_FASTQ_H
 #define SM_FASTQ_H
 
@@ -15,6 +16,8 @@ typedef struct {
 	char *qual;     /* Phred+33, same length as seq */
 	int32_t len;    /* > 0 */
 	int64_t index;  /* 0-based record number in its file */
+	char *comment;  /* the header line after the name and its whitespace,
+			   NUL-terminated, in name's allocation; NULL when empty */
 } sm_read_t;
 
 typedef struct sm_fastq_s sm_fastq_t;

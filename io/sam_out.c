@@ -1,10 +1,12 @@
 /* sam_out.c — SAM/BAM/CRAM writer (see sam_out.h). */
 #include "io/sam_out.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <htslib/hts.h>
 #include <htslib/kstring.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -120,6 +122,87 @@ fail:
 	return -1;
 }
 
+/* Checks one -H line (real tabs, no newline) and appends it to *s,
+ * newline-separated.  Returns 0 or -1 (logged; from: where it came from). */
+static int hdr_line_add(const char *line, const char *from, kstring_t *s)
+{
+	if (line[0] != '@' || !isupper((unsigned char)line[1]) || !isalpha((unsigned char)line[2]) ||
+	    line[3] != '\t' || !line[4]) {
+		sm_log(SM_LOG_ERROR, "-H %s: '%s' is not a SAM header line (@XX<tab>...)", from, line);
+		return -1;
+	}
+	if (strncmp(line, "@HD", 3) == 0 || strncmp(line, "@SQ", 3) == 0) {
+		sm_log(SM_LOG_ERROR, "-H %s: '%.3s' lines come from scanmap itself (its @HD and "
+		       "the reference's @SQ); they cannot be given", from, line);
+		return -1;
+	}
+	for (const char *p = line; *p; p++)
+		if ((unsigned char)*p < ' ' && *p != '\t') {
+			sm_log(SM_LOG_ERROR, "-H %s: the line '%s' holds a control character", from, line);
+			return -1;
+		}
+	if ((s->l && kputc('\n', s) < 0) || kputs(line, s) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory reading -H");
+		return -1;
+	}
+	return 0;
+}
+
+int sm_hdr_lines_add(const char *arg, char **lines)
+{
+	kstring_t s = KS_INITIALIZE, line = KS_INITIALIZE;
+	int rc = 0;
+
+	if (*lines && kputs(*lines, &s) < 0)
+		goto oom;
+	if (arg[0] == '@') {   /* one line, "\t" typed as two characters or a tab */
+		for (const char *p = arg; *p; p++) {
+			int c = p[0] == '\\' && p[1] == 't' ? (p++, '\t') : *p;
+
+			if (kputc(c, &line) < 0)
+				goto oom;
+		}
+		rc = hdr_line_add(line.s, "line", &s);
+	} else {               /* a file of lines */
+		FILE *fp = fopen(arg, "r");
+		char *buf = NULL;
+		size_t m = 0;
+		ssize_t n;
+
+		if (!fp) {
+			sm_log(SM_LOG_ERROR, "-H %s: %s (a header line must start with '@')", arg,
+			       strerror(errno));
+			free(s.s);
+			return -1;
+		}
+		while (rc == 0 && (n = getline(&buf, &m, fp)) >= 0) {
+			while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+				buf[--n] = '\0';
+			if (n > 0)
+				rc = hdr_line_add(buf, arg, &s);
+		}
+		if (rc == 0 && ferror(fp)) {
+			sm_log(SM_LOG_ERROR, "-H %s: %s", arg, strerror(errno));
+			rc = -1;
+		}
+		free(buf);
+		fclose(fp);
+	}
+	free(line.s);
+	if (rc < 0) {
+		free(s.s);
+		return -1;
+	}
+	free(*lines);
+	*lines = s.s;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory reading -H");
+	free(s.s);
+	free(line.s);
+	return -1;
+}
+
 /* Header text: see sam_out.h. */
 static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring_t *s)
 {
@@ -131,6 +214,8 @@ static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring
 			       (long long)ref->len[c]) < 0;
 	if (opt->rg_line)
 		rc |= ksprintf(s, "%s\n", opt->rg_line) < 0;
+	if (opt->hdr_lines)
+		rc |= ksprintf(s, "%s\n", opt->hdr_lines) < 0;
 	rc |= ksprintf(s, "@PG\tID:%s\tPN:%s\tVN:%s", SM_PG_ID, SM_PG_ID, opt->version) < 0;
 	if (opt->cmdline) {
 		rc |= kputs("\tCL:", s) < 0;

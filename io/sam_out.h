@@ -7,6 +7,7 @@
  *   @HD VN:1.6 SO:unsorted
  *   @SQ SN:<contig> LN:<length>     one per contig, in reference order
  *   @RG ...                         only when a read group line is given
+ *   ...                             the -H lines, when given
  *   @PG ID:scanmap PN:scanmap VN:<version> CL:<command line>
  *
  * Nothing in it depends on the time or the machine, so a run's output is a
@@ -31,6 +32,7 @@
 typedef struct {
 	const char *path;      /* NULL or "-": SAM on standard output */
 	const char *rg_line;   /* a line from sm_rg_parse(), or NULL */
+	const char *hdr_lines; /* lines from sm_hdr_lines_add() ('\n'-separated), or NULL */
 	const char *version;   /* @PG VN */
 	const char *cmdline;   /* @PG CL (tabs and newlines are replaced by spaces) */
 	int threads;           /* BAM and CRAM: htslib threads compressing the output
@@ -45,6 +47,15 @@ typedef struct sm_sam_out_s sm_sam_out_t;
  * Returns 0 and sets *line (the line with real tabs) and *id (the ID value),
  * both malloc'ed and freed by the caller; or -1 after logging what is wrong. */
 int sm_rg_parse(const char *arg, char **line, char **id);
+
+/* Adds a -H argument (bwa mem's): a header line when it starts with '@'
+ * (fields separated by real tabs or the two characters '\' 't'), else a
+ * file whose non-empty lines are header lines, to *lines (malloc'ed,
+ * '\n'-separated, NULL at first; the caller frees it).  Each line must be
+ * @XX<tab>..., without control characters, and not @HD or @SQ (which
+ * scanmap writes); htslib checks the rest when the header is made.
+ * Returns 0, or -1 after logging what is wrong (naming the file). */
+int sm_hdr_lines_add(const char *arg, char **lines);
 
 /* Opens the output and writes the header for ref (which must outlive the
  * writer: CRAM output reads its reference file, ref->path, when that file

@@ -32,6 +32,7 @@ enum {
 	OPT_MODE,
 	OPT_MAX_OCC,
 	OPT_MAX_WINDOWS,
+	OPT_HELP,
 };
 
 static const char *const mode_names[] = {
@@ -77,6 +78,9 @@ void sm_opt_init(sm_opt_t *o)
 	o->seed_w = SM_INDEX_DEFAULT_W;
 	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
 	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
+	o->pen_unpaired = SM_DEFAULT_PEN_UNPAIRED;
+	o->xa_max = SM_DEFAULT_XA_MAX;
+	o->xa_max_alt = SM_DEFAULT_XA_MAX_ALT;
 }
 
 void sm_opt_free(sm_opt_t *o)
@@ -84,7 +88,8 @@ void sm_opt_free(sm_opt_t *o)
 	free(o->rg_line);
 	free(o->rg_id);
 	free(o->cmdline);
-	o->rg_line = o->rg_id = o->cmdline = NULL;
+	free(o->hdr_lines);
+	o->rg_line = o->rg_id = o->cmdline = o->hdr_lines = NULL;
 }
 
 static int check_range(const char *opt, long v, long lo, long hi)
@@ -104,6 +109,10 @@ int sm_opt_validate(const sm_opt_t *o)
 	    check_range("-T (minimum score)", o->min_score, 1, INT32_MAX) < 0 ||
 	    check_range("-t (threads)", o->n_threads, 1, SM_MAX_THREADS) < 0 ||
 	    check_range("-v (verbosity)", o->verbosity, 0, SM_VERBOSITY_MAX) < 0 ||
+	    check_range("-U (unpaired penalty)", o->pen_unpaired, 0, SM_MAX_PEN_UNPAIRED) < 0 ||
+	    check_range("-h (XA hits)", o->xa_max, 0, INT_MAX) < 0 ||
+	    check_range("-h (XA hits, second value)", o->xa_max_alt, 0, INT_MAX) < 0 ||
+	    check_range("-K (bases per batch)", (long)o->batch_bases, 0, LONG_MAX) < 0 ||
 	    check_range("--max-read-len", o->max_read_len, 1, SM_MAX_READ_LEN_LIMIT) < 0 ||
 	    check_range("-k (minimizer length)", o->seed_k, SM_INDEX_MIN_K, SM_INDEX_MAX_K) < 0 ||
 	    check_range("-w (minimizer window)", o->seed_w, 1, SM_INDEX_MAX_W) < 0 ||
@@ -151,9 +160,11 @@ void sm_usage(FILE *fp, int full)
 		"Scoring (a gap of length k costs O + k*E):\n"
 		"  -A INT         match score [%d]\n"
 		"  -B INT         mismatch penalty [%d]\n"
-		"  -O INT         gap open penalty [%d]\n"
-		"  -E INT         gap extension penalty [%d]\n"
+		"  -O INT[,INT]   gap open penalty [%d]\n"
+		"  -E INT[,INT]   gap extension penalty [%d]\n"
+		"                 (bwa's deletion,insertion form, with equal values)\n"
 		"  -T INT         minimum score to output a hit; below it the read is unmapped [%d]\n"
+		"  -U INT         penalty for an unpaired read pair [%d]\n"
 		"Mode:\n"
 		"  --mode STR     exhaustive, seeded, or auto: exhaustive when the reference\n"
 		"                 is at most %d bases (CPU engine) or %d (GPU\n"
@@ -177,16 +188,24 @@ void sm_usage(FILE *fp, int full)
 		"                 for tests) [%s]\n"
 		"  --cells STR    GPU cell width ladder: 8, 16, 32 or auto [%s]\n"
 		"  --cpu-isa STR  CPU instruction set: auto, scalar, sse41, avx2, avx512 [%s]\n"
+		"Output (bwa mem's options):\n"
+		"  -a             write every candidate reaching -T as a secondary record\n"
+		"  -h INT[,INT]   XA:Z lists the alternative hits scoring at least 80%% of the\n"
+		"                 primary's when they are at most INT; 0 writes no XA [%d,%d]\n"
+		"  -C             append the FASTQ comment (SAM tags such as BC:Z:...) to the record\n"
+		"  -H STR|FILE    header line starting with '@', or a file of header lines\n"
+		"  -K INT         accepted for bwa's command lines: the output never depends on\n"
+		"                 how reads are batched\n"
 		"Other:\n"
 		"  -v INT         verbosity: 0 silent, 1 errors, 2 warnings, 3 progress, 4 debug [%d]\n"
-		"  -h, --help     print this help and exit\n"
+		"  --help         print this help and exit\n"
 		"  --version      print the version and exit\n",
 		d.n_secondary, d.n_threads, d.max_read_len, d.score.match, d.score.mismatch,
-		d.score.gap_open, d.score.gap_ext, d.min_score,
+		d.score.gap_open, d.score.gap_ext, d.min_score, d.pen_unpaired,
 		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.mode], d.seed_k, d.seed_w,
 		SM_INDEX_SUFFIX, d.max_occ, d.max_windows,
 		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, engine_names[d.engine],
-		cells_names[d.cells], d.cpu_isa, d.verbosity);
+		cells_names[d.cells], d.cpu_isa, d.xa_max, d.xa_max_alt, d.verbosity);
 }
 
 /* Strict integer parsing: the whole argument, within int.  The option's
@@ -240,12 +259,108 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* Logs "unknown option 'X'" or "option 'X' needs a value" (what) after
+ * getopt returned '?' or ':': optopt names a short option even inside a
+ * cluster (-MZ), where the word getopt last passed, `word`, is another
+ * one; a long option (optopt 0 or above the characters) is that word. */
+static void opt_error(const char *what, const char *word)
+{
+	char name[3] = { '-', (char)optopt, '\0' };
+	const char *opt = optopt > 0 && optopt < OPT_ENGINE ? name : word;
+
+	if (strcmp(what, "unknown") == 0)
+		sm_log(SM_LOG_ERROR, "unknown option '%s'", opt);
+	else
+		sm_log(SM_LOG_ERROR, "option '%s' %s", opt, what);
+}
+
+/* bwa's two-value form INT[,INT] (-O, -E, -h): *a from the first value,
+ * *b from the second, or from the first when there is no second. */
+static int parse_int_pair(const char *opt, const char *arg, int *a, int *b)
+{
+	const char *comma = strchr(arg, ',');
+	char *first;
+	int rc;
+
+	if (!comma)
+		return parse_int_opt(opt, arg, a) < 0 ? -1 : (*b = *a, 0);
+	if (!(first = strndup(arg, (size_t)(comma - arg)))) {
+		sm_log(SM_LOG_ERROR, "out of memory");
+		return -1;
+	}
+	rc = parse_int_opt(opt, first, a) < 0 || parse_int_opt(opt, comma + 1, b) < 0 ? -1 : 0;
+	free(first);
+	return rc;
+}
+
+/* bwa mem gives deletions (first value) and insertions (second) a gap
+ * penalty each; scanmap's engines have one gap model, so -O and -E take
+ * bwa's form with equal values only. */
+static int parse_gap_opt(const char *opt, const char *arg, int *out)
+{
+	int del, ins;
+
+	if (parse_int_pair(opt, arg, &del, &ins) < 0)
+		return -1;
+	if (del != ins) {
+		sm_log(SM_LOG_ERROR, "%s %s: scanmap scores deletions and insertions with one gap "
+		       "model (every engine's recurrence has one open and one extension penalty), "
+		       "so the two values must be equal", opt, arg);
+		return -1;
+	}
+	*out = del;
+	return 0;
+}
+
+/* The options that bwa mem's command lines pass, with bwa's letters and
+ * meanings (docs/cli.md, "bwa mem options").  Returns 1 when c is one of
+ * them (0 when it is not), -1 on a bad value (logged). */
+static int parse_bwa_opt(int c, const char *arg, sm_opt_t *o)
+{
+	int v;
+
+	switch (c) {
+	case 'a': o->all_hits = 1; return 1;
+	case 'C': o->append_comment = 1; return 1;
+	case 'U':
+		if (parse_int_opt("-U", arg, &v) < 0)
+			return -1;
+		o->pen_unpaired = v;
+		return 1;
+	case 'O': return parse_gap_opt("-O", arg, &o->score.gap_open) < 0 ? -1 : 1;
+	case 'E': return parse_gap_opt("-E", arg, &o->score.gap_ext) < 0 ? -1 : 1;
+	case 'h': return parse_int_pair("-h", arg, &o->xa_max, &o->xa_max_alt) < 0 ? -1 : 1;
+	case 'H': return sm_hdr_lines_add(arg, &o->hdr_lines) < 0 ? -1 : 1;
+	case 'K': {
+		char *end;
+
+		errno = 0;
+		o->batch_bases = strtoll(arg, &end, 10);
+		if (end == arg || *end || errno == ERANGE) {
+			sm_log(SM_LOG_ERROR, "-K expects an integer (got '%s')", arg);
+			return -1;
+		}
+		return 1;
+	}
+	case 'v':
+		/* bwa's levels are scanmap's: 1 errors, 2 warnings, 3 messages,
+		 * 4 and above debugging. */
+		if (parse_int_opt("-v", arg, &o->verbosity) < 0)
+			return -1;
+		if (o->verbosity > SM_VERBOSITY_MAX)
+			o->verbosity = SM_VERBOSITY_MAX;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Parses `map`'s arguments (argv[0] is "map").  Returns 0 to run, 1 when
  * help was printed, -1 on a usage error (logged). */
 static int parse_map(int argc, char **argv, sm_opt_t *o)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "cells", required_argument, NULL, OPT_CELLS },
@@ -260,7 +375,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 
 	opterr = 0;  /* we report unknown options ourselves, through sm_log */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:ph", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:pU:aCH:K:h:", longopts, NULL)) >= 0) {
 		int rc = 0;
 
 		switch (c) {
@@ -268,13 +383,10 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		case 't': rc = parse_int_opt("-t", optarg, &o->n_threads); break;
 		case 'A': rc = parse_int_opt("-A", optarg, &o->score.match); break;
 		case 'B': rc = parse_int_opt("-B", optarg, &o->score.mismatch); break;
-		case 'O': rc = parse_int_opt("-O", optarg, &o->score.gap_open); break;
-		case 'E': rc = parse_int_opt("-E", optarg, &o->score.gap_ext); break;
 		case 'T':
 			rc = parse_int_opt("-T", optarg, &min_score);
 			o->min_score = min_score;
 			break;
-		case 'v': rc = parse_int_opt("-v", optarg, &o->verbosity); break;
 		case 'k':
 			rc = parse_int_opt("-k", optarg, &o->seed_k);
 			o->seed_kw_set = 1;
@@ -317,18 +429,24 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			o->cpu_isa = k < 0 ? NULL : cpu_isa_names[k];
 			rc = k < 0 ? -1 : 0;
 			break;
-		case 'h':
+		case OPT_HELP:
 			sm_usage(stdout, 0);
 			return 1;
 		case OPT_VERSION:
 			printf("scanmap %s\n", SM_VERSION);
 			return 1;
 		case ':':
-			sm_log(SM_LOG_ERROR, "option '%s' needs a value", argv[optind - 1]);
+			opt_error("needs a value", argv[optind - 1]);
+			if (optopt == 'h')
+				fprintf(stderr, "(-h INT[,INT] is bwa's XA threshold; --help prints the usage)\n");
 			return -1;
 		default:
-			sm_log(SM_LOG_ERROR, "unknown option '%s'", argv[optind - 1]);
-			return -1;
+			rc = parse_bwa_opt(c, optarg, o);
+			if (rc == 0) {
+				opt_error("unknown", argv[optind - 1]);
+				return -1;
+			}
+			break;
 		}
 		if (rc < 0)
 			return -1;
@@ -420,11 +538,11 @@ static int index_main(int argc, char **argv)
 			index_usage(stdout);
 			return SM_EXIT_OK;
 		case ':':
-			sm_log(SM_LOG_ERROR, "option '%s' needs a value", argv[optind - 1]);
+			opt_error("needs a value", argv[optind - 1]);
 			bad = -1;
 			break;
 		default:
-			sm_log(SM_LOG_ERROR, "unknown option '%s'", argv[optind - 1]);
+			opt_error("unknown", argv[optind - 1]);
 			bad = -1;
 			break;
 		}

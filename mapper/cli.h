@@ -33,6 +33,12 @@ enum sm_exit {
 #define SM_MAX_READ_LEN_LIMIT (1 << 20)
 #define SM_VERBOSITY_MAX 4
 #define SM_MAX_SECONDARY 16
+/* bwa mem's defaults: -U 17, -h 5,200. */
+#define SM_DEFAULT_PEN_UNPAIRED 17
+#define SM_DEFAULT_XA_MAX 5
+#define SM_DEFAULT_XA_MAX_ALT 200
+/* -U's bound: a pair's scores stay far from int32 overflow. */
+#define SM_MAX_PEN_UNPAIRED (INT32_MAX / 4)
 /* The index file `scanmap map` looks for beside the reference. */
 #define SM_INDEX_SUFFIX ".smi"
 
@@ -71,6 +77,15 @@ typedef struct {
 	int max_occ;              /* --max-occ */
 	int max_windows;          /* --max-windows */
 	int n_secondary;          /* -N: secondary alignments per read */
+	/* bwa mem's options, with its letters and meanings (docs/cli.md,
+	 * "bwa mem options"). */
+	int32_t pen_unpaired;     /* -U: a pair's unpaired penalty */
+	int all_hits;             /* -a: every candidate reaching -T as a secondary record */
+	int append_comment;       /* -C: the FASTQ comment appended to the record */
+	char *hdr_lines;          /* -H: header lines (malloc'ed, '\n'-separated), or NULL */
+	int64_t batch_bases;      /* -K: accepted; the output never depends on batching */
+	int xa_max;               /* -h: XA:Z lists alternatives when they are at most this many */
+	int xa_max_alt;           /* -h's second value (bwa's ALT-contig limit): checked only */
 	char *cmdline;            /* argv joined by spaces, for @PG CL (malloc'ed) */
 } sm_opt_t;
 

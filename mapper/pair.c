@@ -612,7 +612,7 @@ static int copy_is_cand(const res_t *res, const cand_t *c, int t)
  * candidates show (rivals_t), its own and theirs with clips charged
  * (clip_cost) where they come within SM_RIVAL_REACH mismatches' worth:
  * - the reads at their own best placements, not as a proper pair (less
- *   SM_PAIR_PENALTY);
+ *   the unpaired penalty, -U);
  * - every other proper pair of the reads' places (read_places);
  * - each tandem copy of a placement that pairs with the other read's and
  *   is no candidate.
@@ -633,6 +633,7 @@ static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_qu
 	int32_t len[SM_STRANDS];
 	double own[SM_STRANDS], charge[SM_STRANDS], as[SM_STRANDS], reach;
 	rivals_t v = { .unit = sc->match + sc->mismatch };
+	int32_t pen = p->opt->pen_unpaired;
 
 	for (int e = 0; e < SM_STRANDS; e++) {
 		n_at[e] = read_places(p, &res[e], pick[e], at[e]);
@@ -642,7 +643,7 @@ static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_qu
 	}
 	v.best = best - charge[0] - charge[1];
 	reach = v.best - SM_RIVAL_REACH * v.unit;
-	rival_add(&v, (unpaired - SM_PAIR_PENALTY > 0 ? unpaired - SM_PAIR_PENALTY : 0) -
+	rival_add(&v, (unpaired - pen > 0 ? unpaired - pen : 0) -
 		  charge[0] - charge[1], 1, 1);
 	for (int i = 0; i < n_at[0]; i++)
 		for (int j = i == 0; j < n_at[1]; j++) {
@@ -685,7 +686,7 @@ static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_qu
 
 /* The best proper pair of the candidates (pair_score), unless the two
  * reads' own best placements, taken apart, score more than
- * SM_PAIR_PENALTY above it: sets *bi, *bj and its MAPQ *q_pe (pair_mapq)
+ * the unpaired penalty (-U) above it: sets *bi, *bj and its MAPQ *q_pe (pair_mapq)
  * and returns 1, or returns 0 when there is none, -1 on error. */
 static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       res_t *res, int *bi, int *bj, int *q_pe)
@@ -703,12 +704,12 @@ static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 	for (int round = 0; ; round++) {
 		int pick[2 * SM_STRANDS], adopted = 0;
 
-		if (best_traced_pair(p, ws, r, q, res, unpaired - SM_PAIR_PENALTY, pick, &best,
+		if (best_traced_pair(p, ws, r, q, res, unpaired - p->opt->pen_unpaired, pick, &best,
 				     &second) < 0)
 			return -1;
 		*bi = pick[0];
 		*bj = pick[1];
-		if (*bi < 0 || best + SM_PAIR_PENALTY < unpaired)
+		if (*bi < 0 || best + p->opt->pen_unpaired < unpaired)
 			return 0;
 		for (int e = 0; e < SM_STRANDS; e++) {
 			cand_t *c = &res[e].cand[pick[e]];

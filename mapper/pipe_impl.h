@@ -78,10 +78,9 @@
 #define SM_INSERT_MIN_SD 1.0
 
 /* Pairing (as bwa mem): a proper pair is preferred to the two reads' best
- * hits unless those score more than SM_PAIR_PENALTY above it; a read of a
- * proper pair gets the pair's MAPQ, at most SM_PAIR_MAPQ_BOOST above its
- * own. */
-#define SM_PAIR_PENALTY 17
+ * hits unless those score more than the unpaired penalty (-U) above it; a
+ * read of a proper pair gets the pair's MAPQ, at most SM_PAIR_MAPQ_BOOST
+ * above its own. */
 /* A rescue window reaches this much beyond the proper-insert range, for
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20

@@ -1,5 +1,6 @@
 /* pipeline.c — reader thread, worker threads, ordered writer (see pipeline.h). */
 #include "mapper/pipe_impl.h"
+#include "mapper/split.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -315,9 +316,9 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 	const res_t *mate = n_unit > 1 ? &res[!e] : NULL;
 	const cand_t *c = me->prim >= 0 ? &me->cand[me->prim] : NULL;
 	const cand_t *mc = mate && mate->prim >= 0 ? &mate->cand[mate->prim] : NULL;
-	const cand_t *done[SM_MAX_SECONDARY + 1];
+	const cand_t *done[SM_MAX_CAND];
 	sm_rec_extra_t x;
-	int n_done = 0;
+	int n_done = 0, n_secondary = p->opt->all_hits ? SM_MAX_CAND - 1 : p->opt->n_secondary;
 
 	memset(&x, 0, sizeof x);
 	x.mapq = me->mapq;
@@ -341,7 +342,8 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 		if (c && mc && sm_ref_contig_of(p->ref, c->aln.ref_start) == x.mate_tid)
 			x.tlen = sm_pair_five_prime(mc) - sm_pair_five_prime(c);
 	}
-	if (emit(p, ws, b, &r[e], c, &x) < 0)
+	if (emit(p, ws, b, &r[e], c, &x) < 0 ||
+	    sm_split_tags(p, ws, b->recs[b->n_rec - 1], r, q, res, e, n_unit, 1) < 0)
 		return -1;
 	if (!c)
 		return 0;
@@ -350,7 +352,7 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 	x.flag &= (uint16_t)~BAM_FPROPER_PAIR;
 	x.mapq = 0;
 	x.tlen = 0;
-	for (int k = 0; k < me->n_cand && n_done <= p->opt->n_secondary; k++) {
+	for (int k = 0; k < me->n_cand && n_done <= n_secondary; k++) {
 		cand_t *s = &me->cand[k];
 
 		if (s == c)
@@ -359,7 +361,8 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 			return -1;
 		if (overlaps(s, done, n_done))
 			continue;
-		if (emit(p, ws, b, &r[e], s, &x) < 0)
+		if (emit(p, ws, b, &r[e], s, &x) < 0 ||
+		    sm_split_tags(p, ws, b->recs[b->n_rec - 1], r, q, res, e, n_unit, 0) < 0)
 			return -1;
 		done[n_done++] = s;
 	}
@@ -1093,6 +1096,7 @@ int sm_map_run(const sm_opt_t *o)
 	memset(&so, 0, sizeof so);
 	so.path = o->out_path;
 	so.rg_line = o->rg_line;
+	so.hdr_lines = o->hdr_lines;
 	so.version = SM_VERSION;
 	so.cmdline = o->cmdline;
 	so.threads = o->n_threads;

@@ -244,6 +244,16 @@ oom:
 	return -1;
 }
 
+int sm_record_nm(const sm_read_t *r, const sm_ref_t *ref, int is_rev, const sm_aln_t *aln,
+		 sm_record_ws_t *ws, int32_t *nm)
+{
+	ws->md.l = 0;
+	if (record_seq(r, is_rev, ws) < 0)
+		return -1;
+	return sm_md_nm(ref, aln->ref_start, aln->cigar, aln->n_cigar, ws->seq.s + aln->q_start,
+			&ws->md, nm);
+}
+
 void sm_record_ws_free(sm_record_ws_t *ws)
 {
 	free(ws->seq.s);

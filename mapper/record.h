@@ -112,6 +112,12 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_hit_t *hit, const sm_aln_t *aln,
 		    const sm_rec_extra_t *x, const char *rg_id, sm_record_ws_t *ws);
 
+/* NM of alignment aln of read r on strand is_rev (as sm_md_nm counts it),
+ * for tags naming other alignments of the read (XA, SA).  Returns 0, or -1
+ * when out of memory. */
+int sm_record_nm(const sm_read_t *r, const sm_ref_t *ref, int is_rev, const sm_aln_t *aln,
+		 sm_record_ws_t *ws, int32_t *nm);
+
 void sm_record_ws_free(sm_record_ws_t *ws);
 
 #endif

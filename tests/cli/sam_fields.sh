@@ -62,7 +62,9 @@ check "gapped: a 2-base deletion in the CIGAR" bash -c "[[ '$(field gapped 6)' =
 check "gapped: NM 3, AS 55 (67 matches, 1 mismatch, a 2-base gap)" \
 	bash -c "[[ '$(tags gapped)' == 'NM:i:3 MD:Z:'*' AS:i:55 XS:i:'* ]]"
 expect_field repeat 2,3,4,5 "0 chr1 501 0" "repeat: leftmost copy, MAPQ 0"
-check "repeat: XS equals AS" bash -c "[[ '$(tags repeat)' == *'AS:i:60 XS:i:60' ]]"
+check "repeat: XS equals AS" bash -c "[[ '$(tags repeat)' == *'AS:i:60 XS:i:60'* ]]"
+check "repeat: XA names the other copy (bwa's RNAME,+POS,CIGAR,NM;)" \
+	bash -c "[[ '$(tags repeat)' == *' XA:Z:chr2,+201,60M,0;' ]]"
 expect_field unmapped 2,3,4,5,6,7,8,9 "4 * 0 0 * * 0 0" "unmapped: flag 4, no position"
 expect_field unmapped 10 "$unmapped" "unmapped: SEQ as given"
 expect_tags unmapped ""

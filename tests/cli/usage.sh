@@ -63,7 +63,7 @@ usage_error "-O -1" "-O (gap open penalty) must be between 0 and 100" -O -1 "$re
 usage_error "-E 0" "-E (gap extension penalty) must be between 1 and 100" -E 0 "$ref" "$reads"
 usage_error "-T 0" "-T (minimum score) must be between 1 and" -T 0 "$ref" "$reads"
 usage_error "-T huge" "-T: '99999999999999999999' is out of range" -T 99999999999999999999 "$ref" "$reads"
-usage_error "-v 9" "-v (verbosity) must be between 0 and 4" -v 9 "$ref" "$reads"
+usage_error "-v -1" "-v (verbosity) must be between 0 and 4" -v -1 "$ref" "$reads"
 usage_error "--engine bad" "--engine: unknown value 'fpga'" --engine fpga "$ref" "$reads"
 usage_error "--cells bad" "--cells: unknown value '12'" --cells 12 "$ref" "$reads"
 usage_error "--cpu-isa bad" "--cpu-isa: unknown value 'neon'" --cpu-isa neon "$ref" "$reads"

@@ -68,7 +68,7 @@ static void check_md(int line, int64_t ref_start, const char *cigar, const char 
 static void check_record(int line, const char *seq, const char *qual, const sm_hit_t *hit,
 			 const sm_aln_t *aln, const char *rg, const char *want)
 {
-	sm_read_t r = { (char *)"read1", (char *)seq, (char *)qual, (int32_t)strlen(seq), 0 };
+	sm_read_t r = { (char *)"read1", (char *)seq, (char *)qual, (int32_t)strlen(seq), 0, NULL };
 	sm_record_ws_t ws = { 0 };
 	bam1_t *b = bam_init1();
 	kstring_t s = KS_INITIALIZE;
@@ -170,7 +170,7 @@ static void test_unmapped(void)
 static void test_long_name(void)
 {
 	char name[300];
-	sm_read_t r = { name, (char *)"ACGT", (char *)"IIII", 4, 0 };
+	sm_read_t r = { name, (char *)"ACGT", (char *)"IIII", 4, 0, NULL };
 	sm_hit_t hit = { 0 };
 	sm_record_ws_t ws = { 0 };
 	bam1_t *b = bam_init1();
