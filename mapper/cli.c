@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -58,6 +59,17 @@ static const char *const cells_names[] = {
 static const char *const cpu_isa_names[] = { "auto", "scalar", "sse41", "avx2", "avx512" };
 
 #define N_ELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* The Makefile defines both; a build without it still compiles. */
+#ifndef SM_BUILD_INFO
+#define SM_BUILD_INFO "build configuration unknown"
+#endif
+
+/* --version: the version, then what the build holds (the line make prints). */
+static void print_version(void)
+{
+	printf("scanmap %s\n%s\n", SM_VERSION, SM_BUILD_INFO);
+}
 
 void sm_opt_init(sm_opt_t *o)
 {
@@ -153,6 +165,8 @@ void sm_usage(FILE *fp, int full)
 		"Input/output:\n"
 		"  -o FILE        output; .sam, .bam or .cram by extension [SAM to stdout]\n"
 		"  -p             the reads file holds interleaved pairs (R1, R2, R1, ...)\n"
+		"  -I FLOAT[,FLOAT[,INT[,INT]]]  insert size mean, std, max, min of proper\n"
+		"                 pairs, not estimated (std: mean/10; max, min: mean +- 4 std)\n"
 		"  -N INT         secondary alignments written per read (flag 0x100) [%d]\n"
 		"  -R STR         read group header line such as '@RG\\tID:foo\\tSM:bar' [none]\n"
 		"  -t INT         worker threads [%d]\n"
@@ -236,6 +250,50 @@ static int parse_name(const char *opt, const char *arg, const char *const *names
 			return k;
 	sm_log(SM_LOG_ERROR, "%s: unknown value '%s'", opt, arg);
 	return -1;
+}
+
+/* -I mean[,std[,max[,min]]], as bwa mem: the omitted values default as
+ * cli.h's sm_insert_opt_t says.  Returns 0, or -1 after logging. */
+static int parse_insert_opt(const char *arg, sm_insert_opt_t *ins)
+{
+	double v[4];
+	int n = 0;
+	const char *s = arg;
+	char *end;
+
+	while (n < N_ELEM(v)) {
+		errno = 0;
+		v[n] = strtod(s, &end);
+		if (end == s || errno == ERANGE || !isfinite(v[n]) || (*end && *end != ',')) {
+			sm_log(SM_LOG_ERROR, "-I expects mean[,std[,max[,min]]] (got '%s')", arg);
+			return -1;
+		}
+		n++;
+		if (!*end)
+			break;
+		s = end + 1;
+	}
+	if (*end) {
+		sm_log(SM_LOG_ERROR, "-I takes at most 4 values (got '%s')", arg);
+		return -1;
+	}
+	ins->set = 1;
+	ins->mean = v[0];
+	ins->sd = n > 1 ? v[1] : ins->mean * SM_INSERT_DEFAULT_SD_FRAC;
+	ins->max = n > 2 ? (int64_t)(v[2] + SM_INSERT_ROUND) :
+		   (int64_t)(ins->mean + SM_INSERT_DEFAULT_SDS * ins->sd + SM_INSERT_ROUND);
+	ins->min = n > 3 ? (int64_t)(v[3] + SM_INSERT_ROUND) :
+		   (int64_t)(ins->mean - SM_INSERT_DEFAULT_SDS * ins->sd + SM_INSERT_ROUND);
+	if (n <= 3 && ins->min < 1)
+		ins->min = 1;
+	if (!(ins->mean >= 1 && ins->sd >= 0 && ins->min >= 1 && ins->min <= ins->max &&
+	      ins->max <= SM_INSERT_MAX_LIMIT)) {
+		sm_log(SM_LOG_ERROR, "-I %s: want mean >= 1, std >= 0 and 1 <= min <= max <= %d "
+		       "(got mean %g, std %g, max %lld, min %lld)", arg, SM_INSERT_MAX_LIMIT,
+		       ins->mean, ins->sd, (long long)ins->max, (long long)ins->min);
+		return -1;
+	}
+	return 0;
 }
 
 static char *join_args(int argc, char **argv)
@@ -375,7 +433,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 
 	opterr = 0;  /* we report unknown options ourselves, through sm_log */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:pU:aCH:K:h:", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:pU:aCH:K:h:I:", longopts, NULL)) >= 0) {
 		int rc = 0;
 
 		switch (c) {
@@ -429,11 +487,12 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			o->cpu_isa = k < 0 ? NULL : cpu_isa_names[k];
 			rc = k < 0 ? -1 : 0;
 			break;
+		case 'I': rc = parse_insert_opt(optarg, &o->insert); break;
 		case OPT_HELP:
 			sm_usage(stdout, 0);
 			return 1;
 		case OPT_VERSION:
-			printf("scanmap %s\n", SM_VERSION);
+			print_version();
 			return 1;
 		case ':':
 			opt_error("needs a value", argv[optind - 1]);
@@ -602,7 +661,7 @@ int sm_main(int argc, char **argv)
 		return SM_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("scanmap %s\n", SM_VERSION);
+		print_version();
 		return SM_EXIT_OK;
 	}
 	if (strcmp(argv[1], "index") == 0)

@@ -55,6 +55,24 @@ typedef enum {
 #define SM_AUTO_MAX_REF_CPU 1000000
 #define SM_AUTO_MAX_REF_GPU 10000000
 
+/* -I mean[,std[,max[,min]]]: a fixed insert-size model for paired reads, as
+ * bwa mem's -I.  With it nothing is estimated, so any split of the reads
+ * gives the same records.  std defaults to SM_INSERT_DEFAULT_SD_FRAC of the
+ * mean, max and min to mean +- SM_INSERT_DEFAULT_SDS std rounded as bwa
+ * rounds (+0.499, then down), min at least 1.  The proper-pair range is
+ * min..max; max is at most SM_INSERT_MAX_LIMIT (the pair score is tabulated
+ * for inserts up to twice max). */
+typedef struct {
+	int set;                  /* -I was given */
+	double mean, sd;
+	int64_t max, min;
+} sm_insert_opt_t;
+
+#define SM_INSERT_DEFAULT_SD_FRAC 0.1
+#define SM_INSERT_DEFAULT_SDS 4.0
+#define SM_INSERT_ROUND 0.499
+#define SM_INSERT_MAX_LIMIT 1000000
+
 typedef struct {
 	const char *ref_path;     /* FASTA, plain or gzip */
 	const char *reads_path;   /* FASTQ, plain or gzip; "-" is stdin */
@@ -87,6 +105,7 @@ typedef struct {
 	int xa_max;               /* -h: XA:Z lists alternatives when they are at most this many */
 	int xa_max_alt;           /* -h's second value (bwa's ALT-contig limit): checked only */
 	char *cmdline;            /* argv joined by spaces, for @PG CL (malloc'ed) */
+	sm_insert_opt_t insert;   /* -I; insert.set 0: estimated from the first pairs */
 } sm_opt_t;
 
 /* Sets every option to its default. */

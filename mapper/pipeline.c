@@ -3,6 +3,7 @@
 #include "mapper/split.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -812,6 +813,44 @@ static void insert_stats(int64_t *ins, int n, insert_t *out)
 		out->lo = 1;
 }
 
+/* The shortest decimal form of v that reads back as v (at most 17 digits). */
+static void fmt_exact(char *buf, size_t size, double v)
+{
+	for (int prec = 1; prec <= DBL_DECIMAL_DIG; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+/* Logs the model as the -I value that sets exactly this model, so that a
+ * run over part of the reads (a shard) can use the one the whole run
+ * estimates (workflow/Snakefile reads this line). */
+static void log_insert_model(const insert_t *ins)
+{
+	char mean[32], sd[32];
+
+	fmt_exact(mean, sizeof mean, ins->mean);
+	fmt_exact(sd, sizeof sd, ins->sd);
+	sm_log(SM_LOG_INFO, "insert size model: -I %s,%s,%lld,%lld", mean, sd,
+	       (long long)ins->hi, (long long)ins->lo);
+}
+
+/* The model -I gives (cli.h), in place of an estimate. */
+static void insert_from_opt(pipe_t *p)
+{
+	const sm_insert_opt_t *o = &p->opt->insert;
+
+	memset(&p->ins, 0, sizeof p->ins);
+	p->ins.ok = 1;
+	p->ins.mean = o->mean;
+	p->ins.sd = o->sd;
+	p->ins.lo = o->min;
+	p->ins.hi = o->max;
+	sm_log(SM_LOG_INFO, "insert size from -I: mean %g, sd %g; proper pairs %lld..%lld",
+	       o->mean, o->sd, (long long)o->min, (long long)o->max);
+}
+
 /* Reads the first SM_INSERT_SAMPLE_PAIRS pairs (kept in p->sample for the
  * reader), maps them read by read on -t threads and estimates the insert
  * size distribution from the uniquely mapped ones: the same pairs whatever
@@ -877,11 +916,12 @@ static int estimate_inserts(pipe_t *p)
 	}
 	if (rc == 0) {
 		insert_stats(ins, n_ins, &p->ins);
-		if (p->ins.ok)
+		if (p->ins.ok) {
 			sm_log(SM_LOG_INFO, "insert size from %d of the first %d pairs: mean %.1f, "
 			       "sd %.1f; proper pairs %lld..%lld", p->ins.n, p->n_sample / SM_STRANDS,
 			       p->ins.mean, p->ins.sd, (long long)p->ins.lo, (long long)p->ins.hi);
-		else if (p->n_sample > 0)
+			log_insert_model(&p->ins);
+		} else if (p->n_sample > 0)
 			sm_log(SM_LOG_WARNING, "insert size: only %d uniquely mapped pairs among the "
 			       "first %d (%d needed): no pair is proper, no mate is rescued", n_ins,
 			       p->n_sample / SM_STRANDS, SM_INSERT_MIN_PAIRS);
@@ -1101,7 +1141,11 @@ int sm_map_run(const sm_opt_t *o)
 	so.cmdline = o->cmdline;
 	so.threads = o->n_threads;
 	t = sm_seconds();
-	if (p.paired && (estimate_inserts(&p) < 0 || sm_pair_insert_table(&p) < 0))
+	if (p.paired && o->insert.set)
+		insert_from_opt(&p);
+	else if (p.paired && estimate_inserts(&p) < 0)
+		goto out;
+	if (p.paired && sm_pair_insert_table(&p) < 0)
 		goto out;
 	if (p.paired)
 		sm_log(SM_LOG_DEBUG, "set-up: insert sizes estimated in %.2f s", sm_seconds() - t);

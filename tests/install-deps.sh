@@ -48,6 +48,8 @@ if [[ $level == test ]]; then
 	need emboss have water          # independent Smith-Waterman
 	need picard-tools have PicardCommandLine  # ValidateSamFile
 	need gawk have gawk             # tests use gawk's and() (Debian then points awk at gawk)
+	need snakemake have snakemake   # workflow/Snakefile (tests/integration/workflow.sh)
+	need man-db have man            # the man page renders cleanly (tests/integration/install.sh)
 fi
 
 if ((${#missing[@]} == 0)); then

@@ -12,8 +12,9 @@
 #   tests/gpu/check.sh        GPU engine against the oracle (skips without a GPU)
 # Shell tests run from the repository root and exit 0 (pass), 77 (skip) or
 # anything else (fail).  With NAME arguments only tests whose name contains
-# one of them run.  One line per test, then "N passed, N failed, N skipped";
-# exits 1 if any failed.  Logs: tests/out/logs/.
+# one of them run.  One line per test, then "N passed, N failed, N skipped",
+# also when it stops early (missing dependencies or a failed build count as
+# one failure); exits 1 if any failed.  Logs: tests/out/logs/.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
@@ -23,17 +24,24 @@ logs=$root/tests/out/logs
 test_timeout=${SM_TEST_TIMEOUT:-1800}
 skip_status=77
 
-tests/install-deps.sh test || exit 1
+n_pass=0 n_fail=0 n_skip=0
+# The summary line ends every run, however it ends (the exit status is kept).
+trap 'echo "$n_pass passed, $n_fail failed, $n_skip skipped"' EXIT
+
+if ! tests/install-deps.sh test; then
+	echo "FAIL dependencies (tests/install-deps.sh, above, says what is missing)"
+	n_fail=1
+	exit 1
+fi
 mkdir -p "$logs"
 echo "building: make -j2 (log: tests/out/logs/build.log)"
 if ! make -j2 >"$logs/build.log" 2>&1; then
 	tail -n 30 "$logs/build.log"
 	echo "FAIL build"
-	echo "0 passed, 1 failed, 0 skipped"
+	n_fail=1
 	exit 1
 fi
-
-n_pass=0 n_fail=0 n_skip=0
+head -n 1 "$logs/build.log"
 
 wanted() {
 	local name=$1 pat
@@ -86,5 +94,4 @@ if [[ -f tests/gpu/check.sh ]]; then
 	run_one gpu/check.sh bash tests/gpu/check.sh
 fi
 
-echo "$n_pass passed, $n_fail failed, $n_skip skipped"
 ((n_fail == 0))
