@@ -208,6 +208,8 @@ void sm_usage(FILE *fp, int full)
 		"                 primary's when they are at most INT; 0 writes no XA [%d,%d]\n"
 		"  -C             append the FASTQ comment (SAM tags such as BC:Z:...) to the record\n"
 		"  -H STR|FILE    header line starting with '@', or a file of header lines\n"
+		"  -M             flag supplementary alignments secondary (0x100), for old picard\n"
+		"  -Y             soft-clip supplementary alignments (hard clips by default)\n"
 		"  -K INT         accepted for bwa's command lines: the output never depends on\n"
 		"                 how reads are batched\n"
 		"Other:\n"
@@ -378,6 +380,8 @@ static int parse_bwa_opt(int c, const char *arg, sm_opt_t *o)
 	int v;
 
 	switch (c) {
+	case 'M': o->supp_as_secondary = 1; return 1;
+	case 'Y': o->supp_soft_clip = 1; return 1;
 	case 'a': o->all_hits = 1; return 1;
 	case 'C': o->append_comment = 1; return 1;
 	case 'U':
@@ -433,7 +437,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 
 	opterr = 0;  /* we report unknown options ourselves, through sm_log */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:pU:aCH:K:h:I:", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:pMYU:aCH:K:h:I:", longopts, NULL)) >= 0) {
 		int rc = 0;
 
 		switch (c) {

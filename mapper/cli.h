@@ -97,6 +97,8 @@ typedef struct {
 	int n_secondary;          /* -N: secondary alignments per read */
 	/* bwa mem's options, with its letters and meanings (docs/cli.md,
 	 * "bwa mem options"). */
+	int supp_as_secondary;    /* -M: supplementary records flagged 0x100, not 0x800 */
+	int supp_soft_clip;       /* -Y: supplementary records soft-clipped, not hard */
 	int32_t pen_unpaired;     /* -U: a pair's unpaired penalty */
 	int all_hits;             /* -a: every candidate reaching -T as a secondary record */
 	int append_comment;       /* -C: the FASTQ comment appended to the record */

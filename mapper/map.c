@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mapper/grow.h"
+#include "mapper/split.h"
 
 static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 {
@@ -84,6 +85,7 @@ void sm_ws_free(worker_ws_t *ws)
 	free(ws->seed_nwin);
 	free(ws->seed_margin);
 	free(ws->seed_win);
+	sm_split_free(ws->split);
 }
 
 const char *const sm_ph_name[PH_N] = { "seeding", "window scans", "candidates", "exhaustive",

@@ -265,6 +265,7 @@ typedef struct {
 	side_t *sides;           /* two per read: where its tandem copies can lie */
 	int m_reads;
 	sm_engine_stats_t seed_st;
+	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 } worker_ws_t;

@@ -66,7 +66,7 @@ static int batch_reserve(batch_t *b, int need)
 }
 
 /* The next record slot of b (allocated on first use), or NULL. */
-static bam1_t *batch_rec(batch_t *b)
+bam1_t *sm_batch_rec(batch_t *b)
 {
 	if (b->n_rec == b->m_rec) {
 		int m = b->m_rec ? 2 * b->m_rec : 64;
@@ -279,7 +279,7 @@ static void *reader_main(void *arg)
 static int emit(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r, const cand_t *c,
 		const sm_rec_extra_t *x)
 {
-	bam1_t *rec = batch_rec(b);
+	bam1_t *rec = sm_batch_rec(b);
 	sm_hit_t hit;
 
 	if (!rec) {
@@ -348,6 +348,9 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 		return -1;
 	if (!c)
 		return 0;
+	if (sm_split_emit(p, ws, b, (int)(r - b->reads) + e, b->recs[b->n_rec - 1], r, q, res, e,
+			  n_unit, &x) < 0)
+		return -1;
 	done[n_done++] = c;
 	x.flag |= BAM_FSECONDARY;
 	x.flag &= (uint16_t)~BAM_FPROPER_PAIR;
@@ -360,7 +363,8 @@ static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
 			continue;
 		if (sm_map_ensure_traced(p, ws, me, &r[e], &q[SM_STRANDS * e], s) < 0)
 			return -1;
-		if (overlaps(s, done, n_done))
+		if (overlaps(s, done, n_done) ||
+		    sm_split_is_part(ws, (int)(r - b->reads) + e, s->is_rev, &s->aln))
 			continue;
 		if (emit(p, ws, b, &r[e], s, &x) < 0 ||
 		    sm_split_tags(p, ws, b->recs[b->n_rec - 1], r, q, res, e, n_unit, 0) < 0)
@@ -399,10 +403,12 @@ static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
 	t = sm_seconds();
 	b->n_mapped = b->n_proper = 0;
 	b->n_rec = 0;
-	for (int k = 0; k < b->n; k += unit) {
-		if (p->paired &&
-		    sm_pair_resolve(p, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
+	for (int k = 0; p->paired && k < b->n; k += unit)
+		if (sm_pair_resolve(p, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;
+	if (sm_split_batch(p, ws, b->reads, b->n, b->res) < 0)
+		return -1;
+	for (int k = 0; k < b->n; k += unit) {
 		for (int e = 0; e < unit; e++) {
 			if (emit_read(p, ws, b, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k], e,
 				      unit) < 0)

@@ -148,10 +148,12 @@ static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 	return 0;
 }
 
-/* ws->cigar = soft clip, the alignment's M/I/D, soft clip. */
-static int record_cigar(const sm_read_t *r, const sm_aln_t *aln, sm_record_ws_t *ws,
+/* ws->cigar = clip, the alignment's M/I/D, clip; the clips soft, or hard
+ * (BAM_CHARD_CLIP) when `hard`. */
+static int record_cigar(const sm_read_t *r, const sm_aln_t *aln, int hard, sm_record_ws_t *ws,
 			size_t *n_cigar)
 {
+	int clip = hard ? BAM_CHARD_CLIP : BAM_CSOFT_CLIP;
 	size_t need = (size_t)aln->n_cigar + 2, n = 0;
 
 	if (need > ws->m_cigar) {
@@ -162,11 +164,11 @@ static int record_cigar(const sm_read_t *r, const sm_aln_t *aln, sm_record_ws_t 
 		ws->m_cigar = need;
 	}
 	if (aln->q_start > 0)
-		ws->cigar[n++] = bam_cigar_gen(aln->q_start, BAM_CSOFT_CLIP);
+		ws->cigar[n++] = bam_cigar_gen(aln->q_start, clip);
 	memcpy(ws->cigar + n, aln->cigar, (size_t)aln->n_cigar * sizeof *ws->cigar);
 	n += (size_t)aln->n_cigar;
 	if (aln->q_end < r->len)
-		ws->cigar[n++] = bam_cigar_gen(r->len - aln->q_end, BAM_CSOFT_CLIP);
+		ws->cigar[n++] = bam_cigar_gen(r->len - aln->q_end, clip);
 	*n_cigar = n;
 	return 0;
 }
@@ -192,7 +194,7 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		    const sm_score_t *sc, const sm_hit_t *hit, const sm_aln_t *aln,
 		    const sm_rec_extra_t *x, const char *rg_id, sm_record_ws_t *ws)
 {
-	size_t l_name = strlen(r->name), n_cigar = 0, l_seq;
+	size_t l_name = strlen(r->name), n_cigar = 0, l_seq, seq_from = 0;
 	int32_t tid = -1, nm = 0, mtid = -1;
 	int64_t pos = -1, mpos = -1, tlen = 0;
 	uint16_t flag = BAM_FUNMAP;
@@ -212,7 +214,7 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		pos = aln->ref_start - ref->offset[tid];
 		flag = is_rev ? BAM_FREVERSE : 0;
 		mapq = (uint8_t)(x ? x->mapq : sm_mapq(sc, hit->best.score, hit->xs, r->len));
-		if (record_cigar(r, aln, ws, &n_cigar) < 0 ||
+		if (record_cigar(r, aln, x && x->hard_clip, ws, &n_cigar) < 0 ||
 		    sm_md_nm(ref, aln->ref_start, aln->cigar, aln->n_cigar,
 			     ws->seq.s + aln->q_start, &ws->md, &nm) < 0)
 			goto oom;
@@ -227,11 +229,15 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 			tid = mtid;
 			pos = mpos;
 		}
-		if (x->flag & BAM_FSECONDARY)
+		if ((x->flag & BAM_FSECONDARY) && !x->keep_seq)
 			l_seq = 0;
+		else if (x->hard_clip && hit->mapped) {   /* the aligned part only */
+			seq_from = (size_t)aln->q_start;
+			l_seq = (size_t)(aln->q_end - aln->q_start);
+		}
 	}
 	if (bam_set1(b, l_name, r->name, flag, tid, pos, mapq, n_cigar, ws->cigar,
-		     mtid, mpos, tlen, l_seq, ws->seq.s, ws->qual.s, 0) < 0 ||
+		     mtid, mpos, tlen, l_seq, ws->seq.s + seq_from, ws->qual.s + seq_from, 0) < 0 ||
 	    append_tags(b, hit, nm, &ws->md, rg_id) < 0) {
 		sm_log(SM_LOG_ERROR, "read %lld '%s': cannot build its SAM record: %s",
 		       (long long)r->index + 1, r->name, strerror(errno));

@@ -65,6 +65,10 @@ typedef struct {
 	int32_t mate_tid;    /* the mate's contig, -1 when unmapped or no mate */
 	int64_t mate_pos;    /* the mate's 0-based POS, -1 when none */
 	int64_t tlen;        /* TLEN (0 unless both mapped on one contig) */
+	int hard_clip;       /* the clipped ends as H, SEQ and QUAL only the aligned part
+	                        (a split read's supplementary part, bwa mem without -Y) */
+	int keep_seq;        /* SEQ and QUAL written even with BAM_FSECONDARY (a split
+	                        read's part flagged secondary, bwa mem -M) */
 } sm_rec_extra_t;
 
 /* Scratch buffers reused from record to record by one thread. */
@@ -105,7 +109,8 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
  * traceback of hit (ignored, may be NULL, when !hit->mapped); rg_id the read
  * group ID or NULL.  x NULL means a single-end primary record with MAPQ
  * sm_mapq(AS, XS); otherwise x gives the FLAG bits, MAPQ and mate fields
- * (a secondary record, BAM_FSECONDARY, gets SEQ and QUAL '*').  Returns 0,
+ * (a secondary record, BAM_FSECONDARY, gets SEQ and QUAL '*' unless
+ * x->keep_seq) and the clips' kind (x->hard_clip).  Returns 0,
  * or -1 after logging an error naming the read (a name longer than SAM
  * allows, out of memory). */
 int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,

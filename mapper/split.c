@@ -108,3 +108,389 @@ int sm_split_tags(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
 		return sm_tags_comment(rec, &r[e]);
 	return 0;
 }
+
+/* ---- split reads ---- */
+
+/* A supplementary part of a read: its best hit, in the whole read's
+ * coordinates (aln.q_start and q_end on strand is_rev, as a primary's). */
+typedef struct {
+	int is_rev;
+	int32_t score, xs;
+	int mapq;
+	int32_t from;        /* its first base in the read's own orientation */
+	sm_aln_t aln;        /* cigar owned, reused from batch to batch */
+} part_t;
+
+typedef struct {
+	int n;
+	part_t part[SM_SPLIT_MAX_PARTS - 1];
+} parts_t;
+
+/* Bases [from, to) of batch read k (its own orientation), still to map. */
+typedef struct {
+	int k;
+	int32_t from, to;
+} piece_t;
+
+struct sm_split_s {
+	worker_ws_t ws;          /* the pieces' mapping scratch (sm_map_reads) */
+	int ws_ready;
+	parts_t *parts;          /* per batch read */
+	int m_parts;
+	piece_t *todo, *next;    /* this round's pieces and the next round's */
+	int n_todo, n_next, m_todo;
+	sm_read_t *rem;          /* one call's pieces as reads (views into the batch's) */
+	res_t *rem_res;
+	int m_rem;
+};
+
+void sm_split_free(sm_split_t *s)
+{
+	if (!s)
+		return;
+	if (s->ws_ready)
+		sm_ws_free(&s->ws);
+	for (int k = 0; k < s->m_parts; k++)
+		for (int j = 0; j < SM_SPLIT_MAX_PARTS - 1; j++)
+			sm_aln_free(&s->parts[k].part[j].aln);
+	for (int t = 0; t < s->m_rem; t++) {
+		for (int c = 0; c < SM_MAX_CAND; c++)
+			sm_aln_free(&s->rem_res[t].cand[c].aln);
+		free(s->rem_res[t].win);
+	}
+	free(s->parts);
+	free(s->todo);
+	free(s->next);
+	free(s->rem);
+	free(s->rem_res);
+	free(s);
+}
+
+/* Room for n batch reads (parts cleared), 2n pieces a round and `chunk`
+ * pieces a call.  Returns 0 or -1. */
+static int split_reserve(sm_split_t *s, int n, int chunk)
+{
+	if (n > s->m_parts) {
+		parts_t *ps = realloc(s->parts, (size_t)n * sizeof *ps);
+
+		if (!ps)
+			return -1;
+		memset(ps + s->m_parts, 0, (size_t)(n - s->m_parts) * sizeof *ps);
+		s->parts = ps;
+		s->m_parts = n;
+	}
+	for (int k = 0; k < n; k++)
+		s->parts[k].n = 0;
+	if (SM_STRANDS * n > s->m_todo) {
+		piece_t *a = realloc(s->todo, (size_t)SM_STRANDS * n * sizeof *a);
+		piece_t *b = a ? realloc(s->next, (size_t)SM_STRANDS * n * sizeof *b) : NULL;
+
+		if (a)
+			s->todo = a;
+		if (!b)
+			return -1;
+		s->next = b;
+		s->m_todo = SM_STRANDS * n;
+	}
+	if (chunk > s->m_rem) {
+		sm_read_t *rem = realloc(s->rem, (size_t)chunk * sizeof *rem);
+		res_t *rr = rem ? realloc(s->rem_res, (size_t)chunk * sizeof *rr) : NULL;
+
+		if (rem)
+			s->rem = rem;
+		if (!rr)
+			return -1;
+		memset(rr + s->m_rem, 0, (size_t)(chunk - s->m_rem) * sizeof *rr);
+		s->rem_res = rr;
+		s->m_rem = chunk;
+	}
+	return 0;
+}
+
+/* Lists bases [from, to) of read k as a piece to map (in `list`, n of
+ * them) when they can reach -T. */
+static void piece_add(const pipe_t *p, piece_t *list, int *n, int k, int32_t from, int32_t to)
+{
+	if ((int64_t)(to - from) * p->opt->score.match >= p->opt->min_score)
+		list[(*n)++] = (piece_t){ k, from, to };
+}
+
+static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			  res_t *me);
+
+/* Keeps the hit of piece d (read as rem, queries q; its best candidate in
+ * rr) as a part of read r, with the XS and MAPQ of primary_rivals (the
+ * piece's other parts are no rivals either), and lists what the hit leaves
+ * of the piece for the next round.  Returns 0 or -1 (logged). */
+static int part_add(pipe_t *p, sm_split_t *s, const sm_read_t *r, const piece_t *d,
+		    const sm_read_t *rem, const sm_query_t *q, res_t *rr)
+{
+	parts_t *ps = &s->parts[d->k];
+	const cand_t *c;
+	part_t *pt;
+	int32_t off, fs, fe;
+
+	if (rr->prim < 0 || ps->n == SM_SPLIT_MAX_PARTS - 1)
+		return 0;
+	if (primary_rivals(p, &s->ws, rem, q, rr) < 0)
+		return -1;
+	c = &rr->cand[rr->prim];
+	pt = &ps->part[ps->n];
+	if (c->aln.n_cigar > pt->aln.m_cigar) {
+		uint32_t *cg = realloc(pt->aln.cigar, (size_t)c->aln.n_cigar * sizeof *cg);
+
+		if (!cg) {
+			sm_log(SM_LOG_ERROR, "out of memory splitting read '%s'", r->name);
+			return -1;
+		}
+		pt->aln.cigar = cg;
+		pt->aln.m_cigar = c->aln.n_cigar;
+	}
+	/* The piece's reverse complement is bases [len - to, len - from) of
+	 * the read's. */
+	off = c->is_rev ? r->len - d->to : d->from;
+	pt->is_rev = c->is_rev;
+	pt->score = c->score;
+	pt->xs = c->xs;
+	pt->mapq = rr->mapq;
+	pt->aln.score = c->aln.score;
+	pt->aln.ref_start = c->aln.ref_start;
+	pt->aln.ref_end = c->aln.ref_end;
+	pt->aln.q_start = off + c->aln.q_start;
+	pt->aln.q_end = off + c->aln.q_end;
+	pt->aln.n_cigar = c->aln.n_cigar;
+	memcpy(pt->aln.cigar, c->aln.cigar, (size_t)c->aln.n_cigar * sizeof *pt->aln.cigar);
+	fs = c->is_rev ? r->len - pt->aln.q_end : pt->aln.q_start;
+	fe = c->is_rev ? r->len - pt->aln.q_start : pt->aln.q_end;
+	pt->from = fs;
+	ps->n++;
+	piece_add(p, s->next, &s->n_next, d->k, d->from, fs);
+	piece_add(p, s->next, &s->n_next, d->k, fe, d->to);
+	return 0;
+}
+
+/* Maps this round's pieces (s->todo) as reads of their own, `chunk` per
+ * call, and keeps their hits; the pieces left over become the next
+ * round's.  Returns 0 or -1 (logged). */
+static int split_round(pipe_t *p, sm_split_t *s, const sm_read_t *reads, int chunk)
+{
+	piece_t *t;
+
+	s->n_next = 0;
+	for (int at = 0; at < s->n_todo; at += chunk) {
+		int n = s->n_todo - at < chunk ? s->n_todo - at : chunk;
+
+		for (int u = 0; u < n; u++) {
+			const piece_t *d = &s->todo[at + u];
+			const sm_read_t *r = &reads[d->k];
+
+			s->rem[u] = (sm_read_t){ .name = r->name, .seq = r->seq + d->from,
+						 .qual = r->qual + d->from, .len = d->to - d->from,
+						 .index = r->index };
+		}
+		if (sm_map_reads(p, &s->ws, s->rem, n, s->rem_res) < 0)
+			return -1;
+		for (int u = 0; u < n; u++) {
+			const piece_t *d = &s->todo[at + u];
+
+			if (part_add(p, s, &reads[d->k], d, &s->rem[u], &s->ws.q[SM_STRANDS * u],
+				     &s->rem_res[u]) < 0)
+				return -1;
+		}
+	}
+	t = s->todo;
+	s->todo = s->next;
+	s->next = t;
+	s->n_todo = s->n_next;
+	return 0;
+}
+
+/* A split read's XS counts only the hits that cover its primary's part of
+ * the read (same_part), and the tandem copies: the other parts' hits are
+ * no rivals of the primary (bwa mem's sub score is the same).  Raises
+ * MAPQ to what the lower XS gives.  A rescued primary keeps its MAPQ: its
+ * read's other loci were never looked for.  Returns 0 or -1. */
+static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+			  res_t *me)
+{
+	cand_t *c = &me->cand[me->prim];
+	int32_t xs = c->near;
+	int mapq;
+
+	if (c->rescued)
+		return 0;
+	for (int k = 0; k < me->n_cand; k++) {
+		cand_t *a = &me->cand[k];
+
+		if (a == c || a->score <= xs)
+			continue;
+		if (sm_map_ensure_traced(p, ws, me, r, q, a) < 0)
+			return -1;
+		if (!same_bases(a, c) && same_part(a, c))
+			xs = a->score;
+	}
+	if (xs >= c->xs)
+		return 0;
+	c->xs = xs;
+	mapq = sm_mapq(&p->opt->score, c->score, xs, r->len);
+	me->mapq = mapq > me->mapq ? mapq : me->mapq;
+	return 0;
+}
+
+int sm_split_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	sm_split_t *s = ws->split;
+	int chunk = p->batch_reads > 0 ? p->batch_reads : n, n_todo = 0;
+
+	/* The pieces beside every primary; nothing to do when there are none. */
+	for (int k = 0; k < n && !n_todo; k++)
+		if (res[k].prim >= 0) {
+			int32_t fs, fe;
+
+			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
+			n_todo = ((int64_t)fs * p->opt->score.match >= p->opt->min_score) ||
+				 ((int64_t)(reads[k].len - fe) * p->opt->score.match >= p->opt->min_score);
+		}
+	if (!n_todo) {
+		for (int k = 0; s && k < n && k < s->m_parts; k++)
+			s->parts[k].n = 0;
+		return 0;
+	}
+	if (!s && !(s = ws->split = calloc(1, sizeof *s)))
+		goto oom;
+	if (!s->ws_ready) {
+		if (sm_ws_init(p, &s->ws) < 0) {
+			sm_ws_free(&s->ws);
+			goto oom;
+		}
+		s->ws_ready = 1;
+	}
+	if (split_reserve(s, n, chunk) < 0)
+		goto oom;
+	s->n_todo = 0;
+	for (int k = 0; k < n; k++)
+		if (res[k].prim >= 0) {
+			int32_t fs, fe;
+
+			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
+			piece_add(p, s->todo, &s->n_todo, k, 0, fs);
+			piece_add(p, s->todo, &s->n_todo, k, fe, reads[k].len);
+		}
+	for (int round = 0; s->n_todo > 0 && round < SM_SPLIT_MAX_PARTS - 1; round++)
+		if (split_round(p, s, reads, chunk) < 0)
+			return -1;
+	for (int k = 0; k < n; k++) {
+		parts_t *ps = &s->parts[k];
+
+		if (ps->n == 0)
+			continue;
+		if (primary_rivals(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
+			return -1;
+		/* bwa mem: a supplementary part's MAPQ is at most its primary's.
+		 * Parts in the order of their scores, then of their place in the read. */
+		for (int j = 0; j < ps->n; j++)
+			if (ps->part[j].mapq > res[k].mapq)
+				ps->part[j].mapq = res[k].mapq;
+		for (int j = 1; j < ps->n; j++)
+			for (int i = j; i > 0 && (ps->part[i].score > ps->part[i - 1].score ||
+						  (ps->part[i].score == ps->part[i - 1].score &&
+						   ps->part[i].from < ps->part[i - 1].from)); i--) {
+				part_t t = ps->part[i];
+
+				ps->part[i] = ps->part[i - 1];
+				ps->part[i - 1] = t;
+			}
+	}
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory looking for split reads");
+	return -1;
+}
+
+int sm_split_is_part(const worker_ws_t *ws, int k, int is_rev, const sm_aln_t *aln)
+{
+	const sm_split_t *s = ws->split;
+
+	if (!s || k >= s->m_parts)
+		return 0;
+	for (int j = 0; j < s->parts[k].n; j++) {
+		const part_t *pt = &s->parts[k].part[j];
+
+		if (pt->is_rev == is_rev && pt->aln.ref_start < aln->ref_end &&
+		    aln->ref_start < pt->aln.ref_end)
+			return 1;
+	}
+	return 0;
+}
+
+/* SA:Z of record `self` of a split read: every other part's. */
+static int sa_tag(const pipe_t *p, bam1_t *const *rec, const sm_aln_t *const *aln, int n,
+		  int self, int32_t len)
+{
+	kstring_t s = KS_INITIALIZE;
+	int rc = 0;
+
+	for (int j = 0; j < n && rc == 0; j++) {
+		if (j == self)
+			continue;
+		rc = sm_tags_sa_entry(&s, p->ref, bam_is_rev(rec[j]), aln[j], len, rec[j]->core.qual,
+				      (int32_t)bam_aux2i(bam_aux_get(rec[j], "NM")));
+	}
+	if (rc == 0)
+		rc = bam_aux_append(rec[self], "SA", 'Z', (int)s.l + 1, (const uint8_t *)s.s);
+	free(s.s);
+	return rc;
+}
+
+int sm_split_emit(pipe_t *p, worker_ws_t *ws, batch_t *b, int k, bam1_t *prim,
+		  const sm_read_t *r, const sm_query_t *q, res_t *res, int e, int n_unit,
+		  const sm_rec_extra_t *x)
+{
+	const sm_split_t *s = ws->split;
+	const parts_t *ps;
+	const res_t *mate = n_unit > 1 ? &res[!e] : NULL;
+	const cand_t *mc = mate && mate->prim >= 0 ? &mate->cand[mate->prim] : NULL;
+	bam1_t *rec[SM_SPLIT_MAX_PARTS];
+	const sm_aln_t *aln[SM_SPLIT_MAX_PARTS];
+	int n = 1;
+
+	if (!s || k >= s->m_parts || (ps = &s->parts[k])->n == 0)
+		return 0;
+	rec[0] = prim;
+	aln[0] = &res[e].cand[res[e].prim].aln;
+	for (int j = 0; j < ps->n; j++, n++) {
+		const part_t *pt = &ps->part[j];
+		sm_rec_extra_t px = *x;
+		sm_hit_t hit;
+
+		memset(&hit, 0, sizeof hit);
+		hit.mapped = 1;
+		hit.is_rev = pt->is_rev;
+		hit.best.score = pt->score;
+		hit.xs = pt->xs;
+		px.flag |= p->opt->supp_as_secondary ? BAM_FSECONDARY : BAM_FSUPPLEMENTARY;
+		px.mapq = pt->mapq;
+		px.hard_clip = !p->opt->supp_soft_clip;
+		px.keep_seq = 1;
+		px.tlen = 0;
+		if (mc && sm_ref_contig_of(p->ref, pt->aln.ref_start) == x->mate_tid)
+			px.tlen = sm_pair_five_prime(mc) -
+				  (pt->is_rev ? pt->aln.ref_end : pt->aln.ref_start);
+		if (!(rec[n] = sm_batch_rec(b))) {
+			sm_log(SM_LOG_ERROR, "out of memory building records");
+			return -1;
+		}
+		aln[n] = &pt->aln;
+		if (sm_record_build(rec[n], &r[e], p->ref, &p->opt->score, &hit, &pt->aln, &px,
+				    p->opt->rg_id, &ws->rws) < 0 ||
+		    sm_split_tags(p, ws, rec[n], r, q, res, e, n_unit, 0) < 0)
+			return -1;
+	}
+	for (int j = 0; j < n; j++)
+		if (sa_tag(p, rec, aln, n, j, r[e].len) < 0) {
+			sm_log(SM_LOG_ERROR, "read %lld '%s': out of memory adding SA:Z",
+			       (long long)r[e].index + 1, r[e].name);
+			return -1;
+		}
+	return 0;
+}

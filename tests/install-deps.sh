@@ -50,6 +50,7 @@ if [[ $level == test ]]; then
 	need gawk have gawk             # tests use gawk's and() (Debian then points awk at gawk)
 	need snakemake have snakemake   # workflow/Snakefile (tests/integration/workflow.sh)
 	need man-db have man            # the man page renders cleanly (tests/integration/install.sh)
+	need bwa have bwa               # split reads compared with bwa mem's (tests/cli/split_reads.sh)
 fi
 
 if ((${#missing[@]} == 0)); then

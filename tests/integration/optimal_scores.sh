@@ -132,7 +132,9 @@ check_scheme() {
 
 	"$SCANMAP" map -A "$A" -B "$B" -O "$O" -E "$E" -T "$T" -o "$sam" "$WORK/ref.fa" "$WORK/reads.fq" \
 		2>"$WORK/$label.err" || { cat "$WORK/$label.err" >&2; fail "scanmap failed ($label)"; }
-	grep -v '^@' "$sam" | awk -F'\t' '{ as = "unmapped"
+	# Primary records only: a read across two contigs is split, its other
+	# part a supplementary record (0x800).
+	grep -v '^@' "$sam" | awk -F'\t' 'int($2 / 2048) % 2 == 0 { as = "unmapped"
 		if (int($2 / 4) % 2 == 0) { as = "noAS"; for (i = 12; i <= NF; i++) if ($i ~ /^AS:i:/) as = substr($i, 6) + 0 }
 		print $1, as }' | sort >"$WORK/$label.ours"
 	join "$WORK/$label.opt" "$WORK/$label.ours" | awk -v T="$T" -v label="$label" '
