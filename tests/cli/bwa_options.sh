@@ -27,9 +27,8 @@ records() { grep -v '^@' "$tmp/out"; }
 tag_of() { records | awk -F '\t' -v n="$1" -v t="$2" '$1 == n && !and($2, 256) {
 	for (i = 12; i <= NF; i++) if (substr($i, 1, 3) == t ":") print substr($i, 6) }'; }
 
-# A typical pipeline's bwa mem command line (less -M -Y, which come with
-# supplementary alignments) runs unchanged.
-run "$SCANMAP" map -t 2 -R '@RG\tID:x\tSM:y' -K 100000000 "$ref" "$tmp/r1.fq" "$tmp/r2.fq"
+# A typical pipeline's bwa mem command line runs unchanged.
+run "$SCANMAP" map -t 2 -M -R '@RG\tID:x\tSM:y' -K 100000000 -Y "$ref" "$tmp/r1.fq" "$tmp/r2.fq"
 expect_status 0 "bwa mem's pipeline options"
 cp "$tmp/out" "$tmp/pe.sam"
 check "80 records, each with RG:Z:x" bash -c "[[ \$(grep -v '^@' '$tmp/pe.sam' | grep -c 'RG:Z:x') == 80 ]]"
@@ -41,7 +40,7 @@ check "MC:Z on every record whose mate is mapped, equal to the mate's CIGAR" bas
 check "samtools fixmate -m writes the same MC" bash -c "
 	samtools view -h '$tmp/pe.sam' | samtools fixmate -m - - | samtools view | grep -oP 'MC:Z:[^\t]*' >'$tmp/mc.fixmate' &&
 	grep -v '^@' '$tmp/pe.sam' | grep -oP 'MC:Z:[^\t]*' | cmp -s - '$tmp/mc.fixmate'"
-run "$SCANMAP" map -t 2 -R '@RG\tID:x\tSM:y' "$ref" "$tmp/r1.fq" "$tmp/r2.fq"
+run "$SCANMAP" map -t 2 -M -R '@RG\tID:x\tSM:y' -Y "$ref" "$tmp/r1.fq" "$tmp/r2.fq"
 check "-K changes nothing" bash -c "diff <(grep -v '^@PG' '$tmp/pe.sam') <(grep -v '^@PG' '$tmp/out') >/dev/null"
 if command -v PicardCommandLine >/dev/null; then
 	check "picard ValidateSamFile: no errors" bash -c "
