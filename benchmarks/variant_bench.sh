@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# variant_bench.sh OUT [COVERAGE...] — variant calling as the acceptance test of
+# the mapper (issue 19): E. coli K-12 with known SNPs and indels, reads
+# simulated by dwgsim from the mutated genome (haploid, 2 x 150 bp, 500 bp
+# inserts), mapped by scanmap (seeded, and exhaustive where asked), bwa mem and minimap2 -ax sr with the same threads; then
+#   samtools sort | bcftools mpileup | bcftools call -mv --ploidy 1 | bcftools norm
+# and SNP and indel recall and precision against dwgsim's mutation list (also
+# normalized), plus the share of soft-clipped primary records.  COVERAGE
+# defaults to 5 10 30.  Needs dwgsim, samtools, bcftools, bwa, minimap2 on PATH
+# (tests/install-deps.sh installs all but bcftools and minimap2: Debian
+# packages of those names) and ./scanmap built.  SCANMAP_MODES lists the
+# scanmap modes to run (default "seeded"; "seeded exhaustive" on a GPU, where
+# exhaustive E. coli is feasible), each a row "scanmap-MODE"; SCANMAP_OPTS
+# adds options (say "-L 5,5 --engine gpu"); THREADS defaults to the cores.
+#
+# Writes OUT/variants.tsv (one row per mapper and coverage) and prints it;
+# benchmarks/variant_plot.py OUT/variants.tsv PNG draws it.  Mapping logs and
+# the calls stay in OUT/COVERAGE/.
+set -euo pipefail
+out=${1:?usage: variant_bench.sh OUT [COVERAGE...]}
+shift
+covs=("$@")
+((${#covs[@]})) || covs=(5 10 30)
+top=$(cd "$(dirname "$0")/.." && pwd)
+threads=${THREADS:-$(nproc)}
+# dwgsim: one mutation per 1000 bases, a tenth of them indels (its defaults),
+# extended with probability 0.3; no random reads; a fixed seed.
+mut_rate=0.001
+indel_frac=0.1
+read_len=150
+insert=500
+insert_sd=50
+seed=19
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+for tool in dwgsim samtools bcftools bwa minimap2; do
+	command -v "$tool" >/dev/null || { echo "variant_bench.sh: $tool is not on PATH" >&2; exit 1; }
+done
+"$top/benchmarks/genomes.sh" "$out/genomes"
+ref=$out/genomes/ecoli.fa
+[[ -s $ref.fai ]] || samtools faidx "$ref"
+[[ -s $ref.bwt ]] || bwa index "$ref" 2>"$out/bwa-index.log"
+[[ -s $ref.smi ]] || "$top/scanmap" index "$ref" 2>"$out/scanmap-index.log"
+len=$(awk '{ s += $2 } END { print s }' "$ref.fai")
+
+# calls BAM VCF: bcftools' haploid calls, split into one allele per record
+# and left-aligned.
+calls() {
+	bcftools mpileup -Ou -f "$ref" -a AD,DP "$1" 2>/dev/null |
+		bcftools call -mv --ploidy 1 -Ou 2>/dev/null |
+		bcftools norm -f "$ref" -m -any -Oz -o "$2" 2>/dev/null
+}
+
+# score TRUTH CALLS TYPE: "recall precision" of CALLS against TRUTH for TYPE
+# (snp: one base for one base; indel: anything else), on CHROM POS REF ALT.
+score() {
+	awk -v type="$3" 'function kind(r, a) { return length(r) == 1 && length(a) == 1 ? "snp" : "indel" }
+		FNR == 1 { f++ } /^#/ { next }
+		{ k = $1 ":" $2 ":" $4 ":" $5; if (kind($4, $5) != type) next
+		  if (f == 1) { t[k] = 1; nt++ } else { nc++; if (k in t) tp++ } }
+		END { printf "%.4f %.4f\n", nt ? tp / nt : 0, nc ? tp / nc : 0 }' \
+		<(zcat "$1") <(zcat "$2")
+}
+
+printf 'mapper\tcoverage\tsnp_recall\tsnp_precision\tindel_recall\tindel_precision\tsoftclipped_pct\tmap_seconds\n' \
+	>"$out/variants.tsv"
+for cov in "${covs[@]}"; do
+	d=$out/$cov
+	mkdir -p "$d"
+	pairs=$((cov * len / (2 * read_len)))
+	if [[ ! -s $d/truth.vcf.gz ]]; then
+		dwgsim -H -z "$seed" -N "$pairs" -1 "$read_len" -2 "$read_len" -d "$insert" -s "$insert_sd" \
+			-r "$mut_rate" -R "$indel_frac" -y 0 "$ref" "$d/sim" >"$d/dwgsim.log" 2>&1
+		bcftools norm -f "$ref" -m -any -Oz -o "$d/truth.vcf.gz" "$d/sim.mutations.vcf" 2>/dev/null
+	fi
+	r1=$d/sim.bwa.read1.fastq.gz
+	r2=$d/sim.bwa.read2.fastq.gz
+	mappers=()
+	for m in ${SCANMAP_MODES:-seeded}; do mappers+=("scanmap-$m"); done
+	for mapper in "${mappers[@]}" bwa minimap2; do
+		t0=$(date +%s.%N)
+		case $mapper in
+		scanmap-*)
+			# shellcheck disable=SC2086
+			"$top/scanmap" map -t "$threads" --mode "${mapper#scanmap-}" ${SCANMAP_OPTS:-} \
+				-R '@RG\tID:sim\tSM:sim' "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ;;
+		bwa) bwa mem -t "$threads" "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ;;
+		minimap2) minimap2 -ax sr -t "$threads" "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ;;
+		esac
+		t1=$(date +%s.%N)
+		samtools sort -@ "$threads" -o "$d/$mapper.bam" "$d/$mapper.sam" 2>/dev/null
+		samtools index "$d/$mapper.bam"
+		clipped=$(samtools view -F 0x904 "$d/$mapper.bam" |
+			awk -F '\t' '{ n++; if ($6 ~ /S/) c++ } END { printf "%.3f", n ? 100 * c / n : 0 }')
+		calls "$d/$mapper.bam" "$d/$mapper.vcf.gz"
+		read -r sr sp < <(score "$d/truth.vcf.gz" "$d/$mapper.vcf.gz" snp)
+		read -r ir ip < <(score "$d/truth.vcf.gz" "$d/$mapper.vcf.gz" indel)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\n' "$mapper" "$cov" "$sr" "$sp" "$ir" "$ip" "$clipped" \
+			"$(echo "$t1 - $t0" | bc)" >>"$out/variants.tsv"
+		rm -f "$d/$mapper.sam"
+	done
+done
+column -t "$out/variants.tsv"
