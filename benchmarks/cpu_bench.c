@@ -28,9 +28,9 @@
 #include <unistd.h>
 
 #include "io/ref.h"
-#include "mapper/clock.h"
+#include "io/clock.h"
 #include "mapper/cpu_scan.h"
-#include "mapper/log.h"
+#include "io/log.h"
 #include "mapper/scan.h"
 
 #define MAX_THREAD_COUNTS 8

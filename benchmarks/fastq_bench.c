@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "io/fastq.h"
-#include "mapper/clock.h"
+#include "io/clock.h"
 
 static double clock_s(clockid_t id)
 {

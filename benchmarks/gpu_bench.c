@@ -22,7 +22,7 @@
 
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_profile.h"
-#include "mapper/clock.h"
+#include "io/clock.h"
 #include "mapper/score.h"
 
 #define REPEATS 3

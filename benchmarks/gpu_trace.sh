@@ -3,7 +3,7 @@
 # ./scanmap with the carried htslib, makes REPS copies of the chr20 pairs
 # (as gpu_seeded_bench.sh does), maps them with the GPU engine at each
 # thread count (default 16), -v 4, SAM to /dev/null, with SCANMAP_TRACE
-# (mapper/trace.h), and prints benchmarks/trace_summary.py's report of each
+# (io/trace.h), and prints benchmarks/trace_summary.py's report of each
 # run.  With SM_TRACE_PLAIN=1 each thread count also maps uncompressed
 # copies of the same reads (the reader without zlib).  Environment
 # variables such as SCANMAP_GPU_SLOTS reach scanmap.  OUT gets each run's

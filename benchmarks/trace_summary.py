@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """trace_summary.py TRACE [PNG] -- where the threads of one `scanmap map` run
-spent their time, from the file SCANMAP_TRACE=TRACE wrote (mapper/trace.h).
+spent their time, from the file SCANMAP_TRACE=TRACE wrote (io/trace.h).
 
 Prints, for the mapping part of the run (set-up left out):
   * each kind of thread (workers, reader, inflate, writer): seconds per state,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 
 static inline int sm_cuda_check(cudaError_t e, const char *what, const char *file, int line)
 {

@@ -27,10 +27,10 @@
 #include "gpu/cuda_check.h"
 #include "gpu/gpu_profile.h"
 #include "gpu/sw_kernel.cuh"
-#include "mapper/clock.h"
-#include "mapper/log.h"
+#include "io/clock.h"
+#include "io/log.h"
+#include "io/trace.h"
 #include "mapper/radix.h"
-#include "mapper/trace.h"
 
 /* Device memory for the per-range lists of one launch (grown on demand up to
  * this; launches are chunked to fit). */
@@ -888,7 +888,7 @@ static void sm_pack_lane(uint8_t *r, int L, int Q, int len, const uint8_t *seq)
 		*r = seq[i] < SM_BASE_N ? seq[i] : SM_BASE_N;
 }
 
-/* Records a scan call in the trace (mapper/trace.h): its host work, and
+/* Records a scan call in the trace (io/trace.h): its host work, and
  * its copies and kernels on the device's clock (events against
  * ev_origin).  The post-processing is recorded by the caller. */
 static void sm_trace_call(sm_gpu_t *g, sm_gpu_slot_t *s, double t_start, double t_prep,

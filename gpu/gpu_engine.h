@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "io/ref.h"
-#include "mapper/engine.h"
+#include "mapper/engine_types.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
 

@@ -25,9 +25,9 @@
 #include <string.h>
 
 #include "gpu/cuda_check.h"
-#include "mapper/clock.h"
-#include "mapper/log.h"
-#include "mapper/trace.h"
+#include "io/clock.h"
+#include "io/log.h"
+#include "io/trace.h"
 #include "mapper/score.h"
 
 #define SEED_THREADS 128

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 
 int sm_gpu_available(int device, char *msg, int msg_len)
 {

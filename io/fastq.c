@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "io/lines.h"
-#include "mapper/log.h"
+#include "io/log.h"
 
 /* SAM's QNAME: [!-?A-~]{1,254}. */
 #define SM_QNAME_MAX 254

@@ -10,10 +10,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "io/clock.h"
 #include "io/inflate.h"
-#include "mapper/clock.h"
-#include "mapper/log.h"
-#include "mapper/trace.h"
+#include "io/log.h"
+#include "io/trace.h"
 
 /* Bytes asked of zlib per gzread(): below twice SM_LINES_GZBUF, so zlib
  * inflates through its own output buffer, and a corrupt stream loses the
@@ -61,7 +61,7 @@ struct sm_lines_src_s {
 	int held;                 /* the reader holds blk[tail] */
 	int last;                 /* the thread has queued its last block (end or error) */
 	int stop;                 /* the reader is closing */
-	int trace_no;             /* names the thread in a trace (mapper/trace.h) */
+	int trace_no;             /* names the thread in a trace (io/trace.h) */
 };
 
 /* Inflates one chunk onto the end of b.  Returns LINES_MORE with bytes

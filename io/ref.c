@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/base.h"
 #include "io/lines.h"
-#include "mapper/log.h"
-#include "mapper/score.h"
+#include "io/log.h"
 
 /* What a reference byte is: a base (A/C/G/T either case), another IUPAC
  * nucleotide letter (coded SM_BASE_N, kept as an ambiguity run), or neither

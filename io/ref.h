@@ -1,7 +1,7 @@
 /* ref.h — the reference: every contig of a FASTA file, concatenated.
  *
  * Contig c occupies seq[offset[c] .. offset[c]+len[c]) of one array of base
- * codes (score.h: A=0 C=1 G=2 T=3, other=4); positions in that array are
+ * codes (io/base.h: A=0 C=1 G=2 T=3, other=4); positions in that array are
  * "global" coordinates, which every engine reports.  No alignment may span
  * two contigs: engines restart their recurrence at each contig's first
  * column.  Ambiguous reference letters (N, R, Y, ...) are coded 4 and their
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mapper/hd.h"
+#include "io/hd.h"
 
 typedef struct {
 	int64_t start;   /* global coordinate of the run's first base */

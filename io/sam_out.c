@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 
 #define SM_PG_ID "scanmap"
 #define SM_STDOUT_NAME "standard output"

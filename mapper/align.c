@@ -11,9 +11,9 @@
 
 #include <htslib/sam.h>
 
+#include "io/log.h"
 #include "mapper/align_impl.h"
 #include "mapper/grow.h"
-#include "mapper/log.h"
 
 #define NEG_INF (-(1 << 29))
 /* Base codes 0..SM_BASE_N of sm_score_matrix(). */

@@ -10,11 +10,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "io/clock.h"
+#include "io/log.h"
 #include "io/ref.h"
 #include "io/sam_out.h"
-#include "mapper/clock.h"
 #include "mapper/index.h"
-#include "mapper/log.h"
 #include "mapper/pipeline.h"
 #include "mapper/seed.h"
 
@@ -535,6 +535,7 @@ static int map_main(int argc, char **argv, char *cmdline)
 
 	sm_opt_init(&o);
 	o.cmdline = cmdline;
+	o.trace_path = getenv("SCANMAP_TRACE");
 	rc = parse_map(argc, argv, &o);
 	if (rc == 0 && sm_opt_validate(&o) < 0)
 		rc = -1;

@@ -108,6 +108,8 @@ typedef struct {
 	int xa_max_alt;           /* -h's second value (bwa's ALT-contig limit): checked only */
 	char *cmdline;            /* argv joined by spaces, for @PG CL (malloc'ed) */
 	sm_insert_opt_t insert;   /* -I; insert.set 0: estimated from the first pairs */
+	const char *trace_path;   /* timeline of the threads' work (io/trace.h), or NULL;
+				   * the CLI takes it from SCANMAP_TRACE */
 } sm_opt_t;
 
 /* Sets every option to its default. */

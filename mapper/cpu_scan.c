@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/log.h"
 #include "mapper/cpu_scan_impl.h"
-#include "mapper/log.h"
 
 static const char *const isa_names[] = {
 	[SM_CPU_ISA_AUTO] = "auto",

@@ -8,9 +8,9 @@
 #include <time.h>
 
 #include "gpu/gpu_engine.h"
-#include "mapper/clock.h"
+#include "io/clock.h"
+#include "io/log.h"
 #include "mapper/cpu_scan.h"
-#include "mapper/log.h"
 
 struct sm_engine_s {
 	sm_engine_kind_t kind;

@@ -15,55 +15,11 @@
 #include <stdint.h>
 
 #include "io/ref.h"
+#include "mapper/engine_types.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
 
-typedef enum {
-	SM_ENGINE_AUTO = 0,  /* GPU when one is usable, else CPU */
-	SM_ENGINE_CPU,
-	SM_ENGINE_GPU,
-	SM_ENGINE_ORACLE,
-} sm_engine_kind_t;
-
-/* Cell width ladders (--cells). */
-typedef enum {
-	SM_CELLS_AUTO = 0,  /* the fastest ladder measured for this device */
-	SM_CELLS_8,         /* the paper's ladder: 8-bit, 32-bit on overflow */
-	SM_CELLS_16,        /* 16-bit first, 32-bit on overflow */
-	SM_CELLS_32,        /* uniform 32-bit */
-} sm_cells_t;
-
-typedef struct {
-	uint64_t cells;        /* cells computed (reference columns x read rows, halos included) */
-	uint64_t cells_w[3];   /* of which in 8-, 16- and 32-bit lanes */
-	uint64_t queries;
-	double seconds;        /* wall time inside sm_engine_scan */
-	/* The GPU's calls (both entry points), summed over calls: */
-	uint64_t calls;
-	double wait_s;         /* waiting for a free slot (gpu_engine.h: two run at once) */
-	double call_s;         /* in a slot: packing, copies, kernels, unpacking */
-	double kernel_s;       /* of which the kernels (CUDA events) */
-} sm_engine_stats_t;
-
 typedef struct sm_engine_s sm_engine_t;
-
-/* Where a small reference's bases lie in the engine's whole reference
- * (sm_engine_scan_refs): contig c is the whole reference's
- * [start[c], start[c] + len[c]), read backwards when rev (then the small
- * reference has one contig).  The GPU engine copies them on the device from
- * the reference it keeps there, so the small reference's seq is not read. */
-typedef struct {
-	const int64_t *start;
-	int rev;
-} sm_ref_src_t;
-
-typedef struct {
-	sm_engine_kind_t kind;
-	sm_cells_t cells;
-	int device;            /* CUDA device ordinal */
-	int max_query_len;     /* longest read the engine must accept */
-	const char *cpu_isa;   /* NULL/"auto", or "scalar", "sse41", "avx2", "avx512" */
-} sm_engine_opt_t;
 
 /* Creates an engine for ref (which must outlive it).  With kind AUTO, picks
  * the GPU if one is usable, else the CPU, logging one notice.  Returns NULL

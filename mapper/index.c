@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 #include "mapper/score.h"
 
 static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };

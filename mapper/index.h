@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
+#include "io/hd.h"
 #include "io/ref.h"
-#include "mapper/hd.h"
 
 #define SM_INDEX_VERSION 1
 #define SM_INDEX_DEFAULT_K 15

@@ -14,22 +14,22 @@
 #include <stdint.h>
 
 #include "gpu/gpu_engine.h"
+#include "gpu/gpu_seed.h"
+#include "io/clock.h"
 #include "io/fastq.h"
+#include "io/log.h"
 #include "io/ref.h"
 #include "io/sam_out.h"
+#include "io/trace.h"
 #include "mapper/align.h"
-#include "mapper/clock.h"
 #include "mapper/cpu_scan.h"
 #include "mapper/engine.h"
 #include "mapper/index.h"
-#include "mapper/log.h"
+#include "mapper/pipeline.h"
 #include "mapper/record.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
-#include "mapper/trace.h"
-#include "mapper/pipeline.h"
 #include "mapper/wscan.h"
-#include "gpu/gpu_seed.h"
 
 /* Batch limits: reads and cells (read length x 2 strands x reference
  * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU

@@ -1050,7 +1050,7 @@ int sm_map_run(const sm_opt_t *o)
 
 	memset(&p, 0, sizeof p);
 	memset(&c, 0, sizeof c);
-	sm_trace_start();
+	sm_trace_start(o->trace_path);
 	c.t0 = c.last_progress = sm_seconds();
 	p.opt = o;
 	if (check_output_path(o) < 0)

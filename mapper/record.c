@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 
 /* htslib's 4-bit base codes (seq_nt16_table): one bit per base, A=1 C=2 G=4
  * T=8, an ambiguity code is the OR of the bases it stands for; N is 15. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 
 /* Ranks a before b: higher score first, then the lower bin. */
 static int ranks_before(const sm_locus_t *a, const sm_locus_t *b, int shift)

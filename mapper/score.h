@@ -1,7 +1,6 @@
-/* score.h — base encoding and the scoring scheme shared by every engine.
+/* score.h — the scoring scheme shared by every engine.
  *
- * Bases are coded A=0 C=1 G=2 T=3; anything else (N and the other IUPAC
- * codes) is SM_BASE_N = 4.  Lowercase is accepted.  An ambiguous base, in the
+ * Bases are coded as io/base.h says.  An ambiguous base, in the
  * read or the reference, never matches and scores SM_SCORE_AMBIG (-1), as in
  * bwa.  A gap of length k costs o + k*e (bwa's convention). */
 #ifndef SM_SCORE_H
@@ -9,7 +8,8 @@
 
 #include <stdint.h>
 
-#define SM_BASE_N 4
+#include "io/base.h"
+
 #define SM_SCORE_AMBIG (-1)
 
 /* Defaults, as bwa mem: -A1 -B4 -O6 -E1 -T30. */
@@ -29,12 +29,6 @@ typedef struct {
 	int gap_open;  /* -O, >= 0 */
 	int gap_ext;   /* -E, > 0 */
 } sm_score_t;
-
-/* ASCII -> base code (0..4); every byte maps (non-letters to 4: callers
- * validate the alphabet separately). */
-extern const uint8_t sm_nt4_table[256];
-/* Base code -> uppercase letter "ACGTN". */
-extern const char sm_nt4_char[5];
 
 /* Substitution score of reference code r against read code q. */
 static inline int sm_subst(const sm_score_t *s, uint8_t r, uint8_t q)

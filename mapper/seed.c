@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/log.h"
 #include "mapper/grow.h"
-#include "mapper/log.h"
 #include "mapper/radix.h"
 
 /* A seed hit, packed so that hits sort by strand then diagonal as plain

@@ -18,8 +18,8 @@
 
 #include <stdint.h>
 
+#include "io/hd.h"
 #include "io/ref.h"
-#include "mapper/hd.h"
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapper/log.h"
+#include "io/log.h"
 
 /* A comment field is at least "XX:T:" (the value may be empty only for Z). */
 #define SM_TAG_PREFIX 5

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/log.h"
 #include "mapper/grow.h"
-#include "mapper/log.h"
 
 /* Room for one more job: job[] and the arrays beside it (out, refs, qs)
  * share the capacity w->m, raised only once all of them have grown. */

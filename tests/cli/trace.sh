@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace.sh — SCANMAP_TRACE=FILE (mapper/trace.h): the output is the same with
+# trace.sh — SCANMAP_TRACE=FILE (io/trace.h): the output is the same with
 # and without it; the file holds one span per line (thread, what, start,
 # end) from the reader, the inflate threads, every worker and the writer; a
 # trace that cannot be written is a warning, not a failed run.

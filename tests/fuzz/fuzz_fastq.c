@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "io/fastq.h"
-#include "mapper/log.h"
+#include "io/log.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "io/ref.h"
-#include "mapper/log.h"
+#include "io/log.h"
 #include "mapper/score.h"
 #include "tests/fuzz/fuzz_file.h"
 

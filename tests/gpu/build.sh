@@ -24,7 +24,7 @@ cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.)
 	exit 1
 }
 lib=()
-for f in mapper/scan.c mapper/score.c mapper/log.c mapper/trace.c; do
+for f in mapper/scan.c mapper/score.c io/base.c io/log.c io/trace.c; do
 	o=$out/$(basename "${f%.c}").o
 	"$CC" "${cflags[@]}" -c "$f" -o "$o"
 	lib+=("$o")

@@ -5,7 +5,7 @@
 
 #include "io/ref.h"
 #include "mapper/index.h"
-#include "mapper/log.h"
+#include "io/log.h"
 
 static sm_ref_t *random_ref(int n_contig, int len)
 {

@@ -1,4 +1,4 @@
-#include "mapper/log.h"
+#include "io/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* trace.c — the spans of trace.h: one list per thread, written at the end. */
-#include "mapper/trace.h"
+#include "io/trace.h"
 
-#include "mapper/clock.h"
-#include "mapper/log.h"
+#include "io/clock.h"
+#include "io/log.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -29,9 +29,9 @@ static thread_spans_t *trace_threads;
 static int trace_unnamed;
 static __thread thread_spans_t *mine;
 
-void sm_trace_start(void)
+void sm_trace_start(const char *path)
 {
-	trace_path = getenv("SCANMAP_TRACE");
+	trace_path = path;
 	sm_trace_on = trace_path && *trace_path;
 	trace_t0 = sm_seconds();
 }

@@ -1,0 +1,27 @@
+/* base.h — how bases are coded in memory, shared by the readers, every
+ * engine and the records.
+ *
+ * Bases are coded A=0 C=1 G=2 T=3; anything else (N and the other IUPAC
+ * codes) is SM_BASE_N = 4.  Lowercase is accepted.  How a coded base scores
+ * is mapper/score.h's business. */
+#ifndef SM_BASE_H
+#define SM_BASE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SM_BASE_N 4
+
+/* ASCII -> base code (0..4); every byte maps (non-letters to 4: callers
+ * validate the alphabet separately). */
+extern const uint8_t sm_nt4_table[256];
+/* Base code -> uppercase letter "ACGTN". */
+extern const char sm_nt4_char[5];
+
+#ifdef __cplusplus
+}
+#endif
+#endif
