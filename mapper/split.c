@@ -1,5 +1,5 @@
-/* split.c — alternative hits (XA), mate CIGAR (MC) and comment tags of a
- * read's records (see split.h). */
+/* split.c — split reads' supplementary records (SA), alternative hits (XA),
+ * mate CIGAR (MC) and comment tags of a read's records (see split.h). */
 #include "mapper/split.h"
 
 #include <stdlib.h>
@@ -215,8 +215,37 @@ static void piece_add(const pipe_t *p, piece_t *list, int *n, int k, int32_t fro
 		list[(*n)++] = (piece_t){ k, from, to };
 }
 
+/* A split read's XS counts only the hits that cover its primary's part of
+ * the read (same_part), and the tandem copies: the other parts' hits are
+ * no rivals of the primary (bwa mem's sub score is the same).  Raises
+ * MAPQ to what the lower XS gives.  A rescued primary keeps its MAPQ: its
+ * read's other loci were never looked for.  Returns 0 or -1. */
 static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
-			  res_t *me);
+			  res_t *me)
+{
+	cand_t *c = &me->cand[me->prim];
+	int32_t xs = c->near;
+	int mapq;
+
+	if (c->rescued)
+		return 0;
+	for (int k = 0; k < me->n_cand; k++) {
+		cand_t *a = &me->cand[k];
+
+		if (a == c || a->score <= xs)
+			continue;
+		if (sm_map_ensure_traced(p, ws, me, r, q, a) < 0)
+			return -1;
+		if (!same_bases(a, c) && same_part(a, c))
+			xs = a->score;
+	}
+	if (xs >= c->xs)
+		return 0;
+	c->xs = xs;
+	mapq = sm_mapq(&p->opt->score, c->score, xs, r->len);
+	me->mapq = mapq > me->mapq ? mapq : me->mapq;
+	return 0;
+}
 
 /* Keeps the hit of piece d (read as rem, queries q; its best candidate in
  * rr) as a part of read r, with the XS and MAPQ of primary_rivals (the
@@ -302,38 +331,6 @@ static int split_round(pipe_t *p, sm_split_t *s, const sm_read_t *reads, int chu
 	s->todo = s->next;
 	s->next = t;
 	s->n_todo = s->n_next;
-	return 0;
-}
-
-/* A split read's XS counts only the hits that cover its primary's part of
- * the read (same_part), and the tandem copies: the other parts' hits are
- * no rivals of the primary (bwa mem's sub score is the same).  Raises
- * MAPQ to what the lower XS gives.  A rescued primary keeps its MAPQ: its
- * read's other loci were never looked for.  Returns 0 or -1. */
-static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
-			  res_t *me)
-{
-	cand_t *c = &me->cand[me->prim];
-	int32_t xs = c->near;
-	int mapq;
-
-	if (c->rescued)
-		return 0;
-	for (int k = 0; k < me->n_cand; k++) {
-		cand_t *a = &me->cand[k];
-
-		if (a == c || a->score <= xs)
-			continue;
-		if (sm_map_ensure_traced(p, ws, me, r, q, a) < 0)
-			return -1;
-		if (!same_bases(a, c) && same_part(a, c))
-			xs = a->score;
-	}
-	if (xs >= c->xs)
-		return 0;
-	c->xs = xs;
-	mapq = sm_mapq(&p->opt->score, c->score, xs, r->len);
-	me->mapq = mapq > me->mapq ? mapq : me->mapq;
 	return 0;
 }
 
