@@ -188,6 +188,9 @@ uninstall:
 test:
 	tests/run.sh
 
+# check-asan and fuzz (sanitizer build, libFuzzer targets).
+include tests/check.mk
+
 clean:
 	rm -rf $(BUILD) scanmap
 

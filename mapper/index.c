@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/log.h"
 #include "mapper/score.h"
@@ -246,7 +247,9 @@ void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int
 	}
 }
 
-/* The fixed-size part of the file after the magic and version byte. */
+/* ---- the index file (layout in index.h) ---- */
+
+/* The fixed-size header after the magic and version byte. */
 typedef struct {
 	int32_t k, w;
 	int64_t ref_len;
@@ -255,30 +258,202 @@ typedef struct {
 	int64_t n_key, n_pos;
 } index_head_t;
 
+#define SM_INDEX_PREFIX (sizeof index_magic + 1)   /* magic and version byte */
+/* Bytes read or written, and checksummed, at a time: small enough that the
+ * checksum reads them back from cache. */
+#define SM_INDEX_IO_CHUNK ((size_t)1 << 20)
+
+/* The body checksum: SM_SUM_LANES independent multiply-rotate chains over
+ * 64-bit little-endian words, so that it runs at memory speed instead of one
+ * multiply latency per word.  Each step h -> rotl((h ^ w) * odd, r) is a
+ * bijection of h for any word w and of w for any h, so a change confined to
+ * one word (any number of flipped bits in it) always changes the sum. */
+#define SM_SUM_LANES 4
+#define SM_SUM_BLOCK (SM_SUM_LANES * 8)
+#define SM_SUM_MUL 0x9E3779B97F4A7C15ull
+#define SM_SUM_ROT 29
+
+typedef struct {
+	uint64_t lane[SM_SUM_LANES];
+	uint8_t tail[SM_SUM_BLOCK];   /* bytes not yet making a whole block */
+	size_t n_tail;
+	uint64_t total;
+} index_sum_t;
+
+static inline uint64_t sum_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * SM_SUM_MUL;
+	return h << SM_SUM_ROT | h >> (64 - SM_SUM_ROT);
+}
+
+static void sum_init(index_sum_t *s)
+{
+	memset(s, 0, sizeof *s);
+	for (int l = 0; l < SM_SUM_LANES; l++)
+		s->lane[l] = (uint64_t)(l + 1) * 0xC2B2AE3D27D4EB4Full;
+}
+
+static void sum_blocks(index_sum_t *s, const uint8_t *p, size_t n_block)
+{
+	uint64_t h0 = s->lane[0], h1 = s->lane[1], h2 = s->lane[2], h3 = s->lane[3];
+
+	for (size_t b = 0; b < n_block; b++, p += SM_SUM_BLOCK) {
+		uint64_t w[SM_SUM_LANES];
+
+		memcpy(w, p, sizeof w);   /* the file is little-endian, as x86 */
+		h0 = sum_step(h0, w[0]);
+		h1 = sum_step(h1, w[1]);
+		h2 = sum_step(h2, w[2]);
+		h3 = sum_step(h3, w[3]);
+	}
+	s->lane[0] = h0;
+	s->lane[1] = h1;
+	s->lane[2] = h2;
+	s->lane[3] = h3;
+}
+
+static void sum_update(index_sum_t *s, const void *data, size_t n)
+{
+	const uint8_t *p = data;
+
+	s->total += n;
+	if (s->n_tail) {
+		size_t k = SM_SUM_BLOCK - s->n_tail < n ? SM_SUM_BLOCK - s->n_tail : n;
+
+		memcpy(s->tail + s->n_tail, p, k);
+		s->n_tail += k;
+		p += k;
+		n -= k;
+		if (s->n_tail < SM_SUM_BLOCK)
+			return;
+		sum_blocks(s, s->tail, 1);
+		s->n_tail = 0;
+	}
+	sum_blocks(s, p, n / SM_SUM_BLOCK);
+	p += n - n % SM_SUM_BLOCK;
+	s->n_tail = n % SM_SUM_BLOCK;
+	memcpy(s->tail, p, s->n_tail);
+}
+
+static uint64_t sum_final(index_sum_t *s)
+{
+	uint64_t h = s->total;
+
+	memset(s->tail + s->n_tail, 0, SM_SUM_BLOCK - s->n_tail);
+	sum_blocks(s, s->tail, 1);
+	for (int l = 0; l < SM_SUM_LANES; l++)
+		h = sum_step(h, s->lane[l]);
+	return h;
+}
+
+uint64_t sm_index_checksum(const void *data, size_t n)
+{
+	index_sum_t s;
+
+	sum_init(&s);
+	sum_update(&s, data, n);
+	return sum_final(&s);
+}
+
+/* Writes n bytes and adds them to the sum.  Returns 0 or -1 (errno set). */
+static int put(FILE *fp, index_sum_t *s, const void *data, size_t n)
+{
+	if (n && fwrite(data, 1, n, fp) != n)
+		return -1;
+	if (s)
+		sum_update(s, data, n);
+	return 0;
+}
+
 int sm_index_save(const sm_index_t *idx, const char *path)
 {
 	FILE *fp = fopen(path, "wb");
 	uint8_t version = SM_INDEX_VERSION;
 	index_head_t h = { idx->k, idx->w, idx->ref_len, idx->n_contig, 0, idx->ref_sum,
 			   idx->n_key, idx->start[idx->n_key] };
+	index_sum_t s;
+	uint64_t sum;
 	int ok;
 
 	if (!fp) {
 		sm_log(SM_LOG_ERROR, "%s: cannot write the index: %s", path, strerror(errno));
 		return -1;
 	}
-	ok = fwrite(index_magic, sizeof index_magic, 1, fp) == 1 &&
-	     fwrite(&version, 1, 1, fp) == 1 &&
-	     fwrite(&h, sizeof h, 1, fp) == 1 &&
-	     fwrite(idx->key, sizeof *idx->key, (size_t)h.n_key, fp) == (size_t)h.n_key &&
-	     fwrite(idx->start, sizeof *idx->start, (size_t)h.n_key + 1, fp) == (size_t)h.n_key + 1 &&
-	     fwrite(idx->pos, sizeof *idx->pos, (size_t)h.n_pos, fp) == (size_t)h.n_pos;
+	sum_init(&s);
+	ok = put(fp, NULL, index_magic, sizeof index_magic) == 0 &&
+	     put(fp, NULL, &version, 1) == 0 &&
+	     put(fp, &s, &h, sizeof h) == 0 &&
+	     put(fp, &s, idx->key, (size_t)h.n_key * sizeof *idx->key) == 0 &&
+	     put(fp, &s, idx->start, ((size_t)h.n_key + 1) * sizeof *idx->start) == 0 &&
+	     put(fp, &s, idx->pos, (size_t)h.n_pos * sizeof *idx->pos) == 0;
+	sum = sum_final(&s);
+	ok = ok && put(fp, NULL, &sum, sizeof sum) == 0;
 	if (fclose(fp) != 0)
 		ok = 0;
 	if (!ok) {
 		sm_log(SM_LOG_ERROR, "%s: writing the index failed: %s", path, strerror(errno));
 		remove(path);
 		return -1;
+	}
+	return 0;
+}
+
+/* Reads n bytes into data, adding them to the sum chunk by chunk while they
+ * are in cache.  Returns 0, or -1 at the end of the file or a read error. */
+static int get(FILE *fp, index_sum_t *s, void *data, size_t n)
+{
+	uint8_t *p = data;
+
+	while (n > 0) {
+		size_t k = n < SM_INDEX_IO_CHUNK ? n : SM_INDEX_IO_CHUNK;
+
+		if (fread(p, 1, k, fp) != k)
+			return -1;
+		sum_update(s, p, k);
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The structure the checksum cannot vouch for in a crafted file, and that
+ * the look-ups rely on: keys strictly increasing, offsets from 0 to n_pos
+ * strictly increasing (every key has a position), and each key's positions
+ * strictly increasing and inside the reference.  Returns 0, or -1 after
+ * logging the first violation. */
+static int index_check(const sm_index_t *idx, const char *path)
+{
+	const int64_t n_pos = idx->start[idx->n_key];
+
+	if (idx->start[0] != 0) {
+		sm_log(SM_LOG_ERROR, "%s: corrupt index: the first offset is %lld, not 0", path,
+		       (long long)idx->start[0]);
+		return -1;
+	}
+	for (int64_t t = 0; t < idx->n_key; t++) {
+		if (t > 0 && idx->key[t] <= idx->key[t - 1]) {
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: key %lld is not above the key before it",
+			       path, (long long)t);
+			return -1;
+		}
+		if (idx->start[t + 1] <= idx->start[t] || idx->start[t + 1] > n_pos) {
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: offset %lld (%lld) does not increase "
+			       "within 0..%lld", path, (long long)t + 1,
+			       (long long)idx->start[t + 1], (long long)n_pos);
+			return -1;
+		}
+		for (int64_t i = idx->start[t]; i < idx->start[t + 1]; i++) {
+			int64_t g = idx->pos[i] >> 1;
+
+			if (idx->pos[i] < 0 || g >= idx->ref_len ||
+			    (i > idx->start[t] && g <= idx->pos[i - 1] >> 1)) {
+				sm_log(SM_LOG_ERROR, "%s: corrupt index: position %lld of key %lld "
+				       "(%lld) is out of order or outside the %lld-base reference",
+				       path, (long long)(i - idx->start[t]), (long long)t,
+				       (long long)g, (long long)idx->ref_len);
+				return -1;
+			}
+		}
 	}
 	return 0;
 }
@@ -290,6 +465,10 @@ sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
 	uint8_t version;
 	index_head_t h;
 	sm_index_t *idx = NULL;
+	index_sum_t s;
+	uint64_t sum;
+	struct stat st;
+	int64_t body;
 
 	if (!fp) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open the index: %s", path, strerror(errno));
@@ -304,31 +483,64 @@ sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
 		       "rebuild it with 'scanmap index'", path, version, SM_INDEX_VERSION);
 		goto fail;
 	}
-	if (fread(&h, sizeof h, 1, fp) != 1 || h.n_key < 0 || h.n_pos < h.n_key ||
-	    h.k < SM_INDEX_MIN_K || h.k > SM_INDEX_MAX_K || h.w < 1 || h.w > SM_INDEX_MAX_W) {
+	sum_init(&s);
+	/* The sizes must agree with the file's before anything is allocated:
+	 * a damaged count must not ask for terabytes. */
+	if (fstat(fileno(fp), &st) != 0 || get(fp, &s, &h, sizeof h) < 0 ||
+	    st.st_size < (off_t)(SM_INDEX_PREFIX + sizeof h + sizeof sum)) {
 		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index header", path);
 		goto fail;
 	}
+	body = (int64_t)st.st_size - (int64_t)(SM_INDEX_PREFIX + sizeof h + sizeof sum);
+	if (h.n_key < 0 || h.n_pos < h.n_key || h.n_pos > body / (int64_t)sizeof *idx->pos ||
+	    h.n_key * (int64_t)sizeof *idx->key + (h.n_key + 1) * (int64_t)sizeof *idx->start +
+	    h.n_pos * (int64_t)sizeof *idx->pos != body) {
+		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index: %lld bytes, not what its "
+		       "header's counts (%lld keys, %lld positions) need", path,
+		       (long long)st.st_size, (long long)h.n_key, (long long)h.n_pos);
+		goto fail;
+	}
+	if (h.k < SM_INDEX_MIN_K || h.k > SM_INDEX_MAX_K || h.w < 1 || h.w > SM_INDEX_MAX_W ||
+	    h.pad != 0) {
+		sm_log(SM_LOG_ERROR, "%s: corrupt index header: k=%d w=%d (k must be %d..%d, "
+		       "w 1..%d)", path, h.k, h.w, SM_INDEX_MIN_K, SM_INDEX_MAX_K, SM_INDEX_MAX_W);
+		goto fail;
+	}
+	idx = index_new(ref, h.ref_sum, h.k, h.w);
+	if (!idx)
+		goto oom;
+	idx->n_key = h.n_key;
+	idx->ref_len = h.ref_len;
+	idx->n_contig = h.n_contig;
+	idx->key = malloc((size_t)(h.n_key + 1) * sizeof *idx->key);
+	idx->start = malloc((size_t)(h.n_key + 1) * sizeof *idx->start);
+	idx->pos = malloc((size_t)(h.n_pos + 1) * sizeof *idx->pos);
+	if (!idx->key || !idx->start || !idx->pos)
+		goto oom;
+	if (get(fp, &s, idx->key, (size_t)h.n_key * sizeof *idx->key) < 0 ||
+	    get(fp, &s, idx->start, ((size_t)h.n_key + 1) * sizeof *idx->start) < 0 ||
+	    get(fp, &s, idx->pos, (size_t)h.n_pos * sizeof *idx->pos) < 0 ||
+	    fread(&sum, sizeof sum, 1, fp) != 1 || fgetc(fp) != EOF) {
+		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index", path);
+		goto fail;
+	}
+	if (sum != sum_final(&s)) {
+		sm_log(SM_LOG_ERROR, "%s: corrupt index: its checksum does not match its contents "
+		       "(damaged in storage or in a copy): rebuild it with 'scanmap index'", path);
+		goto fail;
+	}
+	/* The checksum vouches for the header too, so a mismatch now means the
+	 * index belongs to another reference. */
 	if (h.ref_len != ref->total || h.n_contig != ref->n_contig ||
 	    h.ref_sum != sm_ref_checksum(ref)) {
 		sm_log(SM_LOG_ERROR, "%s: the index was built from another reference than %s: "
 		       "rebuild it with 'scanmap index'", path, ref->path ? ref->path : "this one");
 		goto fail;
 	}
-	idx = index_new(ref, h.ref_sum, h.k, h.w);   /* h.ref_sum was checked above */
-	if (!idx)
-		goto oom;
-	idx->n_key = h.n_key;
-	idx->key = malloc((size_t)(h.n_key + 1) * sizeof *idx->key);
-	idx->start = malloc((size_t)(h.n_key + 1) * sizeof *idx->start);
-	idx->pos = malloc((size_t)(h.n_pos + 1) * sizeof *idx->pos);
-	if (!idx->key || !idx->start || !idx->pos)
-		goto oom;
-	if (fread(idx->key, sizeof *idx->key, (size_t)h.n_key, fp) != (size_t)h.n_key ||
-	    fread(idx->start, sizeof *idx->start, (size_t)h.n_key + 1, fp) != (size_t)h.n_key + 1 ||
-	    fread(idx->pos, sizeof *idx->pos, (size_t)h.n_pos, fp) != (size_t)h.n_pos ||
-	    fgetc(fp) != EOF || idx->start[h.n_key] != h.n_pos) {
-		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index", path);
+	if (idx->start[h.n_key] != h.n_pos || index_check(idx, path) < 0) {
+		if (idx->start[h.n_key] != h.n_pos)
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: the last offset is %lld, not the "
+			       "%lld positions", path, (long long)idx->start[h.n_key], (long long)h.n_pos);
 		goto fail;
 	}
 	fclose(fp);

@@ -5,21 +5,33 @@
  * canonical form (the lesser of the k-mer and its reverse complement) is a
  * minimizer.  The index maps a minimizer hash to its reference positions.
  *
- * File format (little-endian, written by sm_index_save):
- *   magic "SMIDX" + version byte, k, w, reference length, contig count,
- *   a checksum of the reference's base codes and contig lengths, then the
- *   sorted keys, their offsets and the positions.  sm_index_load rejects a
- *   file that is not an index, of another version, truncated, or built from
- *   another reference. */
+ * File format (little-endian, written by sm_index_save), version 2:
+ *   magic "SMIDX" + version byte;
+ *   header: k, w (int32), reference length (int64), contig count (int32),
+ *     0 (int32), a checksum of the reference's base codes and contig lengths
+ *     (uint64), key count n_key and position count n_pos (int64);
+ *   the sorted keys (uint32 x n_key), their offsets into the positions
+ *     (int64 x n_key + 1), the positions (int64 x n_pos);
+ *   sm_index_checksum() of everything from the header to the positions
+ *     (uint64).
+ * sm_index_load rejects, with a message naming the file, a file that is not
+ * an index, of another version (version 1 had no checksum: rebuild it),
+ * truncated or longer than its counts say, whose checksum does not match,
+ * built from another reference, or whose structure is wrong although the
+ * checksum matches (a crafted file): k or w out of range, keys not strictly
+ * increasing, offsets not strictly increasing from 0 to n_pos, a key's
+ * positions not increasing or outside the reference.  What it returns can
+ * be looked up without bounds checks. */
 #ifndef SM_INDEX_H
 #define SM_INDEX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "io/hd.h"
 #include "io/ref.h"
 
-#define SM_INDEX_VERSION 1
+#define SM_INDEX_VERSION 2
 #define SM_INDEX_DEFAULT_K 15
 #define SM_INDEX_DEFAULT_W 10
 #define SM_INDEX_MIN_K 4
@@ -123,6 +135,11 @@ int64_t sm_index_get(const sm_index_t *idx, uint32_t h, const int64_t **pos);
  * their cache misses overlap instead of following one another. */
 void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int64_t *occ,
 		       const int64_t **pos);
+
+/* The index file's checksum of data[0..n) (see the file format above): a
+ * fast 64-bit hash that any change confined to one 8-byte word always
+ * changes.  Exposed for tests and the loader's fuzz target. */
+uint64_t sm_index_checksum(const void *data, size_t n);
 
 /* Checksum of a reference's codes and contig lengths (FNV-1a, 64-bit). */
 uint64_t sm_ref_checksum(const sm_ref_t *ref);

@@ -2,7 +2,8 @@
 # index.sh — `scanmap index`: the default and -o paths, build time and peak
 # memory on stderr, option errors; `scanmap map --mode seeded` loading
 # REF.smi (and refusing a wrong, truncated, other-version or mismatched one
-# with a message naming the file), building in memory without one, and giving
+# with a message naming the file: truncated, damaged (checksum), old
+# version), building in memory without one, and giving
 # the same records with a loaded and an in-memory index.
 source "$(dirname "$0")/lib.bash"
 
@@ -70,6 +71,17 @@ head -c 20000 "$tmp/good.smi" >"$tmp/ref.fa.smi"
 bad_index "index cut in its tables" "truncated or corrupt index"
 { printf 'SMIDX\377'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
 bad_index "other index version" "index version 255"
+{ printf 'SMIDX\001'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
+bad_index "version-1 index (no checksum)" "index version 1, this scanmap reads version 2: rebuild it"
+# One flipped bit of k (the header's first byte after the version): the
+# checksum catches what the range check cannot.
+cp "$tmp/good.smi" "$tmp/ref.fa.smi"
+printf '\x0e' | dd of="$tmp/ref.fa.smi" bs=1 seek=6 conv=notrunc 2>/dev/null
+bad_index "flipped bit of k" "$tmp/ref.fa.smi: corrupt index: its checksum does not match"
+cp "$tmp/good.smi" "$tmp/ref.fa.smi"
+size=$(stat -c %s "$tmp/ref.fa.smi")
+printf '\xff' | dd of="$tmp/ref.fa.smi" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+bad_index "damaged byte in the positions" "its checksum does not match"
 "$SCANMAP" index -v 0 -o "$tmp/ref.fa.smi" "$tmp/other.fa"
 bad_index "index of another reference" "built from another reference"
 

@@ -1,6 +1,10 @@
 /* test_index.c — minimizer index: every minimizer of a read taken from the
  * reference is found at its true position; save/load round trip; wrong,
- * truncated and mismatched index files are rejected. */
+ * truncated and mismatched index files are rejected; the fault sweep
+ * (SM_FLIPS random bit flips over header, body and checksum, and a
+ * truncation at every SM_CUT_STEP-th length) and crafted files whose
+ * checksum matches but whose structure is wrong all end in an error naming
+ * the file. */
 #include "tests/unit/unit.h"
 
 #include "io/ref.h"
@@ -115,6 +119,133 @@ static void test_buckets(const sm_index_t *idx)
 	}
 }
 
+/* Fault sweep sizes: single-bit flips (a fifth of them in the header) and
+ * the stride of truncation lengths. */
+#define SM_FLIPS 1200
+#define SM_HEAD_BYTES 54   /* magic, version and header (index.h) */
+#define SM_CUT_STEP 997
+
+static uint8_t *read_all(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *d;
+
+	fseek(fp, 0, SEEK_END);
+	*n = (size_t)ftell(fp);
+	rewind(fp);
+	d = xmalloc(*n);
+	if (fread(d, 1, *n, fp) != *n)
+		exit(2);
+	fclose(fp);
+	return d;
+}
+
+/* Writes d[0..n) to path and loads it: 1 when the load failed with a message
+ * naming path, 0 otherwise. */
+static int rejected(const char *path, const uint8_t *d, size_t n, const sm_ref_t *ref)
+{
+	FILE *fp = fopen(path, "wb");
+	sm_index_t *idx;
+
+	if (!fp || (n && fwrite(d, 1, n, fp) != n) || fclose(fp) != 0)
+		exit(2);
+	capture_begin();
+	idx = sm_index_load(path, ref);
+	capture_end();
+	sm_index_destroy(idx);
+	return !idx && strstr(errbuf, path) != NULL;
+}
+
+static void test_faults(const char *path, const sm_ref_t *ref)
+{
+	size_t n;
+	uint8_t *good = read_all(path, &n), *d = xmalloc(n);
+	int bad_flip = 0, bad_cut = 0, n_cut = 0;
+
+	for (int t = 0; t < SM_FLIPS; t++) {
+		size_t at = t % 5 == 0 ? rnd(SM_HEAD_BYTES) : rnd((uint32_t)n);
+
+		memcpy(d, good, n);
+		d[at] ^= (uint8_t)(1u << rnd(8));
+		if (!rejected(path, d, n, ref)) {
+			if (bad_flip++ < 3)
+				printf("     flip at byte %zu accepted: %s\n", at, errbuf);
+		}
+	}
+	CHECK(bad_flip == 0, "%d random bit flips over %zu bytes: every one rejected naming the "
+	      "file (%d not)", SM_FLIPS, n, bad_flip);
+	for (size_t len = 0; len < n; len += len < SM_HEAD_BYTES + 8 ? 1 : SM_CUT_STEP, n_cut++)
+		bad_cut += !rejected(path, good, len, ref);
+	CHECK(bad_cut == 0, "%d truncations: every one rejected naming the file (%d not)",
+	      n_cut, bad_cut);
+	free(good);
+	free(d);
+}
+
+/* A crafted file: the saved index with edit applied and its checksum made
+ * to match again; must be refused with a message holding want. */
+static void crafted(const char *path, const sm_ref_t *ref, const char *what, const char *want,
+		    void (*edit)(uint8_t *d, int64_t n_key, int64_t n_pos))
+{
+	size_t n;
+	uint8_t *d = read_all(path, &n);
+	int64_t n_key, n_pos;
+	uint64_t sum;
+	char copy[600];
+
+	snprintf(copy, sizeof copy, "%s.crafted", path);
+	memcpy(&n_key, d + SM_HEAD_BYTES - 16, 8);
+	memcpy(&n_pos, d + SM_HEAD_BYTES - 8, 8);
+	edit(d, n_key, n_pos);
+	sum = sm_index_checksum(d + 6, n - 6 - 8);
+	memcpy(d + n - 8, &sum, 8);
+	CHECK(rejected(copy, d, n, ref) && strstr(errbuf, want), "crafted index (%s) rejected: %s",
+	      what, errbuf);
+	remove(copy);
+	free(d);
+}
+
+static uint8_t *keys_of(uint8_t *d) { return d + SM_HEAD_BYTES; }
+static uint8_t *starts_of(uint8_t *d, int64_t n_key) { return keys_of(d) + 4 * n_key; }
+static uint8_t *pos_of(uint8_t *d, int64_t n_key) { return starts_of(d, n_key) + 8 * (n_key + 1); }
+
+static void swap_keys(uint8_t *d, int64_t n_key, int64_t n_pos)
+{
+	uint8_t t[4], *k = keys_of(d) + 4 * (n_key / 2);
+
+	memcpy(t, k, 4);
+	memcpy(k, k + 4, 4);
+	memcpy(k + 4, t, 4);
+}
+
+static void bad_offset(uint8_t *d, int64_t n_key, int64_t n_pos)
+{
+	int64_t v = n_pos + 5;
+
+	memcpy(starts_of(d, n_key) + 8 * (n_key / 3), &v, 8);
+}
+
+static void pos_outside(uint8_t *d, int64_t n_key, int64_t n_pos)
+{
+	int64_t v = (int64_t)1 << 40;
+
+	memcpy(pos_of(d, n_key) + 8 * (n_pos - 1), &v, 8);
+}
+
+static void big_k(uint8_t *d, int64_t n_key, int64_t n_pos)
+{
+	int32_t k = SM_INDEX_MAX_K + 1;
+
+	memcpy(d + 6, &k, 4);
+}
+
+static void first_offset(uint8_t *d, int64_t n_key, int64_t n_pos)
+{
+	int64_t v = 1;
+
+	memcpy(starts_of(d, n_key), &v, 8);
+}
+
 int main(void)
 {
 	sm_ref_t *ref, *other;
@@ -142,6 +273,14 @@ int main(void)
 	if (back)
 		test_buckets(back);
 	sm_index_destroy(back);
+
+	test_faults(path, ref);
+	CHECK(sm_index_save(idx, path) == 0, "saved again after the fault sweep");
+	crafted(path, ref, "keys out of order", "is not above the key before it", swap_keys);
+	crafted(path, ref, "offset past the positions", "does not increase", bad_offset);
+	crafted(path, ref, "position outside the reference", "outside the", pos_outside);
+	crafted(path, ref, "k out of range", "k must be", big_k);
+	crafted(path, ref, "first offset not 0", "first offset", first_offset);
 
 	capture_begin();
 	back = sm_index_load(path, other);
