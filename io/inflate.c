@@ -1,4 +1,4 @@
-/* inflate.c — gzip or plain input through ISA-L (see inflate.h). */
+/* inflate.c — gzip or plain input through ISA-L or zlib (see inflate.h). */
 #include "io/inflate.h"
 
 #include <errno.h>
@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #ifdef SM_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
+#endif
 
 /* Bytes read() asks for at a time. */
 #define SM_INFLATE_IN (1u << 18)
+/* zlib's window bits for a gzip wrapper (16 + the largest window). */
+#define SM_ZLIB_GZIP_BITS (16 + MAX_WBITS)
 
 /* What the stream holds, decided by its first two bytes. */
 enum {
@@ -23,6 +27,7 @@ enum {
 
 struct sm_inflate_s {
 	int fd;
+	int isal;           /* 1: ISA-L inflates, 0: zlib */
 	int mode;           /* MODE_* */
 	int in_member;      /* inside a gzip member: its end not yet reached */
 	int eof;            /* read() has returned 0 */
@@ -30,16 +35,35 @@ struct sm_inflate_s {
 	uint8_t *in;        /* SM_INFLATE_IN bytes; the unread ones at next */
 	uint8_t *next;
 	size_t avail;
+	int64_t n_read;     /* bytes read() so far: next is at n_read - avail */
 	int failed;         /* err is reported by every later call */
 	sm_inflate_err_t err;
+	z_stream zs;        /* zlib's state; zs_live once initialised */
+	int zs_live;
+#ifdef SM_HAVE_ISAL
 	struct inflate_state st;
+#endif
 };
 
-int sm_inflate_wanted(void)
-{
-	const char *v = getenv("SCANMAP_INFLATE");
+static sm_inflater_t default_inflater = SM_INFLATER_AUTO;
 
-	return !v || strcmp(v, "zlib") != 0;
+void sm_inflate_set_default(sm_inflater_t which)
+{
+	default_inflater = which;
+}
+
+int sm_inflate_have_isal(void)
+{
+#ifdef SM_HAVE_ISAL
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+int sm_inflate_uses_isal(void)
+{
+	return sm_inflate_have_isal() && default_inflater != SM_INFLATER_ZLIB;
 }
 
 sm_inflate_t *sm_inflate_open(int fd)
@@ -52,10 +76,10 @@ sm_inflate_t *sm_inflate_open(int fd)
 		return NULL;
 	}
 	z->fd = fd;
+	z->isal = sm_inflate_uses_isal();
 	z->mode = MODE_START;
 	z->next = z->in;
 	z->want = 1;
-	isal_inflate_init(&z->st);
 	return z;
 }
 
@@ -75,56 +99,64 @@ static int fill(sm_inflate_t *z, size_t want)
 			continue;
 		if (n < 0) {
 			z->failed = 1;
-			z->err = (sm_inflate_err_t){ SM_INFLATE_READ_ERROR, errno, NULL };
+			z->err = (sm_inflate_err_t){ SM_INFLATE_READ_ERROR, errno, NULL, 0 };
 			return -1;
 		}
 		if (n == 0)
 			z->eof = 1;
 		z->avail += (size_t)n;
+		z->n_read += n;
 	}
 	return 0;
-}
-
-/* zlib's words for the same faults, so messages do not depend on the
- * inflater. */
-static const char *isal_message(int rc)
-{
-	switch (rc) {
-	case ISAL_INVALID_BLOCK: return "invalid block type";
-	case ISAL_INVALID_SYMBOL: return "invalid code";
-	case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
-	case ISAL_INVALID_WRAPPER: return "incorrect header check";
-	case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
-	case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
-	default: return "invalid deflate data";
-	}
-}
-
-/* At the start or between members: a gzip member starts here (its state
- * reset), or the input is plain, or it has ended (a read error: z->failed). */
-static void next_member(sm_inflate_t *z)
-{
-	if (fill(z, 2) < 0)
-		return;
-	if (z->avail >= 2 && z->next[0] == 0x1f && z->next[1] == 0x8b) {
-		isal_inflate_reset(&z->st);
-		z->st.crc_flag = ISAL_GZIP;
-		z->mode = MODE_GZIP;
-		z->in_member = 1;
-	} else if (z->mode == MODE_START && z->avail > 0) {
-		z->mode = MODE_PLAIN;
-	} else {
-		/* The end, or bytes after a member that start no other: zlib
-		 * ignores those too. */
-		z->mode = MODE_DONE;
-	}
 }
 
 /* Records why the stream stopped; every later call reports it. */
 static void fail(sm_inflate_t *z, sm_inflate_fail_t why, const char *msg)
 {
 	z->failed = 1;
-	z->err = (sm_inflate_err_t){ why, 0, msg };
+	z->err = (sm_inflate_err_t){ why, 0, msg, z->n_read - (int64_t)z->avail };
+}
+
+/* Starts a gzip member at z->next in the inflater's state. */
+static int member_start(sm_inflate_t *z)
+{
+	if (!z->isal) {
+		int rc = z->zs_live ? inflateReset(&z->zs) : inflateInit2(&z->zs, SM_ZLIB_GZIP_BITS);
+
+		if (rc != Z_OK) {
+			fail(z, SM_INFLATE_CORRUPT, "out of memory");
+			return -1;
+		}
+		z->zs_live = 1;
+		return 0;
+	}
+#ifdef SM_HAVE_ISAL
+	isal_inflate_reset(&z->st);
+	z->st.crc_flag = ISAL_GZIP;
+#endif
+	return 0;
+}
+
+/* At the start or between members: a gzip member starts here, or the
+ * input is plain, or it has ended.  Bytes after a member that start no
+ * other are an error (SM_INFLATE_TRAILING): zlib's gzread() would drop them,
+ * and with them any records they hold. */
+static void next_member(sm_inflate_t *z)
+{
+	if (fill(z, 2) < 0)
+		return;
+	if (z->avail >= 2 && z->next[0] == 0x1f && z->next[1] == 0x8b) {
+		if (member_start(z) < 0)
+			return;
+		z->mode = MODE_GZIP;
+		z->in_member = 1;
+	} else if (z->mode == MODE_START && z->avail > 0) {
+		z->mode = MODE_PLAIN;
+	} else if (z->avail == 0) {
+		z->mode = MODE_DONE;
+	} else {
+		fail(z, SM_INFLATE_TRAILING, NULL);
+	}
 }
 
 /* Copies plain input into out[0..room); returns the bytes copied. */
@@ -145,29 +177,82 @@ static size_t plain_step(sm_inflate_t *z, uint8_t *out, size_t room)
 	return k;
 }
 
+#ifdef SM_HAVE_ISAL
+/* zlib's words for the same faults, so messages do not depend on the
+ * inflater. */
+static const char *isal_message(int rc)
+{
+	switch (rc) {
+	case ISAL_INVALID_BLOCK: return "invalid block type";
+	case ISAL_INVALID_SYMBOL: return "invalid code";
+	case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+	case ISAL_INVALID_WRAPPER: return "incorrect header check";
+	case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+	case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+	default: return "invalid deflate data";
+	}
+}
+#endif
+
+/* One inflate call of the current member from z->next into out[0..cap):
+ * sets *made, returns 1 at the member's end, 0 to go on, -1 on corrupt
+ * data (failed). */
+static int inflate_call(sm_inflate_t *z, uint8_t *out, uint32_t cap, size_t *made)
+{
+	int rc;
+
+	if (!z->isal) {
+		z->zs.next_in = z->next;
+		z->zs.avail_in = (uInt)z->avail;
+		z->zs.next_out = out;
+		z->zs.avail_out = cap;
+		rc = inflate(&z->zs, Z_NO_FLUSH);
+		*made = cap - z->zs.avail_out;
+		z->next = z->zs.next_in;
+		z->avail = z->zs.avail_in;
+		if (rc == Z_STREAM_END)
+			return 1;
+		if (rc == Z_OK || rc == Z_BUF_ERROR)
+			return 0;
+		fail(z, SM_INFLATE_CORRUPT, rc == Z_MEM_ERROR ? "out of memory" :
+		     z->zs.msg ? z->zs.msg : "compressed data error");
+		return -1;
+	}
+#ifdef SM_HAVE_ISAL
+	z->st.next_in = z->next;
+	z->st.avail_in = (uint32_t)z->avail;
+	z->st.next_out = out;
+	z->st.avail_out = cap;
+	rc = isal_inflate(&z->st);
+	*made = cap - z->st.avail_out;
+	z->next = z->st.next_in;
+	z->avail = z->st.avail_in;
+	if (rc < 0) {
+		fail(z, SM_INFLATE_CORRUPT, isal_message(rc));
+		return -1;
+	}
+	return z->st.block_state == ISAL_BLOCK_FINISH;
+#else
+	return -1;
+#endif
+}
+
 /* Inflates the current member into out[0..room); returns the bytes made.
  * A step that neither reads nor writes asks for more input first; with
  * none to come, the member is cut short. */
 static size_t gzip_step(sm_inflate_t *z, uint8_t *out, size_t room)
 {
 	const uint32_t cap = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
-	size_t had, made;
+	size_t had, made = 0;
 	int rc;
 
 	if (fill(z, z->want) < 0)
 		return 0;
 	had = z->avail;
-	z->st.next_in = z->next;
-	z->st.avail_in = (uint32_t)z->avail;
-	z->st.next_out = out;
-	z->st.avail_out = cap;
-	rc = isal_inflate(&z->st);
-	made = cap - z->st.avail_out;
-	z->next = z->st.next_in;
-	z->avail = z->st.avail_in;
+	rc = inflate_call(z, out, cap, &made);
 	if (rc < 0) {
-		fail(z, SM_INFLATE_CORRUPT, isal_message(rc));
-	} else if (z->st.block_state == ISAL_BLOCK_FINISH) {
+		/* failed */
+	} else if (rc == 1) {
 		z->in_member = 0;
 		z->want = 1;
 	} else if (made > 0 || had != z->avail) {
@@ -208,30 +293,9 @@ void sm_inflate_close(sm_inflate_t *z)
 {
 	if (!z)
 		return;
+	if (z->zs_live)
+		inflateEnd(&z->zs);
 	close(z->fd);
 	free(z->in);
 	free(z);
 }
-
-#else /* no ISA-L: lines.c reads through zlib */
-
-int sm_inflate_wanted(void) { return 0; }
-
-sm_inflate_t *sm_inflate_open(int fd)
-{
-	close(fd);
-	return NULL;
-}
-
-long sm_inflate_read(sm_inflate_t *z, void *buf, size_t n, sm_inflate_err_t *err)
-{
-	(void)z;
-	(void)buf;
-	(void)n;
-	*err = (sm_inflate_err_t){ SM_INFLATE_CORRUPT, 0, "built without ISA-L" };
-	return -1;
-}
-
-void sm_inflate_close(sm_inflate_t *z) { (void)z; }
-
-#endif

@@ -1,40 +1,58 @@
-/* inflate.h — private to io/: a gzip-or-plain byte stream decoded with
- * Intel's ISA-L (igzip), for the line reader (lines.c).
+/* inflate.h — a gzip-or-plain byte stream for the line reader (io/lines.c),
+ * inflated by Intel's ISA-L (igzip) or by zlib.
  *
- * ISA-L inflates gzip about twice as fast as zlib (docs/dev-notes.md,
- * session 9), and one inflate thread per FASTQ capped the GPU engine's
- * throughput.  It is used when scanmap was built with it (SM_HAVE_ISAL,
- * the Makefile's isal= knob) and the environment does not ask for zlib
- * (SCANMAP_INFLATE=zlib, which the tests use to cover both paths).
+ * ISA-L inflates gzip about twice as fast as zlib, and one inflate thread
+ * per FASTQ capped the GPU engine's throughput; it is used when scanmap was
+ * built with it (SM_HAVE_ISAL, the Makefile's isal= knob) unless the caller
+ * chose zlib (sm_inflate_set_default: the CLI's --inflate, the tests).
  *
- * The stream behaves as zlib's gzread() does, so that the line reader's
- * messages stay the same: input that does not start with the gzip magic is
+ * Both inflaters sit behind the same framing, so they give the same bytes
+ * and the same errors: input that does not start with the gzip magic is
  * passed through as plain text; concatenated gzip members (bgzip output)
  * are read one after another; bytes after a member that are not another
- * member are ignored, as zlib does; input that ends inside a member is an
- * error (truncated), as is corrupt deflate data or a wrong CRC. */
+ * member are an error (SM_INFLATE_TRAILING, at their byte offset), never
+ * ignored as zlib's gzread() does; input that ends inside a member is an
+ * error (truncated), as is corrupt deflate data or a wrong CRC.  The bytes
+ * decoded before an error are returned first. */
 #ifndef SM_INFLATE_H
 #define SM_INFLATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct sm_inflate_s sm_inflate_t;
+
+/* Which library inflates gzip input. */
+typedef enum {
+	SM_INFLATER_AUTO,   /* ISA-L when built with it, else zlib */
+	SM_INFLATER_ISAL,   /* ISA-L (zlib in a build without it: check sm_inflate_have_isal) */
+	SM_INFLATER_ZLIB
+} sm_inflater_t;
 
 /* Why sm_inflate_read() failed. */
 typedef enum {
 	SM_INFLATE_READ_ERROR,  /* read() failed: sys_errno */
 	SM_INFLATE_TRUNCATED,   /* the input ends inside a gzip member */
-	SM_INFLATE_CORRUPT      /* invalid deflate data, header or checksum: msg */
+	SM_INFLATE_CORRUPT,     /* invalid deflate data, header or checksum: msg */
+	SM_INFLATE_TRAILING     /* bytes after a gzip member that start no other: offset */
 } sm_inflate_fail_t;
 
 typedef struct {
 	sm_inflate_fail_t why;
 	int sys_errno;
 	const char *msg;  /* static text */
+	int64_t offset;   /* byte of the compressed input where it stopped */
 } sm_inflate_err_t;
 
-/* 1 when this build has ISA-L and SCANMAP_INFLATE is not "zlib". */
-int sm_inflate_wanted(void);
+/* The inflater of every stream opened from now on (process-wide; set it
+ * before opening readers, e.g. once in main).  Default SM_INFLATER_AUTO. */
+void sm_inflate_set_default(sm_inflater_t which);
+
+/* 1 when this build has ISA-L. */
+int sm_inflate_have_isal(void);
+
+/* 1 when streams opened now inflate with ISA-L. */
+int sm_inflate_uses_isal(void);
 
 /* A stream over file descriptor fd, which it owns from then on (closed by
  * sm_inflate_close, also when this fails).  NULL when out of memory. */

@@ -8,49 +8,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "io/clock.h"
 #include "io/inflate.h"
 #include "io/log.h"
 #include "io/trace.h"
 
-/* Bytes asked of zlib per gzread(): below twice SM_LINES_GZBUF, so zlib
- * inflates through its own output buffer, and a corrupt stream loses the
- * same bytes before the error whatever the block size.  Also the initial
- * size of the buffer for lines that span blocks. */
+/* Bytes asked of the inflater at a time; also the initial size of the
+ * buffer for lines that span blocks. */
 #define SM_LINES_CHUNK (1u << 17)
-/* zlib's own input buffer (gzbuffer). */
-#define SM_LINES_GZBUF (1u << 17)
 /* The ring: SM_LINES_BLOCKS blocks of SM_LINES_BLOCK bytes (a multiple of
  * SM_LINES_CHUNK); the thread fills a block with whole chunks. */
 #define SM_LINES_BLOCK (8u * SM_LINES_CHUNK)
 #define SM_LINES_BLOCKS 4
-/* Room for zlib's error message. */
-#define SM_LINES_MSG 256
 
 /* What follows a block's bytes. */
 enum {
 	LINES_MORE,   /* the next block */
 	LINES_END,    /* a clean end of input */
-	LINES_ERROR   /* an error: errnum, sys_errno, msg */
+	LINES_ERROR   /* an error: err */
 };
 
 typedef struct {
 	char *data;               /* SM_LINES_BLOCK bytes; len of them filled */
 	size_t len;
 	int state;                /* LINES_* */
-	int errnum;               /* gzerror()'s code, for LINES_ERROR */
-	int sys_errno;            /* errno after the failed gzread() (Z_ERRNO) */
-	char msg[SM_LINES_MSG];   /* gzerror()'s message */
+	sm_inflate_err_t err;     /* for LINES_ERROR */
 } lines_blk_t;
 
 /* The ring is a queue of blocks: the thread fills blk[head], the reader
  * parses blk[tail]; n_full counts the blocks filled and not yet given back,
  * the one the reader holds included. */
 struct sm_lines_src_s {
-	sm_inflate_t *z;          /* ISA-L reader (inflate.h), or NULL: */
-	gzFile fp;                /* zlib's */
+	sm_inflate_t *z;          /* the byte stream (inflate.h) */
 	pthread_t thread;
 	int started;              /* thread runs (or ran) and must be joined */
 	pthread_mutex_t lock;
@@ -65,49 +55,21 @@ struct sm_lines_src_s {
 };
 
 /* Inflates one chunk onto the end of b.  Returns LINES_MORE with bytes
- * added, LINES_END, or LINES_ERROR with b's error fields set.  Only here
- * may the thread be cancelled: inside gzread(), waiting on input that may
- * never come (a terminal or a stalled pipe on stdin). */
+ * added, LINES_END, or LINES_ERROR with b->err set.  Only here may the
+ * thread be cancelled: inside read(), waiting on input that may never come
+ * (a terminal or a stalled pipe on stdin). */
 static int inflate_chunk(sm_lines_src_t *s, lines_blk_t *b)
 {
-	const char *msg;
-	int n, errnum, err;
+	long got;
 
-	if (s->z) {
-		sm_inflate_err_t e;
-		long got;
-
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		got = sm_inflate_read(s->z, b->data + b->len, SM_LINES_CHUNK, &e);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-		if (got > 0) {
-			b->len += (size_t)got;
-			return LINES_MORE;
-		}
-		if (got == 0)
-			return LINES_END;
-		/* In zlib's terms, so that lines_report words it the same. */
-		b->errnum = e.why == SM_INFLATE_READ_ERROR ? Z_ERRNO :
-			    e.why == SM_INFLATE_TRUNCATED ? Z_BUF_ERROR : Z_DATA_ERROR;
-		b->sys_errno = e.sys_errno;
-		snprintf(b->msg, sizeof b->msg, "%s", e.msg ? e.msg : "");
-		return LINES_ERROR;
-	}
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-	n = gzread(s->fp, b->data + b->len, SM_LINES_CHUNK);
-	err = errno;
+	got = sm_inflate_read(s->z, b->data + b->len, SM_LINES_CHUNK, &b->err);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	if (n > 0) {
-		b->len += (size_t)n;
+	if (got > 0) {
+		b->len += (size_t)got;
 		return LINES_MORE;
 	}
-	msg = gzerror(s->fp, &errnum);
-	if (n == 0 && errnum == Z_OK)
-		return LINES_END;
-	b->errnum = errnum;
-	b->sys_errno = err;
-	snprintf(b->msg, sizeof b->msg, "%s", msg ? msg : "");
-	return LINES_ERROR;
+	return got == 0 ? LINES_END : LINES_ERROR;
 }
 
 /* The inflate thread: fills blocks in ring order until the end of input, an
@@ -176,24 +138,19 @@ int sm_lines_open(sm_lines_t *lr, const char *path)
 		if (!(s->blk[k].data = malloc(SM_LINES_BLOCK)))
 			goto oom;
 	/* dup() so that closing leaves the process's stdin open.  The
-	 * descriptor goes to ISA-L (which closes it on failure) or zlib. */
+	 * descriptor goes to the stream (which closes it on failure). */
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY);
 
 	if (fd >= 0) {
-		errno = 0;
-		if (sm_inflate_wanted())
-			s->z = sm_inflate_open(fd);
-		else if (!(s->fp = gzdopen(fd, "rb")))
-			close(fd);
+		errno = 0;   /* sm_inflate_open fails only for want of memory */
+		s->z = sm_inflate_open(fd);
 	}
-	if (!s->fp && !s->z) {
+	if (!s->z) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open: %s", name,
 		       errno ? strerror(errno) : "out of memory");
 		sm_lines_close(lr);
 		return -1;
 	}
-	if (s->fp)
-		gzbuffer(s->fp, SM_LINES_GZBUF);
 	if (sm_trace_on) {
 		static int opened;
 
@@ -275,22 +232,27 @@ static int lines_gather(sm_lines_t *lr, size_t *have, size_t n)
  * returned. */
 static void lines_report(const sm_lines_t *lr)
 {
-	const lines_blk_t *b = &lr->src->blk[lr->src->tail];
-	const char *msg = b->msg;
+	const sm_inflate_err_t *e = &lr->src->blk[lr->src->tail].err;
 	long long line = (long long)lr->line_no + 1;
 
-	if (b->errnum == Z_BUF_ERROR) {
+	switch (e->why) {
+	case SM_INFLATE_TRUNCATED:
 		sm_log(SM_LOG_ERROR, "%s: line %lld: truncated gzip file (compressed data ends early)",
 		       lr->path, line);
-	} else if (b->errnum == Z_ERRNO) {
+		break;
+	case SM_INFLATE_READ_ERROR:
 		sm_log(SM_LOG_ERROR, "%s: line %lld: read error: %s", lr->path, line,
-		       strerror(b->sys_errno));
-	} else {
-		/* zlib prefixes its message with the path: drop that repeat. */
-		size_t n = strlen(lr->path);
-		if (strncmp(msg, lr->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
-			msg += n + 2;
-		sm_log(SM_LOG_ERROR, "%s: line %lld: corrupt gzip data: %s", lr->path, line, msg);
+		       strerror(e->sys_errno));
+		break;
+	case SM_INFLATE_TRAILING:
+		sm_log(SM_LOG_ERROR, "%s: byte %lld (after line %lld): data after the end of the "
+		       "gzip stream that is not another gzip member; it would be lost (plain text "
+		       "appended to a .gz file?)", lr->path, (long long)e->offset, line - 1);
+		break;
+	default:
+		sm_log(SM_LOG_ERROR, "%s: line %lld: corrupt gzip data: %s", lr->path, line,
+		       e->msg ? e->msg : "invalid deflate data");
+		break;
 	}
 }
 
@@ -334,6 +296,14 @@ int sm_lines_next(sm_lines_t *lr)
 	if (lr->len > 0 && lr->line[lr->len - 1] == '\r')
 		lr->len--;
 	lr->line_no++;
+	/* A carriage return inside a line: the file's lines end in CR alone
+	 * (classic Mac OS), so what looks like one line is several. */
+	if (memchr(lr->line, '\r', lr->len)) {
+		sm_log(SM_LOG_ERROR, "%s: line %lld: carriage return inside a line: the file's lines "
+		       "end in CR alone (old Mac OS style); convert them to LF (e.g. tr '\\r' '\\n')",
+		       lr->path, (long long)lr->line_no);
+		return -1;
+	}
 	return 1;
 }
 
@@ -349,7 +319,7 @@ void sm_lines_close(sm_lines_t *lr)
 		last = s->last;
 		pthread_cond_broadcast(&s->emptied);
 		pthread_mutex_unlock(&s->lock);
-		/* A thread that has not reached the end may wait in gzread() for
+		/* A thread that has not reached the end may wait in read() for
 		 * input that never comes: cancel it there. */
 		if (!last)
 			pthread_cancel(s->thread);
@@ -359,8 +329,6 @@ void sm_lines_close(sm_lines_t *lr)
 		pthread_cond_destroy(&s->emptied);
 	}
 	if (s) {
-		if (s->fp)
-			gzclose(s->fp);
 		sm_inflate_close(s->z);
 		for (int k = 0; k < SM_LINES_BLOCKS; k++)
 			free(s->blk[k].data);

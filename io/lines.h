@@ -1,13 +1,15 @@
-/* lines.h — private to io/: a buffered line reader over ISA-L or zlib,
- * shared by the FASTA and FASTQ parsers.
+/* lines.h — private to io/: a buffered line reader over ISA-L or zlib
+ * (inflate.h), shared by the FASTA and FASTQ parsers.
  *
  * Plain and gzip input (plain files pass through, and concatenated gzip
  * members such as bgzip output are read in turn), "-" for stdin.  gzip is
  * inflated by ISA-L when the build has it (inflate.h; about twice zlib's
  * speed), else by zlib.  Unlike a bare gzread() loop it tells a truncated or
- * corrupt gzip stream apart from a clean end of file: input that stops
- * inside a gzip member is an error (zlib's Z_BUF_ERROR), which
- * sm_lines_next() reports.
+ * corrupt gzip stream apart from a clean end of file, and refuses bytes
+ * after the last gzip member that start no other member (their offset
+ * named), where gzread() drops them and any reads they hold.  A line that
+ * holds a carriage return before its end (a file with CR-only line endings)
+ * is an error too.
  *
  * Decompression runs ahead in a thread of its own (one per open reader),
  * which inflates into a ring of SM_LINES_BLOCKS blocks while the caller
@@ -49,8 +51,9 @@ int sm_lines_open(sm_lines_t *lr, const char *path);
 
 /* Advances to the next line: 1 with lr->line/lr->len/lr->line_no set (valid
  * until the next call), 0 at a clean end of input, -1 after logging a read
- * error or a truncated/corrupt gzip stream (the message names the file and
- * the line it stopped at).  A last line without a newline is a line. */
+ * error, a truncated/corrupt gzip stream, data after it, or a carriage
+ * return inside a line (the message names the file and the line it stopped
+ * at, or the byte offset of trailing data).  A last line without a newline is a line. */
 int sm_lines_next(sm_lines_t *lr);
 
 /* Stops the inflate thread (also one waiting on input that never comes, such

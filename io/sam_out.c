@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "io/log.h"
+#include "io/outfile.h"
 
 #define SM_PG_ID "scanmap"
 #define SM_STDOUT_NAME "standard output"
@@ -34,7 +35,7 @@ struct sm_sam_out_s {
 	size_t len;
 	sam_hdr_t *hdr;
 	char *path;       /* NULL for standard output */
-	int removable;    /* path is a regular file this run opened for writing */
+	sm_outfile_t out; /* path's temporary file (io/outfile.h) */
 	int failed;       /* a write already failed and was logged */
 };
 
@@ -241,26 +242,26 @@ sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
 	kstring_t text = KS_INITIALIZE;
 	const char *path = opt->path && strcmp(opt->path, "-") != 0 ? opt->path : NULL;
 	const char *mode = open_mode(path);
-	struct stat st;
 
 	if (!w)
 		goto oom;
+	w->fd = -1;
+	w->out.slot = -1;
 	if (path && !(w->path = strdup(path)))
 		goto oom;
-	w->fd = -1;
-	if (!mode[1]) {
-		w->buf = malloc(SM_SAM_OUT_BLOCK);
-		if (!w->buf)
-			goto oom;
-		w->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666) : STDOUT_FILENO;
-	} else {
-		w->fp = sam_open(path ? path : "-", mode);
-	}
+	if (!mode[1] && !(w->buf = malloc(SM_SAM_OUT_BLOCK)))
+		goto oom;
+	if (path && sm_outfile_begin(&w->out, path) < 0)
+		goto fail;
+	if (!mode[1])
+		w->fd = path ? open(sm_outfile_name(&w->out), O_WRONLY | O_CREAT | O_TRUNC, 0666) :
+			STDOUT_FILENO;
+	else
+		w->fp = sam_open(path ? sm_outfile_name(&w->out) : "-", mode);
 	if (w->fd < 0 && !w->fp) {
 		sm_log(SM_LOG_ERROR, "cannot open %s for writing: %s", out_name(w), strerror(errno));
 		goto fail;
 	}
-	w->removable = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (mode[1] == 'c' && cram_reference(w, ref) < 0)
 		goto fail;
 	if (mode[1] && opt->threads > 0 && hts_set_threads(w->fp, opt->threads) < 0) {
@@ -356,15 +357,13 @@ static void destroy(sm_sam_out_t *w)
 	free(w);
 }
 
-static void remove_output(const sm_sam_out_t *w)
+/* Drops the temporary file of a failed run: nothing appears under the
+ * output's name. */
+static void remove_output(sm_sam_out_t *w)
 {
-	if (!w->removable)
-		return;
-	if (unlink(w->path) == 0)
-		sm_log(SM_LOG_ERROR, "removed the incomplete output %s", w->path);
-	else
-		sm_log(SM_LOG_ERROR, "cannot remove the incomplete output %s: %s",
-		       w->path, strerror(errno));
+	if (w->out.tmp)
+		sm_log(SM_LOG_ERROR, "%s not written: the run failed", w->path);
+	sm_outfile_discard(&w->out);
 }
 
 /* Writes out the buffered text and closes the file (standard output stays
@@ -389,6 +388,8 @@ int sm_sam_out_close(sm_sam_out_t *w)
 		sm_log(SM_LOG_ERROR, "cannot finish writing %s: %s; the output is incomplete",
 		       out_name(w), errno ? strerror(errno) : "write error");
 		remove_output(w);
+		rc = -1;
+	} else if (w->path && sm_outfile_commit(&w->out) < 0) {
 		rc = -1;
 	}
 	destroy(w);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "io/sam_out.h"
-#include "mapper/log.h"
+#include "io/log.h"
 
 int sm_rg_parse(const char *arg, char **line, char **id)
 {

@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "io/clock.h"
+#include "io/inflate.h"
 #include "io/log.h"
+#include "io/outfile.h"
 #include "io/ref.h"
 #include "io/sam_out.h"
 #include "mapper/index.h"
@@ -34,6 +36,7 @@ enum {
 	OPT_MAX_OCC,
 	OPT_MAX_WINDOWS,
 	OPT_HELP,
+	OPT_INFLATE,       /* reliability: the gzip inflater */
 };
 
 static const char *const mode_names[] = {
@@ -54,6 +57,13 @@ static const char *const cells_names[] = {
 	[SM_CELLS_8] = "8",
 	[SM_CELLS_16] = "16",
 	[SM_CELLS_32] = "32",
+};
+
+/* --inflate: which library inflates gzip input (io/inflate.h). */
+static const char *const inflate_names[] = {
+	[SM_INFLATER_AUTO] = "auto",
+	[SM_INFLATER_ISAL] = "isal",
+	[SM_INFLATER_ZLIB] = "zlib",
 };
 
 static const char *const cpu_isa_names[] = { "auto", "scalar", "sse41", "avx2", "avx512" };
@@ -202,6 +212,7 @@ void sm_usage(FILE *fp, int full)
 		"                 for tests) [%s]\n"
 		"  --cells STR    GPU cell width ladder: 8, 16, 32 or auto [%s]\n"
 		"  --cpu-isa STR  CPU instruction set: auto, scalar, sse41, avx2, avx512 [%s]\n"
+		"  --inflate STR  gzip inflater: auto (ISA-L when built with it), isal, zlib [auto]\n"
 		"Output (bwa mem's options):\n"
 		"  -a             write every candidate reaching -T as a secondary record\n"
 		"  -h INT[,INT]   XA:Z lists the alternative hits scoring at least 80%% of the\n"
@@ -431,6 +442,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "max-occ", required_argument, NULL, OPT_MAX_OCC },
 		{ "max-windows", required_argument, NULL, OPT_MAX_WINDOWS },
+		{ "inflate", required_argument, NULL, OPT_INFLATE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, k, min_score = 0;
@@ -475,6 +487,16 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			free(o->rg_line);
 			free(o->rg_id);
 			rc = sm_rg_parse(optarg, &o->rg_line, &o->rg_id);
+			break;
+		case OPT_INFLATE:
+			k = parse_name("--inflate", optarg, inflate_names, N_ELEM(inflate_names));
+			if (k == SM_INFLATER_ISAL && !sm_inflate_have_isal()) {
+				sm_log(SM_LOG_ERROR, "--inflate isal: this scanmap was built without ISA-L");
+				k = -1;
+			}
+			if (k >= 0)
+				sm_inflate_set_default((sm_inflater_t)k);
+			rc = k < 0 ? -1 : 0;
 			break;
 		case OPT_ENGINE:
 			k = parse_name("--engine", optarg, engine_names, N_ELEM(engine_names));
@@ -636,7 +658,8 @@ static int index_main(int argc, char **argv)
 		strcat(path, SM_INDEX_SUFFIX);
 		out_path = path;
 	}
-	if (sm_ref_load(argv[optind], &ref) < 0)
+	if (sm_outfile_check_inputs("-o", out_path, (const char *const *)&argv[optind], 1) < 0 ||
+	    sm_ref_load(argv[optind], &ref) < 0)
 		goto out;
 	idx = sm_index_build(ref, k, w);
 	if (!idx || sm_index_save(idx, out_path) < 0)

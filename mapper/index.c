@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "io/log.h"
+#include "io/outfile.h"
 #include "mapper/score.h"
 
 static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
@@ -367,7 +368,8 @@ static int put(FILE *fp, index_sum_t *s, const void *data, size_t n)
 
 int sm_index_save(const sm_index_t *idx, const char *path)
 {
-	FILE *fp = fopen(path, "wb");
+	sm_outfile_t out;
+	FILE *fp;
 	uint8_t version = SM_INDEX_VERSION;
 	index_head_t h = { idx->k, idx->w, idx->ref_len, idx->n_contig, 0, idx->ref_sum,
 			   idx->n_key, idx->start[idx->n_key] };
@@ -375,8 +377,11 @@ int sm_index_save(const sm_index_t *idx, const char *path)
 	uint64_t sum;
 	int ok;
 
-	if (!fp) {
+	if (sm_outfile_begin(&out, path) < 0)
+		return -1;
+	if (!(fp = fopen(sm_outfile_name(&out), "wb"))) {
 		sm_log(SM_LOG_ERROR, "%s: cannot write the index: %s", path, strerror(errno));
+		sm_outfile_discard(&out);
 		return -1;
 	}
 	sum_init(&s);
@@ -392,10 +397,10 @@ int sm_index_save(const sm_index_t *idx, const char *path)
 		ok = 0;
 	if (!ok) {
 		sm_log(SM_LOG_ERROR, "%s: writing the index failed: %s", path, strerror(errno));
-		remove(path);
+		sm_outfile_discard(&out);
 		return -1;
 	}
-	return 0;
+	return sm_outfile_commit(&out);
 }
 
 /* Reads n bytes into data, adding them to the sum chunk by chunk while they

@@ -93,7 +93,9 @@ int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 /* Builds the index of ref in memory.  Returns NULL after logging. */
 sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w);
 
-/* Writes idx to path; returns 0 or -1 after logging (the file is removed). */
+/* Writes idx to path, under a temporary name renamed when complete
+ * (io/outfile.h); returns 0 or -1 after logging (nothing is left under
+ * path). */
 int sm_index_save(const sm_index_t *idx, const char *path);
 
 /* Reads an index and checks it against ref.  Returns NULL after logging. */

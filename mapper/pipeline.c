@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/outfile.h"
+
 static const char *const list_name[LIST_N] = { "windows", "second pass", "tandem" };
 
 /* CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID) or of the
@@ -948,26 +950,24 @@ oom:
 
 /* ---- setup ---- */
 
-/* 1 if path a names the same existing file as path b. */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
-/* Refuses an output that would truncate one of the inputs before it is read. */
+/* Refuses an output that is one of the inputs: reference, reads, mates or
+ * the index REF.smi that seeded mode would load (io/outfile.h). */
 static int check_output_path(const sm_opt_t *o)
 {
-	if (!o->out_path || strcmp(o->out_path, "-") == 0)
-		return 0;
-	if (same_file(o->out_path, o->reads_path) || same_file(o->out_path, o->ref_path) ||
-	    (o->mates_path && same_file(o->out_path, o->mates_path))) {
-		sm_log(SM_LOG_ERROR, "-o %s: the output would overwrite an input file", o->out_path);
+	size_t l = strlen(o->ref_path);
+	char *index = malloc(l + sizeof SM_INDEX_SUFFIX);
+	const char *inputs[] = { o->ref_path, o->reads_path, o->mates_path, index };
+	int rc;
+
+	if (!index) {
+		sm_log(SM_LOG_ERROR, "out of memory");
 		return -1;
 	}
-	return 0;
+	memcpy(index, o->ref_path, l);
+	memcpy(index + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
+	rc = sm_outfile_check_inputs("-o", o->out_path, inputs, (int)(sizeof inputs / sizeof *inputs));
+	free(index);
+	return rc;
 }
 
 /* The index of seeded mode: REF.smi when it exists (and matches -k/-w when

@@ -55,15 +55,15 @@ for ext in sam bam; do
 	echo stale >"$tmp/out.$ext"
 	run "$SCANMAP" map -o "$tmp/out.$ext" "$tmp/ref.fa" "$tmp/bad.fq"
 	expect_failure "bad input with -o out.$ext"
-	expect_err "removed the incomplete output" "bad input: removal reported ($ext)"
-	check "bad input: out.$ext removed" test ! -e "$tmp/out.$ext"
+	expect_err "out.$ext not written: the run failed" "bad input: failure reported ($ext)"
+	check "bad input: out.$ext (stale) removed, no temporary file" bash -c "! compgen -G '$tmp/*out.$ext*'"
 done
 
 # An output that is one of the inputs is refused before anything is written.
 cp "$tmp/one.fq" "$tmp/keep.fq"
 run "$SCANMAP" map -o "$tmp/keep.fq" "$tmp/ref.fa" "$tmp/keep.fq"
 expect_failure "-o the reads file"
-expect_err "would overwrite an input file" "-o the reads file: message"
+expect_err "would overwrite the input" "-o the reads file: message"
 check "-o the reads file: reads untouched" cmp -s "$tmp/keep.fq" "$tmp/one.fq"
 run "$SCANMAP" map -o "$tmp/ref.fa" "$tmp/ref.fa" "$tmp/keep.fq"
 expect_failure "-o the reference"

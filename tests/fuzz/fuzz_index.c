@@ -14,7 +14,7 @@
 
 #include "io/ref.h"
 #include "mapper/index.h"
-#include "mapper/log.h"
+#include "io/log.h"
 #include "tests/fuzz/fuzz_file.h"
 
 /* Layout offsets of the version-2 file (index.h). */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "io/sam_out.h"
-#include "mapper/log.h"
+#include "io/log.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -2,6 +2,7 @@
  * ambiguity runs, and every error the loader must report with file and line.
  * One line per check; the last line is "N passed, N failed". */
 #include "tests/unit/unit.h"
+#include "io/inflate.h"
 #include "io/ref.h"
 #include "mapper/score.h"
 
@@ -242,8 +243,11 @@ static void test_many_contigs(void)
 	free(owner);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* tests/run.sh runs this again with --zlib (io/inflate.h) */
+	if (argc > 1 && strcmp(argv[1], "--zlib") == 0)
+		sm_inflate_set_default(SM_INFLATER_ZLIB);
 	unit_begin("ref");
 	test_basic();
 	test_runs_break_at_contigs();
