@@ -139,6 +139,10 @@ int sm_fastq_next(sm_fastq_t *f, sm_read_t *r)
 		fq_error(f, NULL, "empty read name after '@'");
 		return -1;
 	}
+	if (name_len == 1 && f->title[0] == '*') {
+		fq_error(f, NULL, "read name '*' is SAM's mark for a missing name; rename the read");
+		return -1;
+	}
 	if (name_len > SM_QNAME_MAX) {
 		fq_error(f, NULL, "read name of %zu characters is longer than SAM allows (%d)",
 			 name_len, SM_QNAME_MAX);

@@ -114,6 +114,48 @@ void sm_opt_free(sm_opt_t *o)
 	o->rg_line = o->rg_id = o->cmdline = o->hdr_lines = NULL;
 }
 
+/* Long reads: the traceback (mapper/align.h) fills three matrices of 32-bit
+ * cells over the band an alignment scoring at least -T can span, at most
+ * n + 1 rows of n + (n*A - T - O)/E + 1 columns: memory quadratic in the
+ * read length.  --max-read-len is refused up front when that worst case
+ * passes SM_MAX_TRACE_BYTES per worker thread, rather than when a worker
+ * asks for the memory mid-run. */
+#define SM_TRACE_CELL_BYTES (3.0 * sizeof(int32_t))
+#define SM_MAX_TRACE_BYTES ((double)(1ull << 32))
+#define SM_GIB (1024.0 * 1024.0 * 1024.0)
+
+static double trace_bytes(int64_t n, const sm_opt_t *o)
+{
+	double span = (double)n * o->score.match - o->min_score - o->score.gap_open;
+	double cols = (double)n + (span > 0 ? span / o->score.gap_ext : 0) + 1;
+
+	return (double)(n + 1) * cols * SM_TRACE_CELL_BYTES;
+}
+
+/* Refuses a --max-read-len whose traceback may pass SM_MAX_TRACE_BYTES,
+ * naming the longest length that fits.  Returns 0 or -1. */
+static int check_trace_memory(const sm_opt_t *o)
+{
+	int64_t lo = 1, hi = o->max_read_len;
+
+	if (trace_bytes(o->max_read_len, o) <= SM_MAX_TRACE_BYTES)
+		return 0;
+	while (lo < hi) {
+		int64_t mid = (lo + hi + 1) / 2;
+
+		if (trace_bytes(mid, o) <= SM_MAX_TRACE_BYTES)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	sm_log(SM_LOG_ERROR, "--max-read-len %d: the traceback of a read that long may need "
+	       "%.0f GiB (it grows with the square of the read length at these scores); the "
+	       "limit is %.0f GiB per thread, which allows reads up to %lld bases",
+	       o->max_read_len, trace_bytes(o->max_read_len, o) / SM_GIB,
+	       SM_MAX_TRACE_BYTES / SM_GIB, (long long)lo);
+	return -1;
+}
+
 static int check_range(const char *opt, long v, long lo, long hi)
 {
 	if (v >= lo && v <= hi)
@@ -141,6 +183,8 @@ int sm_opt_validate(const sm_opt_t *o)
 	    check_range("--max-occ", o->max_occ, 1, INT_MAX) < 0 ||
 	    check_range("--max-windows", o->max_windows, 1, SM_MAX_WINDOWS_LIMIT) < 0 ||
 	    check_range("-N (secondary alignments)", o->n_secondary, 0, SM_MAX_SECONDARY) < 0)
+		return -1;
+	if (check_trace_memory(o) < 0)
 		return -1;
 	if (o->interleaved && o->mates_path) {
 		sm_log(SM_LOG_ERROR, "-p (interleaved pairs) takes one reads file, not two");

@@ -259,7 +259,8 @@ static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
 		res->win = w;
 		res->m_win = n_win;
 	}
-	memcpy(res->win, win, (size_t)n_win * sizeof *res->win);
+	if (n_win > 0)   /* win may be NULL when empty */
+		memcpy(res->win, win, (size_t)n_win * sizeof *res->win);
 	res->n_win = n_win;
 	res->from_windows = 1;
 	return 0;
@@ -358,7 +359,9 @@ static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 
 			if (nw < 0)
 				return -1;
-			memcpy(ws->seed_win + (int64_t)t * keep, ws->wref.win, (size_t)nw * sizeof *ws->seed_win);
+			if (nw > 0)   /* wref.win may be NULL when empty */
+				memcpy(ws->seed_win + (int64_t)t * keep, ws->wref.win,
+				       (size_t)nw * sizeof *ws->seed_win);
 			ws->seed_nwin[t] = nw;
 		}
 	} else {

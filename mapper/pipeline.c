@@ -877,8 +877,12 @@ static int estimate_inserts(pipe_t *p)
 	while (p->n_sample < cap) {
 		int r = read_unit(p, &p->sample[p->n_sample]);
 
-		if (r < 0 || (r > 0 && read_max_len_check(p, &p->sample[p->n_sample], SM_STRANDS) < 0))
+		if (r < 0 || (r > 0 && read_max_len_check(p, &p->sample[p->n_sample], SM_STRANDS) < 0)) {
+			/* the unit read in part (pairs out of step) is not counted */
+			for (int s = 0; s < SM_STRANDS; s++)
+				sm_read_free(&p->sample[p->n_sample + s]);
 			return -1;
+		}
 		if (r == 0)
 			break;
 		p->n_sample += SM_STRANDS;

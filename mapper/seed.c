@@ -396,7 +396,8 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 	n_a = all_clusters(s, idx, opt, read_a, na, max_occ);
 	if (n_a < 0 || sm_grow((void **)&s->cl_a, &s->cap_cl_a, n_a, sizeof *s->cl_a) < 0)
 		goto oom;
-	memcpy(s->cl_a, s->cl, (size_t)n_a * sizeof *s->cl_a);
+	if (n_a > 0)   /* s->cl may be NULL when empty */
+		memcpy(s->cl_a, s->cl, (size_t)n_a * sizeof *s->cl_a);
 	n_b = all_clusters(s, idx, opt, read_b, nb, max_occ);
 	if (n_b < 0)
 		goto oom;
