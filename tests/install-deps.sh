@@ -29,6 +29,11 @@ need() {
 	fi
 }
 have() { command -v "$1"; }
+# fuzz_links: clang links a libFuzzer target.
+fuzz_links() {
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' |
+		clang -fsanitize=fuzzer -x c - -o /dev/null
+}
 # header H: the C compiler finds H.
 header() { printf '#include <%s>\n' "$1" | cc -E -x c -; }
 
@@ -48,6 +53,8 @@ if [[ $level == test ]]; then
 	need emboss have water          # independent Smith-Waterman
 	need picard-tools have PicardCommandLine  # ValidateSamFile
 	need gawk have gawk             # tests use gawk's and() (Debian then points awk at gawk)
+	need clang have clang           # make fuzz: libFuzzer targets (tests/check.mk)
+	need libclang-rt-dev fuzz_links # libFuzzer's runtime
 	need snakemake have snakemake   # workflow/Snakefile (tests/integration/workflow.sh)
 	need man-db have man            # the man page renders cleanly (tests/integration/install.sh)
 	need bwa have bwa               # split reads compared with bwa mem's (tests/cli/split_reads.sh)

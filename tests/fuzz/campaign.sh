@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# campaign.sh — a fuzz campaign: every libFuzzer target for the same time.
+#
+#   tests/fuzz/campaign.sh TARGET_SECONDS JOBS OUTDIR
+#
+# Builds the targets (make fuzz: clang) unless build/fuzz/ already holds them
+# (built elsewhere and carried here: they need only glibc and libstdc++, and
+# ISA-L from build/fuzz/lib), then runs each target for TARGET_SECONDS of
+# wall time with JOBS fuzzing processes (-jobs/-workers), one target after
+# another, growing OUTDIR/corpus/NAME from tests/fuzz/corpus/NAME.  CPU time
+# per target is about TARGET_SECONDS x JOBS.  Crashes go to OUTDIR/crashes/NAME/.
+# Prints, per target: executions, coverage (libFuzzer's cov and ft), corpus
+# size and crashes; the table is also in OUTDIR/summary.md.  Exits 1 if any
+# target crashed.
+set -uo pipefail
+secs=${1:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR}
+jobs=${2:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR}
+out=${3:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR}
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+
+targets=()
+for f in tests/fuzz/fuzz_*.c; do
+	t=${f##*/fuzz_}
+	targets+=("${t%.c}")
+done
+missing=0
+for t in "${targets[@]}"; do
+	[[ -x build/fuzz/fuzz_$t ]] || missing=1
+done
+if ((missing)); then
+	make fuzz >"$out/build.log" 2>&1 || {
+		tail -n 20 "$out/build.log"
+		echo "campaign: make fuzz failed (needs clang; or carry build/fuzz/ built elsewhere)" >&2
+		exit 1
+	}
+fi
+
+summary=$out/summary.md
+{
+	echo "| target | seconds x jobs | executions | cov | ft | corpus | crashes |"
+	echo "|---|---|---|---|---|---|---|"
+} >"$summary"
+any_crash=0
+for t in "${targets[@]}"; do
+	corpus=$out/corpus/$t crashes=$out/crashes/$t logs=$out/logs/$t
+	mkdir -p "$corpus" "$crashes" "$logs"
+	echo "campaign: fuzz_$t for ${secs}s with $jobs jobs" >&2
+	# Each worker writes fuzz-N.log in the current directory.
+	(cd "$logs" && "$root/build/fuzz/fuzz_$t" -max_total_time="$secs" -jobs="$jobs" \
+		-workers="$jobs" -max_len=65536 -rss_limit_mb=4096 -timeout=60 \
+		-artifact_prefix="$crashes/" -print_final_stats=1 \
+		"$corpus" "$root/tests/fuzz/corpus/$t" >"$logs/main.log" 2>&1)
+	execs=0 cov=0 ft=0
+	for l in "$logs"/fuzz-*.log; do
+		[[ -f $l ]] || continue
+		e=$(grep -a 'stat::number_of_executed_units' "$l" | awk '{s += $2} END {print s + 0}')
+		execs=$((execs + e))
+		c=$(grep -aoE 'cov: [0-9]+' "$l" | tail -n 1 | awk '{print $2}')
+		f=$(grep -aoE 'ft: [0-9]+' "$l" | tail -n 1 | awk '{print $2}')
+		((${c:-0} > cov)) && cov=$c
+		((${f:-0} > ft)) && ft=$f
+	done
+	n_corpus=$(find "$corpus" -type f | wc -l)
+	n_crash=$(find "$crashes" -type f | wc -l)
+	((n_crash > 0)) && any_crash=1
+	printf '| fuzz_%s | %s x %s | %s | %s | %s | %s | %s |\n' "$t" "$secs" "$jobs" "$execs" \
+		"$cov" "$ft" "$n_corpus" "$n_crash" | tee -a "$summary"
+done
+echo "campaign: summary in $summary" >&2
+exit $any_crash
