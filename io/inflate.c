@@ -14,6 +14,10 @@
 
 /* Bytes read() asks for at a time. */
 #define SM_INFLATE_IN (1u << 18)
+/* The gzip header's flag byte (RFC 1952: ID1 ID2 CM FLG) and its reserved
+ * bits, which must be zero. */
+#define SM_GZIP_FLG 3
+#define SM_GZIP_FLG_RESERVED 0xe0
 /* zlib's window bits for a gzip wrapper (16 + the largest window). */
 #define SM_ZLIB_GZIP_BITS (16 + MAX_WBITS)
 
@@ -143,9 +147,15 @@ static int member_start(sm_inflate_t *z)
  * and with them any records they hold. */
 static void next_member(sm_inflate_t *z)
 {
-	if (fill(z, 2) < 0)
+	if (fill(z, SM_GZIP_FLG + 1) < 0)
 		return;
 	if (z->avail >= 2 && z->next[0] == 0x1f && z->next[1] == 0x8b) {
+		/* zlib refuses reserved header flags, ISA-L reads on: refuse them
+		 * here, so that both inflaters read the same records. */
+		if (z->avail > SM_GZIP_FLG && (z->next[SM_GZIP_FLG] & SM_GZIP_FLG_RESERVED)) {
+			fail(z, SM_INFLATE_CORRUPT, "unknown header flags set");
+			return;
+		}
 		if (member_start(z) < 0)
 			return;
 		z->mode = MODE_GZIP;
@@ -196,7 +206,11 @@ static const char *isal_message(int rc)
 
 /* One inflate call of the current member from z->next into out[0..cap):
  * sets *made, returns 1 at the member's end, 0 to go on, -1 on corrupt
- * data (failed). */
+ * data (failed).  A call that finds corrupt deflate data makes nothing: how
+ * far into a corrupt block each inflater writes before it notices differs,
+ * and the records read before the error must not depend on the inflater.
+ * A bad checksum is found after the whole member, the same way by both, so
+ * what the call made stays. */
 static int inflate_call(sm_inflate_t *z, uint8_t *out, uint32_t cap, size_t *made)
 {
 	int rc;
@@ -216,6 +230,9 @@ static int inflate_call(sm_inflate_t *z, uint8_t *out, uint32_t cap, size_t *mad
 			return 0;
 		fail(z, SM_INFLATE_CORRUPT, rc == Z_MEM_ERROR ? "out of memory" :
 		     z->zs.msg ? z->zs.msg : "compressed data error");
+		if (z->zs.msg == NULL || strncmp(z->zs.msg, "incorrect ", strlen("incorrect ")) != 0 ||
+		    strcmp(z->zs.msg, "incorrect header check") == 0)
+			*made = 0;
 		return -1;
 	}
 #ifdef SM_HAVE_ISAL
@@ -229,6 +246,8 @@ static int inflate_call(sm_inflate_t *z, uint8_t *out, uint32_t cap, size_t *mad
 	z->avail = z->st.avail_in;
 	if (rc < 0) {
 		fail(z, SM_INFLATE_CORRUPT, isal_message(rc));
+		if (rc != ISAL_INCORRECT_CHECKSUM)
+			*made = 0;
 		return -1;
 	}
 	return z->st.block_state == ISAL_BLOCK_FINISH;
