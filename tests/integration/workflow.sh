@@ -41,6 +41,12 @@ records() {
 		for (i = 1; i <= n; i++) s = s OFS t[i]
 		print s }' | LC_ALL=C sort
 }
+# snakemake_run CONFIG LOG MESSAGE: runs the workflow in $WORK on 2 cores;
+# on failure shows the log's end and fails with MESSAGE.
+snakemake_run() {
+	(cd "$WORK" && snakemake -s "$ROOT/workflow/Snakefile" --cores 2 --configfile "$1") \
+		>"$WORK/$2" 2>&1 || { tail -n 40 "$WORK/$2" >&2; fail "$3"; }
+}
 # postprocess IN.sam OUT.bam: what the workflow does after mapping.
 postprocess() {
 	samtools fixmate -m -u "$1" - | samtools sort -u - | samtools markdup - "$2" 2>/dev/null
@@ -58,8 +64,7 @@ out: $WORK/out
 scanmap: $SCANMAP
 CONF
 note "snakemake --cores 2 (3 shards)"
-(cd "$WORK" && snakemake -s "$ROOT/workflow/Snakefile" --cores 2 --configfile config.yaml) \
-	>"$WORK/snakemake.log" 2>&1 || { tail -n 40 "$WORK/snakemake.log" >&2; fail "snakemake failed"; }
+snakemake_run config.yaml snakemake.log "snakemake failed"
 bam=$WORK/out/ecoli.bam
 [[ -s $bam && -s $bam.bai ]] || fail "no $bam or no index"
 samtools quickcheck "$bam" || fail "samtools quickcheck rejects $bam"
@@ -110,8 +115,7 @@ out: $WORK/sheet
 scanmap: $SCANMAP
 CONF
 note "snakemake --cores 2, sample sheet (2 samples, 3 read groups, 2 shards each)"
-(cd "$WORK" && snakemake -s "$ROOT/workflow/Snakefile" --cores 2 --configfile sheet.yaml) \
-	>"$WORK/sheet.log" 2>&1 || { tail -n 40 "$WORK/sheet.log" >&2; fail "snakemake (sample sheet) failed"; }
+snakemake_run sheet.yaml sheet.log "snakemake (sample sheet) failed"
 for s in ecoli se; do
 	[[ -s $WORK/sheet/$s.bam && -s $WORK/sheet/$s.bam.bai ]] || fail "no BAM and index for sample $s"
 done
