@@ -11,7 +11,7 @@
 # (tags in any order) equal the one run's; that model is the one a plain `scanmap map`
 # over all the reads estimates, and each shard mapped with it.  Then a sample sheet of
 # two samples (one of two read groups, one single-end): one BAM per sample, each with
-# the records of its units' own runs.
+# the records of its units' own runs.  And a dry run with the Slurm profile and gpus: 1.
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/seeded_genomes.bash"
 
@@ -136,4 +136,12 @@ postprocess "$WORK/u3.sam" "$WORK/u3.md.bam"
 cmp -s <(records "$WORK/sheet/se.bam") <(records "$WORK/u3.md.bam") ||
 	fail "sample se (single-end): records differ from its own run's"
 note "sample sheet: ecoli (2 read groups) and se (single-end) equal their units' own runs"
+
+# The Slurm profile: a dry run shows the mapping jobs asking for a GPU.
+(cd "$WORK" && snakemake -s "$ROOT/workflow/Snakefile" --profile "$ROOT/workflow/profiles/slurm" \
+	--configfile sheet.yaml --config out="$WORK/dry" gpus=1 -n) >"$WORK/dry.log" 2>&1 ||
+	{ tail -n 20 "$WORK/dry.log" >&2; fail "snakemake --profile workflow/profiles/slurm -n failed"; }
+[[ $(grep -c 'resources:.*gpu=1, slurm_extra=--gres=gpu:1' "$WORK/dry.log") == 6 ]] ||
+	fail "slurm profile (dry run): the 6 mapping jobs do not ask for --gres=gpu:1"
+note "slurm profile (dry run): each of the 6 mapping jobs asks for --gres=gpu:1"
 echo "ok"
