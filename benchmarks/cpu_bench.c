@@ -323,7 +323,7 @@ int main(int argc, char **argv)
 	double budget = 4.0;
 	uint64_t seed = 1;
 	sm_score_t sc = { SM_DEFAULT_MATCH, SM_DEFAULT_MISMATCH, SM_DEFAULT_GAP_OPEN,
-			  SM_DEFAULT_GAP_EXTEND };
+			  SM_DEFAULT_GAP_EXTEND, 0, 0 };
 
 	while ((opt = getopt(argc, argv, "r:n:l:s:t:b:m:A:B:O:E:")) != -1) {
 		switch (opt) {

@@ -143,8 +143,8 @@ fail:
 }
 
 /* The paper's scoring: match 1, mismatch 2, Gs = 5, Ge = 1 (O = 4, E = 1). */
-static const sm_score_t paper_sc = { 1, 2, 4, 1 };
-static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
+static const sm_score_t paper_sc = { 1, 2, 4, 1, 0, 0 };
+static const sm_score_t bwa_sc = { 1, 4, 6, 1, 0, 0 };
 
 static int run_ms(const char *bench, const int64_t *ms, int nm, const int *ns, int nn,
 		  const sm_cells_t *cl, int nc, const sm_score_t *sc, int reads)

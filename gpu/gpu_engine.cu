@@ -315,7 +315,7 @@ static int64_t sm_halo(const sm_score_t *sc, int n)
  * their kernels treat a lane of separator columns as a barrier. */
 static int64_t sm_sep_len(const sm_score_t *sc, int len)
 {
-	return sm_round_up((int64_t)len * sc->match + 1, SM_GPU_PAD_ALIGN);
+	return sm_round_up(sm_best_possible(sc, len) + 1, SM_GPU_PAD_ALIGN);
 }
 
 /* Device layout of the whole reference r with separators of pad columns
@@ -998,7 +998,7 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 	for (int gi = 0; gi < ngroups; gi++) {
 		qoff[gi] = rows_total;
 		rows_total += (int64_t)glen[gi] * Q;
-		if (bits < 32 && (int64_t)glen[gi] * g->sc.match > limit)
+		if (bits < 32 && (int64_t)glen[gi] * g->sc.match + g->sc.clip5 > limit)
 			nladder = gi + 1;
 	}
 	if (sm_grow_host((void **)&s->h_rows, &s->h_rows_cap, (size_t)rows_total) ||
@@ -1036,6 +1036,13 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 				const int k = gi * Q + l;
 				sm_pack_lane(rows + qoff[gi] + l, L, Q, lq[k] >= 0 ? q[lq[k]].len : 0, seq[l]);
 			}
+		/* Each query's first base takes its bonus profile (sw_kernel.cuh,
+		 * Clipping penalty). */
+		if (g->sc.clip5)
+			for (int l = 0; l < Q; l++)
+				if (lq[gi * Q + l] >= 0)
+					rows[qoff[gi] + (int64_t)(L - q[lq[gi * Q + l]].len) * Q + l] +=
+						smk::FIRST_CODE;
 	}
 	if (sm_grow((void **)&s->d_rows, &s->rows_cap, (size_t)rows_total))
 		goto done;
@@ -1086,10 +1093,16 @@ static int sm_gpu_scan_slot(sm_gpu_t *g, sm_gpu_slot_t *s, int n, const sm_query
 		P.match = g->sc.match;
 		P.oe = g->sc.gap_open + g->sc.gap_ext;
 		P.ext = g->sc.gap_ext;
-		for (int code = 0; code <= SM_BASE_N; code++) {
+		P.clip5 = g->sc.clip5;
+		P.clip3 = g->sc.clip3;
+		/* Codes FIRST_CODE + c: a read's first base, with the 5' bonus. */
+		for (int code = 0; code < 2 * smk::FIRST_CODE; code++) {
 			uint32_t ps = 0, pp = 0, pn = 0;
+			const int first = code >= smk::FIRST_CODE;
+			const uint8_t qc = (uint8_t)(first ? code - smk::FIRST_CODE : code);
 			for (int r = 0; r < 4; r++) {
-				int s = sm_subst(&g->sc, (uint8_t)r, (uint8_t)code);
+				int s = first ? sm_subst_first(&g->sc, (uint8_t)r, qc)
+					      : sm_subst(&g->sc, (uint8_t)r, qc);
 				ps |= (uint32_t)(uint8_t)(int8_t)s << (8 * r);
 				pp |= (uint32_t)(s > 0 ? s : 0) << (8 * r);
 				pn |= (uint32_t)(s < 0 ? -s : 0) << (8 * r);

@@ -119,6 +119,16 @@ constexpr int TOPK = SM_TOPK;
 /* Eq. 10's hysteresis T: back to narrow cells once max + match <= limit - T. */
 constexpr int NARROW_BACK_MARGIN = 10;
 
+/* Clipping penalty (mapper/score.h).  A read's first base has the row
+ * code FIRST_CODE + c (the host marks it), whose profile is sm_subst_first():
+ * s + clip5 against A..T.  An ambiguous column (and so every separator)
+ * scores -1 in every row, the bonus included, as the oracle has it.  Row
+ * 1's scores can reach match + clip5, which the ladders' overflow
+ * thresholds take as the largest score.  The 3' bonus is folded into the
+ * column maxima after a strip's last row (H(n) + clip3 where H(n) > 0),
+ * in 32-bit arithmetic. */
+constexpr uint8_t FIRST_CODE = SM_BASE_N + 1;
+
 /* Reference codes on the device: 0..3 bases, 4 ambiguous, 5 separator.
  * Per-group references hold a code per lane pair (Lane references):
  * bits 0..2 the code of even lanes, bits 3..5 that of odd lanes. */
@@ -164,9 +174,13 @@ struct Params {
 	int64_t range_len;         /* reported columns per range (multiple of a lane's C) */
 	int halo;                  /* context columns before a range (multiple of C) */
 	int match, oe, ext;        /* score bounds: match; O+E; E */
-	uint32_t prof_s[5];        /* per read code: bytes s(q, A..T), signed */
-	uint32_t prof_pos[5];      /* bytes max(s, 0) */
-	uint32_t prof_neg[5];      /* bytes max(-s, 0) */
+	int clip5, clip3;          /* the end bonuses (mapper/score.h) */
+	/* Per read code (Clipping penalty below: codes FIRST_CODE + c for a
+	 * read's first base c): bytes s(q, A..T), signed; max(s, 0);
+	 * max(-s, 0). */
+	uint32_t prof_s[2 * (SM_BASE_N + 1)];
+	uint32_t prof_pos[2 * (SM_BASE_N + 1)];
+	uint32_t prof_neg[2 * (SM_BASE_N + 1)];
 	/* Per-group references (GREF kernels only; the others scan the
 	 * whole reference above).  Group g's reference starts at device column gref[g] (a
 	 * multiple of 64), spans gdev_len[g] columns, and its contigs are
@@ -824,8 +838,8 @@ template <int B, bool LADDER, int C> struct Strip {
 		Decays dn, dw;
 		make_decays<N>(dn, P);
 		make_decays<W>(dw, P);
-		const int up_thr = N::LIMIT - P.match;
-		const int down_thr = N::LIMIT - NARROW_BACK_MARGIN - P.match;
+		const int up_thr = N::LIMIT - P.match - P.clip5;
+		const int down_thr = N::LIMIT - NARROW_BACK_MARGIN - P.match - P.clip5;
 		uint32_t dprev[LADDER ? Q : 1];
 		bool wide = false, vote_wide = false, f_alive = false;
 
@@ -920,6 +934,18 @@ template <int B, bool LADDER, int C> struct Strip {
 		if constexpr (LADDER) {
 			/* The next strip starts narrow: its edge is format-neutral. */
 			fold_max(st);
+			/* The 3' bonus: H holds the last row, in its width. */
+			if (P.clip3) {
+#pragma unroll
+				for (int c = 0; c < C; c++) {
+#pragma unroll
+					for (int q = 0; q < Q; q++) {
+						const int h = wide ? (int)st.H[c * Q + q] : N::get(st.H[c], q);
+						if (h > 0 && h + P.clip3 > (int)st.Mw[c * Q + q])
+							st.Mw[c * Q + q] = (uint32_t)(h + P.clip3);
+					}
+				}
+			}
 		}
 	}
 };
@@ -1017,9 +1043,9 @@ strip_kernel(Params P)
 		edge[x] = 0;
 	__syncwarp();
 
-	/* Reach in lanes (Eq. 11): K <= L*match decays by E per column, so
-	 * lanes further than dmax to the left cannot matter. */
-	const int64_t smax = (int64_t)L * P.match;
+	/* Reach in lanes (Eq. 11): K <= L*match + clip5 decays by E per
+	 * column, so lanes further than dmax to the left cannot matter. */
+	const int64_t smax = (int64_t)L * P.match + P.clip5;
 	const int64_t lane_cols = (int64_t)P.ext * C;
 	const int64_t dmax = (smax + lane_cols - 1) / lane_cols;
 	int nsteps = 0;
@@ -1108,10 +1134,15 @@ strip_kernel(Params P)
 				const int64_t col = c0 + c;
 				const bool ok = col >= u0 && col < u1 && !(st.sel[c] & sel_pad(q));
 				int s;
-				if constexpr (LADDER)
+				if constexpr (LADDER) {
 					s = (int)st.Mw[c * Q + q];
-				else
+				} else {
+					/* The 3' bonus (the ladders fold it in run()). */
+					const int h = Ops<B>::get(st.H[c], q);
 					s = Ops<B>::get(st.Mn[c], q);
+					if (h > 0 && h + P.clip3 > s)
+						s = h + P.clip3;
+				}
 				const uint64_t key = ((uint64_t)(uint32_t)s << 32) |
 						     (0xffffffffu - (uint32_t)(col + to_global));
 				if (ok && s > 0 && key > best)

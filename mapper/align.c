@@ -87,7 +87,9 @@ void sm_aln_free(sm_aln_t *a)
  * reference, at a fraction of sm_max_span() for good hits. */
 static int64_t align_span(const sm_score_t *sc, int n, int32_t score)
 {
-	int64_t slack = (int64_t)sc->match * n - score - sc->gap_open;
+	/* `score` is the objective: the alignment's own score is at least
+	 * score - clip5 - clip3. */
+	int64_t slack = sm_best_possible(sc, n) - score - sc->gap_open;
 
 	return n + (slack > 0 ? slack / sc->gap_ext : 0);
 }
@@ -152,7 +154,7 @@ static void align_band(const sm_score_t *sc, int n, int32_t score, int64_t w,
 		       int64_t *dlo, int64_t *dhi)
 {
 	int64_t slack = align_span(sc, n, score) - n;
-	int64_t clip = ((int64_t)sc->match * n - score) / sc->match;
+	int64_t clip = (sm_best_possible(sc, n) - score) / sc->match;
 
 	*dlo = w - n - slack;
 	*dhi = w - n + clip + slack;
@@ -160,9 +162,11 @@ static void align_band(const sm_score_t *sc, int n, int32_t score, int64_t w,
 
 /* The textbook recurrence over band b (32-bit cells, rows layout):
  * E from the left, F from above, H the best of them, the diagonal and 0.
- * rb0[x] is the reference code of window column x + 1. */
+ * rb0[x] is the reference code of window column x + 1; lut1 row 1's
+ * scores (the 5' bonus, score.h). */
 static void fill32(const sm_band_t *b, const sm_query_t *q, const uint8_t *rb0,
-		   const int8_t *lut, int32_t go, int32_t ge, int32_t *H, int32_t *E, int32_t *F)
+		   const int8_t *lut, const int8_t *lut1, int32_t go, int32_t ge,
+		   int32_t *H, int32_t *E, int32_t *F)
 {
 	const size_t stride = b->stride;
 
@@ -178,7 +182,7 @@ static void fill32(const sm_band_t *b, const sm_query_t *q, const uint8_t *rb0,
 		 * reference base of offset k, sub[] the scores against the read's. */
 		int64_t k_lo = 2 - i - b->dlo, k_hi = b->w + 1 - i - b->dlo;
 		const uint8_t *rb = rb0 + i + b->dlo - 2;
-		const int8_t *sub = lut + (size_t)q->seq[i - 1] * SM_SUBST_CODES;
+		const int8_t *sub = i == 1 ? lut1 : lut + (size_t)q->seq[i - 1] * SM_SUBST_CODES;
 		int32_t hl, el;
 
 		k_lo = k_lo < 1 ? 1 : k_lo;
@@ -221,7 +225,7 @@ static size_t wave_lanes(const sm_align_ws_t *ws, const sm_score_t *sc, const sm
 	int64_t lanes = ((int64_t)b->stride + 2 * vec - 1) / (2 * vec) * vec;
 	int64_t reach = b->n + 2 * lanes + (b->dlo < 0 ? -b->dlo : b->dlo);
 
-	if (!ws->simd || (int64_t)b->n * sc->match >= SM_ALIGN16_MAX_SCORE ||
+	if (!ws->simd || (int64_t)b->n * sc->match + sc->clip5 >= SM_ALIGN16_MAX_SCORE ||
 	    lanes > SM_ALIGN_VEC_CELLS * SM_ALIGN_MAX_VECS || reach >= SM_ALIGN16_MAX_INDEX)
 		return 0;
 	return (size_t)lanes;
@@ -234,7 +238,8 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 		  int16_t *H, int16_t *E, int16_t *F)
 {
 	const int64_t n = b->n, lanes = (int64_t)b->lanes, m = n + 2 * lanes;
-	const int16_t sub[3] = { (int16_t)sc->match, (int16_t)-sc->mismatch, SM_SCORE_AMBIG };
+	const int16_t sub[4] = { (int16_t)sc->match, (int16_t)-sc->mismatch, SM_SCORE_AMBIG,
+				 (int16_t)sc->clip5 };
 	uint8_t *qpad, *rpad;
 	int64_t lo, hi;
 	int has_n = 0;
@@ -295,16 +300,19 @@ static inline int match_run(const uint8_t *r, const uint8_t *q, int a, int a_min
 
 /* The traceback without a fill, for an alignment that cannot hold a gap:
  * one gap costs at least gap_open + gap_ext and each row adds at most
- * match, so when `score` exceeds n * match minus that, no alignment with a
- * gap reaches it, and the fill's answer follows from the diagonals alone.
- * Its end cell is the smallest row i of column `end` whose best run of
+ * match (the objective at most sm_best_possible()), so when `score`
+ * exceeds sm_best_possible() minus that, no alignment with a gap reaches
+ * it, and the fill's answer follows from the diagonals alone.  Its end
+ * cell is the smallest row i of column `end` whose best run of
  * substitution scores ending there (the ungapped Smith-Waterman value,
  * which the fill's H equals on every cell of that alignment, or the end
- * would exceed `score`) is `score`; its trace is diagonal steps back to
- * the first cell where the run's remainder is 0.  A run is walked back only
- * while it could still reach `score` (each mismatch or N costs
- * match - subst below the all-match line).  Columns before `lo` are the
- * window's zero border.  Returns 1 (traced into out), 0 when no row
+ * would exceed `score`; a run from read base 0 against a reference base
+ * gains the 5' bonus, and row n's value the 3' bonus) is `score`; its trace
+ * is diagonal steps back to the first cell where the run's remainder is 0
+ * (or to read base 0, when only the bonus makes up the remainder).  A run is
+ * walked back only while it could still reach `score` (each mismatch or N
+ * costs match - subst below the all-match line).  Columns before `lo` are
+ * the window's zero border.  Returns 1 (traced into out), 0 when no row
  * qualifies (the fill decides, and reports the disagreement) or -1 when
  * out of memory. */
 static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
@@ -312,28 +320,30 @@ static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_qu
 {
 	const int n = q->len;
 	const int32_t match = sc->match, mismatch = -sc->mismatch;
+	int64_t i0 = (score - sc->clip5 - sc->clip3 + match - 1) / match;
 
-	for (int i = (score + match - 1) / match; i <= n; i++) {
+	for (int i = i0 > 1 ? (int)i0 : 1; i <= n; i++) {
 		/* r[a]: the reference base facing read base a on the diagonal
-		 * through (i, end); sum: the run over rows a+1..i; below: how
-		 * far it fell below the all-match line, at most i * match -
-		 * score to matter. */
+		 * through (i, end); sum: the run over rows a+1..i, which must
+		 * reach target (score less row n's 3' bonus); below: how far it
+		 * fell below the all-match line, at most room to matter. */
 		const uint8_t *r = ref->seq + end - (i - 1);
-		int64_t room = (int64_t)i * match - score, below = 0;
+		const int32_t target = score - (i == n ? sc->clip3 : 0);
+		int64_t room = (int64_t)i * match + sc->clip5 - target, below = 0;
 		int64_t a_lo = lo - (end - (i - 1));
-		int32_t sum = 0, best = 0;
-		int a_start = -1;
+		int32_t sum = 0, best = 0, own;
+		int a_start = -1, whole = 0;
 
 		int a = i - 1, a_min = a_lo > 0 ? (int)a_lo : 0;
 
 		while (a >= a_min) {
 			/* A run of m matches raises sum by match each: it meets
-			 * score at its k-th base if score - sum = k * match. */
+			 * target at its k-th base if target - sum = k * match. */
 			int m = match_run(r, q->seq, a, a_min);
 			int32_t s;
 
 			if (m > 0) {
-				int32_t need = score - sum;
+				int32_t need = target - sum;
 
 				if (a_start < 0 && need > 0 && need % match == 0 && need / match <= m)
 					a_start = a - (need / match - 1);
@@ -349,15 +359,26 @@ static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_qu
 			below += match - s;
 			if (sum > best)
 				best = sum;
-			if (sum == score && a_start < 0)
+			if (sum == target && a_start < 0)
 				a_start = a;
 			if (below > room)
 				break;
 			a--;
 		}
-		if (best != score)
+		whole = a < a_min && a_min == 0;
+		own = target;
+		/* The run from read base 0 (sum) with the 5' bonus. */
+		if (whole && r[0] < SM_BASE_N && sc->clip5) {
+			if (sum + sc->clip5 > best)
+				best = sum + sc->clip5;
+			if (a_start < 0 && sum + sc->clip5 == target) {
+				a_start = 0;
+				own = sum;
+			}
+		}
+		if (best != target || a_start < 0)
 			continue;
-		out->score = score;
+		out->score = own;
 		out->q_start = a_start;
 		out->q_end = i;
 		out->ref_start = end + 1 - (i - a_start);
@@ -382,7 +403,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	mats_t m;
 	size_t cells;
 	int64_t i, j;
-	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES];
+	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES], lut1[SM_SUBST_CODES];
 	enum { IN_H, IN_E, IN_F } state = IN_H;
 
 	start = end - w + 1;
@@ -390,7 +411,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 		start = ref->offset[contig];
 	w = end - start + 1;
 	if (ws->shortcut && score > 0 &&
-	    score > (int64_t)n * sc->match - sc->gap_open - sc->gap_ext) {
+	    score > sm_best_possible(sc, n) - sc->gap_open - sc->gap_ext) {
 		int rc = trace_ungapped(ref, sc, q, start, end, score, out);
 
 		if (rc < 0) {
@@ -430,15 +451,22 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			for (int rc = 0; rc < SM_SUBST_CODES; rc++)
 				lut[qc * SM_SUBST_CODES + rc] =
 					(int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
-		fill32(&b, q, ref->seq + start, lut, go, ge, m.h, m.e, m.f);
+		for (int rc = 0; rc < SM_SUBST_CODES; rc++)
+			lut1[rc] = (int8_t)sm_subst_first(sc, (uint8_t)rc, q->seq[0]);
+		fill32(&b, q, ref->seq + start, lut, lut1, go, ge, m.h, m.e, m.f);
 	}
 #define AT(i, j) sm_band_at(&b, (i), (j) - (i) - b.dlo + 1)
 
-	/* End cell: column `end`, smallest row with the reported score. */
+	/* End cell: column `end`, smallest row with the reported score (the
+	 * last row's with the 3' bonus, scan.h). */
 	j = w;
 	for (i = 1; i <= n; i++) {
 		int64_t d = j - i;
-		if (d >= b.dlo && d <= dhi && cell(&m, m.h, AT(i, j)) == score)
+		int32_t h;
+		if (d < b.dlo || d > dhi)
+			continue;
+		h = cell(&m, m.h, AT(i, j));
+		if ((i == n && h > 0 ? h + sc->clip3 : h) == score)
 			break;
 	}
 	if (i > n || score <= 0) {
@@ -446,7 +474,8 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 		       "(engine and traceback disagree)", (long long)end, score);
 		return -1;
 	}
-	out->score = score;
+	/* The alignment's own score: the objective less its bonuses. */
+	out->score = score - (i == n ? sc->clip3 : 0);
 	out->q_end = (int32_t)i;
 	out->ref_end = start + j;
 	out->n_cigar = 0;
@@ -460,7 +489,11 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			if (h == 0)
 				break;
 			if (h == cell(&m, m.h, AT(i - 1, j - 1)) +
-			    sm_subst(sc, ref->seq[start + j - 1], q->seq[i - 1])) {
+			    (i == 1 ? sm_subst_first(sc, ref->seq[start + j - 1], q->seq[0])
+				    : sm_subst(sc, ref->seq[start + j - 1], q->seq[i - 1]))) {
+				if (i == 1)
+					out->score -= sm_subst_first(sc, ref->seq[start + j - 1], q->seq[0]) -
+						      sm_subst(sc, ref->seq[start + j - 1], q->seq[0]);
 				op = BAM_CMATCH;
 				i--, j--;
 			} else if (h == cell(&m, m.e, at)) {

@@ -57,22 +57,23 @@ static inline size_t sm_band_at(const sm_band_t *b, int64_t i, int64_t k)
  * qpad[x + lanes] = the code of read base n - 1 - x for x = 1 - lanes ..
  * n + lanes - 1 (reversed; any code outside the read);
  * rpad[y - dlo + 2] = the code of window column y + 1 for y = dlo - 2 ..
- * n + 2 * lanes + dlo - 3 (any code outside the window); sub[0..2] = the
- * match score, minus the mismatch penalty, the score against an N;
+ * n + 2 * lanes + dlo - 3 (any code outside the window); sub[0..3] = the
+ * match score, minus the mismatch penalty, the score against an N, and
+ * the 5' bonus that row 1 adds against a reference A/C/G/T (score.h);
  * has_n: 0 if neither the read nor the window has an N (the pads may);
  * go = gap open + extension, ge = extension.  Limits, checked by the caller:
- * lanes <= 8 * SM_ALIGN_MAX_VECS, n * match below 32,767 less the largest
+ * lanes <= 8 * SM_ALIGN_MAX_VECS, n * match + clip5 below 32,767 less the largest
  * substitution, n + 2 * lanes + |dlo| below 16,384.
  * Every band cell equals the scalar fill's (E and F of a band cell are at
  * least -go, so nothing saturates); boundary E and F are SM_ALIGN_NEG16.
  * Cells right of the window or below row n hold values nothing reads. */
 void sm_align_fill_wave_sse41(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
-			      const int16_t sub[3], int has_n, int go, int ge,
+			      const int16_t sub[4], int has_n, int go, int ge,
 			      int16_t *H, int16_t *E, int16_t *F);
 
 /* The same fill on AVX2 vectors (b->lanes a multiple of SM_ALIGN_AVX2_CELLS). */
 void sm_align_fill_wave_avx2(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
-			     const int16_t sub[3], int has_n, int go, int ge,
+			     const int16_t sub[4], int has_n, int go, int ge,
 			     int16_t *H, int16_t *E, int16_t *F);
 
 #endif

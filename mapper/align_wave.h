@@ -30,6 +30,7 @@
 #define SM_ALIGN_WAVE_H
 
 #include "mapper/align_impl.h"
+#include "mapper/score.h"
 
 /* The 8-bit scores a substitution chooses from, one per byte. */
 typedef struct {
@@ -39,6 +40,7 @@ typedef struct {
 /* Constants of one fill. */
 typedef struct {
 	W zero, neg, go, ge;
+	W two, clip5;                     /* 2; the 5' bonus (score.h) */
 	subst8_t sub;
 	W m[SM_ALIGN_MAX_VECS];           /* lane numbers WC v + l */
 	W kin[2][SM_ALIGN_MAX_VECS];      /* offset k of parity p inside 1..stride-2 */
@@ -93,7 +95,16 @@ SM_INLINE void step(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 		}
 		e[v] = w_max(w_subs(ee, c->ge), w_subs(eh, c->go));
 		f[v] = w_max(w_subs(ff, c->ge), w_subs(fh, c->go));
-		hv = w_adds(h2[v], w_subst(qp + WC * v, rp + WC * v, &c->sub, has_n));
+		W sv = w_subst(qp + WC * v, rp + WC * v, &c->sub, has_n);
+		if (edge) {
+			/* Row 1 (i - m = 1) against a reference base A/C/G/T gains
+			 * the 5' bonus; row 1 lies in the edge steps only. */
+			W r = w_sub(vi, c->m[v]);
+			__m128i base8 = _mm_cmpgt_epi8(_mm_set1_epi8(SM_BASE_N), b_load(rp + WC * v));
+			W one = w_and(w_cmpgt(r, c->zero), w_cmpgt(c->two, r));
+			sv = w_add(sv, w_and(w_and(one, w_widen(base8)), c->clip5));
+		}
+		hv = w_adds(h2[v], sv);
 		hv = w_max(hv, w_max(e[v], f[v]));
 		hv = w_max(hv, c->zero);
 		in = c->kin[p][v];
@@ -141,6 +152,9 @@ SM_INLINE void fill(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 
 	if (inner < 4 - 2 * b->dlo)
 		inner = 4 - 2 * b->dlo;
+	/* Row 1's last lane (m = lanes - 1) is in step 2 lanes + 1. */
+	if (inner < 2 * (int64_t)b->lanes + 2)
+		inner = 2 * (int64_t)b->lanes + 2;
 	inner = inner < n_steps ? inner : n_steps;   /* both bounds are even */
 	for (int v = 0; v < nv; v++) {   /* steps -2 and -1: boundary */
 		h2[v] = h1[v] = c->zero;
@@ -151,7 +165,7 @@ SM_INLINE void fill(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 }
 
 void SM_FILL_NAME(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
-		  const int16_t sub[3], int has_n, int go, int ge,
+		  const int16_t sub[4], int has_n, int go, int ge,
 		  int16_t *H, int16_t *E, int16_t *F)
 {
 	const int nv = (int)(b->lanes / WC);
@@ -161,6 +175,8 @@ void SM_FILL_NAME(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
 	c.neg = w_set1(SM_ALIGN_NEG16);
 	c.go = w_set1((int16_t)go);
 	c.ge = w_set1((int16_t)ge);
+	c.two = w_set1(2);
+	c.clip5 = w_set1(sub[3]);
 	c.sub.match = _mm_set1_epi8((int8_t)sub[0]);
 	c.sub.mismatch = _mm_set1_epi8((int8_t)sub[1]);
 	c.sub.amb = _mm_set1_epi8((int8_t)sub[2]);

@@ -89,6 +89,7 @@ void sm_opt_init(sm_opt_t *o)
 	o->score.mismatch = SM_DEFAULT_MISMATCH;
 	o->score.gap_open = SM_DEFAULT_GAP_OPEN;
 	o->score.gap_ext = SM_DEFAULT_GAP_EXTEND;
+	o->score.clip5 = o->score.clip3 = SM_DEFAULT_CLIP;
 	o->min_score = SM_DEFAULT_MIN_SCORE;
 	o->engine = SM_ENGINE_AUTO;
 	o->cells = SM_CELLS_AUTO;
@@ -170,6 +171,10 @@ int sm_opt_validate(const sm_opt_t *o)
 	    check_range("-B (mismatch penalty)", o->score.mismatch, 1, SM_MAX_PENALTY) < 0 ||
 	    check_range("-O (gap open penalty)", o->score.gap_open, 0, SM_MAX_PENALTY) < 0 ||
 	    check_range("-E (gap extension penalty)", o->score.gap_ext, 1, SM_MAX_PENALTY) < 0 ||
+	    check_range("-L (clipping penalty, 5' end)", o->score.clip5, 0,
+			SM_MAX_SUBST - o->score.match) < 0 ||
+	    check_range("-L (clipping penalty, 3' end)", o->score.clip3, 0,
+			SM_MAX_SUBST - o->score.match) < 0 ||
 	    check_range("-T (minimum score)", o->min_score, 1, INT32_MAX) < 0 ||
 	    check_range("-t (threads)", o->n_threads, 1, SM_MAX_THREADS) < 0 ||
 	    check_range("-v (verbosity)", o->verbosity, 0, SM_VERBOSITY_MAX) < 0 ||
@@ -231,6 +236,9 @@ void sm_usage(FILE *fp, int full)
 		"  -O INT[,INT]   gap open penalty [%d]\n"
 		"  -E INT[,INT]   gap extension penalty [%d]\n"
 		"                 (bwa's deletion,insertion form, with equal values)\n"
+		"  -L INT[,INT]   clipping penalty: an alignment that reaches the read's first\n"
+		"                 (last) base scores this much more; the objective (and -T)\n"
+		"                 includes it, AS does not (bwa mem's -L) [%d,%d]\n"
 		"  -T INT         minimum score to output a hit; below it the read is unmapped [%d]\n"
 		"  -U INT         penalty for an unpaired read pair [%d]\n"
 		"Mode:\n"
@@ -272,7 +280,7 @@ void sm_usage(FILE *fp, int full)
 		"  --help         print this help and exit\n"
 		"  --version      print the version and exit\n",
 		d.n_secondary, d.n_threads, d.max_read_len, d.score.match, d.score.mismatch,
-		d.score.gap_open, d.score.gap_ext, d.min_score, d.pen_unpaired,
+		d.score.gap_open, d.score.gap_ext, d.score.clip5, d.score.clip3, d.min_score, d.pen_unpaired,
 		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.mode], d.seed_k, d.seed_w,
 		SM_INDEX_SUFFIX, d.max_occ, d.max_windows,
 		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, engine_names[d.engine],
@@ -447,6 +455,7 @@ static int parse_bwa_opt(int c, const char *arg, sm_opt_t *o)
 	case 'O': return parse_gap_opt("-O", arg, &o->score.gap_open) < 0 ? -1 : 1;
 	case 'E': return parse_gap_opt("-E", arg, &o->score.gap_ext) < 0 ? -1 : 1;
 	case 'h': return parse_int_pair("-h", arg, &o->xa_max, &o->xa_max_alt) < 0 ? -1 : 1;
+	case 'L': return parse_int_pair("-L", arg, &o->score.clip5, &o->score.clip3) < 0 ? -1 : 1;
 	case 'H': return sm_hdr_lines_add(arg, &o->hdr_lines) < 0 ? -1 : 1;
 	case 'K': {
 		char *end;
@@ -493,7 +502,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 
 	opterr = 0;  /* we report unknown options ourselves, through sm_log */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:T:v:k:w:N:pMYU:aCH:K:h:I:", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:L:T:v:k:w:N:pMYU:aCH:K:h:I:", longopts, NULL)) >= 0) {
 		int rc = 0;
 
 		switch (c) {

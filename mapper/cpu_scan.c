@@ -138,7 +138,7 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 	 * of 4-byte elements. */
 	const size_t tile = SM_CPU_TILE_COLS;
 	const size_t drow = (tile + SM_CPU_DIAG_MARGIN) * sizeof(int32_t);
-	size_t total = tile * (1 + SM_CPU_N_CODES) + 2 * SM_CPU_STAGGER;
+	size_t total = tile * (1 + SM_CPU_N_PROF) + 2 * SM_CPU_STAGGER;
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
 		total += 3 * ((tile << k) + SM_CPU_STAGGER);
 	total += tile + SM_CPU_DIAG_MARGIN + SM_CPU_STAGGER + 6 * (drow + SM_CPU_STAGGER);
@@ -153,7 +153,7 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 	ws->sref = p;
 	p += tile + SM_CPU_STAGGER;
 	ws->prof = p;
-	p += tile * SM_CPU_N_CODES + SM_CPU_STAGGER;
+	p += tile * SM_CPU_N_PROF + SM_CPU_STAGGER;
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++) {
 		ws->hp[k] = p;
 		p += (tile << k) + SM_CPU_STAGGER;
@@ -231,7 +231,7 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
 			memset(cm, 0, sizeof(*cm) * (size_t)cols);
 			for (int32_t i = 1; i <= q->len; i++) {
 				uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
-				const int8_t *lut = sc->lut[code];
+				const int8_t *lut = sc->lut[i == 1 ? SM_CPU_FIRST_ROW : code];
 				/* Along the row the scan form keeps the dependency chain
 				 * short: s = E~ = max(H~, E~ - E), H = max(H~, E~ - O).
 				 * E(i, j) = E~(i, j-1) - O - E; a zero E from the left
@@ -252,6 +252,10 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
 				ws->eb[i] = max32(s - oe, 0);
 			}
 			cells += (uint64_t)cols * (uint64_t)q->len;
+			/* hp holds the last row: the 3' bonus (scan.h). */
+			for (int j = 0; j < cols; j++)
+				if (hp[j] > 0)
+					cm[j] = max32(cm[j], hp[j] + sc->clip3);
 			for (int j = 0; j < cols; j++)
 				sm_cpu_offer(out, shift, cm[j], ref->offset[c] + off + j);
 		}
@@ -264,7 +268,8 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
 	return 0;
 }
 
-/* Largest score a lane may have to hold: every H is <= n * match. */
+/* Largest score a lane may have to hold: every column maximum is <=
+ * n * match + clip5 + clip3 (sm_best_possible()). */
 #define SM_CPU_SCORE_LIMIT (INT32_MAX / 2)
 
 int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
@@ -277,11 +282,14 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	k.gap_open = sc->gap_open;
 	k.gap_ext = sc->gap_ext;
 	k.locus_shift = sm_locus_shift(sc, q->len);
+	k.clip5 = sc->clip5;
+	k.clip3 = sc->clip3;
+	k.n_prof = sc->clip5 ? SM_CPU_N_PROF : SM_CPU_N_CODES;
 	/* 8-bit lanes subtract O + E in one saturating instruction. */
 	k.allowed = ws->allowed;
 	if (sc->gap_open + sc->gap_ext > INT8_MAX)
 		k.allowed &= ~1;
-	if ((int64_t)q->len * sc->match + sc->match > SM_CPU_SCORE_LIMIT) {
+	if (sm_best_possible(sc, q->len) + sc->match > SM_CPU_SCORE_LIMIT) {
 		sm_log(SM_LOG_ERROR, "query of length %d: scores could exceed %d with match "
 		       "score %d", (int)q->len, SM_CPU_SCORE_LIMIT, sc->match);
 		return -1;
@@ -292,6 +300,12 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
 		for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
 			k.lut[qc][rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
+	for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
+		k.lut[SM_CPU_FIRST_ROW][rc] = (int8_t)sm_subst_first(sc, (uint8_t)rc, q->seq[0]);
+	/* xtab5: the bonus against a reference base, whatever the read's
+	 * (indices 0-3 and 8-11); nothing against a reference N (4-7, 12). */
+	for (int t = 0; t < 16; t++)
+		k.xtab5[t] = (int8_t)((t & 7) < SM_BASE_N && t <= SM_CPU_XOR_N + 3 ? sc->clip5 : 0);
 	/* The anti-diagonal kernel's table: x(q) ^ r is 0 for a match, 1-3 for
 	 * a mismatch, 4-7 for a reference N and 8-12 for a read N.  It gives the
 	 * same scores as lut as long as sm_subst() has that shape (checked). */

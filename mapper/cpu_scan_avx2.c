@@ -60,6 +60,13 @@ static inline int v_all_eq(V a, V b)
 	return _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b)) == -1;
 }
 
+static inline V v_keep_zero(V x, V h, V z, int w)
+{
+	V m = w == 8 ? _mm256_cmpeq_epi8(h, z) : w == 16 ? _mm256_cmpeq_epi16(h, z) :
+		_mm256_cmpeq_epi32(h, z);
+	return _mm256_blendv_epi8(x, z, m);
+}
+
 static inline uint64_t v_ge_mask(V a, V t, int w)
 {
 	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v_max(a, t, w), a));

@@ -61,6 +61,13 @@ static inline int v_all_eq(V a, V b)
 	return _mm512_cmpneq_epi8_mask(a, b) == 0;
 }
 
+static inline V v_keep_zero(V x, V h, V z, int w)
+{
+	return w == 8 ? _mm512_mask_mov_epi8(x, _mm512_cmpeq_epi8_mask(h, z), z) :
+		w == 16 ? _mm512_mask_mov_epi16(x, _mm512_cmpeq_epi16_mask(h, z), z) :
+		_mm512_mask_mov_epi32(x, _mm512_cmpeq_epi32_mask(h, z), z);
+}
+
 static inline uint64_t v_ge_mask(V a, V t, int w)
 {
 	return _mm512_cmpeq_epi8_mask(v_max(a, t, w), a);

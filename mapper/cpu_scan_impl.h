@@ -42,6 +42,10 @@
 #define SM_CPU_NARROW_MARGIN 10
 /* Codes of the profile: the four bases and SM_BASE_N. */
 #define SM_CPU_N_CODES 5
+/* Profile rows: one per code, and row 1's (the read's first base with the
+ * 5' bonus of score.h), built only when that bonus is not 0. */
+#define SM_CPU_FIRST_ROW SM_CPU_N_CODES
+#define SM_CPU_N_PROF (SM_CPU_N_CODES + 1)
 /* With SM_CPU_KERNEL_AUTO, contigs of at most SM_CPU_DIAG_COLS columns
  * (<= SM_CPU_TILE_COLS) of a reference of at most SM_CPU_DIAG_REF columns go
  * to the anti-diagonal kernel (cpu_scan_simd.h, "Short contigs") if its
@@ -72,7 +76,7 @@ struct sm_cpu_scan_s {
 	int32_t *eb;            /* [cap_rows + 1] E(i, first column of this tile) */
 	uint8_t *mem;           /* one aligned block holding the buffers below */
 	uint8_t *sref;          /* [TILE] striped reference codes */
-	uint8_t *prof;          /* [CODES][TILE] striped substitution scores (int8) */
+	uint8_t *prof;          /* [N_PROF][TILE] striped substitution scores (int8) */
 	uint8_t *hp[SM_CPU_N_WIDTHS];   /* [TILE << k] H of the previous row */
 	uint8_t *f[SM_CPU_N_WIDTHS];    /* [TILE << k] vertical gap F of the next row */
 	uint8_t *cm[SM_CPU_N_WIDTHS];   /* [TILE << k] column maxima of rows at this width */
@@ -89,8 +93,13 @@ typedef struct {
 	int32_t match, gap_open, gap_ext;
 	int locus_shift;        /* sm_locus_shift() of the query */
 	int allowed;            /* bit k: cells of 8 << k bits may be used */
-	int8_t lut[SM_CPU_N_CODES][16];   /* [read code][ref code] substitution score */
+	int32_t clip5, clip3;   /* the end bonuses (score.h) */
+	int n_prof;             /* profile rows to build: SM_CPU_N_PROF if clip5, else CODES */
+	/* [read code][ref code] substitution score; row SM_CPU_FIRST_ROW:
+	 * the read's first base with the 5' bonus (sm_subst_first()) */
+	int8_t lut[SM_CPU_N_PROF][16];
 	int8_t xtab[16];        /* [x(q) ^ r] the same scores (SM_CPU_XOR_N) */
+	int8_t xtab5[16];       /* [x(q) ^ r] the 5' bonus row 1 adds to xtab's */
 	int xtab_ok;            /* 1 if xtab gives every entry of lut */
 } sm_cpu_score_t;
 

@@ -20,6 +20,7 @@
  *   v_funnel(cur, prev, nb)  bytes [top nb bytes of prev, low bytes of cur]
  *                            (cur shifted up by nb bytes, prev filling in),
  *   v_all_eq(a, b)           1 if the vectors are bitwise equal,
+ *   v_keep_zero(x, h, z, w)  x, except z in the lanes where h equals z,
  *   v_ge_mask(a, t, w)       one bit per byte, set for lanes with a >= t,
  *   v_hmax(a, w)             largest lane,
  *   v_widen(x, w, lo, hi)    the values of x's lanes in 2w-bit lanes,
@@ -616,7 +617,8 @@ static void stripe_full(uint8_t *restrict sref, const uint8_t *seq, int W)
 		}
 }
 
-/* Striped reference codes and the 5 profile rows of the tile. */
+/* Striped reference codes and the profile rows of the tile (one per read
+ * code, and row 1's with the 5' bonus when there is one). */
 static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W,
 			  const sm_cpu_score_t *sc)
 {
@@ -632,7 +634,7 @@ static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W
 		for (int v = n; v < W; v++)
 			sref[(size_t)v * SM_SEGS + l] = SM_BASE_N;
 	}
-	for (int code = 0; code < SM_CPU_N_CODES; code++) {
+	for (int code = 0; code < sc->n_prof; code++) {
 		V lut = v_lut(sc->lut[code]);
 		uint8_t *dst = ws->prof + (size_t)code * SM_CPU_TILE_COLS;
 		for (int v = 0; v < W; v++) {
@@ -658,6 +660,21 @@ static int pick_width(int k, int64_t need, int allowed)
 		    need + SM_CPU_NARROW_MARGIN <= (int64_t)lane_max(8 << nk))
 			return nk;
 	return k;
+}
+
+/* The 3' bonus (scan.h) at width w: cm = max(cm, H(n) + clip3) where
+ * H(n) > 0, hp holding H(n); every value fits (the caller's width). */
+SM_INLINE void fold_clip3(uint8_t *cmb, const uint8_t *hpb, size_t n8, uint32_t clip3, const int w)
+{
+	const size_t nvec = (n8 * (size_t)(w / 8)) / SM_VB;
+	V *cm = (V *)(void *)cmb;
+	const V *hp = (const V *)(const void *)hpb;
+	const V c = v_set1(clip3, w), z = v_val(0, w);
+
+	for (size_t i = 0; i < nvec; i++) {
+		V h = v_load(hp + i);
+		v_store(cm + i, v_max(v_load(cm + i), v_keep_zero(v_adds(h, c, w), h, z, w), w));
+	}
 }
 
 /* One tile: cols columns of the reference from global column t0. */
@@ -687,6 +704,11 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			in = hin;
 		if ((uint32_t)ws->eb[i] > in)
 			in = (uint32_t)ws->eb[i];
+		/* Row 1's scores carry the 5' bonus (its own profile row). */
+		if (i == 1 && sc->clip5) {
+			code = SM_CPU_FIRST_ROW;
+			in += (uint32_t)sc->clip5;
+		}
 		int nk = pick_width(k, (int64_t)in + sc->match, sc->allowed);
 		if (nk != k) {
 			convert_rows(ws, n8, k, nk);
@@ -719,6 +741,24 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			merge_colmax(ws, n8, j, used >> (j + 1) & 1);
 			used |= 1 << (j + 1);
 		}
+	/* The 3' bonus, at a width that holds H(n) + clip3 (rowmax bounds
+	 * H(n)); H(n) is in hp at the last row's width k. */
+	if (sc->clip3) {
+		int tw = top;
+		while (tw < SM_CPU_N_WIDTHS - 1 &&
+		       (int64_t)rowmax + sc->clip3 > (int64_t)lane_max(8 << tw))
+			tw++;
+		for (int j = top; j < tw; j++)
+			merge_colmax(ws, n8, j, 0);
+		for (int j = k; j < tw; j++)
+			widen_buf(ws->hp[j + 1], ws->hp[j], n8, j);
+		top = tw;
+		switch (top) {
+		case 0: fold_clip3(ws->cm[0], ws->hp[0], n8, (uint32_t)sc->clip3, 8); break;
+		case 1: fold_clip3(ws->cm[1], ws->hp[1], n8, (uint32_t)sc->clip3, 16); break;
+		default: fold_clip3(ws->cm[2], ws->hp[2], n8, (uint32_t)sc->clip3, 32); break;
+		}
+	}
 	switch (top) {
 	case 0: offer_tile(ws->cm[0], W, cols, t0, out, shift, 8); break;
 	case 1: offer_tile(ws->cm[1], W, cols, t0, out, shift, 16); break;
@@ -774,6 +814,13 @@ typedef struct {
 	const uint8_t *rev;
 	const uint8_t *hin, *gin, *cin;   /* H, G, CM of row i0 - 1 (w-bit elements) */
 	uint8_t *hout, *gout, *cout;      /* the same of this stripe's last row */
+	/* The end bonuses (score.h): stripe 0 adds xtab5[x(q) ^ r] in row 1's
+	 * lane (b5m: 0x80, which looks up 0, in every other lane's byte); the
+	 * last stripe's column maxima take H + b3 (clip3 in the last lane, row
+	 * n, 0 elsewhere) where H > 0.  first, last: this group holds stripe 0,
+	 * the last stripe. */
+	int first, last, clip5, clip3;
+	V b5m, b3;
 } diag_args_t;
 
 /* Stripes 0 .. G-1 of a group (read codes from qx on), in step with each
@@ -790,7 +837,7 @@ SM_INLINE void diag_group(const diag_args_t *a, const sm_cpu_score_t *sc, const 
 	const int B = w / 8, L = SM_VB / B, last = a->C + L - 2;
 	const V ve = v_set1((uint32_t)sc->gap_ext, w);
 	const V voe = v_set1((uint32_t)(sc->gap_open + sc->gap_ext), w);
-	const V zero = v_val(0, w), tbl = v_lut(sc->xtab);
+	const V zero = v_val(0, w), tbl = v_lut(sc->xtab), tb5 = v_lut(sc->xtab5);
 	/* Per stripe: its read codes, E entering the step, G and H of the step
 	 * before, the column maxima, the diagonal of this step. */
 	V qv[SM_DIAG_GROUP], e[SM_DIAG_GROUP], g[SM_DIAG_GROUP], h[SM_DIAG_GROUP];
@@ -822,13 +869,20 @@ SM_INLINE void diag_group(const diag_args_t *a, const sm_cpu_score_t *sc, const 
 				ci = cm[k - 1];
 				hi = h[k - 1];
 			}
-			V s = v_sext(v_shuffle(tbl, v_xor(v_loadu(a->rev + a->Kr - d), qv[k])), w);
+			V idx = v_xor(v_loadu(a->rev + a->Kr - d), qv[k]);
+			V s = v_sext(v_shuffle(tbl, idx), w);
+			if (k == 0 && a->first && a->clip5)
+				s = v_adds(s, v_sext(v_shuffle(tb5, v_xor(idx, a->b5m)), w), w);
 			V f = v_funnel(g[k], gi, B);
 			V hn = v_max(v_max(v_adds(hs[k], s, w), e[k], w), f, w);
 			V x = v_subs(hn, voe, w);
 			e[k] = v_max(v_subs(e[k], ve, w), x, w);
 			g[k] = v_max(v_subs(f, ve, w), x, w);
-			cm[k] = v_max(v_funnel(cm[k], ci, B), hn, w);
+			if (k == G - 1 && a->last && a->clip3)
+				cm[k] = v_max(v_funnel(cm[k], ci, B),
+					      v_keep_zero(v_adds(hn, a->b3, w), hn, zero, w), w);
+			else
+				cm[k] = v_max(v_funnel(cm[k], ci, B), hn, w);
 			hs[k] = v_funnel(h[k], hi, B);
 			h[k] = hn;
 			if (k == G - 1) {
@@ -929,9 +983,18 @@ SM_INLINE uint64_t diag_contig(sm_cpu_scan_t *ws, const uint8_t *seq, int C, int
 	/* Kb a multiple of L: diag_group's stores of collected column maxima
 	 * are aligned. */
 	diag_args_t a = { .C = C, .Kr = C + L - 2, .Kb = (C + 3 * L - 1) / L * L,
-			  .rev = ws->drev };
+			  .rev = ws->drev, .clip5 = sc->clip5, .clip3 = sc->clip3 };
 	uint8_t *qx = ws->dq;
 	int par = 0;
+	/* The bonus lanes: row 1 is lane pad of stripe 0, row n the last lane
+	 * of the last stripe. */
+	uint8_t lanes[SM_VB] __attribute__((aligned(SM_CPU_ALIGN)));
+	memset(lanes, 0x80, sizeof lanes);
+	lanes[pad] = 0;
+	a.b5m = v_loadu(lanes);
+	memset(lanes, 0, sizeof lanes);
+	memcpy(lanes + (size_t)(L - 1) * B, &(uint32_t){ (uint32_t)sc->clip3 }, (size_t)B);
+	a.b3 = v_loadu(lanes);
 
 	/* x(q) of each row, SM_CPU_XOR_N on the padding rows above row 1. */
 	memset(qx, SM_CPU_XOR_N, (size_t)pad);
@@ -955,6 +1018,8 @@ SM_INLINE uint64_t diag_contig(sm_cpu_scan_t *ws, const uint8_t *seq, int C, int
 		a.hout = ws->dbuf[par ^ 1][0];
 		a.gout = ws->dbuf[par ^ 1][1];
 		a.cout = ws->dbuf[par ^ 1][2];
+		a.first = s == 0;
+		a.last = s + G == S;
 		if (s + G < S)
 			diag_group_any(&a, sc, qx + (size_t)s * L, w, G, 1);
 		else
@@ -965,10 +1030,11 @@ SM_INLINE uint64_t diag_contig(sm_cpu_scan_t *ws, const uint8_t *seq, int C, int
 }
 
 /* Width index for the anti-diagonal kernel: the narrowest allowed that
- * holds n * A (and O + E in one subtraction); -1 if none. */
+ * holds n * A + clip5 + clip3 (and O + E in one subtraction); -1 if none. */
 static int diag_width(const sm_cpu_score_t *sc, int32_t n)
 {
-	const int64_t top = (int64_t)n * sc->match, oe = sc->gap_open + sc->gap_ext;
+	const int64_t top = (int64_t)n * sc->match + sc->clip5 + sc->clip3;
+	const int64_t oe = sc->gap_open + sc->gap_ext;
 
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
 		if ((sc->allowed >> k & 1) && top <= (int64_t)lane_max(8 << k) &&

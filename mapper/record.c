@@ -48,7 +48,9 @@ int sm_mapq_lead(const sm_score_t *sc, double lead, int n, const double *as,
 	if (lead <= 0)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		double k = ((double)len[i] * sc->match - as[i]) / unit;
+		/* as is the objective: measured from its best, the bonuses
+		 * included (score.h). */
+		double k = ((double)sm_best_possible(sc, len[i]) - as[i]) / unit;
 
 		diffs += k < 0 ? 0 : k;
 	}
@@ -173,16 +175,23 @@ static int record_cigar(const sm_read_t *r, const sm_aln_t *aln, int hard, sm_re
 	return 0;
 }
 
-static int append_tags(bam1_t *b, const sm_hit_t *hit,
+static int append_tags(bam1_t *b, const sm_hit_t *hit, const sm_aln_t *aln,
 		       int32_t nm, const kstring_t *md, const char *rg_id)
 {
 	int rc = 0;
 
 	if (hit->mapped) {
+		/* AS is the alignment's own score, without the end bonuses the
+		 * objective (hit->best.score) adds (score.h), as bwa mem's; XS
+		 * is the next best objective less the same bonuses, so that
+		 * AS - XS is the objective's lead. */
+		int32_t bonus = hit->best.score - aln->score;
+		int32_t xs = hit->xs - bonus;
+
 		rc |= bam_aux_update_int(b, "NM", nm);
 		rc |= bam_aux_append(b, "MD", 'Z', (int)md->l + 1, (const uint8_t *)md->s);
-		rc |= bam_aux_update_int(b, "AS", hit->best.score);
-		rc |= bam_aux_update_int(b, "XS", hit->xs);
+		rc |= bam_aux_update_int(b, "AS", aln->score);
+		rc |= bam_aux_update_int(b, "XS", xs > 0 ? xs : 0);
 	}
 	if (rg_id)
 		rc |= bam_aux_append(b, "RG", 'Z', (int)strlen(rg_id) + 1,
@@ -238,7 +247,7 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 	}
 	if (bam_set1(b, l_name, r->name, flag, tid, pos, mapq, n_cigar, ws->cigar,
 		     mtid, mpos, tlen, l_seq, ws->seq.s + seq_from, ws->qual.s + seq_from, 0) < 0 ||
-	    append_tags(b, hit, nm, &ws->md, rg_id) < 0) {
+	    append_tags(b, hit, aln, nm, &ws->md, rg_id) < 0) {
 		sm_log(SM_LOG_ERROR, "read %lld '%s': cannot build its SAM record: %s",
 		       (long long)r->index + 1, r->name, strerror(errno));
 		return -1;

@@ -123,14 +123,15 @@ uint64_t sm_scan_oracle(const sm_ref_t *ref, const sm_score_t *sc,
 
 			for (int i = 1; i <= n; i++) {
 				int32_t e = ecol[i] - gap_ext;
-				int32_t h;
+				int32_t h, hc;
 
 				if (hcol[i] - gap_open > e)
 					e = hcol[i] - gap_open;
 				f -= gap_ext;
 				if (up - gap_open > f)
 					f = up - gap_open;
-				h = diag + sm_subst(sc, r[j], q->seq[i - 1]);
+				h = diag + (i == 1 ? sm_subst_first(sc, r[j], q->seq[0])
+						   : sm_subst(sc, r[j], q->seq[i - 1]));
 				if (e > h)
 					h = e;
 				if (f > h)
@@ -141,8 +142,10 @@ uint64_t sm_scan_oracle(const sm_ref_t *ref, const sm_score_t *sc,
 				hcol[i] = h;
 				ecol[i] = e;
 				up = h;
-				if (h > colmax)
-					colmax = h;
+				/* The 3' bonus counts in the column maximum only. */
+				hc = i == n && h > 0 ? h + sc->clip3 : h;
+				if (hc > colmax)
+					colmax = hc;
 			}
 			sm_scan_offer(out, shift, colmax, ref->offset[c] + j);
 		}

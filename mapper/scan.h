@@ -5,6 +5,10 @@
  * be the Smith-Waterman local score (affine gaps, score.h) of the best
  * alignment ending at read base i and global reference column j, restarting
  * at every contig's first column.  The column score is C(j) = max_i H(i,j).
+ * With a clipping penalty (score.h) row 1's substitution scores carry the
+ * 5' bonus, so H(i,j) is the best objective without the 3' bonus, and
+ * C(j) = max(max_{i<n} H(i,j), H(n,j) + clip3) (the bonus only where
+ * H(n,j) > 0: an alignment ends there).
  *
  * Loci.  Column j lies in locus bin j >> s, where s = sm_locus_shift(sc, n)
  * (bins are the smallest power of two >= max(n, reach), at least 64 columns

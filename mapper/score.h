@@ -2,7 +2,16 @@
  *
  * Bases are coded as io/base.h says.  An ambiguous base, in the
  * read or the reference, never matches and scores SM_SCORE_AMBIG (-1), as in
- * bwa.  A gap of length k costs o + k*e (bwa's convention). */
+ * bwa.  A gap of length k costs o + k*e (bwa's convention).
+ *
+ * Clipping penalty (bwa mem's -L, an end bonus).  The objective every engine
+ * maximises is the alignment's score plus clip5 if it starts with read base
+ * 0 aligned (a diagonal step) to a reference A/C/G/T, plus clip3 if it ends
+ * at the read's last base.  As a recurrence (scan.h): row 1's substitution
+ * score gains clip5 against a reference base A/C/G/T (a reference N, and so
+ * every separator and padding column, gains nothing), and the column
+ * maximum takes H(n, j) + clip3 for the last row.  clip5 = clip3 = 0 is
+ * plain local alignment.  The reported score (AS) is the alignment's own. */
 #ifndef SM_SCORE_H
 #define SM_SCORE_H
 
@@ -17,17 +26,24 @@
 #define SM_DEFAULT_MISMATCH 4
 #define SM_DEFAULT_GAP_OPEN 6
 #define SM_DEFAULT_GAP_EXTEND 1
+/* bwa mem's -L 5,5. */
+#define SM_DEFAULT_CLIP 5
 
 /* Upper bounds accepted by the option validator; they keep every score of
  * every engine inside int32 and a substitution score inside int8. */
 #define SM_MAX_MATCH 100
 #define SM_MAX_PENALTY 100
+/* match + clip5 is row 1's substitution score, which every engine keeps in
+ * a signed byte. */
+#define SM_MAX_SUBST INT8_MAX
 
 typedef struct {
 	int match;     /* -A, > 0 */
 	int mismatch;  /* -B, penalty > 0 (scored as -mismatch) */
 	int gap_open;  /* -O, >= 0 */
 	int gap_ext;   /* -E, > 0 */
+	int clip5;     /* -L: bonus for reaching the read's first base, >= 0 */
+	int clip3;     /* -L: bonus for reaching its last base, >= 0 */
 } sm_score_t;
 
 /* Substitution score of reference code r against read code q. */
@@ -38,13 +54,27 @@ static inline int sm_subst(const sm_score_t *s, uint8_t r, uint8_t q)
 	return r == q ? s->match : -s->mismatch;
 }
 
+/* Row 1's substitution score against reference code r (0..SM_BASE_N) for
+ * read code q: sm_subst() plus the 5' bonus against a base A/C/G/T. */
+static inline int sm_subst_first(const sm_score_t *s, uint8_t r, uint8_t q)
+{
+	return sm_subst(s, r, q) + (r < SM_BASE_N ? s->clip5 : 0);
+}
+
+/* The largest value of the objective for a read of length n (every H is
+ * at most n * match + clip5, a column maximum n * match + clip5 + clip3). */
+static inline int64_t sm_best_possible(const sm_score_t *s, int n)
+{
+	return (int64_t)n * s->match + s->clip5 + s->clip3;
+}
+
 /* Reach of a horizontal or vertical gap run (the paper's Eq. 11 with our gap
- * convention): no alignment of a read of length n with positive score has a
- * gap run longer than this many cells, so no value travels further along a
- * row.  p = floor(n * match / gap_ext). */
+ * convention): no alignment of a read of length n with positive objective
+ * has a gap run longer than this many cells, so no value travels further
+ * along a row.  p = floor((n * match + clip5 + clip3) / gap_ext). */
 static inline int64_t sm_reach(const sm_score_t *s, int n)
 {
-	return (int64_t)n * s->match / s->gap_ext;
+	return sm_best_possible(s, n) / s->gap_ext;
 }
 
 /* Longest reference span of a positive-scoring local alignment of a read of

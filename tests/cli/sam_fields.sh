@@ -76,8 +76,12 @@ check "amb: N against N is a mismatch in MD and NM (samtools calmd's rule)" \
 # Options change the scores.
 run "$SCANMAP" map -A 2 -B 3 "$tmp/ref.fa" "$tmp/reads.fq"
 check "-A 2: exact 60-base hit scores 120" bash -c "grep -P '^fwd\t' '$tmp/out' | grep -q 'AS:i:120'"
-run "$SCANMAP" map -T 75 "$tmp/ref.fa" "$tmp/reads.fq"
-check "-T 75 (above the best score, 74): every read unmapped" bash -c "[[ \$(grep -v '^@' '$tmp/out' | awk '\$2 == 4' | wc -l) == 8 ]]"
+# -T applies to the objective, the -L end bonuses included: amb's is
+# AS 74 + 5 + 5 = 84 (with -L 0, 74).
+run "$SCANMAP" map -T 85 "$tmp/ref.fa" "$tmp/reads.fq"
+check "-T 85 (above the best objective, 84): every read unmapped" bash -c "[[ \$(grep -v '^@' '$tmp/out' | awk '\$2 == 4' | wc -l) == 8 ]]"
+run "$SCANMAP" map -L 0 -T 75 "$tmp/ref.fa" "$tmp/reads.fq"
+check "-L 0 -T 75 (above the best score, 74): every read unmapped" bash -c "[[ \$(grep -v '^@' '$tmp/out' | awk '\$2 == 4' | wc -l) == 8 ]]"
 run "$SCANMAP" map -T 60 "$tmp/ref.fa" "$tmp/reads.fq"
 check "-T 60: a score of exactly 60 is mapped" bash -c "grep -P '^fwd\t' '$tmp/out' | grep -qP '^fwd\t0\t'"
 

@@ -25,6 +25,7 @@ expect_out "minimum score to output a hit; below it the read is unmapped [30]" "
 expect_out "match score [1]" "map --help: -A default"
 expect_out "mismatch penalty [4]" "map --help: -B default"
 expect_out "gap open penalty [6]" "map --help: -O default"
+expect_out "includes it, AS does not (bwa mem's -L) [5,5]" "map --help: -L default"
 expect_out "gap extension penalty [1]" "map --help: -E default"
 check "map --help prints nothing on stderr" test ! -s "$tmp/err"
 

@@ -166,6 +166,24 @@ static void read_sampled(test_reads_t *r, const sm_ref_t *ref, int len, int sub,
 		s[len + k] = (uint8_t)(rnd() & 3);
 }
 
+/* A mismatch within 4 bases of the read's first or last base (or both),
+ * or an N as its first base, in 4 reads of 5: what the end bonuses of a
+ * clipping penalty decide about. */
+static void end_marks(sm_query_t *q, int len)
+{
+	uint8_t *s = (uint8_t *)q->seq;
+	int what = (int)(rnd() % 5), x = (int)(rnd() % 4), y = (int)(rnd() % 4);
+
+	if (x >= len || y >= len)
+		return;
+	if (what == 0 || what == 2)
+		s[x] = (uint8_t)((s[x] + 1) & 3);
+	if (what == 1 || what == 2)
+		s[len - 1 - y] = (uint8_t)((s[len - 1 - y] + 1) & 3);
+	if (what == 3)
+		s[0] = SM_BASE_N;
+}
+
 static void reads_free(test_reads_t *r)
 {
 	for (int k = 0; k < r->n; k++)
@@ -547,8 +565,8 @@ static void check_split_refs(const char *name, const sm_score_t *sc, int R, int 
 	own_refs_every_ladder(name, what, sc, max_len, tr, R, &rd, refs);
 }
 
-static const sm_score_t bwa_sc = { 1, 4, 6, 1 };
-static const sm_score_t paper_sc = { 1, 2, 4, 1 };
+static const sm_score_t bwa_sc = { 1, 4, 6, 1, 0, 0 };
+static const sm_score_t paper_sc = { 1, 2, 4, 1, 0, 0 };
 
 int main(int argc, char **argv)
 {
@@ -631,7 +649,7 @@ int main(int argc, char **argv)
 	/* 5. 16-bit overflow and back: match 40 so that 900 matches score
 	 * 36000 > 32767; E = 100 keeps the reach (and the halo) short. */
 	{
-		const sm_score_t big = { 40, 60, 50, 100 };
+		const sm_score_t big = { 40, 60, 50, 100, 0, 0 };
 		int over16[3] = { 1 | 4, 2 | 4, 4 };
 		rng_state = 99;
 		ref_init(&tr);
@@ -670,7 +688,7 @@ int main(int argc, char **argv)
 	/* Lane pairs whose 16-bit lanes overflow and come back (match 40:
 	 * parts of up to 1000 bases), on the ladder kernel's wide rows. */
 	{
-		const sm_score_t big = { 40, 60, 50, 100 };
+		const sm_score_t big = { 40, 60, 50, 100, 0, 0 };
 
 		check_split_refs("split-refs/overflow-16bit", &big, 60, 1000);
 	}
@@ -679,6 +697,45 @@ int main(int argc, char **argv)
 	/* Long references beside short ones: each is split into ranges of
 	 * a few halos (gpu_engine.cu), most groups' later ranges are empty. */
 	check_srcs("gpu-copied-long-refs/bwa", &bwa_sc, 400, 150, 5000);
+
+	/* 8. Clipping penalties (-L, mapper/score.h): bwa's 5,5, a large one
+	 * that forbids clipping, one end only; reads with a mismatch or an N
+	 * near an end (end_marks), across contig ends, whole-reference and
+	 * per-query references, the 8-bit ladder's overflow with the bonus. */
+	{
+		static const sm_score_t clip_sc[3] = {
+			{ 1, 4, 6, 1, 5, 5 }, { 1, 4, 6, 1, 30, 30 }, { 1, 2, 4, 1, 0, 9 },
+		};
+		static const char *const clip_name[3] = { "-L 5,5", "-L 30,30", "-L 0,9 paper" };
+		char name[64];
+
+		for (int v = 0; v < 3; v++) {
+			rng_state = 5150 + (uint64_t)v;
+			ref_init(&tr);
+			ref_add(&tr, 23011, 2);
+			ref_add(&tr, 700, 0);
+			ref_add(&tr, 9, 0);
+			reads_init(&rd, 200);
+			for (int len = 1; len <= 160; len++) {
+				read_sampled(&rd, &tr.ref, len, 5, 2, 2, 0);
+				end_marks(&rd.q[rd.n - 1], len);
+			}
+			for (int k = 0; k < 24; k++)
+				read_sampled(&rd, &tr.ref, rnd_range(240, 260), 0, 0, 0, 0);
+			for (int k = 0; k < 8; k++)
+				read_sampled(&rd, &tr.ref, rnd_range(300, 600), 2, 1, 0, 0);
+			snprintf(name, sizeof name, "clip/%s", clip_name[v]);
+			check_case(name, &tr.ref, &clip_sc[v], &rd, 600, over8);
+			reads_free(&rd);
+			ref_free(&tr);
+			snprintf(name, sizeof name, "clip-own-refs/%s", clip_name[v]);
+			check_refs(name, &clip_sc[v], 150, 300);
+			snprintf(name, sizeof name, "clip-split-refs/%s", clip_name[v]);
+			check_split_refs(name, &clip_sc[v], 150, 300);
+			snprintf(name, sizeof name, "clip-copied-refs/%s", clip_name[v]);
+			check_srcs(name, &clip_sc[v], 150, 300, 900);
+		}
+	}
 
 	printf("gpu tests: %s (%d failed)\n", n_fail ? "FAILED" : "passed", n_fail);
 	(void)argc;

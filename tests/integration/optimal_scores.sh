@@ -9,7 +9,9 @@
 # than -T.  For every read the optimum is the best water score
 # over every contig and both strands; scanmap must report AS equal to it when
 # it reaches -T, and leave the read unmapped exactly when it does not.
-# Two scoring schemes: the defaults and -A2 -B3 -O5 -E2 -T20.
+# Two scoring schemes: the defaults and -A2 -B3 -O5 -E2 -T20, both with
+# -L 0: water has no clipping penalty, and -L 0 is scanmap's plain local
+# alignment (tests/unit/test_scan.c checks -L > 0 against a brute force).
 #
 # Gap conventions: scanmap charges O + k*E for a gap of length k; water
 # charges gapopen + (k-1)*gapextend, so gapopen = O+E and gapextend = E.
@@ -130,7 +132,7 @@ check_scheme() {
 		"$WORK/$label.water" | sort >"$WORK/$label.opt"
 	[[ $(wc -l <"$WORK/$label.opt") == "$n_reads" ]] || fail "water scored $(wc -l <"$WORK/$label.opt") of $n_reads reads"
 
-	"$SCANMAP" map -A "$A" -B "$B" -O "$O" -E "$E" -T "$T" -o "$sam" "$WORK/ref.fa" "$WORK/reads.fq" \
+	"$SCANMAP" map -L 0 -A "$A" -B "$B" -O "$O" -E "$E" -T "$T" -o "$sam" "$WORK/ref.fa" "$WORK/reads.fq" \
 		2>"$WORK/$label.err" || { cat "$WORK/$label.err" >&2; fail "scanmap failed ($label)"; }
 	# Primary records only: a read across two contigs is split, its other
 	# part a supplementary record (0x800).
@@ -165,7 +167,7 @@ check_scheme() {
 	for v in "${variants[@]}"; do
 		vsam=$WORK/$label.variant$((k++)).sam
 		# shellcheck disable=SC2086
-		"$SCANMAP" map $v -A "$A" -B "$B" -O "$O" -E "$E" -T "$T" -o "$vsam" "$WORK/ref.fa" "$WORK/reads.fq" \
+		"$SCANMAP" map -L 0 $v -A "$A" -B "$B" -O "$O" -E "$E" -T "$T" -o "$vsam" "$WORK/ref.fa" "$WORK/reads.fq" \
 			2>"$vsam.err" || { cat "$vsam.err" >&2; fail "$label: scanmap $v failed"; }
 		if ! cmp -s <(grep -v '^@PG' "$sam") <(grep -v '^@PG' "$vsam"); then
 			diff <(grep -v '^@PG' "$sam" | cut -f 1-9,12-) <(grep -v '^@PG' "$vsam" | cut -f 1-9,12-) | head -n 6 >&2

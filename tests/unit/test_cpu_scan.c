@@ -193,7 +193,7 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 	}
 }
 
-static const sm_score_t default_sc = { 1, 4, 6, 1 };
+static const sm_score_t default_sc = { 1, 4, 6, 1, 0, 0 };
 
 /* Contigs of awkward lengths, queries of awkward lengths. */
 static void case_sizes(const sm_score_t *sc, const char *name, uint64_t seed)
@@ -425,7 +425,7 @@ static void case_ties(void)
  * deletion crosses a segment boundary. */
 static void case_gap_turns(void)
 {
-	static const sm_score_t sc = { 2, 20, 1, 1 };
+	static const sm_score_t sc = { 2, 20, 1, 1, 0, 0 };
 	tcase_t t = { .name = "deletions turning into insertions, A2 B20 O1 E1", .sc = sc };
 	unit_seed(17);
 	add_contig(&t, random_seq(9000));
@@ -465,6 +465,56 @@ static void case_widths(const sm_score_t *sc, const char *name, int exact, int r
 	run_case(&t, w);
 	CHECK((w[0] > 0 || (want_width == 2 && w[1] > 0)) && w[want_width] > 0,
 	      "%s: rows ran narrower and at %d bits", name, 8 << want_width);
+	free_case(&t);
+}
+
+/* Clipping penalties (score.h, -L): reads copied from contigs of both
+ * kernels' sizes (and across tiles) with a mismatch within 4 bases of
+ * their first or last base, both, an N as the first base, exact, or
+ * hanging over a contig's start or end (random bases there): the bonus
+ * must keep or clip those ends exactly as the oracle does. */
+static void case_clip(const sm_score_t *sc, const char *name, uint64_t seed)
+{
+	static const int lens[] = { 40, 300, 515, 2048, 4097, 9000 };
+	static const int qlens[] = { 1, 2, 31, 64, 100, 150, 250, 300 };
+	enum { N_LEN = sizeof(lens) / sizeof(lens[0]), N_QLEN = sizeof(qlens) / sizeof(qlens[0]) };
+	tcase_t t = { .name = name, .sc = *sc };
+	int start[N_LEN], len = 0;
+	unit_seed(seed);
+	for (int c = 0; c < N_LEN; c++) {
+		start[c] = len;
+		len += lens[c];
+		add_contig(&t, random_seq(lens[c]));
+	}
+	char *r = joined(&t, &len);
+	for (int k = 0; k < N_QLEN; k++) {
+		int n = qlens[k];
+		for (int v = 0; v < 5; v++) {
+			int c = (int)rnd(N_LEN);
+			while (lens[c] < n)
+				c = (c + 1) % N_LEN;
+			int pos = start[c] + (int)rnd((uint32_t)(lens[c] - n + 1));
+			char *q = xmalloc((size_t)n + 1);
+			memcpy(q, r + pos, (size_t)n);
+			q[n] = 0;
+			int x = (int)rnd(n < 4 ? n : 4), y = n - 1 - (int)rnd(n < 4 ? n : 4);
+			if (v == 0 || v == 2)
+				q[x] = q[x] == 'A' ? 'C' : 'A';   /* a mismatch */
+			if (v == 1 || v == 2)
+				q[y] = q[y] == 'A' ? 'C' : 'A';
+			if (v == 3)
+				q[0] = 'N';
+			add_query_str(&t, q);
+			free(q);
+		}
+		int c = 1 + (int)rnd(N_LEN - 1);
+		add_sampled(&t, start[c] - n / 3, n, 10, 0, 1);
+		add_sampled(&t, start[c] + lens[c] - n + n / 3, n, 10, 0, 1);
+	}
+	free(r);
+	finish(&t);
+	uint64_t w[3] = { 0 };
+	run_case(&t, w);
 	free_case(&t);
 }
 
@@ -603,7 +653,7 @@ static void case_short_ties(void)
  * long contigs (told apart by the cells each counts). */
 static void case_kernel_choice(void)
 {
-	static const sm_score_t a2 = { 2, 4, 4, 2 };
+	static const sm_score_t a2 = { 2, 4, 4, 2, 0, 0 };
 	/* diag: 2 for "with 512-bit vectors" (16-bit cells). */
 	static const struct {
 		int n_contig, len, last_len;
@@ -702,16 +752,16 @@ static void check_isa_names(void)
 
 int main(void)
 {
-	static const sm_score_t a2b3o5e2 = { 2, 3, 5, 2 };
-	static const sm_score_t o0 = { 1, 4, 0, 1 };
-	static const sm_score_t heavy = { 100, 100, 100, 100 };
-	static const sm_score_t heavy_o20 = { 100, 100, 20, 100 };
-	static const sm_score_t a3 = { 3, 2, 2, 1 };
-	static const sm_score_t big_e = { 10, 10, 0, 30 };
-	static const sm_score_t big_o = { 3, 6, 60, 2 };
-	static const sm_score_t b20 = { 1, 20, 1, 1 };
-	static const sm_score_t b20_o0 = { 1, 20, 0, 1 };
-	static const sm_score_t o120 = { 1, 4, 120, 10 };
+	static const sm_score_t a2b3o5e2 = { 2, 3, 5, 2, 0, 0 };
+	static const sm_score_t o0 = { 1, 4, 0, 1, 0, 0 };
+	static const sm_score_t heavy = { 100, 100, 100, 100, 0, 0 };
+	static const sm_score_t heavy_o20 = { 100, 100, 20, 100, 0, 0 };
+	static const sm_score_t a3 = { 3, 2, 2, 1, 0, 0 };
+	static const sm_score_t big_e = { 10, 10, 0, 30, 0, 0 };
+	static const sm_score_t big_o = { 3, 6, 60, 2, 0, 0 };
+	static const sm_score_t b20 = { 1, 20, 1, 1, 0, 0 };
+	static const sm_score_t b20_o0 = { 1, 20, 0, 1, 0, 0 };
+	static const sm_score_t o120 = { 1, 4, 120, 10, 0, 0 };
 
 	unit_begin("cpu_scan");
 	check_isa_names();
@@ -755,6 +805,27 @@ int main(void)
 	case_diag_width(&default_sc, "diag width, 256 exact bases", 256, 1);
 	case_diag_width(&heavy, "diag width, A100: 655 exact bases", 655, 1);
 	case_diag_width(&heavy, "diag width, A100: 656 exact bases", 656, 2);
+	{
+		/* -L: bwa's default, small (clips), large (no clipping), one end
+		 * only, the largest accepted with A1 and with A100 (every
+		 * width), and a bonus that lifts reads of n * A <= 255 to 16
+		 * bits. */
+		static const sm_score_t l55 = { 1, 4, 6, 1, 5, 5 }, l11 = { 1, 4, 6, 1, 1, 1 };
+		static const sm_score_t l30 = { 1, 4, 6, 1, 30, 30 }, l09 = { 1, 4, 6, 1, 0, 9 };
+		static const sm_score_t l126 = { 1, 4, 6, 1, 126, 126 };
+		static const sm_score_t a2l = { 2, 3, 5, 2, 9, 4 }, heavy_l = { 100, 100, 20, 100, 27, 27 };
+		case_clip(&l55, "-L 5,5", 60);
+		case_clip(&l11, "-L 1,1", 61);
+		case_clip(&l30, "-L 30,30", 62);
+		case_clip(&l09, "-L 0,9", 63);
+		case_clip(&l126, "-L 126,126", 64);
+		case_clip(&a2l, "A2 B3 O5 E2 -L 9,4", 65);
+		case_clip(&heavy_l, "A100 B100 O20 E100 -L 27,27", 66);
+		case_windows(&l55, "windows, -L 5,5", 67);
+		case_windows(&l126, "windows, -L 126,126", 68);
+		case_diag_width(&l55, "diag width, -L 5,5: 245 exact bases", 245, 0);
+		case_diag_width(&l55, "diag width, -L 5,5: 246 exact bases", 246, 1);
+	}
 	case_short_ties();
 	case_kernel_choice();
 	case_engine_threads();

@@ -44,7 +44,7 @@ static void copy_diverged(char *dst, const char *src, int len, int div)
 /* Contigs with repeat families, a poly-A run and ambiguous runs. */
 static sm_ref_t *make_genome(void)
 {
-	static const int lens[] = { 120000, 40000, 90, 60000 };
+	static const int lens[] = { 120000, 40000, 90, 60000, 0, 0 };
 	const char *names[] = { "chrA", "chrB", "tiny", "chrC" };
 	char *seqs[4];
 	char *fam[3];
@@ -140,7 +140,7 @@ int main(void)
 	int32_t len[N_READS], n_win[N_READS];
 	int64_t margin[N_READS];
 	const sm_score_t sc = { SM_DEFAULT_MATCH, SM_DEFAULT_MISMATCH, SM_DEFAULT_GAP_OPEN,
-				SM_DEFAULT_GAP_EXTEND };
+				SM_DEFAULT_GAP_EXTEND, 0, 0 };
 	sm_ref_t *ref;
 	sm_index_t *idx;
 	sm_gpu_seed_t *g;

@@ -26,7 +26,7 @@ static const char *const seqs[] = {
 static sm_ref_t *ref;
 static sam_hdr_t *hdr;
 static const sm_score_t sc = { SM_DEFAULT_MATCH, SM_DEFAULT_MISMATCH,
-			       SM_DEFAULT_GAP_OPEN, SM_DEFAULT_GAP_EXTEND };
+			       SM_DEFAULT_GAP_OPEN, SM_DEFAULT_GAP_EXTEND, 0, 0 };
 
 /* CIGAR from text ("3M2D4M") into a; returns a->n_cigar. */
 static int parse_cigar(const char *s, sm_aln_t *a)

@@ -45,6 +45,48 @@ static void brute_matrix(const uint8_t *r, int m, const uint8_t *q, int n,
 	free(ht);
 }
 
+#define BRUTE_NEG (-(1 << 28))
+
+/* G(i,j) of one contig: the best alignment ending at (i,j) that starts
+ * with read base 0 aligned to a reference base A/C/G/T (no floor at 0),
+ * by the same literal equations; BRUTE_NEG where there is none.  The
+ * objective with a clipping penalty (score.h) is max(H, G + clip5), plus
+ * clip3 in row n: computed this way, it is independent of the oracle's one
+ * recurrence (which gives row 1 the bonus in its substitution scores). */
+static void brute_anchored(const uint8_t *r, int m, const uint8_t *q, int n,
+			   const sm_score_t *sc, int32_t *g)
+{
+	const int gs = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
+	int32_t *f = calloc((size_t)(m + 1), sizeof *f), *gt = calloc((size_t)(m + 1), sizeof *gt);
+
+	for (int j = 0; j <= m; j++)
+		f[j] = g[j] = BRUTE_NEG;
+	for (int i = 1; i <= n; i++) {
+		int32_t *row = g + (size_t)i * (m + 1), *up = row - (m + 1);
+		row[0] = BRUTE_NEG;
+		for (int j = 1; j <= m; j++) {
+			int32_t d = i == 1 ? (r[j - 1] < SM_BASE_N ? sm_subst(sc, r[j - 1], q[0]) : BRUTE_NEG)
+					   : up[j - 1] > BRUTE_NEG ? up[j - 1] + sm_subst(sc, r[j - 1], q[i - 1])
+					   : BRUTE_NEG;
+			f[j] = (f[j] - ge > up[j] - gs) ? f[j] - ge : up[j] - gs;
+			if (f[j] < BRUTE_NEG)
+				f[j] = BRUTE_NEG;
+			gt[j] = d > f[j] ? d : f[j];
+		}
+		for (int j = 1; j <= m; j++) {
+			int32_t best = gt[j];
+			for (int k = 1; k < j; k++) {
+				int32_t v = gt[j - k] - sc->gap_open - k * ge;
+				if (gt[j - k] > BRUTE_NEG && v > best)
+					best = v;
+			}
+			row[j] = best;
+		}
+	}
+	free(f);
+	free(gt);
+}
+
 /* The locus list by definition: every column's max, bins, full sort. */
 static void brute_scan(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
 		       sm_scan_t *out)
@@ -56,19 +98,29 @@ static void brute_scan(const sm_ref_t *ref, const sm_score_t *sc, const sm_query
 	for (int c = 0; c < ref->n_contig; c++) {
 		int m = (int)ref->len[c];
 		int32_t *h = malloc((size_t)(n + 1) * (m + 1) * sizeof *h);
+		int32_t *ga = malloc((size_t)(n + 1) * (m + 1) * sizeof *ga);
 		brute_matrix(ref->seq + ref->offset[c], m, q->seq, n, sc, h);
+		brute_anchored(ref->seq + ref->offset[c], m, q->seq, n, sc, ga);
 		for (int j = 1; j <= m; j++) {
 			int32_t cm = 0;
 			int64_t g = ref->offset[c] + j - 1;
-			for (int i = 1; i <= n; i++)
-				if (h[(size_t)i * (m + 1) + j] > cm)
-					cm = h[(size_t)i * (m + 1) + j];
+			for (int i = 1; i <= n; i++) {
+				size_t at = (size_t)i * (m + 1) + j;
+				int32_t v = h[at];
+				if (ga[at] > BRUTE_NEG && ga[at] + sc->clip5 > v)
+					v = ga[at] + sc->clip5;
+				if (i == n && v > 0)
+					v += sc->clip3;
+				if (v > cm)
+					cm = v;
+			}
 			if (cm > bins[g >> shift].score) {  /* columns visited left to right */
 				bins[g >> shift].score = cm;
 				bins[g >> shift].end = g;
 			}
 		}
 		free(h);
+		free(ga);
 	}
 	memset(out, 0, sizeof *out);
 	for (int k = 0; k < SM_TOPK; k++) {
@@ -152,19 +204,26 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
 	      got.n ? got.top[0].score : 0, got.n ? (long long)got.top[0].end : -1,
 	      want.n ? want.top[0].score : 0, want.n ? (long long)want.top[0].end : -1);
 
-	/* Traceback of every reported locus: the alignment must end there and
-	 * rescore to the reported score.  A bin's best may be the tail of a
-	 * deletion run from a better hit to its left (C(j) is the maximum of H,
-	 * which includes alignments ending in a gap); the best hit never is. */
+	/* Traceback of every reported locus: the alignment must end there,
+	 * rescore to its own score (AS), and that plus the end bonuses it
+	 * earns must be the reported objective.  A bin's best may be the tail
+	 * of a deletion run from a better hit to its left (C(j) is the maximum
+	 * of H, which includes alignments ending in a gap); the best hit never
+	 * is, nor does it end in an insertion unless the 3' bonus pays it. */
 	sm_align_ws_t *ws = sm_align_ws_create(SM_CPU_ISA_AUTO);
 	for (int k = 0; k < got.n; k++) {
 		sm_aln_t a = { 0 };
 		int ok = 0;
 		int rc = sm_align(ws, ref, sc, &q, got.top[k].end, got.top[k].score, &a);
-		int32_t s = rc == 0 ? rescore(ref, sc, &q, &a, &ok) : -1;
-		if (k == 0 && rc == 0)
+		int32_t s = rc == 0 ? rescore(ref, sc, &q, &a, &ok) : -1, obj = s;
+		if (k == 0 && rc == 0 && sc->clip3 <= sc->gap_open + sc->gap_ext)
 			ok = ok && bam_cigar_op(a.cigar[a.n_cigar - 1]) == BAM_CMATCH;
-		CHECK(rc == 0 && ok && s == got.top[k].score && a.ref_end == got.top[k].end + 1 &&
+		if (rc == 0) {
+			ok = ok && a.score == s;
+			obj += a.q_start == 0 && ref->seq[a.ref_start] < SM_BASE_N ? sc->clip5 : 0;
+			obj += a.q_end == n ? sc->clip3 : 0;
+		}
+		CHECK(rc == 0 && ok && obj == got.top[k].score && a.ref_end == got.top[k].end + 1 &&
 		      sm_ref_contig_of(ref, a.ref_start) == sm_ref_contig_of(ref, got.top[k].end),
 		      "traceback of %d@%lld: rc=%d ok=%d rescored=%d end=%lld", got.top[k].score,
 		      (long long)got.top[k].end, rc, ok, s, (long long)a.ref_end);
@@ -184,8 +243,9 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
  * (exact copies, which the SIMD workspace traces without a fill). */
 static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 {
-	static const sm_score_t schemes[] = { { 1, 4, 6, 1 }, { 2, 3, 5, 2 }, { 1, 2, 4, 1 },
-					      { 5, 4, 2, 3 } };
+	static const sm_score_t schemes[] = { { 1, 4, 6, 1, 0, 0 }, { 2, 3, 5, 2, 0, 0 }, { 1, 2, 4, 1, 0, 0 },
+					      { 5, 4, 2, 3, 0, 0 }, { 1, 4, 6, 1, 5, 5 }, { 2, 3, 5, 2, 1, 30 },
+					      { 1, 2, 4, 1, 20, 0 }, { 5, 4, 2, 3, 9, 9 } };
 	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
 	sm_align_ws_t *simd = sm_align_ws_create(isa);
 	int traced = 0, differ = 0, failed = 0;
@@ -196,9 +256,9 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 		sm_align_ws_destroy(simd);
 		return;
 	}
-	for (int rep = 0; rep < 400; rep++) {
+	for (int rep = 0; rep < 800; rep++) {
 		static const int lens[] = { 1, 2, 15, 16, 17, 31, 33, 100, 151, 250, 600 };
-		const sm_score_t *sc = &schemes[rep % 4];
+		const sm_score_t *sc = &schemes[rep % 8];
 		int n = lens[rep % 11], m = 1 + (int)rnd(2500), from, k = 0;
 		char *seq = xmalloc((size_t)m + 1), qs[1100];
 		const char *name = "c0", *sp;
@@ -245,7 +305,7 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 			failed += ra < 0;
 			if (!same && differ++ < 5)
 				CHECK(0, "%s and scalar fills differ: n=%d m=%d scheme %d, %d@%lld: "
-				      "rc %d/%d start %lld/%lld cigars %d/%d", name, n, m, rep % 4,
+				      "rc %d/%d start %lld/%lld cigars %d/%d", name, n, m, rep % 8,
 				      loci.top[t].score,
 				      (long long)loci.top[t].end, ra, rb, (long long)a.ref_start,
 				      (long long)b.ref_start, a.n_cigar, b.n_cigar);
@@ -299,7 +359,7 @@ static void test_merge(void)
 
 int main(void)
 {
-	const sm_score_t bwa = { 1, 4, 6, 1 }, other = { 2, 3, 5, 2 }, paper = { 1, 2, 4, 1 };
+	const sm_score_t bwa = { 1, 4, 6, 1, 0, 0 }, other = { 2, 3, 5, 2, 0, 0 }, paper = { 1, 2, 4, 1, 0, 0 };
 	unit_begin("scan");
 
 	test_merge();
@@ -314,5 +374,17 @@ int main(void)
 	/* Edge cases: a read longer than the reference, one-base contigs. */
 	one_case(3, 1, 30, &bwa, 0, 1);
 	one_case(1, 5, 50, &other, 0, 1);
+	/* Clipping penalties (-L) that keep, force and forbid clipping, against
+	 * the brute force's independent formulation (brute_anchored). */
+	{
+		static const sm_score_t clip[] = {
+			{ 1, 4, 6, 1, 5, 5 }, { 1, 4, 6, 1, 1, 1 }, { 1, 4, 6, 1, 30, 30 },
+			{ 1, 4, 6, 1, 0, 9 }, { 2, 3, 5, 2, 9, 0 }, { 1, 2, 4, 1, 20, 3 },
+			{ 1, 4, 0, 1, 126, 126 },
+		};
+		for (int rep = 0; rep < 350; rep++)
+			one_case(1 + (int)rnd(4), 1 + (int)rnd(200), 1 + (int)rnd(60), &clip[rep % 7],
+				 rep % 5 == 0 ? 20 : 0, rep % 3 != 0);
+	}
 	return unit_end();
 }

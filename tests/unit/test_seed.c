@@ -99,7 +99,7 @@ int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
 	const char *names[2] = { "chrA", "chrB" }, *seqs[2] = { g0, g1 };
-	const sm_score_t sc = { 1, 4, 6, 1 };
+	const sm_score_t sc = { 1, 4, 6, 1, 0, 0 };
 	sm_seed_opt_t opt;
 	sm_seeder_t *seeder = sm_seeder_create();
 	sm_wref_t w = { 0 }, ws[2];
