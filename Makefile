@@ -132,9 +132,12 @@ TEST_C   := $(sort $(wildcard tests/unit/*.c))
 TEST_BIN := $(TEST_C:%.c=$(BUILD)/%)
 BENCH_C  := $(sort $(wildcard benchmarks/*.c))
 BENCH_BIN:= $(BENCH_C:%.c=$(BUILD)/%)
+# Programs over the public API (mapper/scanmap.h), run by the tests.
+EXAMPLE_C  := $(sort $(wildcard examples/*.c))
+EXAMPLE_BIN:= $(EXAMPLE_C:%.c=$(BUILD)/%)
 
 .PHONY: all test test-unit clean bench gpu-tests install uninstall version
-all: scanmap $(BUILD)/scanmap.1 $(TEST_BIN) $(BENCH_BIN)
+all: scanmap $(BUILD)/scanmap.1 $(TEST_BIN) $(BENCH_BIN) $(EXAMPLE_BIN)
 
 scanmap: $(BUILD)/mapper/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -183,6 +186,10 @@ version:
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scanmap $(DESTDIR)$(MAN1DIR)/scanmap.1 \
 	      $(DESTDIR)$(LIBDIR)/libscanmap.a $(DESTDIR)$(INCLUDEDIR)/scanmap.h
+
+$(BUILD)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 # The whole suite; tests/run.sh installs what is missing (as root) and builds first.
 test:

@@ -15,6 +15,11 @@ extern "C" {
 
 #define SM_BASE_N 4
 
+/* The letters a read or reference may hold (IUPAC DNA codes, accepted in
+ * either case).  U is not one: samtools would store it as T while the
+ * scorer treats it as ambiguous. */
+#define SM_IUPAC_LETTERS "ACGTRYSWKMBDHVN"
+
 /* ASCII -> base code (0..4); every byte maps (non-letters to 4: callers
  * validate the alphabet separately). */
 extern const uint8_t sm_nt4_table[256];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/base.h"
 #include "io/lines.h"
 #include "io/log.h"
 
@@ -15,9 +16,8 @@
 #define SM_QUAL_MIN '!'
 #define SM_QUAL_MAX '~'
 
-/* IUPAC DNA letters.  U is not one: samtools would store it as T while
- * the scorer treats it as ambiguous. */
-static const char fq_iupac[] = "ACGTRYSWKMBDHVN";
+/* The letters SEQ may hold (io/base.h). */
+static const char fq_iupac[] = SM_IUPAC_LETTERS;
 
 struct sm_fastq_s {
 	sm_lines_t lr;

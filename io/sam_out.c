@@ -144,8 +144,7 @@ oom:
 	return -1;
 }
 
-/* Header text: see sam_out.h. */
-static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring_t *s)
+int sm_sam_header_text(const sm_ref_t *ref, const char *lines, kstring_t *s)
 {
 	int rc = 0;
 
@@ -153,6 +152,16 @@ static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		rc |= ksprintf(s, "@SQ\tSN:%s\tLN:%lld\n", ref->name[c],
 			       (long long)ref->len[c]) < 0;
+	if (lines)
+		rc |= ksprintf(s, "%s\n", lines) < 0;
+	return rc ? -1 : 0;
+}
+
+/* Header text: see sam_out.h. */
+static int header_text(const sm_sam_out_opt_t *opt, const sm_ref_t *ref, kstring_t *s)
+{
+	int rc = sm_sam_header_text(ref, NULL, s);
+
 	if (opt->rg_line)
 		rc |= ksprintf(s, "%s\n", opt->rg_line) < 0;
 	if (opt->hdr_lines)

@@ -63,6 +63,11 @@ int sm_hdr_lines_add(const char *arg, char **lines);
  * reference).  Returns NULL after logging why. */
 sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref);
 
+/* Appends the header's first lines to s: @HD and one @SQ per contig of
+ * ref, then `lines` (header lines separated by '\n', without a final
+ * newline) unless NULL.  Returns 0, or -1 when out of memory. */
+int sm_sam_header_text(const sm_ref_t *ref, const char *lines, kstring_t *s);
+
 /* The header the records refer to (tid = contig index of ref). */
 sam_hdr_t *sm_sam_out_header(sm_sam_out_t *w);
 

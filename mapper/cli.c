@@ -23,7 +23,6 @@
 /* getrusage() reports ru_maxrss in KiB on Linux. */
 #define SM_KIB 1024.0
 #define SM_MIB (1024.0 * 1024.0)
-#define SM_MAX_WINDOWS_LIMIT 1024
 
 /* Long-only options take values above the range of single characters. */
 enum {
@@ -85,25 +84,9 @@ void sm_opt_init(sm_opt_t *o)
 {
 	memset(o, 0, sizeof *o);
 	o->n_threads = SM_DEFAULT_THREADS;
-	o->score.match = SM_DEFAULT_MATCH;
-	o->score.mismatch = SM_DEFAULT_MISMATCH;
-	o->score.gap_open = SM_DEFAULT_GAP_OPEN;
-	o->score.gap_ext = SM_DEFAULT_GAP_EXTEND;
-	o->score.clip5 = o->score.clip3 = SM_DEFAULT_CLIP;
-	o->min_score = SM_DEFAULT_MIN_SCORE;
-	o->engine = SM_ENGINE_AUTO;
-	o->cells = SM_CELLS_AUTO;
-	o->cpu_isa = cpu_isa_names[0];
-	o->max_read_len = SM_DEFAULT_MAX_READ_LEN;
 	o->verbosity = SM_LOG_INFO;
-	o->mode = SM_MODE_AUTO;
-	o->seed_k = SM_INDEX_DEFAULT_K;
-	o->seed_w = SM_INDEX_DEFAULT_W;
-	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
-	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
-	o->pen_unpaired = SM_DEFAULT_PEN_UNPAIRED;
-	o->xa_max = SM_DEFAULT_XA_MAX;
-	o->xa_max_alt = SM_DEFAULT_XA_MAX_ALT;
+	sm_mapopt_init(&o->map);
+	o->map.cpu_isa = cpu_isa_names[0];
 }
 
 void sm_opt_free(sm_opt_t *o)
@@ -113,48 +96,6 @@ void sm_opt_free(sm_opt_t *o)
 	free(o->cmdline);
 	free(o->hdr_lines);
 	o->rg_line = o->rg_id = o->cmdline = o->hdr_lines = NULL;
-}
-
-/* Long reads: the traceback (mapper/align.h) fills three matrices of 32-bit
- * cells over the band an alignment scoring at least -T can span, at most
- * n + 1 rows of n + (n*A - T - O)/E + 1 columns: memory quadratic in the
- * read length.  --max-read-len is refused up front when that worst case
- * passes SM_MAX_TRACE_BYTES per worker thread, rather than when a worker
- * asks for the memory mid-run. */
-#define SM_TRACE_CELL_BYTES (3.0 * sizeof(int32_t))
-#define SM_MAX_TRACE_BYTES ((double)(1ull << 32))
-#define SM_GIB (1024.0 * 1024.0 * 1024.0)
-
-static double trace_bytes(int64_t n, const sm_opt_t *o)
-{
-	double span = (double)n * o->score.match - o->min_score - o->score.gap_open;
-	double cols = (double)n + (span > 0 ? span / o->score.gap_ext : 0) + 1;
-
-	return (double)(n + 1) * cols * SM_TRACE_CELL_BYTES;
-}
-
-/* Refuses a --max-read-len whose traceback may pass SM_MAX_TRACE_BYTES,
- * naming the longest length that fits.  Returns 0 or -1. */
-static int check_trace_memory(const sm_opt_t *o)
-{
-	int64_t lo = 1, hi = o->max_read_len;
-
-	if (trace_bytes(o->max_read_len, o) <= SM_MAX_TRACE_BYTES)
-		return 0;
-	while (lo < hi) {
-		int64_t mid = (lo + hi + 1) / 2;
-
-		if (trace_bytes(mid, o) <= SM_MAX_TRACE_BYTES)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	sm_log(SM_LOG_ERROR, "--max-read-len %d: the traceback of a read that long may need "
-	       "%.0f GiB (it grows with the square of the read length at these scores); the "
-	       "limit is %.0f GiB per thread, which allows reads up to %lld bases",
-	       o->max_read_len, trace_bytes(o->max_read_len, o) / SM_GIB,
-	       SM_MAX_TRACE_BYTES / SM_GIB, (long long)lo);
-	return -1;
 }
 
 static int check_range(const char *opt, long v, long lo, long hi)
@@ -167,29 +108,10 @@ static int check_range(const char *opt, long v, long lo, long hi)
 
 int sm_opt_validate(const sm_opt_t *o)
 {
-	if (check_range("-A (match score)", o->score.match, 1, SM_MAX_MATCH) < 0 ||
-	    check_range("-B (mismatch penalty)", o->score.mismatch, 1, SM_MAX_PENALTY) < 0 ||
-	    check_range("-O (gap open penalty)", o->score.gap_open, 0, SM_MAX_PENALTY) < 0 ||
-	    check_range("-E (gap extension penalty)", o->score.gap_ext, 1, SM_MAX_PENALTY) < 0 ||
-	    check_range("-L (clipping penalty, 5' end)", o->score.clip5, 0,
-			SM_MAX_SUBST - o->score.match) < 0 ||
-	    check_range("-L (clipping penalty, 3' end)", o->score.clip3, 0,
-			SM_MAX_SUBST - o->score.match) < 0 ||
-	    check_range("-T (minimum score)", o->min_score, 1, INT32_MAX) < 0 ||
+	if (sm_mapopt_check(&o->map) < 0 ||
 	    check_range("-t (threads)", o->n_threads, 1, SM_MAX_THREADS) < 0 ||
 	    check_range("-v (verbosity)", o->verbosity, 0, SM_VERBOSITY_MAX) < 0 ||
-	    check_range("-U (unpaired penalty)", o->pen_unpaired, 0, SM_MAX_PEN_UNPAIRED) < 0 ||
-	    check_range("-h (XA hits)", o->xa_max, 0, INT_MAX) < 0 ||
-	    check_range("-h (XA hits, second value)", o->xa_max_alt, 0, INT_MAX) < 0 ||
-	    check_range("-K (bases per batch)", (long)o->batch_bases, 0, LONG_MAX) < 0 ||
-	    check_range("--max-read-len", o->max_read_len, 1, SM_MAX_READ_LEN_LIMIT) < 0 ||
-	    check_range("-k (minimizer length)", o->seed_k, SM_INDEX_MIN_K, SM_INDEX_MAX_K) < 0 ||
-	    check_range("-w (minimizer window)", o->seed_w, 1, SM_INDEX_MAX_W) < 0 ||
-	    check_range("--max-occ", o->max_occ, 1, INT_MAX) < 0 ||
-	    check_range("--max-windows", o->max_windows, 1, SM_MAX_WINDOWS_LIMIT) < 0 ||
-	    check_range("-N (secondary alignments)", o->n_secondary, 0, SM_MAX_SECONDARY) < 0)
-		return -1;
-	if (check_trace_memory(o) < 0)
+	    check_range("-K (bases per batch)", (long)o->batch_bases, 0, LONG_MAX) < 0)
 		return -1;
 	if (o->interleaved && o->mates_path) {
 		sm_log(SM_LOG_ERROR, "-p (interleaved pairs) takes one reads file, not two");
@@ -279,12 +201,13 @@ void sm_usage(FILE *fp, int full)
 		"  -v INT         verbosity: 0 silent, 1 errors, 2 warnings, 3 progress, 4 debug [%d]\n"
 		"  --help         print this help and exit\n"
 		"  --version      print the version and exit\n",
-		d.n_secondary, d.n_threads, d.max_read_len, d.score.match, d.score.mismatch,
-		d.score.gap_open, d.score.gap_ext, d.score.clip5, d.score.clip3, d.min_score, d.pen_unpaired,
-		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.mode], d.seed_k, d.seed_w,
-		SM_INDEX_SUFFIX, d.max_occ, d.max_windows,
-		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, engine_names[d.engine],
-		cells_names[d.cells], d.cpu_isa, d.xa_max, d.xa_max_alt, d.verbosity);
+		d.map.n_secondary, d.n_threads, d.map.max_read_len, d.map.score.match, d.map.score.mismatch,
+		d.map.score.gap_open, d.map.score.gap_ext, d.map.score.clip5,
+		d.map.score.clip3, d.map.min_score, d.map.pen_unpaired,
+		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.map.mode], d.map.seed_k, d.map.seed_w,
+		SM_INDEX_SUFFIX, d.map.max_occ, d.map.max_windows,
+		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, engine_names[d.map.engine],
+		cells_names[d.map.cells], d.map.cpu_isa, d.map.xa_max, d.map.xa_max_alt, d.verbosity);
 }
 
 /* Strict integer parsing: the whole argument, within int.  The option's
@@ -443,19 +366,19 @@ static int parse_bwa_opt(int c, const char *arg, sm_opt_t *o)
 	int v;
 
 	switch (c) {
-	case 'M': o->supp_as_secondary = 1; return 1;
-	case 'Y': o->supp_soft_clip = 1; return 1;
-	case 'a': o->all_hits = 1; return 1;
-	case 'C': o->append_comment = 1; return 1;
+	case 'M': o->map.supp_as_secondary = 1; return 1;
+	case 'Y': o->map.supp_soft_clip = 1; return 1;
+	case 'a': o->map.all_hits = 1; return 1;
+	case 'C': o->map.append_comment = 1; return 1;
 	case 'U':
 		if (parse_int_opt("-U", arg, &v) < 0)
 			return -1;
-		o->pen_unpaired = v;
+		o->map.pen_unpaired = v;
 		return 1;
-	case 'O': return parse_gap_opt("-O", arg, &o->score.gap_open) < 0 ? -1 : 1;
-	case 'E': return parse_gap_opt("-E", arg, &o->score.gap_ext) < 0 ? -1 : 1;
-	case 'h': return parse_int_pair("-h", arg, &o->xa_max, &o->xa_max_alt) < 0 ? -1 : 1;
-	case 'L': return parse_int_pair("-L", arg, &o->score.clip5, &o->score.clip3) < 0 ? -1 : 1;
+	case 'O': return parse_gap_opt("-O", arg, &o->map.score.gap_open) < 0 ? -1 : 1;
+	case 'E': return parse_gap_opt("-E", arg, &o->map.score.gap_ext) < 0 ? -1 : 1;
+	case 'h': return parse_int_pair("-h", arg, &o->map.xa_max, &o->map.xa_max_alt) < 0 ? -1 : 1;
+	case 'L': return parse_int_pair("-L", arg, &o->map.score.clip5, &o->map.score.clip3) < 0 ? -1 : 1;
 	case 'H': return sm_hdr_lines_add(arg, &o->hdr_lines) < 0 ? -1 : 1;
 	case 'K': {
 		char *end;
@@ -508,33 +431,33 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		switch (c) {
 		case 'o': o->out_path = optarg; break;
 		case 't': rc = parse_int_opt("-t", optarg, &o->n_threads); break;
-		case 'A': rc = parse_int_opt("-A", optarg, &o->score.match); break;
-		case 'B': rc = parse_int_opt("-B", optarg, &o->score.mismatch); break;
+		case 'A': rc = parse_int_opt("-A", optarg, &o->map.score.match); break;
+		case 'B': rc = parse_int_opt("-B", optarg, &o->map.score.mismatch); break;
 		case 'T':
 			rc = parse_int_opt("-T", optarg, &min_score);
-			o->min_score = min_score;
+			o->map.min_score = min_score;
 			break;
 		case 'k':
-			rc = parse_int_opt("-k", optarg, &o->seed_k);
-			o->seed_kw_set = 1;
+			rc = parse_int_opt("-k", optarg, &o->map.seed_k);
+			o->map.seed_kw_set = 1;
 			break;
 		case 'w':
-			rc = parse_int_opt("-w", optarg, &o->seed_w);
-			o->seed_kw_set = 1;
+			rc = parse_int_opt("-w", optarg, &o->map.seed_w);
+			o->map.seed_kw_set = 1;
 			break;
-		case 'N': rc = parse_int_opt("-N", optarg, &o->n_secondary); break;
+		case 'N': rc = parse_int_opt("-N", optarg, &o->map.n_secondary); break;
 		case 'p': o->interleaved = 1; break;
-		case OPT_MAX_OCC: rc = parse_int_opt("--max-occ", optarg, &o->max_occ); break;
+		case OPT_MAX_OCC: rc = parse_int_opt("--max-occ", optarg, &o->map.max_occ); break;
 		case OPT_MAX_WINDOWS:
-			rc = parse_int_opt("--max-windows", optarg, &o->max_windows);
+			rc = parse_int_opt("--max-windows", optarg, &o->map.max_windows);
 			break;
 		case OPT_MODE:
 			k = parse_name("--mode", optarg, mode_names, N_ELEM(mode_names));
-			o->mode = (sm_mode_t)k;
+			o->map.mode = (sm_mode_t)k;
 			rc = k < 0 ? -1 : 0;
 			break;
 		case OPT_MAX_READ_LEN:
-			rc = parse_int_opt("--max-read-len", optarg, &o->max_read_len);
+			rc = parse_int_opt("--max-read-len", optarg, &o->map.max_read_len);
 			break;
 		case 'R':
 			free(o->rg_line);
@@ -553,17 +476,17 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			break;
 		case OPT_ENGINE:
 			k = parse_name("--engine", optarg, engine_names, N_ELEM(engine_names));
-			o->engine = (sm_engine_kind_t)k;
+			o->map.engine = (sm_engine_kind_t)k;
 			rc = k < 0 ? -1 : 0;
 			break;
 		case OPT_CELLS:
 			k = parse_name("--cells", optarg, cells_names, N_ELEM(cells_names));
-			o->cells = (sm_cells_t)k;
+			o->map.cells = (sm_cells_t)k;
 			rc = k < 0 ? -1 : 0;
 			break;
 		case OPT_CPU_ISA:
 			k = parse_name("--cpu-isa", optarg, cpu_isa_names, N_ELEM(cpu_isa_names));
-			o->cpu_isa = k < 0 ? NULL : cpu_isa_names[k];
+			o->map.cpu_isa = k < 0 ? NULL : cpu_isa_names[k];
 			rc = k < 0 ? -1 : 0;
 			break;
 		case 'I': rc = parse_insert_opt(optarg, &o->insert); break;

@@ -8,20 +8,9 @@
 
 #include <stdint.h>
 
-typedef enum {
-	SM_ENGINE_AUTO = 0,  /* GPU when one is usable, else CPU */
-	SM_ENGINE_CPU,
-	SM_ENGINE_GPU,
-	SM_ENGINE_ORACLE,
-} sm_engine_kind_t;
+#include "mapper/scanmap.h"
 
-/* Cell width ladders (--cells). */
-typedef enum {
-	SM_CELLS_AUTO = 0,  /* the fastest ladder measured for this device */
-	SM_CELLS_8,         /* the paper's ladder: 8-bit, 32-bit on overflow */
-	SM_CELLS_16,        /* 16-bit first, 32-bit on overflow */
-	SM_CELLS_32,        /* uniform 32-bit */
-} sm_cells_t;
+/* sm_engine_kind_t and sm_cells_t: scanmap.h. */
 
 typedef struct {
 	uint64_t cells;        /* cells computed (reference columns x read rows, halos included) */

@@ -1,5 +1,5 @@
-/* map.c — mapping a batch of reads, read by read (see pipe_impl.h). */
-#include "mapper/pipe_impl.h"
+/* map.c — mapping a batch of reads, read by read (see map_impl.h). */
+#include "mapper/map_impl.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include "mapper/grow.h"
 #include "mapper/split.h"
 
-static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
+static int ws_reserve(sm_tbuf_t *ws, size_t n_q, size_t n_codes)
 {
 	if (n_q > ws->m_q) {
 		sm_query_t *q = realloc(ws->q, n_q * sizeof *q);
@@ -42,26 +42,35 @@ static int ws_reserve(worker_ws_t *ws, size_t n_q, size_t n_codes)
 	return 0;
 }
 
-int sm_ws_init(const pipe_t *p, worker_ws_t *ws)
+sm_tbuf_t *sm_tbuf_create(const sm_ctx_t *ctx)
 {
-	memset(ws, 0, sizeof *ws);
-	ws->aws = sm_align_ws_create(p->isa);
+	sm_tbuf_t *ws = calloc(1, sizeof *ws);
+
+	if (!ws)
+		goto fail;
+	ws->aws = sm_align_ws_create(ctx->isa);
 	if (!ws->aws)
-		return -1;
+		goto fail;
 	/* Window scans: seeded windows, mate rescue, tandem copies (XS). */
-	ws->cscan = sm_cpu_scan_create(p->isa, SM_CELLS_AUTO, p->opt->max_read_len);
+	ws->cscan = sm_cpu_scan_create(ctx->isa, SM_CELLS_AUTO, ctx->opt.max_read_len);
 	if (!ws->cscan)
-		return -1;
-	if (p->seeded && !(ws->seeder = sm_seeder_create()))
-		return -1;
+		goto fail;
+	if (ctx->seeded && !(ws->seeder = sm_seeder_create()))
+		goto fail;
 	/* With the GPU, the batch's scan lists hold no reference bases: the GPU
 	 * copies them from the reference it keeps (wscan.h). */
-	ws->jobs.spans = p->wengine && sm_engine_kind(p->wengine) == SM_ENGINE_GPU;
-	return 0;
+	ws->jobs.spans = ctx->wengine && sm_engine_kind(ctx->wengine) == SM_ENGINE_GPU;
+	return ws;
+fail:
+	sm_log(SM_LOG_ERROR, "cannot create a mapping thread's buffers");
+	sm_tbuf_destroy(ws);
+	return NULL;
 }
 
-void sm_ws_free(worker_ws_t *ws)
+void sm_tbuf_destroy(sm_tbuf_t *ws)
 {
+	if (!ws)
+		return;
 	free(ws->q);
 	free(ws->scan);
 	free(ws->codes);
@@ -86,13 +95,33 @@ void sm_ws_free(worker_ws_t *ws)
 	free(ws->seed_margin);
 	free(ws->seed_win);
 	sm_split_free(ws->split);
+	free(ws);
+}
+
+void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
+{
+	for (int k = 0; k < PH_N; k++)
+		st->ph[k] += ws->ph[k];
+	for (int k = 0; k < LIST_N; k++) {
+		st->list_n[k] += ws->list_n[k];
+		st->list_jobs[k] += ws->list_jobs[k];
+		st->list_cols[k] += ws->list_cols[k];
+	}
+	if (ws->aws) {
+		sm_align_stats_t a = sm_align_ws_stats(ws->aws);
+
+		st->aln.calls += a.calls;
+		st->aln.cells += a.cells;
+		st->aln.narrow += a.narrow;
+		st->aln.ungapped += a.ungapped;
+	}
 }
 
 const char *const sm_ph_name[PH_N] = { "seeding", "window scans", "candidates", "exhaustive",
 					"tandem", "pairing+records", "SAM text" };
 
 /* Adds the seconds since *t to phase ph and restarts *t. */
-void sm_ph_add(worker_ws_t *ws, int ph, double *t)
+void sm_ph_add(sm_tbuf_t *ws, int ph, double *t)
 {
 	double now = sm_seconds();
 
@@ -103,7 +132,7 @@ void sm_ph_add(worker_ws_t *ws, int ph, double *t)
 }
 
 /* Room for n reads' window references, jobs and sides. */
-static int ws_reserve_reads(worker_ws_t *ws, int n)
+static int ws_reserve_reads(sm_tbuf_t *ws, int n)
 {
 	sm_wref_t *w;
 
@@ -152,12 +181,12 @@ static int cand_before(const cand_t *a, const cand_t *b)
 /* Fills res's candidates from the two strands' lists (global coordinates):
  * the loci scoring at least -T, cand[0] being sm_hit_choose()'s hit.  MAPQ
  * is left at 0: tandem_batch sets it once XS knows the tandem copies. */
-static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *res)
+static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, int32_t n, res_t *res)
 {
-	int shift = sm_locus_shift(&p->opt->score, n);
+	int shift = sm_locus_shift(&ctx->opt.score, n);
 	sm_hit_t hit;
 
-	sm_hit_choose(&s[0], &s[1], shift, p->opt->min_score, &hit);
+	sm_hit_choose(&s[0], &s[1], shift, ctx->opt.min_score, &hit);
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
@@ -170,7 +199,7 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
 				     .near = 0, .near_done = 0, .rescued = 0, .qlen = n, .traced = 0 };
 			int at;
 
-			if (c.score < p->opt->min_score)
+			if (c.score < ctx->opt.min_score)
 				continue;
 			for (at = res->n_cand; at > 0 && cand_before(&c, &res->cand[at - 1]); at--) {
 				sm_aln_t keep = res->cand[at].aln;
@@ -194,11 +223,11 @@ static void make_cands(const pipe_t *p, const sm_scan_t *s, int32_t n, res_t *re
  * win[0..n_win), against the one that holds its end, as a reference of its
  * own (a window reference's contig is exactly that: the window's bases, the
  * alignment clipped at its start), read in place from the whole reference. */
-int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_window_t *win, int32_t n_win,
+int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int32_t n_win,
 		 const sm_query_t *q, cand_t *c, const sm_read_t *r)
 {
 	static const int64_t zero = 0;
-	const sm_ref_t *tref = p->ref;
+	const sm_ref_t *tref = ctx->ref;
 	sm_ref_t view;
 	int64_t len, shift = 0;
 	int32_t t = 0;
@@ -214,11 +243,11 @@ int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_window_t *win, int32_t n_w
 		view.len = &len;
 		view.offset = (int64_t *)&zero;
 		view.total = len;
-		view.seq = p->ref->seq + win[t].start;
+		view.seq = ctx->ref->seq + win[t].start;
 		tref = &view;
 		shift = win[t].start;
 	}
-	if (sm_align(ws->aws, tref, &p->opt->score, &q[c->is_rev], c->end - shift, c->score,
+	if (sm_align(ws->aws, tref, &ctx->opt.score, &q[c->is_rev], c->end - shift, c->score,
 		     &c->aln) < 0)
 		goto fail;
 	c->aln.ref_start += shift;
@@ -226,8 +255,8 @@ int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_window_t *win, int32_t n_w
 	c->traced = 1;
 	return 0;
 fail:
-	sm_log(SM_LOG_ERROR, "%s: read %lld '%s': traceback failed",
-	       p->opt->reads_path, (long long)r->index + 1, r->name);
+	sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
+	       r->name);
 	return -1;
 }
 
@@ -236,13 +265,13 @@ fail:
  * whole reference.  Candidates are traced only when their alignment is
  * needed (the best one, the chosen ones, secondaries); pairing works on the
  * span that a candidate's end and the read length imply (cand_span). */
-int sm_map_ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_read_t *r,
+int sm_map_ensure_traced(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, const sm_read_t *r,
 			 const sm_query_t *q, cand_t *c)
 {
 	if (c->traced)
 		return 0;
-	return res->from_windows ? sm_map_trace(p, ws, res->win, res->n_win, q, c, r) :
-				   sm_map_trace(p, ws, NULL, 0, q, c, r);
+	return res->from_windows ? sm_map_trace(ctx, ws, res->win, res->n_win, q, c, r) :
+				   sm_map_trace(ctx, ws, NULL, 0, q, c, r);
 }
 
 /* Keeps windows win[0..n_win) in res (for sm_map_ensure_traced).  Returns 0
@@ -271,11 +300,11 @@ static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
  * window references wr[st] (local[st] NULL: no window of that strand),
  * the best one traced.  Sets res->exhaustive when the read must be scanned
  * against the whole reference instead. */
-static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 			const sm_window_t *win, int32_t n_win, const sm_wref_t *wr,
 			const sm_scan_t *const *local, res_t *res)
 {
-	int shift = sm_locus_shift(&p->opt->score, r->len);
+	int shift = sm_locus_shift(&ctx->opt.score, r->len);
 	sm_scan_t global[SM_STRANDS];
 
 	res->exhaustive = 0;
@@ -284,8 +313,8 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	for (int st = 0; st < SM_STRANDS; st++)
 		if (local[st])
 			sm_wref_scan_to_global(&wr[st], local[st], shift, &global[st]);
-	make_cands(p, global, r->len, res);
-	if (res->prim < 0 && p->fallback) {
+	make_cands(ctx, global, r->len, res);
+	if (res->prim < 0 && ctx->fallback) {
 		res->exhaustive = 1;
 		return 0;
 	}
@@ -293,7 +322,7 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
 	 * is the one its strand's scan found it in. */
 	if (keep_windows(win, n_win, res) < 0)
 		return -1;
-	if (res->n_cand > 0 && sm_map_trace(p, ws, win, n_win, q, &res->cand[0], r) < 0)
+	if (res->n_cand > 0 && sm_map_trace(ctx, ws, win, n_win, q, &res->cand[0], r) < 0)
 		return -1;
 	return 0;
 }
@@ -303,7 +332,7 @@ static int seeded_cands(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm
  * (ws->wrefs[2k + st]: the windows that strand's clusters made), and lists
  * each strand's scan against its own in ws->jobs (ws->strand_job[2k + st],
  * -1 when the strand has no window).  Returns 0 or -1 (logged). */
-static int add_window_scans(const pipe_t *p, worker_ws_t *ws, int t, int k, int keep,
+static int add_window_scans(const sm_ctx_t *ctx, sm_tbuf_t *ws, int t, int k, int keep,
 			    int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t))
 {
 	const sm_query_t *q = &ws->q[SM_STRANDS * k];
@@ -314,7 +343,7 @@ static int add_window_scans(const pipe_t *p, worker_ws_t *ws, int t, int k, int 
 		int32_t n = sm_windows_of_strand(win, ws->seed_nwin[t], st, ws->strand_win);
 
 		ws->strand_job[SM_STRANDS * k + st] = -1;
-		if (lay(wr, p->ref, ws->strand_win, n) < 0)
+		if (lay(wr, ctx->ref, ws->strand_win, n) < 0)
 			return -1;
 		if (n > 0 && (ws->strand_job[SM_STRANDS * k + st] =
 				      sm_wscan_add(&ws->jobs, &q[st], &wr->ref, wr->start)) < 0)
@@ -324,14 +353,14 @@ static int add_window_scans(const pipe_t *p, worker_ws_t *ws, int t, int k, int 
 }
 
 /* Runs list `jobs` (counted at -v 4 as list kind `kind`). */
-static int run_list(pipe_t *p, worker_ws_t *ws, sm_wscan_t *jobs, int kind)
+static int run_list(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_wscan_t *jobs, int kind)
 {
 	if (sm_log_get_level() >= SM_LOG_DEBUG) {
 		ws->list_n[kind]++;
 		ws->list_jobs[kind] += jobs->n;
 		ws->list_cols[kind] += sm_wscan_columns(jobs);
 	}
-	return sm_wscan_run(jobs, p->wengine, ws->cscan, &p->opt->score, &ws->seed_st);
+	return sm_wscan_run(jobs, ctx->wengine, ws->cscan, &ctx->opt.score, &ws->seed_st);
 }
 
 /* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into
@@ -339,7 +368,7 @@ static int run_list(pipe_t *p, worker_ws_t *ws, sm_wscan_t *jobs, int kind)
  * references ws->wrefs[], and lists their scans: on the GPU in one call
  * when there is a GPU seeder, else read by read on this thread (the same
  * windows either way, gpu_seed.h).  Returns 0 or -1 (logged). */
-static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 		      const sm_seed_opt_t *opt)
 {
 	int keep = opt->max_windows;
@@ -351,10 +380,10 @@ static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 		return -1;
 	}
-	if (!p->gseed) {
+	if (!ctx->gseed) {
 		for (int t = 0; t < n; t++) {
 			int k = ws->seed_todo[t];
-			int nw = sm_seed_find(ws->seeder, p->index, p->ref, &p->opt->score, opt,
+			int nw = sm_seed_find(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, opt,
 					      ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wref);
 
 			if (nw < 0)
@@ -370,28 +399,28 @@ static int seed_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 
 			ws->seed_read[t] = ws->q[SM_STRANDS * k].seq;
 			ws->seed_len[t] = reads[k].len;
-			ws->seed_margin[t] = sm_reach(&p->opt->score, reads[k].len) + opt->band;
+			ws->seed_margin[t] = sm_reach(&ctx->opt.score, reads[k].len) + opt->band;
 		}
-		if (sm_gpu_seed_find(p->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
+		if (sm_gpu_seed_find(ctx->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
 				     ws->seed_win, ws->seed_nwin) < 0)
 			return -1;
 	}
 	/* The GPU scans windows from its own reference: no bases to copy. */
 	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
 	for (int t = 0; t < n; t++)
-		if (add_window_scans(p, ws, t, ws->seed_todo[t], keep, lay) < 0)
+		if (add_window_scans(ctx, ws, t, ws->seed_todo[t], keep, lay) < 0)
 			return -1;
 	return 0;
 }
 
 /* 1 if read r's seeded result res may have lost its locus to the seeding
  * limits (see SM_RETRY_BELOW). */
-static int needs_retry(const pipe_t *p, const sm_read_t *r, const res_t *res)
+static int needs_retry(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res)
 {
 	if (res->exhaustive)
 		return 0;
 	return res->prim < 0 ||
-	       (int64_t)SM_RETRY_BELOW * res->cand[0].score < (int64_t)r->len * p->opt->score.match;
+	       (int64_t)SM_RETRY_BELOW * res->cand[0].score < (int64_t)r->len * ctx->opt.score.match;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -399,7 +428,7 @@ static int needs_retry(const pipe_t *p, const sm_read_t *r, const res_t *res)
  * (one GPU call, or the worker's CPU scan), then each read's candidates;
  * then the same again, with relaxed limits, for the reads that needs_retry
  * picks, which keep the second result when it scores higher. */
-static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
 	double t = sm_seconds();
@@ -407,18 +436,18 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
 	for (int pass = 0; pass < 2; pass++) {
-		const sm_seed_opt_t *opt = pass ? &p->retry_opt : &p->seed_opt;
+		const sm_seed_opt_t *opt = pass ? &ctx->retry_opt : &ctx->seed_opt;
 
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
 		for (int k = 0; k < n; k++)
-			if (pass == 0 || needs_retry(p, &reads[k], &res[k]))
+			if (pass == 0 || needs_retry(ctx, &reads[k], &res[k]))
 				ws->seed_todo[n_todo++] = k;
-		if (seed_reads(p, ws, reads, n_todo, opt) < 0)
+		if (seed_reads(ctx, ws, reads, n_todo, opt) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
-		if (run_list(p, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
+		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
 			return -1;
 		sm_ph_add(ws, PH_WSCAN, &t);
 		for (int u = 0; u < n_todo; u++) {
@@ -439,7 +468,7 @@ static int seed_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
 				if (best <= before)
 					continue;
 			}
-			if (seeded_cands(p, ws, &reads[k], &ws->q[SM_STRANDS * k],
+			if (seeded_cands(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k],
 					 ws->seed_win + (int64_t)u * opt->max_windows, ws->seed_nwin[u],
 					 &ws->wrefs[SM_STRANDS * k], local, &res[k]) < 0)
 				return -1;
@@ -491,11 +520,11 @@ static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int re
  * from one base after its start; left (scanned reversed), up to one base
  * before its end.  Each reaches as far as an alignment can, inside the
  * hit's contig. */
-static void tandem_sides(const pipe_t *p, const cand_t *c, int32_t len, side_t side[2])
+static void tandem_sides(const sm_ctx_t *ctx, const cand_t *c, int32_t len, side_t side[2])
 {
-	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
-	int64_t c_lo = p->ref->offset[contig], c_hi = c_lo + p->ref->len[contig];
-	int64_t span = sm_max_span(&p->opt->score, len);
+	int32_t contig = sm_ref_contig_of(ctx->ref, c->aln.ref_start);
+	int64_t c_lo = ctx->ref->offset[contig], c_hi = c_lo + ctx->ref->len[contig];
+	int64_t span = sm_max_span(&ctx->opt.score, len);
 
 	side[0].lo = c->aln.ref_start + 1;
 	side[0].hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
@@ -504,16 +533,16 @@ static void tandem_sides(const pipe_t *p, const cand_t *c, int32_t len, side_t s
 }
 
 /* Lists the scans of c's sides (q: the read's two strands) in jobs. */
-static int tandem_add(const pipe_t *p, sm_wscan_t *jobs, const sm_query_t *q, const cand_t *c,
+static int tandem_add(const sm_ctx_t *ctx, sm_wscan_t *jobs, const sm_query_t *q, const cand_t *c,
 		      side_t side[2])
 {
 	const sm_query_t *oq = &q[c->is_rev];
 
-	tandem_sides(p, c, oq->len, side);
+	tandem_sides(ctx, c, oq->len, side);
 	for (int s = 0; s < 2; s++) {
 		side[s].job = -1;
 		if (side[s].lo < side[s].hi &&
-		    (side[s].job = sm_wscan_add_part(jobs, oq, s, p->ref, side[s].lo, side[s].hi, s)) < 0)
+		    (side[s].job = sm_wscan_add_part(jobs, oq, s, ctx->ref, side[s].lo, side[s].hi, s)) < 0)
 			return -1;
 	}
 	return 0;
@@ -539,13 +568,13 @@ static void tandem_finish(cand_t *c, const side_t side[2], const sm_scan_t *out)
 }
 
 /* Tandem copies of one candidate c, scanned now on the CPU (pairing). */
-int sm_map_tandem(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
+int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_t *c)
 {
 	side_t side[2];
 
 	sm_wscan_clear(&ws->one);
-	if (tandem_add(p, &ws->one, q, c, side) < 0 ||
-	    sm_wscan_run(&ws->one, NULL, ws->cscan, &p->opt->score, &ws->seed_st) < 0)
+	if (tandem_add(ctx, &ws->one, q, c, side) < 0 ||
+	    sm_wscan_run(&ws->one, NULL, ws->cscan, &ctx->opt.score, &ws->seed_st) < 0)
 		return -1;
 	tandem_finish(c, side, ws->one.out);
 	return 0;
@@ -553,7 +582,7 @@ int sm_map_tandem(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c)
 
 /* Tandem copies of every mapped read's best hit, scanned for the batch at
  * once (one GPU call, or the worker's CPU scan), and the reads' MAPQ. */
-static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
 	double t = sm_seconds();
@@ -562,10 +591,10 @@ static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int 
 		return -1;
 	sm_wscan_clear(jobs);
 	for (int k = 0; k < n; k++)
-		if (res[k].prim >= 0 && tandem_add(p, jobs, &ws->q[SM_STRANDS * k], &res[k].cand[0],
+		if (res[k].prim >= 0 && tandem_add(ctx, jobs, &ws->q[SM_STRANDS * k], &res[k].cand[0],
 						   &ws->sides[SM_STRANDS * k]) < 0)
 			return -1;
-	if (run_list(p, ws, jobs, LIST_TANDEM) < 0)
+	if (run_list(ctx, ws, jobs, LIST_TANDEM) < 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
 		res_t *rs = &res[k];
@@ -573,18 +602,18 @@ static int tandem_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int 
 		if (rs->prim < 0)
 			continue;
 		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
-		rs->mapq = sm_mapq(&p->opt->score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
+		rs->mapq = sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
 	}
 	sm_ph_add(ws, PH_TANDEM, &t);
 	return 0;
 }
 
-static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 			  size_t n_codes, int n_todo, res_t *res);
 
 /* ws->q[2k], ws->q[2k + 1]: read k forward and reverse-complemented.
  * Sets *n_codes to the bases they hold; returns 0 or -1 (logged). */
-int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
+int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 {
 	size_t off = 0;
 
@@ -609,31 +638,31 @@ int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_code
 }
 
 /* Maps reads[0..n) read by read (no pairing) into res[0..n). */
-int sm_map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	size_t n_codes;
 	int n_todo = 0;
 
 	if (sm_map_encode(ws, reads, n, &n_codes) < 0)
 		return -1;
-	if (p->seeded && seed_batch(p, ws, reads, n, res) < 0)
+	if (ctx->seeded && seed_batch(ctx, ws, reads, n, res) < 0)
 		return -1;
 	for (int k = 0; k < n; k++)
-		if (!p->seeded || res[k].exhaustive)
+		if (!ctx->seeded || res[k].exhaustive)
 			ws->todo[n_todo++] = k;
 	if (n_todo > 0) {
 		double t = sm_seconds();
 
-		if (map_exhaustive(p, ws, reads, n, n_codes, n_todo, res) < 0)
+		if (map_exhaustive(ctx, ws, reads, n, n_codes, n_todo, res) < 0)
 			return -1;
 		sm_ph_add(ws, PH_EXHAUSTIVE, &t);
 	}
-	return tandem_batch(p, ws, reads, n, res);
+	return tandem_batch(ctx, ws, reads, n, res);
 }
 
 /* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
  * reads[0..n) (queries already in ws->q). */
-static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n,
+static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 			  size_t n_codes, int n_todo, res_t *res)
 {
 	sm_query_t *q;   /* compacted after the batch's own queries */
@@ -647,16 +676,16 @@ static int map_exhaustive(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, in
 		q[SM_STRANDS * t] = ws->q[SM_STRANDS * ws->todo[t]];
 		q[SM_STRANDS * t + 1] = ws->q[SM_STRANDS * ws->todo[t] + 1];
 	}
-	if (sm_engine_scan(p->engine, SM_STRANDS * n_todo, q, ws->scan) < 0)
+	if (sm_engine_scan(ctx->engine, SM_STRANDS * n_todo, q, ws->scan) < 0)
 		return -1;
 	for (int t = 0; t < n_todo; t++) {
 		int k = ws->todo[t];
 		res_t *rs = &res[k];
 
-		make_cands(p, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
+		make_cands(ctx, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
 		rs->exhaustive = 0;
 		rs->from_windows = 0;
-		if (rs->n_cand > 0 && sm_map_trace(p, ws, NULL, 0, &q[SM_STRANDS * t],
+		if (rs->n_cand > 0 && sm_map_trace(ctx, ws, NULL, 0, &q[SM_STRANDS * t],
 						 &rs->cand[0], &reads[k]) < 0)
 			return -1;
 	}

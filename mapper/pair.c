@@ -1,5 +1,5 @@
-/* pair.c — pairing the two reads of a template (see pipe_impl.h). */
-#include "mapper/pipe_impl.h"
+/* pair.c — pairing the two reads of a template (see map_impl.h). */
+#include "mapper/map_impl.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,10 +12,10 @@
  * for, clipped to its contig: its alignment's when traced, extended over
  * the read's clipped ends (the fragment goes on there, whatever the
  * alignment), else the read length ending at its end column. */
-static void cand_span(const pipe_t *p, const cand_t *c, int64_t *s, int64_t *e)
+static void cand_span(const sm_ctx_t *ctx, const cand_t *c, int64_t *s, int64_t *e)
 {
-	int32_t contig = sm_ref_contig_of(p->ref, c->traced ? c->aln.ref_start : c->end);
-	int64_t lo = p->ref->offset[contig], hi = lo + p->ref->len[contig];
+	int32_t contig = sm_ref_contig_of(ctx->ref, c->traced ? c->aln.ref_start : c->end);
+	int64_t lo = ctx->ref->offset[contig], hi = lo + ctx->ref->len[contig];
 
 	if (c->traced) {
 		*s = c->aln.ref_start - c->aln.q_start;
@@ -38,49 +38,49 @@ int64_t sm_pair_five_prime(const cand_t *c)
 /* Insert size of candidates a and b, a moved by a_shift reference columns,
  * if they face each other on one contig (forward read left of the reverse
  * one), else -1. */
-static int64_t insert_shifted(const pipe_t *p, const cand_t *a, int64_t a_shift, const cand_t *b)
+static int64_t insert_shifted(const sm_ctx_t *ctx, const cand_t *a, int64_t a_shift, const cand_t *b)
 {
 	int64_t as, ae, bs, be, fs, re;
 
 	if (a->is_rev == b->is_rev)
 		return -1;
-	cand_span(p, a, &as, &ae);
-	cand_span(p, b, &bs, &be);
+	cand_span(ctx, a, &as, &ae);
+	cand_span(ctx, b, &bs, &be);
 	as += a_shift;
 	ae += a_shift;
 	fs = a->is_rev ? bs : as;
 	re = a->is_rev ? ae : be;
-	if (sm_ref_contig_of(p->ref, as) != sm_ref_contig_of(p->ref, bs))
+	if (sm_ref_contig_of(ctx->ref, as) != sm_ref_contig_of(ctx->ref, bs))
 		return -1;
 	return re > fs ? re - fs : -1;
 }
 
-int64_t sm_pair_insert(const pipe_t *p, const cand_t *a, const cand_t *b)
+int64_t sm_pair_insert(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
-	return insert_shifted(p, a, 0, b);
+	return insert_shifted(ctx, a, 0, b);
 }
 
-static int insert_proper(const pipe_t *p, int64_t ins)
+static int insert_proper(const sm_ctx_t *ctx, int64_t ins)
 {
-	return p->ins.ok && ins >= p->ins.lo && ins <= p->ins.hi;
+	return ctx->ins.ok && ins >= ctx->ins.lo && ins <= ctx->ins.hi;
 }
 
-static int is_proper(const pipe_t *p, const cand_t *a, const cand_t *b)
+static int is_proper(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
-	return insert_proper(p, sm_pair_insert(p, a, b));
+	return insert_proper(ctx, sm_pair_insert(ctx, a, b));
 }
 
 /* 1 if candidates a and b of one read are the same placement: one strand,
  * spans (clips undone) starting less than SM_TANDEM_SHIFT apart (a seeded
  * candidate's partial alignment and its full one found by rescue, say). */
-static int same_place(const pipe_t *p, const cand_t *a, const cand_t *b)
+static int same_place(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
 	int64_t as, ae, bs, be;
 
 	if (a->is_rev != b->is_rev)
 		return 0;
-	cand_span(p, a, &as, &ae);
-	cand_span(p, b, &bs, &be);
+	cand_span(ctx, a, &as, &ae);
+	cand_span(ctx, b, &bs, &be);
 	return as - bs < SM_TANDEM_SHIFT && bs - as < SM_TANDEM_SHIFT;
 }
 
@@ -92,40 +92,40 @@ static int same_place(const pipe_t *p, const cand_t *a, const cand_t *b)
  * alignments': 0 at the mean, -2 at 1 sd, -10.5 at 4 sd (bwa scoring).  It
  * tells apart the copies of a tandem repeat, which a unique mate pairs with
  * at inserts as far apart as the copies are. */
-static double insert_score_of(const pipe_t *p, int64_t ins)
+static double insert_score_of(const sm_ctx_t *ctx, int64_t ins)
 {
-	const sm_score_t *sc = &p->opt->score;
-	double sd = p->ins.sd > SM_INSERT_MIN_SD ? p->ins.sd : SM_INSERT_MIN_SD;
-	double z = fabs((double)ins - p->ins.mean) / sd;
+	const sm_score_t *sc = &ctx->opt.score;
+	double sd = ctx->ins.sd > SM_INSERT_MIN_SD ? ctx->ins.sd : SM_INSERT_MIN_SD;
+	double z = fabs((double)ins - ctx->ins.mean) / sd;
 
 	return 10.0 * log10(erfc(z * M_SQRT1_2)) * (sc->match + sc->mismatch) /
 	       SM_MAPQ_PER_MISMATCH;
 }
 
-static double insert_score(const pipe_t *p, int64_t ins)
+static double insert_score(const sm_ctx_t *ctx, int64_t ins)
 {
-	return ins >= 0 && ins < p->ins.n_score ? p->ins.score[ins] : insert_score_of(p, ins);
+	return ins >= 0 && ins < ctx->ins.n_score ? ctx->ins.score[ins] : insert_score_of(ctx, ins);
 }
 
-int sm_pair_insert_table(pipe_t *p)
+int sm_pair_insert_table(sm_ctx_t *ctx)
 {
-	int64_t n = p->ins.ok ? 2 * p->ins.hi + 1 : 0;
+	int64_t n = ctx->ins.ok ? 2 * ctx->ins.hi + 1 : 0;
 
-	p->ins.score = malloc((size_t)(n ? n : 1) * sizeof *p->ins.score);
-	if (!p->ins.score) {
+	ctx->ins.score = malloc((size_t)(n ? n : 1) * sizeof *ctx->ins.score);
+	if (!ctx->ins.score) {
 		sm_log(SM_LOG_ERROR, "out of memory tabulating insert sizes");
 		return -1;
 	}
 	for (int64_t k = 0; k < n; k++)
-		p->ins.score[k] = insert_score_of(p, k);
-	p->ins.n_score = n;
+		ctx->ins.score[k] = insert_score_of(ctx, k);
+	ctx->ins.n_score = n;
 	return 0;
 }
 
 /* Score of the proper pair a, b: the two alignment scores plus the insert's. */
-static double pair_score(const pipe_t *p, const cand_t *a, const cand_t *b)
+static double pair_score(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
-	return a->score + b->score + insert_score(p, sm_pair_insert(p, a, b));
+	return a->score + b->score + insert_score(ctx, sm_pair_insert(ctx, a, b));
 }
 
 /* What the soft clips of candidate c (query q, in its strand's orientation)
@@ -138,27 +138,27 @@ static double pair_score(const pipe_t *p, const cand_t *a, const cand_t *b)
  * there (1-4 with bwa scoring), not a mismatch: the read's evidence against
  * that copy is still one disagreeing base, which this adds back.  0 for an
  * untraced candidate. */
-static int32_t clip_cost(const pipe_t *p, const cand_t *c, const sm_query_t *q)
+static int32_t clip_cost(const sm_ctx_t *ctx, const cand_t *c, const sm_query_t *q)
 {
-	const sm_score_t *sc = &p->opt->score;
+	const sm_score_t *sc = &ctx->opt.score;
 	int32_t contig, cap = sc->match + sc->mismatch, cost = 0, g;
 	int64_t lo, hi, x;
 
 	if (!c->traced)
 		return 0;
-	contig = sm_ref_contig_of(p->ref, c->aln.ref_start);
-	lo = p->ref->offset[contig];
-	hi = lo + p->ref->len[contig];
+	contig = sm_ref_contig_of(ctx->ref, c->aln.ref_start);
+	lo = ctx->ref->offset[contig];
+	hi = lo + ctx->ref->len[contig];
 	g = 0;   /* left end: read bases q_start - 1 .. 0 leftwards of ref_start */
 	for (int32_t i = c->aln.q_start - 1; i >= 0; i--) {
 		x = c->aln.ref_start - (c->aln.q_start - i);
-		g += x >= lo ? sm_subst(sc, p->ref->seq[x], q->seq[i]) : -sc->mismatch;
+		g += x >= lo ? sm_subst(sc, ctx->ref->seq[x], q->seq[i]) : -sc->mismatch;
 	}
 	cost += g < 0 ? (-g < cap ? -g : cap) : 0;
 	g = 0;   /* right end: read bases q_end .. qlen - 1 from ref_end on */
 	for (int32_t i = c->aln.q_end; i < q->len; i++) {
 		x = c->aln.ref_end + (i - c->aln.q_end);
-		g += x < hi ? sm_subst(sc, p->ref->seq[x], q->seq[i]) : -sc->mismatch;
+		g += x < hi ? sm_subst(sc, ctx->ref->seq[x], q->seq[i]) : -sc->mismatch;
 	}
 	cost += g < 0 ? (-g < cap ? -g : cap) : 0;
 	return cost;
@@ -167,10 +167,10 @@ static int32_t clip_cost(const pipe_t *p, const cand_t *c, const sm_query_t *q)
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
  * pairs best with a (pair_score) joins res, unless it is there already. */
-static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *r,
+static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
 		  const sm_query_t *q, res_t *res)
 {
-	const sm_score_t *sc = &p->opt->score;
+	const sm_score_t *sc = &ctx->opt.score;
 	int64_t a_s, a_e, lo, hi, c_lo, c_hi;
 	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1;
 	int32_t contig;
@@ -178,22 +178,22 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 	sm_scan_t local, global;
 	cand_t *c;
 
-	cand_span(p, a, &a_s, &a_e);
-	contig = sm_ref_contig_of(p->ref, a_s);
-	c_lo = p->ref->offset[contig];
-	c_hi = c_lo + p->ref->len[contig];
+	cand_span(ctx, a, &a_s, &a_e);
+	contig = sm_ref_contig_of(ctx->ref, a_s);
+	c_lo = ctx->ref->offset[contig];
+	c_hi = c_lo + ctx->ref->len[contig];
 	if (a->is_rev) {
-		lo = a_e - p->ins.hi - SM_RESCUE_SLACK;
+		lo = a_e - ctx->ins.hi - SM_RESCUE_SLACK;
 		hi = a_e + SM_RESCUE_SLACK;
 	} else {
 		lo = a_s - SM_RESCUE_SLACK;
-		hi = a_s + p->ins.hi + SM_RESCUE_SLACK;
+		hi = a_s + ctx->ins.hi + SM_RESCUE_SLACK;
 	}
 	lo = lo < c_lo ? c_lo : lo;
 	hi = hi > c_hi ? c_hi : hi;
 	if (lo >= hi)
 		return 0;
-	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
+	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
 	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
@@ -202,9 +202,9 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 			     .qlen = r->len };
 		double s;
 
-		if (t.score < p->opt->min_score || !is_proper(p, a, &t))
+		if (t.score < ctx->opt.min_score || !is_proper(ctx, a, &t))
 			continue;
-		s = pair_score(p, a, &t);
+		s = pair_score(ctx, a, &t);
 		if (pick < 0 || s > best) {
 			best = s;
 			pick = k;
@@ -216,11 +216,11 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 	*c = (cand_t){ .score = global.top[pick].score, .is_rev = st, .end = global.top[pick].end,
 		       .qlen = r->len, .aln = c->aln };
 	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].score >= c->score && same_place(p, &res->cand[k], c))
+		if (res->cand[k].score >= c->score && same_place(ctx, &res->cand[k], c))
 			return 0;
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
 	c->rescued = 1;
-	if (sm_map_trace(p, ws, ws->wref.win, ws->wref.n_win, q, c, r) < 0)
+	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, c, r) < 0)
 		return -1;
 	res->n_cand++;
 	return 0;
@@ -228,28 +228,28 @@ static int rescue(pipe_t *p, worker_ws_t *ws, const cand_t *a, const sm_read_t *
 
 /* The best score of res's candidates that make a proper pair with a, -1
  * if none does. */
-static int32_t proper_mate_score(const pipe_t *p, const cand_t *a, const res_t *res)
+static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res_t *res)
 {
 	int32_t best = -1;
 
 	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].score > best && is_proper(p, a, &res->cand[k]))
+		if (res->cand[k].score > best && is_proper(ctx, a, &res->cand[k]))
 			best = res->cand[k].score;
 	return best;
 }
 
 /* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
  * competitors elsewhere were never looked for. */
-int sm_pair_read_mapq(const pipe_t *p, const cand_t *c, int32_t len)
+int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 {
-	return c->rescued ? 0 : sm_mapq(&p->opt->score, c->score, c->xs, len);
+	return c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len);
 }
 
 /* The proper pair of res[0], res[1] with the highest pair score: its
  * candidates pick[0], pick[1] (-1: none) and its score *best (ties keep the
  * first pair found); pick[2], pick[3] and *second: the same for the best
  * pair that places the reads elsewhere, one read at least (-1: none). */
-static void best_pair(const pipe_t *p, const res_t *res, int pick[2 * SM_STRANDS],
+static void best_pair(const sm_ctx_t *ctx, const res_t *res, int pick[2 * SM_STRANDS],
 		      double *best, double *second)
 {
 	for (int k = 0; k < 2 * SM_STRANDS; k++)
@@ -260,9 +260,9 @@ static void best_pair(const pipe_t *p, const res_t *res, int pick[2 * SM_STRANDS
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
 			double s;
 
-			if (!is_proper(p, a, b))
+			if (!is_proper(ctx, a, b))
 				continue;
-			s = pair_score(p, a, b);
+			s = pair_score(ctx, a, b);
 			if (pick[0] < 0 || s > *best) {
 				*best = s;
 				pick[0] = i;
@@ -274,10 +274,10 @@ static void best_pair(const pipe_t *p, const res_t *res, int pick[2 * SM_STRANDS
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
 			double s;
 
-			if ((same_place(p, a, &res[0].cand[pick[0]]) &&
-			     same_place(p, b, &res[1].cand[pick[1]])) || !is_proper(p, a, b))
+			if ((same_place(ctx, a, &res[0].cand[pick[0]]) &&
+			     same_place(ctx, b, &res[1].cand[pick[1]])) || !is_proper(ctx, a, b))
 				continue;
-			s = pair_score(p, a, b);
+			s = pair_score(ctx, a, b);
 			if (pick[2] < 0 || s > *second) {
 				*second = s;
 				pick[2] = i;
@@ -292,14 +292,14 @@ static void best_pair(const pipe_t *p, const res_t *res, int pick[2 * SM_STRANDS
  * pair's candidates, and the second's unless its scores cannot reach
  * `floor` (the insert only lowers a pair's score), are traced and the
  * pairs chosen again until those are all traced. */
-static int best_traced_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r,
+static int best_traced_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const sm_query_t *q, res_t *res, double floor,
 			    int pick[2 * SM_STRANDS], double *best, double *second)
 {
 	for (;;) {
 		int traced = 0;
 
-		best_pair(p, res, pick, best, second);
+		best_pair(ctx, res, pick, best, second);
 		for (int k = 0; k < 2 * SM_STRANDS; k++) {
 			int e = k % SM_STRANDS;
 			cand_t *c = pick[k] >= 0 ? &res[e].cand[pick[k]] : NULL;
@@ -307,7 +307,7 @@ static int best_traced_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r,
 			if (!c || c->traced || (k >= SM_STRANDS &&
 			    res[0].cand[pick[2]].score + res[1].cand[pick[3]].score <= floor))
 				continue;
-			if (sm_map_ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
+			if (sm_map_ensure_traced(ctx, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
 				return -1;
 			traced = 1;
 		}
@@ -318,18 +318,18 @@ static int best_traced_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r,
 
 /* The best pair that a copy of candidate c (sm_map_tandem) makes with the
  * mate's candidate m, copy *k (-1: no copy makes a proper pair with m). */
-static double best_copy_pair(const pipe_t *p, const cand_t *c, const cand_t *m, int *k)
+static double best_copy_pair(const sm_ctx_t *ctx, const cand_t *c, const cand_t *m, int *k)
 {
 	double best = -1;
 
 	*k = -1;
 	for (int t = 0; t < c->n_copy; t++) {
-		int64_t ins = insert_shifted(p, c, c->copy[t].shift, m);
+		int64_t ins = insert_shifted(ctx, c, c->copy[t].shift, m);
 		double s;
 
-		if (!insert_proper(p, ins))
+		if (!insert_proper(ctx, ins))
 			continue;
-		s = c->copy[t].score + m->score + insert_score(p, ins);
+		s = c->copy[t].score + m->score + insert_score(ctx, ins);
 		if (*k < 0 || s > best) {
 			best = s;
 			*k = t;
@@ -347,27 +347,27 @@ static double best_copy_pair(const pipe_t *p, const cand_t *c, const cand_t *m, 
  * the seeded windows or the rescue window), so it is not a candidate of its
  * own.  Returns 1 when a candidate was added, 0 when none was (no room, no
  * such locus, already there), -1 on error. */
-static int adopt_copy(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int adopt_copy(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		      res_t *res, int ci, int k)
 {
-	const sm_score_t *sc = &p->opt->score;
+	const sm_score_t *sc = &ctx->opt.score;
 	const cand_t *c = &res->cand[ci];
 	int64_t shift = c->copy[k].shift, lo, hi, c_lo, c_hi, end = -1;
-	int32_t contig = sm_ref_contig_of(p->ref, c->aln.ref_start), score = 0, xs = 0;
+	int32_t contig = sm_ref_contig_of(ctx->ref, c->aln.ref_start), score = 0, xs = 0;
 	sm_scan_t local, global;
 	cand_t *n;
 
 	if (res->n_cand == SM_MAX_CAND)
 		return 0;
-	c_lo = p->ref->offset[contig];
-	c_hi = c_lo + p->ref->len[contig];
+	c_lo = ctx->ref->offset[contig];
+	c_hi = c_lo + ctx->ref->len[contig];
 	lo = c->aln.ref_start + shift - (SM_TANDEM_SHIFT - 1);
 	hi = c->aln.ref_end + shift + (SM_TANDEM_SHIFT - 1);
 	lo = lo < c_lo ? c_lo : lo;
 	hi = hi > c_hi ? c_hi : hi;
 	if (lo >= hi)
 		return 0;
-	if (sm_wref_set_window(&ws->wref, p->ref, lo, hi) < 0 ||
+	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
 	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[c->is_rev], &local, &ws->seed_st) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
@@ -377,18 +377,18 @@ static int adopt_copy(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_q
 			score = global.top[t].score;
 			end = global.top[t].end;
 		}
-	if (end < 0 || score < p->opt->min_score)
+	if (end < 0 || score < ctx->opt.min_score)
 		return 0;
 	n = &res->cand[res->n_cand];
 	*n = (cand_t){ .score = score, .is_rev = c->is_rev, .end = end, .qlen = r->len,
 		       .aln = n->aln };
 	for (int t = 0; t < res->n_cand; t++) {
-		if (res->cand[t].score >= score && same_place(p, &res->cand[t], n))
+		if (res->cand[t].score >= score && same_place(ctx, &res->cand[t], n))
 			return 0;
 		xs = res->cand[t].score > xs ? res->cand[t].score : xs;
 	}
 	n->xs = xs;          /* the read's other loci, the candidate among them */
-	if (sm_map_trace(p, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
+	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
 		return -1;
 	res->n_cand++;
 	return 1;
@@ -409,17 +409,17 @@ static int own_best(const res_t *res)
 /* The best locus of read r (queries q, strand st) in window w of the
  * reference, as an untraced candidate *c (left in ws->wref).  Returns 1,
  * 0 when none reaches -T, -1 on error. */
-static int window_best(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       int st, const sm_window_t *w, cand_t *c)
 {
-	const sm_score_t *sc = &p->opt->score;
+	const sm_score_t *sc = &ctx->opt.score;
 	sm_scan_t local, global;
 
-	if (sm_wref_set_window(&ws->wref, p->ref, w->start, w->end) < 0 ||
+	if (sm_wref_set_window(&ws->wref, ctx->ref, w->start, w->end) < 0 ||
 	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
-	if (global.n == 0 || global.top[0].score < p->opt->min_score)
+	if (global.n == 0 || global.top[0].score < ctx->opt.min_score)
 		return 0;
 	*c = (cand_t){ .score = global.top[0].score, .is_rev = st, .end = global.top[0].end,
 		       .qlen = r->len, .aln = c->aln };
@@ -430,7 +430,7 @@ static int window_best(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
  * seeded candidate, unless it is there already: its XS is the best of the
  * read's other candidates, and it becomes theirs when it is better.
  * Returns 0 or -1 on error. */
-static int add_window_cand(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int add_window_cand(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 			   int st, const sm_window_t *w, res_t *res)
 {
 	cand_t *n = &res->cand[res->n_cand];
@@ -438,18 +438,18 @@ static int add_window_cand(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const
 
 	if (res->n_cand == SM_MAX_CAND)
 		return 0;
-	rc = window_best(p, ws, r, q, st, w, n);
+	rc = window_best(ctx, ws, r, q, st, w, n);
 	if (rc <= 0)
 		return rc;
 	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].score >= n->score && same_place(p, &res->cand[k], n))
+		if (res->cand[k].score >= n->score && same_place(ctx, &res->cand[k], n))
 			return 0;
-	if (sm_map_trace(p, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
+	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
 		return -1;
 	for (int k = 0; k < res->n_cand; k++) {
 		cand_t *c = &res->cand[k];
 
-		if (same_place(p, c, n))
+		if (same_place(ctx, c, n))
 			continue;
 		n->xs = c->score > n->xs ? c->score : n->xs;
 		c->xs = n->score > c->xs ? n->score : c->xs;
@@ -475,15 +475,15 @@ static int seeded_already(const res_t *res, const sm_window_t *w, int st)
  * reads' own seeding scanned already, and the best loci of the
  * SM_RESEED_PAIRS window pairs whose loci pair best (pair_score) join the
  * reads' candidates.  Returns 0 or -1 on error. */
-static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       res_t *res)
 {
 	sm_window_pair_t wp[SM_RESEED_SCAN];
 	double score[SM_RESEED_PAIRS];
 	int keep[SM_RESEED_PAIRS], n_keep = 0;
-	int n = sm_seed_pair_windows(ws->seeder, p->index, p->ref, &p->opt->score, &p->seed_opt,
-				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, p->ins.lo,
-				     p->ins.hi, SM_RESEED_SCAN, wp);
+	int n = sm_seed_pair_windows(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &ctx->seed_opt,
+				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, ctx->ins.lo,
+				     ctx->ins.hi, SM_RESEED_SCAN, wp);
 
 	if (n < 0)
 		return -1;
@@ -495,18 +495,18 @@ static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 		if (seeded_already(&res[0], &wp[k].a, wp[k].strand_a) &&
 		    seeded_already(&res[1], &wp[k].b, !wp[k].strand_a))
 			continue;
-		ra = window_best(p, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
+		ra = window_best(ctx, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
 		if (ra <= 0) {
 			if (ra < 0)
 				return -1;
 			continue;
 		}
-		rb = window_best(p, ws, &r[1], &q[SM_STRANDS], !wp[k].strand_a, &wp[k].b, &b);
+		rb = window_best(ctx, ws, &r[1], &q[SM_STRANDS], !wp[k].strand_a, &wp[k].b, &b);
 		if (rb < 0)
 			return -1;
-		if (rb == 0 || !is_proper(p, &a, &b))
+		if (rb == 0 || !is_proper(ctx, &a, &b))
 			continue;
-		s = pair_score(p, &a, &b);
+		s = pair_score(ctx, &a, &b);
 		for (at = n_keep; at > 0 && score[at - 1] < s; at--)
 			;
 		if (at == SM_RESEED_PAIRS)
@@ -520,8 +520,8 @@ static int reseed_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 	for (int t = 0; t < n_keep; t++) {
 		const sm_window_pair_t *x = &wp[keep[t]];
 
-		if (add_window_cand(p, ws, &r[0], &q[0], x->strand_a, &x->a, &res[0]) < 0 ||
-		    add_window_cand(p, ws, &r[1], &q[SM_STRANDS], !x->strand_a, &x->b, &res[1]) < 0)
+		if (add_window_cand(ctx, ws, &r[0], &q[0], x->strand_a, &x->a, &res[0]) < 0 ||
+		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], !x->strand_a, &x->b, &res[1]) < 0)
 			return -1;
 	}
 	return 0;
@@ -560,7 +560,7 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 /* Read e's places among its candidates res->cand: at[0] = pick, then one
  * candidate for each other place (same_place), the best scoring there (the
  * first of equals).  Returns how many. */
-static int read_places(const pipe_t *p, const res_t *res, int pick, int at[SM_MAX_CAND])
+static int read_places(const sm_ctx_t *ctx, const res_t *res, int pick, int at[SM_MAX_CAND])
 {
 	int n = 0;
 
@@ -572,7 +572,7 @@ static int read_places(const pipe_t *p, const res_t *res, int pick, int at[SM_MA
 		for (int t = 0; t < res->n_cand && !dup; t++) {
 			const cand_t *o = &res->cand[t];
 
-			dup = t != k && same_place(p, o, c) &&
+			dup = t != k && same_place(ctx, o, c) &&
 			      (t == pick || o->score > c->score || (o->score == c->score && t < k));
 		}
 		if (!dup)
@@ -583,14 +583,14 @@ static int read_places(const pipe_t *p, const res_t *res, int pick, int at[SM_MA
 
 /* Candidate k of read e with what its clips hide charged (clip_cost),
  * traced first when it is untraced. */
-static int charged_score(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int charged_score(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 			 res_t *res, int e, int k, double *s)
 {
 	cand_t *c = &res[e].cand[k];
 
-	if (sm_map_ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
+	if (sm_map_ensure_traced(ctx, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0)
 		return -1;
-	*s = c->score - clip_cost(p, c, &q[SM_STRANDS * e + c->is_rev]);
+	*s = c->score - clip_cost(ctx, c, &q[SM_STRANDS * e + c->is_rev]);
 	return 0;
 }
 
@@ -624,20 +624,20 @@ static int copy_is_cand(const res_t *res, const cand_t *c, int t)
  * no candidate mate) cost hundreds of reads at MAPQ >= 10 and were 5-60
  * times under-confident on the accuracy sets (accuracy-2026-11-21-s4.md).
  * Returns 0 or -1 on error. */
-static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		     res_t *res, int bi, int bj, double best, int32_t unpaired, int *q_pe)
 {
-	const sm_score_t *sc = &p->opt->score;
+	const sm_score_t *sc = &ctx->opt.score;
 	int pick[SM_STRANDS] = { bi, bj }, at[SM_STRANDS][SM_MAX_CAND], n_at[SM_STRANDS];
 	int n_moved = 0;
 	int32_t len[SM_STRANDS];
 	double own[SM_STRANDS], charge[SM_STRANDS], as[SM_STRANDS], reach;
 	rivals_t v = { .unit = sc->match + sc->mismatch };
-	int32_t pen = p->opt->pen_unpaired;
+	int32_t pen = ctx->opt.pen_unpaired;
 
 	for (int e = 0; e < SM_STRANDS; e++) {
-		n_at[e] = read_places(p, &res[e], pick[e], at[e]);
-		if (charged_score(p, ws, r, q, res, e, pick[e], &own[e]) < 0)
+		n_at[e] = read_places(ctx, &res[e], pick[e], at[e]);
+		if (charged_score(ctx, ws, r, q, res, e, pick[e], &own[e]) < 0)
 			return -1;
 		charge[e] = res[e].cand[pick[e]].score - own[e];
 	}
@@ -650,12 +650,12 @@ static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_qu
 			const cand_t *a = &res[0].cand[at[0][i]], *b = &res[1].cand[at[1][j]];
 			double s, sa, sb;
 
-			if (!is_proper(p, a, b))
+			if (!is_proper(ctx, a, b))
 				continue;
-			s = pair_score(p, a, b) - charge[0] - charge[1];
+			s = pair_score(ctx, a, b) - charge[0] - charge[1];
 			if (s >= reach) {
-				if (charged_score(p, ws, r, q, res, 0, at[0][i], &sa) < 0 ||
-				    charged_score(p, ws, r, q, res, 1, at[1][j], &sb) < 0)
+				if (charged_score(ctx, ws, r, q, res, 0, at[0][i], &sa) < 0 ||
+				    charged_score(ctx, ws, r, q, res, 1, at[1][j], &sb) < 0)
 					return -1;
 				s += charge[0] + sa - a->score + charge[1] + sb - b->score;
 			}
@@ -665,12 +665,12 @@ static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_qu
 		const cand_t *c = &res[e].cand[pick[e]], *m = &res[!e].cand[pick[!e]];
 
 		for (int t = 0; t < c->n_copy; t++) {
-			int64_t ins = insert_shifted(p, c, c->copy[t].shift, m);
+			int64_t ins = insert_shifted(ctx, c, c->copy[t].shift, m);
 			int mv = c->copy[t].score < c->score;
 
-			if (!insert_proper(p, ins) || copy_is_cand(&res[e], c, t))
+			if (!insert_proper(ctx, ins) || copy_is_cand(&res[e], c, t))
 				continue;
-			rival_add(&v, c->copy[t].score - charge[e] + own[!e] + insert_score(p, ins), e ? 0 : mv,
+			rival_add(&v, c->copy[t].score - charge[e] + own[!e] + insert_score(ctx, ins), e ? 0 : mv,
 				  e ? mv : 0);
 		}
 	}
@@ -688,7 +688,7 @@ static int pair_mapq(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_qu
  * reads' own best placements, taken apart, score more than
  * the unpaired penalty (-U) above it: sets *bi, *bj and its MAPQ *q_pe (pair_mapq)
  * and returns 1, or returns 0 when there is none, -1 on error. */
-static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int choose_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       res_t *res, int *bi, int *bj, int *q_pe)
 {
 	double best, second;
@@ -704,26 +704,26 @@ static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 	for (int round = 0; ; round++) {
 		int pick[2 * SM_STRANDS], adopted = 0;
 
-		if (best_traced_pair(p, ws, r, q, res, unpaired - p->opt->pen_unpaired, pick, &best,
+		if (best_traced_pair(ctx, ws, r, q, res, unpaired - ctx->opt.pen_unpaired, pick, &best,
 				     &second) < 0)
 			return -1;
 		*bi = pick[0];
 		*bj = pick[1];
-		if (*bi < 0 || best + p->opt->pen_unpaired < unpaired)
+		if (*bi < 0 || best + ctx->opt.pen_unpaired < unpaired)
 			return 0;
 		for (int e = 0; e < SM_STRANDS; e++) {
 			cand_t *c = &res[e].cand[pick[e]];
 
-			if (!c->near_done && sm_map_tandem(p, ws, &q[SM_STRANDS * e], c) < 0)
+			if (!c->near_done && sm_map_tandem(ctx, ws, &q[SM_STRANDS * e], c) < 0)
 				return -1;
 		}
 		for (int e = 0; e < SM_STRANDS && !adopted && round < SM_MAX_ADOPT; e++) {
 			int k, rc;
-			double s = best_copy_pair(p, &res[e].cand[pick[e]], &res[!e].cand[pick[!e]], &k);
+			double s = best_copy_pair(ctx, &res[e].cand[pick[e]], &res[!e].cand[pick[!e]], &k);
 
 			if (k < 0 || s <= best)
 				continue;
-			rc = adopt_copy(p, ws, &r[e], &q[SM_STRANDS * e], &res[e], pick[e], k);
+			rc = adopt_copy(ctx, ws, &r[e], &q[SM_STRANDS * e], &res[e], pick[e], k);
 			if (rc < 0)
 				return -1;
 			adopted = rc;
@@ -731,7 +731,7 @@ static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
 		if (!adopted)
 			break;
 	}
-	return pair_mapq(p, ws, r, q, res, *bi, *bj, best, unpaired, q_pe) < 0 ? -1 : 1;
+	return pair_mapq(ctx, ws, r, q, res, *bi, *bj, best, unpaired, q_pe) < 0 ? -1 : 1;
 }
 
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
@@ -740,14 +740,14 @@ static int choose_pair(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_
  * SM_RESEED_MAPQ, is seeded again as a pair and chosen again: its reads'
  * own best windows may all have missed it (repeats with few exact seeds
  * left at the true locus, in reads with many differences). */
-int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		    res_t *res)
 {
 	int bi, bj, q_pe = 0, rc;
 
 	for (int e = 0; e < SM_STRANDS; e++)
-		res[e].mapq = res[e].prim >= 0 ? sm_pair_read_mapq(p, &res[e].cand[0], r[e].len) : 0;
-	if (!p->ins.ok)
+		res[e].mapq = res[e].prim >= 0 ? sm_pair_read_mapq(ctx, &res[e].cand[0], r[e].len) : 0;
+	if (!ctx->ins.ok)
 		return 0;
 	for (int e = 0; e < SM_STRANDS; e++) {
 		res_t *mate = &res[!e];
@@ -759,16 +759,16 @@ int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_que
 			if (c->score < res[e].cand[0].score)
 				break;
 			/* Unless the mate's best hit pairs with c already. */
-			if (proper_mate_score(p, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) &&
-			    rescue(p, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
+			if (proper_mate_score(ctx, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) &&
+			    rescue(ctx, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
 				return -1;
 		}
 	}
-	rc = choose_pair(p, ws, r, q, res, &bi, &bj, &q_pe);
-	if (rc >= 0 && p->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
-		if (reseed_pair(p, ws, r, q, res) < 0)
+	rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
+	if (rc >= 0 && ctx->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
+		if (reseed_pair(ctx, ws, r, q, res) < 0)
 			return -1;
-		rc = choose_pair(p, ws, r, q, res, &bi, &bj, &q_pe);
+		rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
 	}
 	if (rc < 0)
 		return -1;
@@ -780,19 +780,19 @@ int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_que
 				cand_t *c = &res[e].cand[own];
 
 				res[e].prim = own;
-				if (sm_map_ensure_traced(p, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0 ||
-				    (!c->near_done && sm_map_tandem(p, ws, &q[SM_STRANDS * e], c) < 0))
+				if (sm_map_ensure_traced(ctx, ws, &res[e], &r[e], &q[SM_STRANDS * e], c) < 0 ||
+				    (!c->near_done && sm_map_tandem(ctx, ws, &q[SM_STRANDS * e], c) < 0))
 					return -1;
 			}
 			res[e].mapq = res[e].prim >= 0 ?
-				sm_pair_read_mapq(p, &res[e].cand[res[e].prim], r[e].len) : 0;
+				sm_pair_read_mapq(ctx, &res[e].cand[res[e].prim], r[e].len) : 0;
 		}
 		return 0;
 	}
 	res[0].prim = bi;
 	res[1].prim = bj;
 	for (int e = 0; e < SM_STRANDS; e++) {
-		int q_se = sm_pair_read_mapq(p, &res[e].cand[res[e].prim], r[e].len);
+		int q_se = sm_pair_read_mapq(ctx, &res[e].cand[res[e].prim], r[e].len);
 
 		res[e].proper = 1;
 		res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :

@@ -1,18 +1,39 @@
-/* pipeline.c — reader thread, worker threads, ordered writer (see pipeline.h). */
-#include "mapper/pipe_impl.h"
-#include "mapper/split.h"
+/* pipeline.c — `scanmap map`: a reader thread, -t worker threads and an
+ * ordered writer over the mapper's API (scanmap.h), in the manner of bwa's
+ * kt_pipeline (see pipeline.h).
+ *
+ * Who owns what: the reader owns the FASTQ files (reader_t); the queue
+ * (queue_t, under its one lock) owns the jobs between the threads; each
+ * worker owns its sm_tbuf_t; the writer (the calling thread) owns the
+ * output and the counts.  The context is read-only while batches are
+ * mapped; the insert-size model is set by one worker while no other maps. */
+#include "mapper/pipeline.h"
 
 #include <errno.h>
-#include <float.h>
-#include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "io/clock.h"
+#include "io/fastq.h"
+#include "io/log.h"
+#include "io/sam_out.h"
+#include "io/trace.h"
+#include "mapper/map_impl.h"
+
+/* Batch limits: reads and cells (read length x 2 strands x reference
+ * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
+ * batch is larger, since the device wants many queries per call. */
+#define SM_BATCH_READS_CPU 256
+#define SM_BATCH_CELLS_CPU (1ull << 31)
+#define SM_BATCH_READS_GPU SM_BATCH_MAX_READS
+#define SM_BATCH_CELLS_GPU (1ull << 40)
+#define SM_GIGA 1e9
+/* The writer wakes at least this often to print progress. */
+#define SM_WRITER_WAKE_SECONDS 1
 
 #include "io/outfile.h"
 
@@ -33,80 +54,82 @@ static double cpu_seconds(clockid_t which)
 
 static double thread_cpu_seconds(void) { return cpu_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
-static void set_failed(pipe_t *p)
+/* A batch on its way through the pipeline. */
+typedef struct job_s {
+	int64_t no;              /* batch number, from 0, in input order */
+	sm_batch_t *b;
+	int sample;              /* holds pairs of the insert-size sample */
+	kstring_t sam;           /* SAM output: the records as text, made by the worker */
+	size_t *sam_end;         /* where record k's line ends in sam */
+	int m_end;
+	struct job_s *next;      /* free list or work queue link */
+} job_t;
+
+/* The reader's own state: only the reader thread touches it once the
+ * threads run. */
+typedef struct {
+	sm_fastq_t *fq, *fq2;    /* fq2: R2 of a two-file pair run */
+	int paired;
+	int max_read_len;
+	int batch_reads;         /* read limit of one batch */
+	uint64_t batch_cells;    /* cell budget of one batch */
+	uint64_t cells_per_base; /* cells a read base costs (exhaustive mode), else 0 */
+	int sample_left;         /* pairs still to read into the insert-size sample */
+	int sample_job_pairs;    /* pairs of one sample job */
+	double read_s;           /* seconds filling batches */
+	double read_cpu;         /* their CPU seconds (the thread's own clock) */
+	double read_idle;        /* seconds waiting for a free batch */
+} reader_t;
+
+/* Jobs between the threads, and the insert-size sample's progress. */
+typedef struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;     /* any change below; waiters re-check */
+	job_t *free_list;
+	job_t *todo_head, *todo_tail;
+	job_t **done;            /* n_slots; a mapped job waits at done[no % n_slots] */
+	int n_slots;             /* jobs in circulation */
+	int64_t n_read;          /* jobs the reader has queued */
+	int reader_done;         /* the reader has queued its last job */
+	int failed;              /* someone failed (and logged): everyone stops */
+	/* Paired runs: the first jobs hold the sample; workers map their reads
+	 * one by one, then one worker estimates the model from them, and only
+	 * then is any pair resolved. */
+	int ins_ready;           /* the model is known (always, unpaired) */
+	int sample_final;        /* the reader has queued every sample job */
+	int n_sample_jobs;       /* sample jobs queued */
+	int n_sample_done;       /* of which mapped read by read, waiting in sample_list */
+	int estimating;          /* a worker is estimating the model */
+	job_t *sample_list;      /* the mapped sample jobs, in input order */
+	/* Workers' totals, added at their exit. */
+	sm_map_stats_t st;
+	double work_cpu;         /* workers' CPU seconds */
+	double work_idle;        /* workers' seconds waiting for a batch */
+} queue_t;
+
+typedef struct {
+	sm_ctx_t *ctx;
+	const sm_opt_t *opt;
+	reader_t rd;
+	queue_t q;
+	sm_sam_out_t *out;
+	int sam_text;            /* the workers format SAM (sm_sam_out_format) */
+} pipe_t;
+
+static void set_failed(queue_t *q)
 {
-	pthread_mutex_lock(&p->lock);
-	p->failed = 1;
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
+	pthread_mutex_lock(&q->lock);
+	q->failed = 1;
+	pthread_cond_broadcast(&q->cond);
+	pthread_mutex_unlock(&q->lock);
 }
 
-/* ---- batches ---- */
-
-static int batch_reserve(batch_t *b, int need)
+static void job_free(job_t *j)
 {
-	int m = b->m ? b->m : 1;
-	sm_read_t *reads;
-	res_t *res;
-
-	if (need <= b->m)
-		return 0;
-	while (m < need)
-		m *= 2;
-	reads = realloc(b->reads, (size_t)m * sizeof *reads);
-	if (!reads)
-		return -1;
-	b->reads = reads;
-	res = realloc(b->res, (size_t)m * sizeof *res);
-	if (!res)
-		return -1;
-	b->res = res;
-	memset(b->reads + b->m, 0, (size_t)(m - b->m) * sizeof *reads);
-	memset(b->res + b->m, 0, (size_t)(m - b->m) * sizeof *res);
-	b->m = m;
-	return 0;
-}
-
-/* The next record slot of b (allocated on first use), or NULL. */
-bam1_t *sm_batch_rec(batch_t *b)
-{
-	if (b->n_rec == b->m_rec) {
-		int m = b->m_rec ? 2 * b->m_rec : 64;
-		bam1_t **recs = realloc(b->recs, (size_t)m * sizeof *recs);
-		size_t *ends;
-
-		if (!recs)
-			return NULL;
-		b->recs = recs;
-		if (!(ends = realloc(b->sam_end, (size_t)m * sizeof *ends)))
-			return NULL;
-		b->sam_end = ends;
-		for (int k = b->m_rec; k < m; k++)
-			b->recs[k] = NULL;
-		b->m_rec = m;
-	}
-	if (!b->recs[b->n_rec] && !(b->recs[b->n_rec] = bam_init1()))
-		return NULL;
-	return b->recs[b->n_rec++];
-}
-
-static void batch_free(batch_t *b)
-{
-	for (int k = 0; k < b->m; k++) {
-		sm_read_free(&b->reads[k]);
-		for (int c = 0; c < SM_MAX_CAND; c++)
-			sm_aln_free(&b->res[k].cand[c].aln);
-		free(b->res[k].win);
-	}
-	for (int k = 0; k < b->m_rec; k++)
-		if (b->recs[k])
-			bam_destroy1(b->recs[k]);
-	free(b->reads);
-	free(b->res);
-	free(b->recs);
-	free(b->sam_end);
-	free(b->sam.s);
-	free(b);
+	sm_batch_destroy(j->b);
+	free(j->sam.s);
+	free(j->sam_end);
+	free(j);
 }
 
 /* ---- reader ---- */
@@ -122,26 +145,26 @@ static void strip_mate_suffix(sm_read_t *r)
 
 /* Reads one record (paired runs: one pair into r[0], r[1]).  Returns 1, 0
  * at the end of input, -1 after logging an error. */
-static int read_unit(pipe_t *p, sm_read_t *r)
+static int read_unit(reader_t *rd, sm_read_t *r)
 {
-	sm_fastq_t *f2 = p->fq2 ? p->fq2 : p->fq;
+	sm_fastq_t *f2 = rd->fq2 ? rd->fq2 : rd->fq;
 	int rc1, rc2;
 
-	rc1 = sm_fastq_next(p->fq, &r[0]);
-	if (rc1 < 0 || !p->paired)
+	rc1 = sm_fastq_next(rd->fq, &r[0]);
+	if (rc1 < 0 || !rd->paired)
 		return rc1;
-	rc2 = rc1 == 0 && p->fq2 ? sm_fastq_next(f2, &r[1]) : rc1 == 0 ? 0 : sm_fastq_next(f2, &r[1]);
+	rc2 = rc1 == 0 && rd->fq2 ? sm_fastq_next(f2, &r[1]) : rc1 == 0 ? 0 : sm_fastq_next(f2, &r[1]);
 	if (rc2 < 0)
 		return -1;
 	if (rc1 != rc2) {
-		if (p->fq2)
+		if (rd->fq2)
 			sm_log(SM_LOG_ERROR, "%s has %s reads than %s: read pairs out of sync at "
-			       "record %lld", rc1 ? sm_fastq_path(p->fq2) : sm_fastq_path(p->fq),
-			       "fewer", rc1 ? sm_fastq_path(p->fq) : sm_fastq_path(p->fq2),
+			       "record %lld", rc1 ? sm_fastq_path(rd->fq2) : sm_fastq_path(rd->fq),
+			       "fewer", rc1 ? sm_fastq_path(rd->fq) : sm_fastq_path(rd->fq2),
 			       (long long)(rc1 ? r[0].index : r[1].index) + 1);
 		else
 			sm_log(SM_LOG_ERROR, "%s: odd number of reads in an interleaved (-p) file: "
-			       "read %lld '%s' has no mate", sm_fastq_path(p->fq),
+			       "read %lld '%s' has no mate", sm_fastq_path(rd->fq),
 			       (long long)r[0].index + 1, r[0].name);
 		return -1;
 	}
@@ -151,7 +174,7 @@ static int read_unit(pipe_t *p, sm_read_t *r)
 	strip_mate_suffix(&r[1]);
 	if (strcmp(r[0].name, r[1].name) != 0) {
 		sm_log(SM_LOG_ERROR, "read pairs out of sync: %s record %lld '%s' and %s record "
-		       "%lld '%s' have different names", sm_fastq_path(p->fq),
+		       "%lld '%s' have different names", sm_fastq_path(rd->fq),
 		       (long long)r[0].index + 1, r[0].name, sm_fastq_path(f2),
 		       (long long)r[1].index + 1, r[1].name);
 		return -1;
@@ -159,63 +182,53 @@ static int read_unit(pipe_t *p, sm_read_t *r)
 	return 1;
 }
 
-static int read_max_len_check(pipe_t *p, const sm_read_t *r, int n)
+static int read_max_len_check(const reader_t *rd, const sm_read_t *r, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (r[k].len > p->opt->max_read_len) {
+		if (r[k].len > rd->max_read_len) {
 			sm_log(SM_LOG_ERROR, "%s: read %lld '%s' is %d bases long, more than "
-			       "--max-read-len %d", k ? sm_fastq_path(p->fq2 ? p->fq2 : p->fq) :
-			       sm_fastq_path(p->fq), (long long)r[k].index + 1, r[k].name,
-			       r[k].len, p->opt->max_read_len);
+			       "--max-read-len %d", k ? sm_fastq_path(rd->fq2 ? rd->fq2 : rd->fq) :
+			       sm_fastq_path(rd->fq), (long long)r[k].index + 1, r[k].name,
+			       r[k].len, rd->max_read_len);
 			return -1;
 		}
 	return 0;
 }
 
-/* Fills b from the FASTQ (after the reads taken ahead for the insert
- * sizes).  Returns 1 with reads, 0 at the end of input (b->n may still be
- * > 0), -1 after logging an error. */
-static int fill_batch(pipe_t *p, batch_t *b)
+/* Fills job j's batch from the FASTQ: while the insert-size sample is
+ * being read, up to sample_job_pairs of its pairs (j->sample set), else up
+ * to the batch limits.  Returns 1 with reads, 0 at the end of input (the
+ * batch may still hold reads), -1 after logging an error. */
+static int fill_job(reader_t *rd, job_t *j)
 {
+	sm_batch_t *b = j->b;
 	uint64_t cells = 0;
-	uint64_t per_base = p->seeded ? 0 : SM_STRANDS * (uint64_t)p->ref->total;
-	int unit = p->paired ? SM_STRANDS : 1;
+	int unit = rd->paired ? SM_STRANDS : 1, limit = rd->batch_reads;
 
-	b->n = 0;
-	/* A batch holds reads taken ahead (mapped already) or new reads, not both. */
-	b->premapped = p->sample_used < p->n_sample;
-	while (b->n + unit <= p->batch_reads && (b->n == 0 || cells < p->batch_cells) &&
-	       b->premapped == (p->sample_used < p->n_sample)) {
+	sm_batch_clear(b);
+	j->sample = rd->sample_left > 0;
+	if (j->sample)
+		limit = SM_STRANDS * (rd->sample_left < rd->sample_job_pairs ? rd->sample_left :
+				      rd->sample_job_pairs);
+	while (b->n + unit <= limit && (j->sample || b->n == 0 || cells < rd->batch_cells)) {
 		sm_read_t *r;
 		int rc;
 
-		if (batch_reserve(b, b->n + unit) < 0) {
-			sm_log(SM_LOG_ERROR, "out of memory reading %s", p->opt->reads_path);
+		if (sm_batch_reserve(b, b->n + unit) < 0) {
+			sm_log(SM_LOG_ERROR, "out of memory reading %s", sm_fastq_path(rd->fq));
 			return -1;
 		}
 		r = &b->reads[b->n];
-		if (p->sample_used < p->n_sample) {
-			for (int k = 0; k < unit; k++) {   /* hand the sample's reads over */
-				sm_read_t t = r[k];
-				res_t u = b->res[b->n + k];
-
-				r[k] = p->sample[p->sample_used + k];
-				p->sample[p->sample_used + k] = t;
-				b->res[b->n + k] = p->sample_res[p->sample_used + k];
-				p->sample_res[p->sample_used + k] = u;
-			}
-			p->sample_used += unit;
-			rc = 1;
-		} else {
-			rc = read_unit(p, r);
-			if (rc <= 0)
-				return rc;
-			if (read_max_len_check(p, r, unit) < 0)
-				return -1;
-		}
+		rc = read_unit(rd, r);
+		if (rc <= 0)
+			return rc;
+		if (read_max_len_check(rd, r, unit) < 0)
+			return -1;
 		for (int k = 0; k < unit; k++)
-			cells += per_base * (uint64_t)r[k].len;
+			cells += rd->cells_per_base * (uint64_t)r[k].len;
 		b->n += unit;
+		if (j->sample)
+			rd->sample_left--;
 	}
 	return 1;
 }
@@ -223,216 +236,167 @@ static int fill_batch(pipe_t *p, batch_t *b)
 static void *reader_main(void *arg)
 {
 	pipe_t *p = arg;
+	reader_t *rd = &p->rd;
+	queue_t *q = &p->q;
 
 	sm_trace_thread("reader");
 	for (;;) {
-		batch_t *b;
+		job_t *j;
 		int rc;
 		double t = sm_seconds(), c;
 
-		pthread_mutex_lock(&p->lock);
-		while (!p->free_list && !p->failed)
-			pthread_cond_wait(&p->cond, &p->lock);
-		p->read_idle += sm_seconds() - t;
+		pthread_mutex_lock(&q->lock);
+		while (!q->free_list && !q->failed)
+			pthread_cond_wait(&q->cond, &q->lock);
+		rd->read_idle += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("no free batch", t, sm_seconds());
-		if (p->failed) {
-			pthread_mutex_unlock(&p->lock);
+		if (q->failed) {
+			pthread_mutex_unlock(&q->lock);
 			return NULL;
 		}
-		b = p->free_list;
-		p->free_list = b->next;
-		pthread_mutex_unlock(&p->lock);
+		j = q->free_list;
+		q->free_list = j->next;
+		pthread_mutex_unlock(&q->lock);
 
 		t = sm_seconds();
 		c = thread_cpu_seconds();
-		rc = fill_batch(p, b);
-		p->read_s += sm_seconds() - t;  /* the reader's own fields */
+		rc = fill_job(rd, j);
+		rd->read_s += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("read batch", t, sm_seconds());
-		p->read_cpu += thread_cpu_seconds() - c;
+		rd->read_cpu += thread_cpu_seconds() - c;
 
-		pthread_mutex_lock(&p->lock);
-		if (rc < 0 || b->n == 0) {
-			b->next = p->free_list;
-			p->free_list = b;
+		pthread_mutex_lock(&q->lock);
+		if (rc < 0 || j->b->n == 0) {
+			j->next = q->free_list;
+			q->free_list = j;
 		} else {
-			b->no = p->n_read++;
-			b->next = NULL;
-			if (p->todo_tail)
-				p->todo_tail->next = b;
+			j->no = q->n_read++;
+			j->next = NULL;
+			if (q->todo_tail)
+				q->todo_tail->next = j;
 			else
-				p->todo_head = b;
-			p->todo_tail = b;
+				q->todo_head = j;
+			q->todo_tail = j;
+			q->n_sample_jobs += j->sample;
 		}
+		if (rd->sample_left == 0 || rc <= 0)
+			q->sample_final = 1;
 		if (rc < 0)
-			p->failed = 1;
+			q->failed = 1;
 		if (rc <= 0)
-			p->reader_done = 1;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
+			q->reader_done = 1;
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
 		if (rc <= 0)
 			return NULL;
 	}
 }
 
-/* ---- records ---- */
+/* ---- workers ---- */
 
-static int emit(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r, const cand_t *c,
-		const sm_rec_extra_t *x)
-{
-	bam1_t *rec = sm_batch_rec(b);
-	sm_hit_t hit;
-
-	if (!rec) {
-		sm_log(SM_LOG_ERROR, "out of memory building records");
-		return -1;
-	}
-	memset(&hit, 0, sizeof hit);
-	if (c) {
-		hit.mapped = 1;
-		hit.is_rev = c->is_rev;
-		hit.best.score = c->score;
-		hit.best.end = c->end;
-		hit.xs = c->xs;
-	}
-	return sm_record_build(rec, r, p->ref, &p->opt->score, &hit, c ? &c->aln : NULL, x,
-			       p->opt->rg_id, &ws->rws);
-}
-
-/* 1 if candidate c overlaps one of cs[0..n) on the same strand. */
-static int overlaps(const cand_t *c, const cand_t *const *cs, int n)
-{
-	for (int k = 0; k < n; k++)
-		if (cs[k]->is_rev == c->is_rev && c->aln.ref_start < cs[k]->aln.ref_end &&
-		    cs[k]->aln.ref_start < c->aln.ref_end)
-			return 1;
-	return 0;
-}
-
-/* The primary record of read e of a unit (n_unit 1 or 2), then its -N
- * secondaries. */
-static int emit_read(pipe_t *p, worker_ws_t *ws, batch_t *b, const sm_read_t *r,
-		     const sm_query_t *q, res_t *res, int e, int n_unit)
-{
-	res_t *me = &res[e];
-	const res_t *mate = n_unit > 1 ? &res[!e] : NULL;
-	const cand_t *c = me->prim >= 0 ? &me->cand[me->prim] : NULL;
-	const cand_t *mc = mate && mate->prim >= 0 ? &mate->cand[mate->prim] : NULL;
-	const cand_t *done[SM_MAX_CAND];
-	sm_rec_extra_t x;
-	int n_done = 0, n_secondary = p->opt->all_hits ? SM_MAX_CAND - 1 : p->opt->n_secondary;
-
-	memset(&x, 0, sizeof x);
-	x.mapq = me->mapq;
-	x.mate_tid = -1;
-	x.mate_pos = -1;
-	if (mate) {
-		x.flag = BAM_FPAIRED | (e ? BAM_FREAD2 : BAM_FREAD1);
-		if (me->proper && mate->proper)
-			x.flag |= BAM_FPROPER_PAIR;
-		if (!mc)
-			x.flag |= BAM_FMUNMAP;
-		else if (mc->is_rev)
-			x.flag |= BAM_FMREVERSE;
-		if (mc) {
-			x.mate_tid = sm_ref_contig_of(p->ref, mc->aln.ref_start);
-			x.mate_pos = mc->aln.ref_start - p->ref->offset[x.mate_tid];
-		} else if (c) {   /* an unmapped mate sits at this read's place */
-			x.mate_tid = sm_ref_contig_of(p->ref, c->aln.ref_start);
-			x.mate_pos = c->aln.ref_start - p->ref->offset[x.mate_tid];
-		}
-		if (c && mc && sm_ref_contig_of(p->ref, c->aln.ref_start) == x.mate_tid)
-			x.tlen = sm_pair_five_prime(mc) - sm_pair_five_prime(c);
-	}
-	if (emit(p, ws, b, &r[e], c, &x) < 0 ||
-	    sm_split_tags(p, ws, b->recs[b->n_rec - 1], r, q, res, e, n_unit, 1) < 0)
-		return -1;
-	if (!c)
-		return 0;
-	if (sm_split_emit(p, ws, b, (int)(r - b->reads) + e, b->recs[b->n_rec - 1], r, q, res, e,
-			  n_unit, &x) < 0)
-		return -1;
-	done[n_done++] = c;
-	x.flag |= BAM_FSECONDARY;
-	x.flag &= (uint16_t)~BAM_FPROPER_PAIR;
-	x.mapq = 0;
-	x.tlen = 0;
-	for (int k = 0; k < me->n_cand && n_done <= n_secondary; k++) {
-		cand_t *s = &me->cand[k];
-
-		if (s == c)
-			continue;
-		if (sm_map_ensure_traced(p, ws, me, &r[e], &q[SM_STRANDS * e], s) < 0)
-			return -1;
-		if (overlaps(s, done, n_done) ||
-		    sm_split_is_part(ws, (int)(r - b->reads) + e, s->is_rev, &s->aln))
-			continue;
-		if (emit(p, ws, b, &r[e], s, &x) < 0 ||
-		    sm_split_tags(p, ws, b->recs[b->n_rec - 1], r, q, res, e, n_unit, 0) < 0)
-			return -1;
-		done[n_done++] = s;
-	}
-	return 0;
-}
-
-/* SAM output: the batch's records as text in b->sam, so that the writer
+/* SAM output: the batch's records as text in j->sam, so that the writer
  * only copies bytes.  Returns 0 or -1 (logged). */
-static int format_batch(pipe_t *p, batch_t *b)
+static int format_job(const pipe_t *p, job_t *j)
 {
 	kstring_t line = KS_INITIALIZE;
-	int rc = 0;
+	int n = sm_batch_n_rec(j->b), rc = 0;
 
-	b->sam.l = 0;
-	for (int k = 0; k < b->n_rec && rc == 0; k++) {
-		rc = sm_sam_out_format(p->out, b->recs[k], &b->sam, &line);
-		b->sam_end[k] = b->sam.l;
+	if (n > j->m_end) {
+		size_t *e = realloc(j->sam_end, (size_t)n * sizeof *e);
+
+		if (!e) {
+			sm_log(SM_LOG_ERROR, "out of memory formatting records");
+			return -1;
+		}
+		j->sam_end = e;
+		j->m_end = n;
+	}
+	j->sam.l = 0;
+	for (int k = 0; k < n && rc == 0; k++) {
+		rc = sm_sam_out_format(p->out, sm_batch_rec(j->b, k), &j->sam, &line);
+		j->sam_end[k] = j->sam.l;
 	}
 	free(line.s);
 	return rc;
 }
 
-static int map_batch(pipe_t *p, batch_t *b, worker_ws_t *ws)
+/* Inserts mapped sample job j into q->sample_list, kept in input order. */
+static void sample_list_add(queue_t *q, job_t *j)
 {
-	int unit = p->paired ? SM_STRANDS : 1;
-	int64_t cells0 = (int64_t)ws->seed_st.cells;
-	size_t n_codes;
-	double t;
+	job_t **at = &q->sample_list;
 
-	if (b->premapped ? sm_map_encode(ws, b->reads, b->n, &n_codes) < 0 :
-	    sm_map_reads(p, ws, b->reads, b->n, b->res) < 0)
+	while (*at && (*at)->no < j->no)
+		at = &(*at)->next;
+	j->next = *at;
+	*at = j;
+}
+
+/* Estimates the insert-size model from the sample jobs (every one mapped
+ * read by read and no other mapping call running), then queues them again,
+ * ahead of the rest, to be paired.  Returns 0 or -1 (logged). */
+static int estimate_inserts(pipe_t *p)
+{
+	queue_t *q = &p->q;
+	sm_batch_t **b = NULL;
+	job_t *j, *last = NULL;
+	int n = 0, rc;
+	double t = sm_seconds();
+
+	if (q->n_sample_jobs && !(b = malloc((size_t)q->n_sample_jobs * sizeof *b))) {
+		sm_log(SM_LOG_ERROR, "out of memory estimating insert sizes");
 		return -1;
-	t = sm_seconds();
-	b->n_mapped = b->n_proper = 0;
-	b->n_rec = 0;
-	for (int k = 0; p->paired && k < b->n; k += unit)
-		if (sm_pair_resolve(p, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
-			return -1;
-	if (sm_split_batch(p, ws, b->reads, b->n, b->res) < 0)
-		return -1;
-	for (int k = 0; k < b->n; k += unit) {
-		for (int e = 0; e < unit; e++) {
-			if (emit_read(p, ws, b, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k], e,
-				      unit) < 0)
-				return -1;
-			b->n_mapped += b->res[k + e].prim >= 0;
-			b->n_proper += b->res[k + e].proper;
-		}
 	}
-	b->seed_cells = ws->seed_st.cells - (uint64_t)cells0;
-	sm_ph_add(ws, PH_EMIT, &t);
-	if (p->sam_text) {
-		if (format_batch(p, b) < 0)
-			return -1;
-		sm_ph_add(ws, PH_FORMAT, &t);
+	for (j = q->sample_list; j; j = j->next)
+		b[n++] = j->b;
+	rc = sm_ctx_estimate_inserts(p->ctx, b, n);
+	free(b);
+	sm_log(SM_LOG_DEBUG, "insert sizes estimated in %.2f s", sm_seconds() - t);
+	pthread_mutex_lock(&q->lock);
+	for (j = q->sample_list; j; j = j->next)
+		last = j;
+	if (last) {
+		last->next = q->todo_head;
+		if (!q->todo_head)
+			q->todo_tail = last;
+		q->todo_head = q->sample_list;
+		q->sample_list = NULL;
 	}
-	return 0;
+	q->ins_ready = 1;
+	q->estimating = 0;
+	if (rc < 0)
+		q->failed = 1;
+	pthread_cond_broadcast(&q->cond);
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+enum { TAKE_NONE, TAKE_SAMPLE, TAKE_BATCH, TAKE_ESTIMATE };
+
+/* What a worker does next (under q->lock): a sample job to map read by
+ * read; the model to estimate once every sample job is; or, once the
+ * model is known, the next job.  TAKE_NONE: nothing yet (or ever, when
+ * *j is NULL and the queue is done: see worker_main). */
+static int take(queue_t *q, job_t **j)
+{
+	*j = q->todo_head;
+	if (*j && (*j)->sample && !(*j)->b->premapped)
+		return TAKE_SAMPLE;
+	if (!q->ins_ready) {
+		*j = NULL;
+		if (q->sample_final && q->n_sample_done == q->n_sample_jobs && !q->estimating)
+			return TAKE_ESTIMATE;
+		return TAKE_NONE;
+	}
+	return *j ? TAKE_BATCH : TAKE_NONE;
 }
 
 static void *worker_main(void *arg)
 {
 	pipe_t *p = arg;
-	worker_ws_t ws;
+	queue_t *q = &p->q;
+	sm_tbuf_t *buf;
 	double idle = 0;
 
 	if (sm_trace_on) {
@@ -442,68 +406,71 @@ static void *worker_main(void *arg)
 		snprintf(name, sizeof name, "worker %d", __atomic_fetch_add(&named, 1, __ATOMIC_RELAXED));
 		sm_trace_thread(name);
 	}
-	if (sm_ws_init(p, &ws) < 0) {
-		sm_log(SM_LOG_ERROR, "cannot create a worker's workspace");
-		sm_ws_free(&ws);
-		set_failed(p);
+	if (!(buf = sm_tbuf_create(p->ctx))) {
+		set_failed(q);
 		return NULL;
 	}
 	for (;;) {
-		batch_t *b;
-		int rc;
+		job_t *j;
+		int rc, what = TAKE_NONE;
 		double t = sm_seconds();
 
-		pthread_mutex_lock(&p->lock);
-		while (!p->todo_head && !p->reader_done && !p->failed)
-			pthread_cond_wait(&p->cond, &p->lock);
+		pthread_mutex_lock(&q->lock);
+		while (!q->failed && (what = take(q, &j)) == TAKE_NONE &&
+		       !(q->reader_done && !q->todo_head && q->ins_ready))
+			pthread_cond_wait(&q->cond, &q->lock);
 		idle += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("no batch", t, sm_seconds());
-		if (p->failed || !p->todo_head) {
-			pthread_mutex_unlock(&p->lock);
+		if (q->failed || what == TAKE_NONE) {
+			pthread_mutex_unlock(&q->lock);
 			break;
 		}
-		b = p->todo_head;
-		p->todo_head = b->next;
-		if (!p->todo_head)
-			p->todo_tail = NULL;
-		pthread_mutex_unlock(&p->lock);
-
-		rc = map_batch(p, b, &ws);
-
-		pthread_mutex_lock(&p->lock);
-		if (rc < 0) {
-			p->failed = 1;
-			b->next = p->free_list;
-			p->free_list = b;
-		} else {
-			p->done[b->no % p->n_slots] = b;
+		if (what == TAKE_ESTIMATE) {
+			q->estimating = 1;
+			pthread_mutex_unlock(&q->lock);
+			if (estimate_inserts(p) < 0)
+				break;
+			continue;
 		}
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
+		q->todo_head = j->next;
+		if (!q->todo_head)
+			q->todo_tail = NULL;
+		pthread_mutex_unlock(&q->lock);
+
+		t = sm_seconds();
+		if (what == TAKE_SAMPLE) {
+			rc = sm_map_batch(p->ctx, buf, j->b, SM_MAP_READS_ONLY);
+		} else {
+			rc = sm_map_batch(p->ctx, buf, j->b, 0);
+			if (rc == 0 && p->sam_text) {
+				rc = format_job(p, j);
+				sm_ph_add(buf, PH_FORMAT, &t);
+			}
+		}
+
+		pthread_mutex_lock(&q->lock);
+		if (rc < 0) {
+			q->failed = 1;
+			j->next = q->free_list;
+			q->free_list = j;
+		} else if (what == TAKE_SAMPLE) {
+			sample_list_add(q, j);
+			q->n_sample_done++;
+		} else {
+			q->done[j->no % q->n_slots] = j;
+		}
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
 		if (rc < 0)
 			break;
 	}
-	pthread_mutex_lock(&p->lock);
-	for (int k = 0; k < PH_N; k++)
-		p->ph[k] += ws.ph[k];
-	p->work_idle += idle;
-	for (int k = 0; k < LIST_N; k++) {
-		p->list_n[k] += ws.list_n[k];
-		p->list_jobs[k] += ws.list_jobs[k];
-		p->list_cols[k] += ws.list_cols[k];
-	}
-	if (ws.aws) {
-		sm_align_stats_t a = sm_align_ws_stats(ws.aws);
-
-		p->aln.calls += a.calls;
-		p->aln.cells += a.cells;
-		p->aln.narrow += a.narrow;
-		p->aln.ungapped += a.ungapped;
-	}
-	p->work_cpu += thread_cpu_seconds();
-	pthread_mutex_unlock(&p->lock);
-	sm_ws_free(&ws);
+	pthread_mutex_lock(&q->lock);
+	sm_tbuf_stats_add(buf, &q->st);
+	q->work_idle += idle;
+	q->work_cpu += thread_cpu_seconds();
+	pthread_mutex_unlock(&q->lock);
+	sm_tbuf_destroy(buf);
 	return NULL;
 }
 
@@ -525,16 +492,19 @@ static void progress(const counts_t *c, double now)
 	       dt > 0 ? (double)c->reads / dt : 0.0);
 }
 
-/* Writes batches in order until every batch is written or someone fails.
+/* Writes jobs in order until every job is written or someone fails.
  * Returns 0 or -1. */
 static int writer_loop(pipe_t *p, counts_t *c)
 {
+	queue_t *q = &p->q;
+
 	for (int64_t next = 0; ; next++) {
-		batch_t *b;
-		int slot = (int)(next % p->n_slots), k, failed, release;
+		job_t *j;
+		const sm_batch_t *b;
+		int slot = (int)(next % q->n_slots), k, n_rec, failed, release;
 		double t, cpu;
 
-		pthread_mutex_lock(&p->lock);
+		pthread_mutex_lock(&q->lock);
 		for (;;) {
 			struct timespec ts;
 
@@ -542,38 +512,40 @@ static int writer_loop(pipe_t *p, counts_t *c)
 				c->last_progress = sm_seconds();
 				progress(c, c->last_progress);
 			}
-			if (p->failed || (p->reader_done && next == p->n_read) ||
-			    (p->done[slot] && p->done[slot]->no == next))
+			if (q->failed || (q->reader_done && next == q->n_read) ||
+			    (q->done[slot] && q->done[slot]->no == next))
 				break;
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec += SM_WRITER_WAKE_SECONDS;
-			pthread_cond_timedwait(&p->cond, &p->lock, &ts);
+			pthread_cond_timedwait(&q->cond, &q->lock, &ts);
 		}
-		if (p->failed || !p->done[slot] || p->done[slot]->no != next) {
-			int failed = p->failed;
+		if (q->failed || !q->done[slot] || q->done[slot]->no != next) {
+			int failed = q->failed;
 
-			pthread_mutex_unlock(&p->lock);
+			pthread_mutex_unlock(&q->lock);
 			return failed ? -1 : 0;
 		}
-		b = p->done[slot];
-		p->done[slot] = NULL;
-		pthread_mutex_unlock(&p->lock);
+		j = q->done[slot];
+		q->done[slot] = NULL;
+		pthread_mutex_unlock(&q->lock);
 
+		b = j->b;
+		n_rec = sm_batch_n_rec(b);
 		t = sm_seconds();
 		cpu = thread_cpu_seconds();
 		if (p->sam_text) {
 			/* One write per record, as sam_write1() does: a failure
 			 * names the same record. */
-			for (k = 0; k < b->n_rec; k++) {
-				size_t from = k ? b->sam_end[k - 1] : 0;
+			for (k = 0; k < n_rec; k++) {
+				size_t from = k ? j->sam_end[k - 1] : 0;
 
-				if (sm_sam_out_write_text(p->out, b->sam.s + from, b->sam_end[k] - from,
-							  b->recs[k]) < 0)
+				if (sm_sam_out_write_text(p->out, j->sam.s + from, j->sam_end[k] - from,
+							  sm_batch_rec(b, k)) < 0)
 					break;
 			}
 		} else {
-			for (k = 0; k < b->n_rec; k++)
-				if (sm_sam_out_write(p->out, b->recs[k]) < 0)
+			for (k = 0; k < n_rec; k++)
+				if (sm_sam_out_write(p->out, sm_batch_rec(b, k)) < 0)
 					break;
 		}
 		c->write_s += sm_seconds() - t;
@@ -585,23 +557,22 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		c->proper += b->n_proper;
 		c->seed_cells += b->seed_cells;
 
-		/* Once the reader is done, a written batch is not needed again:
+		/* Once the reader is done, a written job is not needed again:
 		 * freeing it here, while the workers map the last batches,
-		 * spares the set-down its millions of small blocks (0.2 s for
-		 * 5M chr20 pairs). */
-		failed = k < b->n_rec;
-		pthread_mutex_lock(&p->lock);
-		release = p->reader_done && !failed;
+		 * spares the set-down its millions of small blocks. */
+		failed = k < n_rec;
+		pthread_mutex_lock(&q->lock);
+		release = q->reader_done && !failed;
 		if (!release) {
-			b->next = p->free_list;
-			p->free_list = b;
+			j->next = q->free_list;
+			q->free_list = j;
 		}
 		if (failed)
-			p->failed = 1;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
+			q->failed = 1;
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
 		if (release)
-			batch_free(b);
+			job_free(j);
 		if (failed)
 			return -1;
 	}
@@ -609,37 +580,24 @@ static int writer_loop(pipe_t *p, counts_t *c)
 
 static void summary(const pipe_t *p, const counts_t *c)
 {
-	sm_engine_stats_t st;
+	const sm_ctx_t *ctx = p->ctx;
+	const queue_t *q = &p->q;
+	const sm_map_stats_t *st = &q->st;
+	sm_engine_stats_t es;
 	double dt = sm_seconds() - c->t0;
-	sm_cpu_isa_t isa = p->isa == SM_CPU_ISA_AUTO ? sm_cpu_isa_best() : p->isa;
-	char engine[200];
 
-	memset(&st, 0, sizeof st);
-	if (p->engine)
-		sm_engine_stats(p->engine, &st);
+	memset(&es, 0, sizeof es);
+	if (ctx->engine)
+		sm_engine_stats(ctx->engine, &es);
 	if (dt <= 0)
 		dt = 1e-9;
-
-	/* Seeded runs scan their windows on the GPU (or the oracle) when that
-	 * is the engine, else on each worker's CPU scan; the engine, when there
-	 * is one, also serves the reads that fall back. */
-	if (!p->seeded)
-		snprintf(engine, sizeof engine, "%s", sm_engine_name(p->engine));
-	else if (p->wengine)
-		snprintf(engine, sizeof engine, "%s (windows%s)", sm_engine_name(p->engine),
-			 p->fallback ? " and fallback" : "");
-	else if (p->engine)
-		snprintf(engine, sizeof engine, "cpu:%s (windows), %s (fallback)",
-			 sm_cpu_isa_name(isa), sm_engine_name(p->engine));
-	else
-		snprintf(engine, sizeof engine, "cpu:%s (windows)", sm_cpu_isa_name(isa));
 	sm_log(SM_LOG_INFO, "%lld reads, %lld mapped (%.2f%%), %.2f s, %.1f reads/s, "
 	       "mode %s, engine %s, %.3f Gcells/s",
 	       (long long)c->reads, (long long)c->mapped,
 	       c->reads ? 100.0 * (double)c->mapped / (double)c->reads : 0.0, dt,
-	       (double)c->reads / dt, p->seeded ? "seeded" : "exhaustive", engine,
-	       (double)(st.cells + c->seed_cells) / dt / SM_GIGA);
-	if (p->paired)
+	       (double)c->reads / dt, ctx->seeded ? "seeded" : "exhaustive",
+	       sm_ctx_engine_name(ctx), (double)(es.cells + c->seed_cells) / dt / SM_GIGA);
+	if (ctx->paired)
 		sm_log(SM_LOG_INFO, "%lld reads in proper pairs (%.2f%%)", (long long)c->proper,
 		       c->reads ? 100.0 * (double)c->proper / (double)c->reads : 0.0);
 	if (sm_log_get_level() >= SM_LOG_DEBUG) {
@@ -648,42 +606,42 @@ static void summary(const pipe_t *p, const counts_t *c)
 
 		for (int k = 0; k < PH_N && at < (int)sizeof line; k++)
 			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %.2f", k ? ", " : "",
-				       sm_ph_name[k], p->ph[k]);
+				       sm_ph_name[k], st->ph[k]);
 		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f (CPU %.2f); "
-		       "writer %.2f (CPU %.2f); wall %.2f", line, p->read_s, p->read_cpu,
+		       "writer %.2f (CPU %.2f); wall %.2f", line, p->rd.read_s, p->rd.read_cpu,
 		       c->write_s, c->write_cpu, dt);
 		sm_log(SM_LOG_DEBUG, "threads: workers' CPU %.2f s, waiting for a batch %.2f s "
 		       "(summed); reader waiting for a free batch %.2f s; process CPU %.2f s",
-		       p->work_cpu, p->work_idle, p->read_idle,
+		       q->work_cpu, q->work_idle, p->rd.read_idle,
 		       cpu_seconds(CLOCK_PROCESS_CPUTIME_ID));
 		at = 0;
 		for (int k = 0; k < LIST_N && at < (int)sizeof line; k++)
 			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %lld, %lld, %.0f",
-				       k ? "; " : "", list_name[k], (long long)p->list_n[k],
-				       (long long)p->list_jobs[k], p->list_jobs[k] ?
-				       (double)p->list_cols[k] / (double)p->list_jobs[k] : 0.0);
-		if (p->seeded)
+				       k ? "; " : "", list_name[k], (long long)st->list_n[k],
+				       (long long)st->list_jobs[k], st->list_jobs[k] ?
+				       (double)st->list_cols[k] / (double)st->list_jobs[k] : 0.0);
+		if (ctx->seeded)
 			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): %s",
 			       line);
-		if (p->aln.calls) {
-			int64_t fills = p->aln.calls - p->aln.ungapped;
+		if (st->aln.calls) {
+			int64_t fills = st->aln.calls - st->aln.ungapped;
 
 			sm_log(SM_LOG_DEBUG, "tracebacks: %lld, %.1f%% without a fill (no room for "
 			       "a gap); fills %.0f band cells each, %.1f%% with a band of 1-3 "
-			       "diagonals", (long long)p->aln.calls,
-			       100.0 * (double)p->aln.ungapped / (double)p->aln.calls,
-			       fills ? (double)p->aln.cells / (double)fills : 0.0,
-			       fills ? 100.0 * (double)p->aln.narrow / (double)fills : 0.0);
+			       "diagonals", (long long)st->aln.calls,
+			       100.0 * (double)st->aln.ungapped / (double)st->aln.calls,
+			       fills ? (double)st->aln.cells / (double)fills : 0.0,
+			       fills ? 100.0 * (double)st->aln.narrow / (double)fills : 0.0);
 		}
-		if (p->engine && sm_engine_kind(p->engine) == SM_ENGINE_GPU) {
+		if (ctx->engine && sm_engine_kind(ctx->engine) == SM_ENGINE_GPU) {
 			double seed_s = 0;
 			int64_t seed_reads = 0;
 
-			if (p->gseed)
-				sm_gpu_seed_stats(p->gseed, &seed_s, &seed_reads);
+			if (ctx->gseed)
+				sm_gpu_seed_stats(ctx->gseed, &seed_s, &seed_reads);
 			sm_log(SM_LOG_DEBUG, "GPU (summed over calls): scans %llu calls, %.2f s waiting "
 			       "for a slot, %.2f s in one (kernels %.2f); seeding %lld reads, %.2f s",
-			       (unsigned long long)st.calls, st.wait_s, st.call_s, st.kernel_s,
+			       (unsigned long long)es.calls, es.wait_s, es.call_s, es.kernel_s,
 			       (long long)seed_reads, seed_s);
 		}
 	}
@@ -707,7 +665,7 @@ static int run_threads(pipe_t *p, counts_t *c)
 	for (; started < n_workers; started++)
 		if (pthread_create(&workers[started], NULL, worker_main, p) != 0) {
 			sm_log(SM_LOG_ERROR, "cannot start worker thread %d", started + 1);
-			set_failed(p);
+			set_failed(&p->q);
 			break;
 		}
 	sm_trace_thread("writer");
@@ -716,240 +674,48 @@ static int run_threads(pipe_t *p, counts_t *c)
 	for (int k = 0; k < started; k++)
 		pthread_join(workers[k], NULL);
 	free(workers);
-	return rc < 0 || p->failed ? -1 : 0;
+	return rc < 0 || p->q.failed ? -1 : 0;
 }
 
-static int pipe_init(pipe_t *p)
+static int queue_init(queue_t *q, int n_threads, int sample)
 {
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->cond, NULL);
-	p->n_slots = SM_BATCHES_PER_WORKER * p->opt->n_threads + SM_BATCHES_SPARE;
-	p->done = calloc((size_t)p->n_slots, sizeof *p->done);
-	if (!p->done)
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->cond, NULL);
+	q->ins_ready = !sample;
+	q->n_slots = SM_BATCHES_PER_WORKER * n_threads + SM_BATCHES_SPARE;
+	q->done = calloc((size_t)q->n_slots, sizeof *q->done);
+	if (!q->done)
 		return -1;
-	for (int k = 0; k < p->n_slots; k++) {
-		batch_t *b = calloc(1, sizeof *b);
+	for (int k = 0; k < q->n_slots; k++) {
+		job_t *j = calloc(1, sizeof *j);
 
-		if (!b)
+		if (!j || !(j->b = sm_batch_create())) {
+			free(j);
 			return -1;
-		b->next = p->free_list;
-		p->free_list = b;
+		}
+		j->next = q->free_list;
+		q->free_list = j;
 	}
 	return 0;
 }
 
-static void pipe_destroy(pipe_t *p)
+static void queue_destroy(queue_t *q)
 {
-	batch_t *b, *next;
+	job_t *j, *next;
+	job_t *lists[] = { q->free_list, q->todo_head, q->sample_list };
 
-	/* After the threads are joined, every batch is on one of these lists. */
-	for (b = p->free_list; b; b = next) {
-		next = b->next;
-		batch_free(b);
-	}
-	for (b = p->todo_head; b; b = next) {
-		next = b->next;
-		batch_free(b);
-	}
-	for (int k = 0; p->done && k < p->n_slots; k++)
-		if (p->done[k])
-			batch_free(p->done[k]);
-	free(p->done);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->cond);
-}
-
-/* ---- insert sizes ---- */
-
-typedef struct {
-	pipe_t *p;
-	const sm_read_t *reads;
-	res_t *res;
-	int n, rc;
-} sample_job_t;
-
-static void *sample_main(void *arg)
-{
-	sample_job_t *j = arg;
-	worker_ws_t ws;
-
-	j->rc = -1;
-	if (sm_ws_init(j->p, &ws) == 0)
-		j->rc = sm_map_reads(j->p, &ws, j->reads, j->n, j->res);
-	else
-		sm_log(SM_LOG_ERROR, "cannot create a worker's workspace");
-	sm_ws_free(&ws);
-	return NULL;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The distribution of inserts[0..n) (sorted in place) into *ins. */
-static void insert_stats(int64_t *ins, int n, insert_t *out)
-{
-	double q1, q3, lo, hi, sum = 0, sum2 = 0;
-	int m = 0;
-
-	memset(out, 0, sizeof *out);
-	if (n < SM_INSERT_MIN_PAIRS)
-		return;
-	qsort(ins, (size_t)n, sizeof *ins, cmp_i64);
-	q1 = (double)ins[n / SM_QUARTILE];
-	q3 = (double)ins[n - 1 - n / SM_QUARTILE];
-	lo = q1 - SM_INSERT_IQR_FENCE * (q3 - q1);
-	hi = q3 + SM_INSERT_IQR_FENCE * (q3 - q1);
-	for (int k = 0; k < n; k++)
-		if ((double)ins[k] >= lo && (double)ins[k] <= hi) {
-			sum += (double)ins[k];
-			sum2 += (double)ins[k] * (double)ins[k];
-			m++;
+	/* After the threads are joined, every job is on one of these lists. */
+	for (int l = 0; l < (int)(sizeof lists / sizeof lists[0]); l++)
+		for (j = lists[l]; j; j = next) {
+			next = j->next;
+			job_free(j);
 		}
-	if (m < SM_INSERT_MIN_PAIRS)
-		return;
-	out->ok = 1;
-	out->n = m;
-	out->mean = sum / m;
-	out->sd = m > 1 ? sqrt((sum2 - sum * sum / m) / (m - 1)) : 0.0;
-	out->lo = (int64_t)floor(out->mean - SM_INSERT_SD_RANGE * out->sd);
-	out->hi = (int64_t)ceil(out->mean + SM_INSERT_SD_RANGE * out->sd);
-	if (out->lo < 1)
-		out->lo = 1;
-}
-
-/* The shortest decimal form of v that reads back as v (at most 17 digits). */
-static void fmt_exact(char *buf, size_t size, double v)
-{
-	for (int prec = 1; prec <= DBL_DECIMAL_DIG; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
-/* Logs the model as the -I value that sets exactly this model, so that a
- * run over part of the reads (a shard) can use the one the whole run
- * estimates (workflow/Snakefile reads this line). */
-static void log_insert_model(const insert_t *ins)
-{
-	char mean[32], sd[32];
-
-	fmt_exact(mean, sizeof mean, ins->mean);
-	fmt_exact(sd, sizeof sd, ins->sd);
-	sm_log(SM_LOG_INFO, "insert size model: -I %s,%s,%lld,%lld", mean, sd,
-	       (long long)ins->hi, (long long)ins->lo);
-}
-
-/* The model -I gives (cli.h), in place of an estimate. */
-static void insert_from_opt(pipe_t *p)
-{
-	const sm_insert_opt_t *o = &p->opt->insert;
-
-	memset(&p->ins, 0, sizeof p->ins);
-	p->ins.ok = 1;
-	p->ins.mean = o->mean;
-	p->ins.sd = o->sd;
-	p->ins.lo = o->min;
-	p->ins.hi = o->max;
-	sm_log(SM_LOG_INFO, "insert size from -I: mean %g, sd %g; proper pairs %lld..%lld",
-	       o->mean, o->sd, (long long)o->min, (long long)o->max);
-}
-
-/* Reads the first SM_INSERT_SAMPLE_PAIRS pairs (kept in p->sample for the
- * reader), maps them read by read on -t threads and estimates the insert
- * size distribution from the uniquely mapped ones: the same pairs whatever
- * -t and the batch size, so the same distribution. */
-static int estimate_inserts(pipe_t *p)
-{
-	int n_threads = p->opt->n_threads, rc = 0, n_ins = 0, cap = SM_STRANDS * SM_INSERT_SAMPLE_PAIRS;
-	sample_job_t *jobs = NULL;
-	pthread_t *th = NULL;
-	res_t *res = NULL;
-	int64_t *ins = NULL;
-
-	p->sample = calloc((size_t)cap, sizeof *p->sample);
-	if (!p->sample)
-		goto oom;
-	while (p->n_sample < cap) {
-		int r = read_unit(p, &p->sample[p->n_sample]);
-
-		if (r < 0 || (r > 0 && read_max_len_check(p, &p->sample[p->n_sample], SM_STRANDS) < 0)) {
-			/* the unit read in part (pairs out of step) is not counted */
-			for (int s = 0; s < SM_STRANDS; s++)
-				sm_read_free(&p->sample[p->n_sample + s]);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		p->n_sample += SM_STRANDS;
-	}
-	res = calloc((size_t)p->n_sample + 1, sizeof *res);
-	ins = malloc(((size_t)p->n_sample / SM_STRANDS + 1) * sizeof *ins);
-	jobs = calloc((size_t)n_threads, sizeof *jobs);
-	th = calloc((size_t)n_threads, sizeof *th);
-	if (!res || !ins || !jobs || !th)
-		goto oom;
-	{
-		int per = (p->n_sample / SM_STRANDS + n_threads - 1) / n_threads * SM_STRANDS;
-		int started = 0;
-
-		for (int t = 0; t < n_threads; t++) {
-			int from = t * per, to = from + per > p->n_sample ? p->n_sample : from + per;
-
-			jobs[t] = (sample_job_t){ p, p->sample + from, res + from, to > from ? to - from : 0, 0 };
-			if (pthread_create(&th[t], NULL, sample_main, &jobs[t]) != 0) {
-				sm_log(SM_LOG_ERROR, "cannot start a thread");
-				rc = -1;
-				break;
-			}
-			started++;
-		}
-		for (int t = 0; t < started; t++) {
-			pthread_join(th[t], NULL);
-			if (jobs[t].rc < 0)
-				rc = -1;
-		}
-	}
-	for (int k = 0; rc == 0 && k < p->n_sample; k += SM_STRANDS) {
-		const res_t *a = &res[k], *b = &res[k + 1];
-		int64_t x;
-
-		if (a->prim < 0 || b->prim < 0 ||
-		    sm_pair_read_mapq(p, &a->cand[0], p->sample[k].len) < SM_INSERT_MIN_MAPQ ||
-		    sm_pair_read_mapq(p, &b->cand[0], p->sample[k + 1].len) < SM_INSERT_MIN_MAPQ)
-			continue;
-		x = sm_pair_insert(p, &a->cand[0], &b->cand[0]);
-		if (x > 0)
-			ins[n_ins++] = x;
-	}
-	if (rc == 0) {
-		insert_stats(ins, n_ins, &p->ins);
-		if (p->ins.ok) {
-			sm_log(SM_LOG_INFO, "insert size from %d of the first %d pairs: mean %.1f, "
-			       "sd %.1f; proper pairs %lld..%lld", p->ins.n, p->n_sample / SM_STRANDS,
-			       p->ins.mean, p->ins.sd, (long long)p->ins.lo, (long long)p->ins.hi);
-			log_insert_model(&p->ins);
-		} else if (p->n_sample > 0)
-			sm_log(SM_LOG_WARNING, "insert size: only %d uniquely mapped pairs among the "
-			       "first %d (%d needed): no pair is proper, no mate is rescued", n_ins,
-			       p->n_sample / SM_STRANDS, SM_INSERT_MIN_PAIRS);
-	}
-	p->sample_res = res;   /* handed over to the batches with the reads */
-	free(ins);
-	free(jobs);
-	free(th);
-	return rc;
-oom:
-	sm_log(SM_LOG_ERROR, "out of memory estimating insert sizes");
-	free(res);
-	free(ins);
-	free(jobs);
-	free(th);
-	return -1;
+	for (int k = 0; q->done && k < q->n_slots; k++)
+		if (q->done[k])
+			job_free(q->done[k]);
+	free(q->done);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->cond);
 }
 
 /* ---- setup ---- */
@@ -974,83 +740,15 @@ static int check_output_path(const sm_opt_t *o)
 	return rc;
 }
 
-/* The index of seeded mode: REF.smi when it exists (and matches -k/-w when
- * they were given), else built in memory. */
-static sm_index_t *get_index(const sm_opt_t *o, const sm_ref_t *ref)
-{
-	size_t l = strlen(o->ref_path);
-	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
-	sm_index_t *idx = NULL;
-	double t0 = sm_seconds();
-
-	if (!path) {
-		sm_log(SM_LOG_ERROR, "out of memory");
-		return NULL;
-	}
-	memcpy(path, o->ref_path, l);
-	memcpy(path + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
-	if (access(path, F_OK) == 0) {
-		idx = sm_index_load(path, ref);
-		if (idx && o->seed_kw_set && (idx->k != o->seed_k || idx->w != o->seed_w)) {
-			sm_log(SM_LOG_WARNING, "%s has k=%d w=%d, not the -k %d -w %d asked for: "
-			       "building the index in memory", path, idx->k, idx->w, o->seed_k, o->seed_w);
-			sm_index_destroy(idx);
-			idx = sm_index_build(ref, o->seed_k, o->seed_w);
-		} else if (idx) {
-			sm_log(SM_LOG_INFO, "loaded index %s (k=%d w=%d) in %.2f s", path, idx->k,
-			       idx->w, sm_seconds() - t0);
-		}
-	} else {
-		idx = sm_index_build(ref, o->seed_k, o->seed_w);
-		if (idx)
-			sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
-			       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
-			       sm_seconds() - t0);
-	}
-	free(path);
-	return idx;
-}
-
-/* Set-up work that runs beside the reference load and the engine's
- * creation (each a few tenths of a second on chr20): the GPU's context,
- * and seeded mode's index. */
-typedef struct {
-	const sm_opt_t *o;
-	const sm_ref_t *ref;
-	sm_index_t *idx;
-} index_job_t;
-
-static void *warm_up_main(void *arg)
-{
-	sm_gpu_warm_up(*(const int *)arg);
-	return NULL;
-}
-
-static void *index_main(void *arg)
-{
-	index_job_t *j = arg;
-
-	j->idx = get_index(j->o, j->ref);
-	return NULL;
-}
-
 int sm_map_run(const sm_opt_t *o)
 {
 	pipe_t p;
-	sm_ref_t *ref = NULL;
-	sm_index_t *idx = NULL;
-	index_job_t ij = { o, NULL, NULL };
-	pthread_t warm_th, index_th;
-	int warming = 0, indexing = 0, device = 0;
-	double t_batches, t_engine;   /* set-down's clock */
-	sm_engine_opt_t eo;
-	int64_t bound;
-	int gpu;
-	char gpu_msg[SM_GPU_MSG_LEN];
+	sm_mapopt_t mo;
+	reader_t *rd = &p.rd;
 	sm_sam_out_opt_t so;
 	counts_t c;
 	double t;
-	int rc = -1;
+	int rc = -1, queued = 0;
 
 	memset(&p, 0, sizeof p);
 	memset(&c, 0, sizeof c);
@@ -1061,86 +759,36 @@ int sm_map_run(const sm_opt_t *o)
 		return -1;
 	/* Open the reads first: an unreadable file fails before the (long)
 	 * reference load. */
-	p.fq = sm_fastq_open(o->reads_path);
-	if (!p.fq)
+	rd->fq = sm_fastq_open(o->reads_path);
+	if (!rd->fq)
 		return -1;
-	p.paired = o->mates_path || o->interleaved;
-	if (o->mates_path && !(p.fq2 = sm_fastq_open(o->mates_path)))
+	rd->paired = o->mates_path || o->interleaved;
+	if (o->mates_path && !(rd->fq2 = sm_fastq_open(o->mates_path)))
 		goto out;
-	if (sm_cpu_isa_parse(o->cpu_isa, &p.isa) < 0)
+	mo = o->map;
+	mo.rg_id = o->rg_id;
+	mo.paired = rd->paired;
+	if (!(p.ctx = sm_ctx_create(o->ref_path, &mo)))
 		goto out;
-	if (o->engine == SM_ENGINE_GPU || o->engine == SM_ENGINE_AUTO)
-		warming = pthread_create(&warm_th, NULL, warm_up_main, &device) == 0;
-	t = sm_seconds();
-	if (sm_ref_load(o->ref_path, &ref) < 0)
-		goto out;
-	p.ref = ref;
-	sm_log(SM_LOG_DEBUG, "set-up: reference loaded in %.2f s", sm_seconds() - t);
-
-	/* The auto bound depends on the engine that would run exhaustive mode:
-	 * the GPU's when --engine gpu, or auto with a usable GPU. */
-	memset(&eo, 0, sizeof eo);
-	eo.device = device;
-	eo.kind = o->engine;
-	eo.cells = o->cells;
-	eo.max_query_len = o->max_read_len;
-	eo.cpu_isa = o->cpu_isa;
-	gpu = o->engine == SM_ENGINE_GPU ||
-	      (o->engine == SM_ENGINE_AUTO && sm_gpu_available(eo.device, gpu_msg, (int)sizeof gpu_msg));
-	bound = gpu ? SM_AUTO_MAX_REF_GPU : SM_AUTO_MAX_REF_CPU;
-	p.seeded = o->mode == SM_MODE_SEEDED || (o->mode == SM_MODE_AUTO && ref->total > bound);
-	p.fallback = p.seeded && ref->total <= bound;
-	sm_log(SM_LOG_INFO, "%s mode (reference %lld bases, exhaustive bound %lld with this engine)%s",
-	       p.seeded ? "seeded" : "exhaustive", (long long)ref->total, (long long)bound,
-	       p.fallback ? "; reads without a seeded hit are aligned exhaustively" : "");
-	if (p.seeded) {
-		sm_seed_opt_init(&p.seed_opt);
-		p.seed_opt.max_occ = o->max_occ;
-		p.seed_opt.max_windows = o->max_windows;
-		p.retry_opt = p.seed_opt;
-		p.retry_opt.max_occ = o->max_occ > INT_MAX / SM_SEED_RETRY_OCC ? INT_MAX :
-				      o->max_occ * SM_SEED_RETRY_OCC;
-		p.retry_opt.max_windows = o->max_windows * SM_SEED_RETRY_WINDOWS;
-		ij.ref = ref;
-		indexing = pthread_create(&index_th, NULL, index_main, &ij) == 0;
-		if (!indexing)
-			index_main(&ij);
-	}
-	if (warming) {
-		pthread_join(warm_th, NULL);
-		warming = 0;
-	}
-	/* The GPU (and the oracle, for tests), when asked for, runs the window
-	 * scans too; otherwise each worker scans windows with its own CPU scan. */
-	t = sm_seconds();
-	if (!p.seeded || p.fallback || gpu || o->engine == SM_ENGINE_ORACLE) {
-		p.engine = sm_engine_create(ref, &o->score, &eo);
-		if (!p.engine)
-			goto out;
-	}
-	sm_log(SM_LOG_DEBUG, "set-up: engine created in %.2f s", sm_seconds() - t);
-	if (indexing) {
-		pthread_join(index_th, NULL);
-		indexing = 0;
-	}
-	if (p.seeded && !(idx = ij.idx))
-		goto out;
-	p.index = idx;
-	if (p.engine && sm_engine_kind(p.engine) != SM_ENGINE_CPU)
-		p.wengine = p.engine;
-	if (p.engine && sm_engine_kind(p.engine) == SM_ENGINE_GPU) {
-		p.batch_reads = SM_BATCH_READS_GPU;
-		p.batch_cells = SM_BATCH_CELLS_GPU;
-		/* The GPU seeds too (the same windows as the CPU: gpu_seed.h);
-		 * if the index does not fit on it, the workers seed. */
-		t = sm_seconds();
-		if (p.seeded && !(p.gseed = sm_gpu_seed_create(idx, ref, eo.device)))
-			sm_log(SM_LOG_WARNING, "seeding on the CPU: the index could not be put on the GPU");
-		if (p.gseed)
-			sm_log(SM_LOG_DEBUG, "set-up: index put on the GPU in %.2f s", sm_seconds() - t);
+	rd->max_read_len = mo.max_read_len;
+	if (p.ctx->engine && sm_engine_kind(p.ctx->engine) == SM_ENGINE_GPU) {
+		rd->batch_reads = SM_BATCH_READS_GPU;
+		rd->batch_cells = SM_BATCH_CELLS_GPU;
 	} else {
-		p.batch_reads = SM_BATCH_READS_CPU;
-		p.batch_cells = SM_BATCH_CELLS_CPU;
+		rd->batch_reads = SM_BATCH_READS_CPU;
+		rd->batch_cells = SM_BATCH_CELLS_CPU;
+	}
+	rd->batch_reads -= rd->batch_reads % SM_STRANDS;
+	rd->cells_per_base = p.ctx->seeded ? 0 : SM_STRANDS * (uint64_t)p.ctx->ref->total;
+	/* A fixed model (-I) needs no sample.  The sample is cut into one job
+	 * per worker, so that all of them map it. */
+	if (rd->paired && o->insert.set &&
+	    sm_ctx_set_inserts(p.ctx, o->insert.mean, o->insert.sd, o->insert.min,
+			       o->insert.max) < 0)
+		goto out;
+	if (rd->paired && !o->insert.set) {
+		rd->sample_left = SM_INSERT_SAMPLE_PAIRS;
+		rd->sample_job_pairs = (SM_INSERT_SAMPLE_PAIRS + o->n_threads - 1) / o->n_threads;
 	}
 
 	memset(&so, 0, sizeof so);
@@ -1150,21 +798,12 @@ int sm_map_run(const sm_opt_t *o)
 	so.version = SM_VERSION;
 	so.cmdline = o->cmdline;
 	so.threads = o->n_threads;
-	t = sm_seconds();
-	if (p.paired && o->insert.set)
-		insert_from_opt(&p);
-	else if (p.paired && estimate_inserts(&p) < 0)
-		goto out;
-	if (p.paired && sm_pair_insert_table(&p) < 0)
-		goto out;
-	if (p.paired)
-		sm_log(SM_LOG_DEBUG, "set-up: insert sizes estimated in %.2f s", sm_seconds() - t);
-	p.batch_reads -= p.batch_reads % SM_STRANDS;
-	p.out = sm_sam_out_open(&so, ref);
+	p.out = sm_sam_out_open(&so, p.ctx->ref);
 	if (!p.out)
 		goto out;
 	p.sam_text = sm_sam_out_is_text(p.out);
-	if (pipe_init(&p) < 0) {
+	queued = 1;
+	if (queue_init(&p.q, o->n_threads, rd->sample_left > 0) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory setting up the pipeline");
 		sm_sam_out_abort(p.out);
 		goto out;
@@ -1181,37 +820,13 @@ int sm_map_run(const sm_opt_t *o)
 	rc = 0;
 out:
 	t = sm_seconds();
-	if (warming)
-		pthread_join(warm_th, NULL);
-	if (indexing) {
-		pthread_join(index_th, NULL);
-		idx = ij.idx;
-	}
-	if (p.n_slots)
-		pipe_destroy(&p);
-	t_batches = sm_seconds();
-	sm_gpu_seed_destroy(p.gseed);
-	if (p.engine)
-		sm_engine_destroy(p.engine);
-	t_engine = sm_seconds();
-	sm_index_destroy(idx);
-	for (int k = 0; k < p.n_sample; k++) {
-		sm_read_free(&p.sample[k]);
-		for (int c = 0; p.sample_res && c < SM_MAX_CAND; c++)
-			sm_aln_free(&p.sample_res[k].cand[c].aln);
-		if (p.sample_res)
-			free(p.sample_res[k].win);
-	}
-	free(p.sample);
-	free(p.sample_res);
-	free(p.ins.score);
-	sm_ref_destroy(ref);
-	sm_fastq_close(p.fq);
-	if (p.fq2)
-		sm_fastq_close(p.fq2);
-	sm_log(SM_LOG_DEBUG, "set-down: %.2f s (batches %.2f, engines %.2f, index and "
-	       "reference %.2f)", sm_seconds() - t, t_batches - t, t_engine - t_batches,
-	       sm_seconds() - t_engine);
+	if (queued)
+		queue_destroy(&p.q);
+	sm_ctx_destroy(p.ctx);
+	sm_fastq_close(rd->fq);
+	if (rd->fq2)
+		sm_fastq_close(rd->fq2);
+	sm_log(SM_LOG_DEBUG, "set-down: %.2f s", sm_seconds() - t);
 	sm_trace_finish();
 	return rc;
 }

@@ -1,9 +1,14 @@
 /* pipeline.h — a whole `scanmap map` run: reference and reads in, SAM out.
  *
  *   reader thread ──► batches ──► -t worker threads ──► ordered writer
- *   (io/fastq.h)                  (engine scan of both   (io/sam_out.h,
- *                                  strands, traceback,    the calling thread)
- *                                  record.h)
+ *   (io/fastq.h)                  (sm_map_batch of       (io/sam_out.h,
+ *                                  scanmap.h; SAM text)   the calling thread)
+ *
+ * A thin driver over the library's API (mapper/scanmap.h): the mapping
+ * itself knows nothing of files, threads or queues.  In paired runs the
+ * first SM_INSERT_SAMPLE_PAIRS pairs go to the workers first, one job per
+ * worker, mapped read by read; one worker estimates the insert sizes from
+ * them, and only then is any pair resolved.
  *
  * Reads are cut into batches of at most SM_BATCH_MAX_READS reads (fewer
  * for the CPU engine) whose scan (read length x 2 strands x reference

@@ -18,33 +18,12 @@
 #include <stdint.h>
 
 #include "io/base.h"
+#include "mapper/scanmap.h"
 
 #define SM_SCORE_AMBIG (-1)
 
-/* Defaults, as bwa mem: -A1 -B4 -O6 -E1 -T30. */
-#define SM_DEFAULT_MATCH 1
-#define SM_DEFAULT_MISMATCH 4
-#define SM_DEFAULT_GAP_OPEN 6
-#define SM_DEFAULT_GAP_EXTEND 1
-/* bwa mem's -L 5,5. */
-#define SM_DEFAULT_CLIP 5
-
-/* Upper bounds accepted by the option validator; they keep every score of
- * every engine inside int32 and a substitution score inside int8. */
-#define SM_MAX_MATCH 100
-#define SM_MAX_PENALTY 100
-/* match + clip5 is row 1's substitution score, which every engine keeps in
- * a signed byte. */
-#define SM_MAX_SUBST INT8_MAX
-
-typedef struct {
-	int match;     /* -A, > 0 */
-	int mismatch;  /* -B, penalty > 0 (scored as -mismatch) */
-	int gap_open;  /* -O, >= 0 */
-	int gap_ext;   /* -E, > 0 */
-	int clip5;     /* -L: bonus for reaching the read's first base, >= 0 */
-	int clip3;     /* -L: bonus for reaching its last base, >= 0 */
-} sm_score_t;
+/* sm_score_t, the defaults and the bounds the option checker accepts:
+ * scanmap.h. */
 
 /* Substitution score of reference code r against read code q. */
 static inline int sm_subst(const sm_score_t *s, uint8_t r, uint8_t q)

@@ -45,10 +45,10 @@ static int same_bases(const cand_t *a, const cand_t *b)
  * SM_TOPK best loci per strand (and pairing's): when a strand's are all at
  * the threshold or above, more may lie beyond them, and XA is left out as
  * bwa leaves it out for more than -h hits. */
-static int xa_tag(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
+static int xa_tag(const sm_ctx_t *ctx, sm_tbuf_t *ws, bam1_t *rec, const sm_read_t *r,
 		  const sm_query_t *q, res_t *me)
 {
-	const sm_opt_t *o = p->opt;
+	const sm_mapopt_t *o = &ctx->opt;
 	const cand_t *c = &me->cand[me->prim];
 	const cand_t *alt[SM_MAX_CAND];
 	double thr = c->score * SM_XA_DROP_RATIO;
@@ -66,7 +66,7 @@ static int xa_tag(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
 
 		if (a == c || a->score < thr)
 			continue;
-		if (sm_map_ensure_traced(p, ws, me, r, q, a) < 0)
+		if (sm_map_ensure_traced(ctx, ws, me, r, q, a) < 0)
 			return -1;
 		if (same_bases(a, c) || !same_part(a, c))
 			continue;
@@ -80,8 +80,8 @@ static int xa_tag(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
 	for (int t = 0; t < n_alt && rc == 0; t++) {
 		int32_t nm;
 
-		rc = sm_record_nm(r, p->ref, alt[t]->is_rev, &alt[t]->aln, &ws->rws, &nm) < 0 ||
-		     sm_tags_xa_entry(&s, p->ref, alt[t]->is_rev, &alt[t]->aln, r->len, nm) < 0 ? -1 : 0;
+		rc = sm_record_nm(r, ctx->ref, alt[t]->is_rev, &alt[t]->aln, &ws->rws, &nm) < 0 ||
+		     sm_tags_xa_entry(&s, ctx->ref, alt[t]->is_rev, &alt[t]->aln, r->len, nm) < 0 ? -1 : 0;
 	}
 	if (rc == 0)
 		rc = bam_aux_append(rec, "XA", 'Z', (int)s.l + 1, (const uint8_t *)s.s);
@@ -89,7 +89,7 @@ static int xa_tag(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
 	return rc;
 }
 
-int sm_split_tags(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
+int sm_split_tags(const sm_ctx_t *ctx, sm_tbuf_t *ws, bam1_t *rec, const sm_read_t *r,
 		  const sm_query_t *q, res_t *res, int e, int n_unit, int primary)
 {
 	const res_t *mate = n_unit > 1 ? &res[!e] : NULL;
@@ -98,13 +98,13 @@ int sm_split_tags(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
 	if (mate && mate->prim >= 0)
 		rc = sm_tags_mc(rec, &mate->cand[mate->prim].aln, r[!e].len);
 	if (rc == 0 && primary && res[e].prim >= 0)
-		rc = xa_tag(p, ws, rec, &r[e], &q[SM_STRANDS * e], &res[e]);
+		rc = xa_tag(ctx, ws, rec, &r[e], &q[SM_STRANDS * e], &res[e]);
 	if (rc < 0) {
 		sm_log(SM_LOG_ERROR, "read %lld '%s': out of memory adding its tags",
 		       (long long)r[e].index + 1, r[e].name);
 		return -1;
 	}
-	if (p->opt->append_comment)
+	if (ctx->opt.append_comment)
 		return sm_tags_comment(rec, &r[e]);
 	return 0;
 }
@@ -133,8 +133,7 @@ typedef struct {
 } piece_t;
 
 struct sm_split_s {
-	worker_ws_t ws;          /* the pieces' mapping scratch (sm_map_reads) */
-	int ws_ready;
+	sm_tbuf_t *ws;           /* the pieces' mapping scratch (sm_map_reads) */
 	parts_t *parts;          /* per batch read */
 	int m_parts;
 	piece_t *todo, *next;    /* this round's pieces and the next round's */
@@ -148,8 +147,7 @@ void sm_split_free(sm_split_t *s)
 {
 	if (!s)
 		return;
-	if (s->ws_ready)
-		sm_ws_free(&s->ws);
+	sm_tbuf_destroy(s->ws);
 	for (int k = 0; k < s->m_parts; k++)
 		for (int j = 0; j < SM_SPLIT_MAX_PARTS - 1; j++)
 			sm_aln_free(&s->parts[k].part[j].aln);
@@ -209,9 +207,9 @@ static int split_reserve(sm_split_t *s, int n, int chunk)
 
 /* Lists bases [from, to) of read k as a piece to map (in `list`, n of
  * them) when they can reach -T. */
-static void piece_add(const pipe_t *p, piece_t *list, int *n, int k, int32_t from, int32_t to)
+static void piece_add(const sm_ctx_t *ctx, piece_t *list, int *n, int k, int32_t from, int32_t to)
 {
-	if ((int64_t)(to - from) * p->opt->score.match >= p->opt->min_score)
+	if ((int64_t)(to - from) * ctx->opt.score.match >= ctx->opt.min_score)
 		list[(*n)++] = (piece_t){ k, from, to };
 }
 
@@ -220,7 +218,7 @@ static void piece_add(const pipe_t *p, piece_t *list, int *n, int k, int32_t fro
  * no rivals of the primary (bwa mem's sub score is the same).  Raises
  * MAPQ to what the lower XS gives.  A rescued primary keeps its MAPQ: its
  * read's other loci were never looked for.  Returns 0 or -1. */
-static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 			  res_t *me)
 {
 	cand_t *c = &me->cand[me->prim];
@@ -234,7 +232,7 @@ static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const 
 
 		if (a == c || a->score <= xs)
 			continue;
-		if (sm_map_ensure_traced(p, ws, me, r, q, a) < 0)
+		if (sm_map_ensure_traced(ctx, ws, me, r, q, a) < 0)
 			return -1;
 		if (!same_bases(a, c) && same_part(a, c))
 			xs = a->score;
@@ -242,7 +240,7 @@ static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const 
 	if (xs >= c->xs)
 		return 0;
 	c->xs = xs;
-	mapq = sm_mapq(&p->opt->score, c->score, xs, r->len);
+	mapq = sm_mapq(&ctx->opt.score, c->score, xs, r->len);
 	me->mapq = mapq > me->mapq ? mapq : me->mapq;
 	return 0;
 }
@@ -251,7 +249,7 @@ static int primary_rivals(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const 
  * rr) as a part of read r, with the XS and MAPQ of primary_rivals (the
  * piece's other parts are no rivals either), and lists what the hit leaves
  * of the piece for the next round.  Returns 0 or -1 (logged). */
-static int part_add(pipe_t *p, sm_split_t *s, const sm_read_t *r, const piece_t *d,
+static int part_add(const sm_ctx_t *ctx, sm_split_t *s, const sm_read_t *r, const piece_t *d,
 		    const sm_read_t *rem, const sm_query_t *q, res_t *rr)
 {
 	parts_t *ps = &s->parts[d->k];
@@ -261,7 +259,7 @@ static int part_add(pipe_t *p, sm_split_t *s, const sm_read_t *r, const piece_t 
 
 	if (rr->prim < 0 || ps->n == SM_SPLIT_MAX_PARTS - 1)
 		return 0;
-	if (primary_rivals(p, &s->ws, rem, q, rr) < 0)
+	if (primary_rivals(ctx, s->ws, rem, q, rr) < 0)
 		return -1;
 	c = &rr->cand[rr->prim];
 	pt = &ps->part[ps->n];
@@ -293,15 +291,15 @@ static int part_add(pipe_t *p, sm_split_t *s, const sm_read_t *r, const piece_t 
 	fe = c->is_rev ? r->len - pt->aln.q_start : pt->aln.q_end;
 	pt->from = fs;
 	ps->n++;
-	piece_add(p, s->next, &s->n_next, d->k, d->from, fs);
-	piece_add(p, s->next, &s->n_next, d->k, fe, d->to);
+	piece_add(ctx, s->next, &s->n_next, d->k, d->from, fs);
+	piece_add(ctx, s->next, &s->n_next, d->k, fe, d->to);
 	return 0;
 }
 
 /* Maps this round's pieces (s->todo) as reads of their own, `chunk` per
  * call, and keeps their hits; the pieces left over become the next
  * round's.  Returns 0 or -1 (logged). */
-static int split_round(pipe_t *p, sm_split_t *s, const sm_read_t *reads, int chunk)
+static int split_round(const sm_ctx_t *ctx, sm_split_t *s, const sm_read_t *reads, int chunk)
 {
 	piece_t *t;
 
@@ -317,12 +315,12 @@ static int split_round(pipe_t *p, sm_split_t *s, const sm_read_t *reads, int chu
 						 .qual = r->qual + d->from, .len = d->to - d->from,
 						 .index = r->index };
 		}
-		if (sm_map_reads(p, &s->ws, s->rem, n, s->rem_res) < 0)
+		if (sm_map_reads(ctx, s->ws, s->rem, n, s->rem_res) < 0)
 			return -1;
 		for (int u = 0; u < n; u++) {
 			const piece_t *d = &s->todo[at + u];
 
-			if (part_add(p, s, &reads[d->k], d, &s->rem[u], &s->ws.q[SM_STRANDS * u],
+			if (part_add(ctx, s, &reads[d->k], d, &s->rem[u], &s->ws->q[SM_STRANDS * u],
 				     &s->rem_res[u]) < 0)
 				return -1;
 		}
@@ -334,10 +332,10 @@ static int split_round(pipe_t *p, sm_split_t *s, const sm_read_t *reads, int chu
 	return 0;
 }
 
-int sm_split_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res)
+int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_split_t *s = ws->split;
-	int chunk = p->batch_reads > 0 ? p->batch_reads : n, n_todo = 0;
+	int chunk = n, n_todo = 0;
 
 	/* The pieces beside every primary; nothing to do when there are none. */
 	for (int k = 0; k < n && !n_todo; k++)
@@ -345,8 +343,8 @@ int sm_split_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, re
 			int32_t fs, fe;
 
 			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
-			n_todo = ((int64_t)fs * p->opt->score.match >= p->opt->min_score) ||
-				 ((int64_t)(reads[k].len - fe) * p->opt->score.match >= p->opt->min_score);
+			n_todo = ((int64_t)fs * ctx->opt.score.match >= ctx->opt.min_score) ||
+				 ((int64_t)(reads[k].len - fe) * ctx->opt.score.match >= ctx->opt.min_score);
 		}
 	if (!n_todo) {
 		for (int k = 0; s && k < n && k < s->m_parts; k++)
@@ -355,13 +353,8 @@ int sm_split_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, re
 	}
 	if (!s && !(s = ws->split = calloc(1, sizeof *s)))
 		goto oom;
-	if (!s->ws_ready) {
-		if (sm_ws_init(p, &s->ws) < 0) {
-			sm_ws_free(&s->ws);
-			goto oom;
-		}
-		s->ws_ready = 1;
-	}
+	if (!s->ws && !(s->ws = sm_tbuf_create(ctx)))
+		goto oom;
 	if (split_reserve(s, n, chunk) < 0)
 		goto oom;
 	s->n_todo = 0;
@@ -370,18 +363,18 @@ int sm_split_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, re
 			int32_t fs, fe;
 
 			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
-			piece_add(p, s->todo, &s->n_todo, k, 0, fs);
-			piece_add(p, s->todo, &s->n_todo, k, fe, reads[k].len);
+			piece_add(ctx, s->todo, &s->n_todo, k, 0, fs);
+			piece_add(ctx, s->todo, &s->n_todo, k, fe, reads[k].len);
 		}
 	for (int round = 0; s->n_todo > 0 && round < SM_SPLIT_MAX_PARTS - 1; round++)
-		if (split_round(p, s, reads, chunk) < 0)
+		if (split_round(ctx, s, reads, chunk) < 0)
 			return -1;
 	for (int k = 0; k < n; k++) {
 		parts_t *ps = &s->parts[k];
 
 		if (ps->n == 0)
 			continue;
-		if (primary_rivals(p, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
+		if (primary_rivals(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
 			return -1;
 		/* bwa mem: a supplementary part's MAPQ is at most its primary's.
 		 * Parts in the order of their scores, then of their place in the read. */
@@ -404,7 +397,7 @@ oom:
 	return -1;
 }
 
-int sm_split_is_part(const worker_ws_t *ws, int k, int is_rev, const sm_aln_t *aln)
+int sm_split_is_part(const sm_tbuf_t *ws, int k, int is_rev, const sm_aln_t *aln)
 {
 	const sm_split_t *s = ws->split;
 
@@ -421,7 +414,7 @@ int sm_split_is_part(const worker_ws_t *ws, int k, int is_rev, const sm_aln_t *a
 }
 
 /* SA:Z of record `self` of a split read: every other part's. */
-static int sa_tag(const pipe_t *p, bam1_t *const *rec, const sm_aln_t *const *aln, int n,
+static int sa_tag(const sm_ctx_t *ctx, bam1_t *const *rec, const sm_aln_t *const *aln, int n,
 		  int self, int32_t len)
 {
 	kstring_t s = KS_INITIALIZE;
@@ -430,7 +423,7 @@ static int sa_tag(const pipe_t *p, bam1_t *const *rec, const sm_aln_t *const *al
 	for (int j = 0; j < n && rc == 0; j++) {
 		if (j == self)
 			continue;
-		rc = sm_tags_sa_entry(&s, p->ref, bam_is_rev(rec[j]), aln[j], len, rec[j]->core.qual,
+		rc = sm_tags_sa_entry(&s, ctx->ref, bam_is_rev(rec[j]), aln[j], len, rec[j]->core.qual,
 				      (int32_t)bam_aux2i(bam_aux_get(rec[j], "NM")));
 	}
 	if (rc == 0)
@@ -439,7 +432,7 @@ static int sa_tag(const pipe_t *p, bam1_t *const *rec, const sm_aln_t *const *al
 	return rc;
 }
 
-int sm_split_emit(pipe_t *p, worker_ws_t *ws, batch_t *b, int k, bam1_t *prim,
+int sm_split_emit(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int k, bam1_t *prim,
 		  const sm_read_t *r, const sm_query_t *q, res_t *res, int e, int n_unit,
 		  const sm_rec_extra_t *x)
 {
@@ -465,26 +458,26 @@ int sm_split_emit(pipe_t *p, worker_ws_t *ws, batch_t *b, int k, bam1_t *prim,
 		hit.is_rev = pt->is_rev;
 		hit.best.score = pt->score;
 		hit.xs = pt->xs;
-		px.flag |= p->opt->supp_as_secondary ? BAM_FSECONDARY : BAM_FSUPPLEMENTARY;
+		px.flag |= ctx->opt.supp_as_secondary ? BAM_FSECONDARY : BAM_FSUPPLEMENTARY;
 		px.mapq = pt->mapq;
-		px.hard_clip = !p->opt->supp_soft_clip;
+		px.hard_clip = !ctx->opt.supp_soft_clip;
 		px.keep_seq = 1;
 		px.tlen = 0;
-		if (mc && sm_ref_contig_of(p->ref, pt->aln.ref_start) == x->mate_tid)
+		if (mc && sm_ref_contig_of(ctx->ref, pt->aln.ref_start) == x->mate_tid)
 			px.tlen = sm_pair_five_prime(mc) -
 				  (pt->is_rev ? pt->aln.ref_end : pt->aln.ref_start);
-		if (!(rec[n] = sm_batch_rec(b))) {
+		if (!(rec[n] = sm_batch_next_rec(b))) {
 			sm_log(SM_LOG_ERROR, "out of memory building records");
 			return -1;
 		}
 		aln[n] = &pt->aln;
-		if (sm_record_build(rec[n], &r[e], p->ref, &p->opt->score, &hit, &pt->aln, &px,
-				    p->opt->rg_id, &ws->rws) < 0 ||
-		    sm_split_tags(p, ws, rec[n], r, q, res, e, n_unit, 0) < 0)
+		if (sm_record_build(rec[n], &r[e], ctx->ref, &ctx->opt.score, &hit, &pt->aln, &px,
+				    ctx->opt.rg_id, &ws->rws) < 0 ||
+		    sm_split_tags(ctx, ws, rec[n], r, q, res, e, n_unit, 0) < 0)
 			return -1;
 	}
 	for (int j = 0; j < n; j++)
-		if (sa_tag(p, rec, aln, n, j, r[e].len) < 0) {
+		if (sa_tag(ctx, rec, aln, n, j, r[e].len) < 0) {
 			sm_log(SM_LOG_ERROR, "read %lld '%s': out of memory adding SA:Z",
 			       (long long)r[e].index + 1, r[e].name);
 			return -1;

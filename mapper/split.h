@@ -12,12 +12,12 @@
  * read.  So each part is the exact optimum of its bases within what the
  * mode searches, and every engine writes the same records.
  *
- * Private to the pipeline (mapper/pipeline.c calls it as it writes a
- * read's records); docs/cli.md describes the output. */
+ * Private to the mapper core (batch.c and emit.c call it as they make a
+ * batch's records); docs/cli.md describes the output. */
 #ifndef SM_SPLIT_H
 #define SM_SPLIT_H
 
-#include "mapper/pipe_impl.h"
+#include "mapper/map_impl.h"
 
 /* An alternative hit scores at least this fraction of the primary's (bwa
  * mem's XA drop ratio, 0.80). */
@@ -36,33 +36,30 @@ typedef struct sm_split_s sm_split_t;
 void sm_split_free(sm_split_t *s);
 
 /* Finds the supplementary parts of reads[0..n) (results res, queries
- * ws->q, as map_batch has them once pairing is done) and keeps them in
+ * ws->q, as sm_map_batch has them once pairing is done) and keeps them in
  * ws->split for sm_split_emit; lowers a split read's XS to the hits that
  * cover its primary's part of the read (the other parts are no rivals),
  * raising its MAPQ to match.  Returns 0 or -1 (logged). */
-int sm_split_batch(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res);
+int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res);
 
 /* 1 if alignment aln (strand is_rev) of batch read k shares reference
  * bases with one of its supplementary parts: a secondary record (-N, -a)
  * would repeat it. */
-int sm_split_is_part(const worker_ws_t *ws, int k, int is_rev, const sm_aln_t *aln);
-
-/* The next record slot of batch b (pipeline.c), or NULL when out of memory. */
-bam1_t *sm_batch_rec(batch_t *b);
+int sm_split_is_part(const sm_tbuf_t *ws, int k, int is_rev, const sm_aln_t *aln);
 
 /* Writes the supplementary records of batch read k (read e of its unit,
  * whose primary record, prim, was just written with the FLAG bits and mate
  * fields x) after it, and SA:Z on all of them.  Returns 0 or -1 (logged). */
-int sm_split_emit(pipe_t *p, worker_ws_t *ws, batch_t *b, int k, bam1_t *prim,
+int sm_split_emit(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int k, bam1_t *prim,
 		  const sm_read_t *r, const sm_query_t *q, res_t *res, int e, int n_unit,
 		  const sm_rec_extra_t *x);
 
 /* Appends to rec, the record just built for read e of a unit of n_unit
- * reads (r, queries q, results res: as pipeline.c's emit_read has them),
+ * reads (r, queries q, results res: as sm_emit_read has them),
  * the tags bwa mem's output adds: MC (a paired read whose mate is mapped:
  * the mate's primary CIGAR); on the primary record (primary 1) XA, unless
  * -a or -h 0; the FASTQ comment with -C.  Returns 0 or -1 (logged). */
-int sm_split_tags(pipe_t *p, worker_ws_t *ws, bam1_t *rec, const sm_read_t *r,
+int sm_split_tags(const sm_ctx_t *ctx, sm_tbuf_t *ws, bam1_t *rec, const sm_read_t *r,
 		  const sm_query_t *q, res_t *res, int e, int n_unit, int primary);
 
 #endif

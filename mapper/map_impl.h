@@ -1,16 +1,20 @@
-/* pipe_impl.h — the mapping pipeline's private types, shared by its parts:
+/* map_impl.h — the mapper core's private types behind scanmap.h, shared by
+ * its parts:
  *
- *   pipeline.c  reader thread, worker threads, ordered writer, set-up; a
- *               batch's records (the entry point sm_map_run)
- *   map.c       mapping a batch read by read: seeded windows or the whole
- *               reference, candidates, tracebacks, tandem copies
- *   pair.c      pairing: insert sizes, proper pairs, mate rescue, pair MAPQ
+ *   ctx.c     options, the context (reference, index, engines), per-thread
+ *             buffers, SAM header
+ *   batch.c   batches: reads in, records out; sm_map_batch
+ *   map.c     mapping a batch read by read: seeded windows or the whole
+ *             reference, candidates, tracebacks, tandem copies
+ *   pair.c    pairing: proper pairs, mate rescue, pair MAPQ
+ *   insert.c  the insert-size model
+ *   emit.c    a read's records: primary, mate fields, secondaries
  *
- * Not for use outside mapper/. */
-#ifndef SM_PIPE_IMPL_H
-#define SM_PIPE_IMPL_H
+ * The core knows nothing of files, threads or queues: mapper/pipeline.c
+ * drives it.  Not for use outside mapper/. */
+#ifndef SM_MAP_IMPL_H
+#define SM_MAP_IMPL_H
 
-#include <pthread.h>
 #include <stdint.h>
 
 #include "gpu/gpu_engine.h"
@@ -19,30 +23,20 @@
 #include "io/fastq.h"
 #include "io/log.h"
 #include "io/ref.h"
-#include "io/sam_out.h"
 #include "io/trace.h"
 #include "mapper/align.h"
 #include "mapper/cpu_scan.h"
 #include "mapper/engine.h"
 #include "mapper/index.h"
-#include "mapper/pipeline.h"
+#include "mapper/scanmap.h"
 #include "mapper/record.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
 #include "mapper/wscan.h"
 
-/* Batch limits: reads and cells (read length x 2 strands x reference
- * length) of one batch.  A CPU batch is a few seconds of one worker; a GPU
- * batch is larger, since the device wants many queries per call. */
-#define SM_BATCH_READS_CPU 256
-#define SM_BATCH_CELLS_CPU (1ull << 31)
-#define SM_BATCH_READS_GPU SM_BATCH_MAX_READS
-#define SM_BATCH_CELLS_GPU (1ull << 40)
 #define SM_STRANDS 2
-#define SM_GIGA 1e9
-/* The writer wakes at least this often to print progress. */
-#define SM_WRITER_WAKE_SECONDS 1
-#define SM_GPU_MSG_LEN 256
+/* Room for sm_ctx_engine_name()'s line. */
+#define SM_ENGINE_NAME_LEN 200
 
 /* Candidates of a read: its loci (both strands) with a score >= -T, in the
  * order of sm_hit_choose() (score descending, then end, then forward
@@ -60,14 +54,14 @@
 #define SM_MAX_ADOPT 2
 #define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_RESCUE + SM_RESEED_PAIRS + SM_MAX_ADOPT)
 
-/* Insert-size estimation (paired runs): the first SM_INSERT_SAMPLE_PAIRS
- * pairs are mapped read by read before the run starts; pairs whose two reads
+/* Insert-size estimation (paired runs, insert.c): the first
+ * SM_INSERT_SAMPLE_PAIRS pairs (scanmap.h) are mapped read by read before
+ * any pair is resolved; pairs whose two reads
  * map uniquely (MAPQ >= SM_INSERT_MIN_MAPQ) on one contig, facing each
  * other, give the distribution.  Inserts beyond SM_INSERT_IQR_FENCE
  * interquartile ranges outside the quartiles are outliers; the proper-pair
  * range is mean +- SM_INSERT_SD_RANGE standard deviations.  Fewer than
  * SM_INSERT_MIN_PAIRS usable pairs: no pair is proper and nothing is rescued. */
-#define SM_INSERT_SAMPLE_PAIRS 2048
 #define SM_INSERT_MIN_PAIRS 16
 #define SM_INSERT_MIN_MAPQ 20
 #define SM_INSERT_IQR_FENCE 2.0
@@ -166,21 +160,20 @@ typedef struct {
 	int32_t m_win;
 } res_t;
 
-typedef struct batch_s {
-	int64_t no;              /* batch number, from 0, in input order */
+/* A batch (scanmap.h): reads in, what mapping found, records out.  Its
+ * buffers are reused from batch to batch. */
+struct sm_batch_s {
 	int n, m;                /* reads used, slots allocated (pairs: R1, R2, R1, ...) */
 	sm_read_t *reads;        /* m slots, buffers reused */
 	res_t *res;              /* m slots */
 	bam1_t **recs;           /* records of the batch, in output order */
 	int n_rec, m_rec;
-	kstring_t sam;           /* SAM output: recs as text, made by the worker */
-	size_t *sam_end;         /* m_rec slots: where record k's line ends in sam */
-	int n_mapped, n_proper;
-	int premapped;           /* reads taken ahead: already mapped read by read */
+	int n_mapped, n_proper;  /* reads mapped, reads in proper pairs */
+	int premapped;           /* the reads are mapped read by read (SM_MAP_READS_ONLY) */
 	uint64_t seed_cells;     /* window scan cells of this batch */
-	struct batch_s *next;    /* free list or work queue link */
-} batch_t;
+};
 
+/* The insert-size model of paired runs (insert.c). */
 typedef struct {
 	int ok;                  /* the distribution could be estimated */
 	int n;                   /* pairs it was estimated from */
@@ -190,46 +183,29 @@ typedef struct {
 	int64_t n_score;
 } insert_t;
 
-typedef struct {
-	const sm_opt_t *opt;
-	const sm_ref_t *ref;
+/* The context (scanmap.h): what every mapping call reads and none writes. */
+struct sm_ctx_s {
+	sm_mapopt_t opt;
+	sm_ref_t *ref;
 	sm_engine_t *engine;     /* NULL when seeded mode runs on the CPU and never falls back */
 	sm_engine_t *wengine;    /* engine, when it is the GPU or the oracle: it runs the window
 				  * and tandem scans too; NULL: each worker's CPU scan does */
-	const sm_index_t *index; /* NULL in exhaustive mode */
+	sm_index_t *index;       /* NULL in exhaustive mode */
 	sm_gpu_seed_t *gseed;    /* seeds on the GPU when the GPU engine runs; NULL: CPU seeding */
 	sm_seed_opt_t seed_opt;
 	sm_seed_opt_t retry_opt; /* the relaxed limits of the second seeding pass */
 	sm_cpu_isa_t isa;        /* of the window scans */
 	int seeded, fallback, paired;
 	insert_t ins;
-	sm_fastq_t *fq, *fq2;    /* fq2: R2 of a two-file pair run */
-	sm_read_t *sample;       /* reads taken ahead for the insert sizes */
-	res_t *sample_res;       /* what mapping them found (handed over with them) */
-	int n_sample, sample_used;
-	sm_sam_out_t *out;
-	int batch_reads;         /* read limit of one batch */
-	uint64_t batch_cells;    /* cell budget of one batch */
+	char engine_name[SM_ENGINE_NAME_LEN];  /* sm_ctx_engine_name */
+};
 
-	pthread_mutex_t lock;
-	pthread_cond_t cond;     /* any change below; waiters re-check */
-	batch_t *free_list;
-	batch_t *todo_head, *todo_tail;
-	batch_t **done;          /* n_slots; a mapped batch waits at done[no % n_slots] */
-	int n_slots;             /* batches in circulation */
-	int64_t n_read;          /* batches the reader has queued */
-	int reader_done;         /* the reader has queued its last batch */
-	int failed;              /* someone failed (and logged): everyone stops */
-	double ph[PH_N];         /* workers' seconds per phase, summed at their exit */
-	double read_s;           /* the reader's seconds filling batches */
-	double read_cpu;         /* its CPU seconds (the thread's own clock) */
-	double read_idle;        /* its seconds waiting for a free batch */
-	double work_cpu;         /* workers' CPU seconds, summed at their exit */
-	double work_idle;        /* workers' seconds waiting for a batch, summed */
-	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* workers', summed */
-	sm_align_stats_t aln;    /* workers' tracebacks, summed */
-	int sam_text;            /* the workers format SAM (sm_sam_out_format) */
-} pipe_t;
+/* Where the mapping threads' time and work went (sm_tbuf_stats_add). */
+typedef struct {
+	double ph[PH_N];         /* seconds per phase */
+	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
+	sm_align_stats_t aln;    /* tracebacks */
+} sm_map_stats_t;
 
 /* Where a tandem copy of a hit can lie: the reference [lo, hi) on one side
  * of it (tandem_sides). */
@@ -238,8 +214,9 @@ typedef struct {
 	int job;                 /* its scan in a wscan list, -1: empty side */
 } side_t;
 
-/* Per-worker scratch, reused from batch to batch. */
-typedef struct {
+/* A mapping thread's scratch (scanmap.h's sm_tbuf_t), reused from batch
+ * to batch. */
+struct sm_tbuf_s {
 	sm_query_t *q;           /* 2 per read: forward, reverse complement */
 	sm_scan_t *scan;
 	uint8_t *codes;
@@ -268,60 +245,80 @@ typedef struct {
 	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
-} worker_ws_t;
+};
 
 /* ---- map.c ---- */
 
-/* A worker's scratch (sm_ws_free frees it).  Returns 0 or -1. */
-int sm_ws_init(const pipe_t *p, worker_ws_t *ws);
-void sm_ws_free(worker_ws_t *ws);
+/* Adds what ws did (sm_map_stats_t) to *st. */
+void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st);
 
 /* Adds the seconds since *t to phase ph of ws and restarts *t. */
-void sm_ph_add(worker_ws_t *ws, int ph, double *t);
+void sm_ph_add(sm_tbuf_t *ws, int ph, double *t);
 
 /* ws->q[2k], ws->q[2k + 1]: read k forward and reverse-complemented;
  * *n_codes: the bases they hold.  Returns 0 or -1 (logged). */
-int sm_map_encode(worker_ws_t *ws, const sm_read_t *reads, int n, size_t *n_codes);
+int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes);
 
 /* Maps reads[0..n) read by read (no pairing) into res[0..n): seeded
  * windows or the whole reference, candidates, the best hit traced, tandem
  * copies, MAPQ.  Returns 0 or -1 (logged). */
-int sm_map_reads(pipe_t *p, worker_ws_t *ws, const sm_read_t *reads, int n, res_t *res);
+int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res);
 
 /* Traces candidate c of read r (queries q) against the whole reference
  * (win NULL) or in the one of windows win[0..n_win) that holds its end.
  * Returns 0 or -1. */
-int sm_map_trace(pipe_t *p, worker_ws_t *ws, const sm_window_t *win, int32_t n_win,
+int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int32_t n_win,
 		 const sm_query_t *q, cand_t *c, const sm_read_t *r);
 
 /* Traces c (a candidate of res) unless it is traced.  Returns 0 or -1. */
-int sm_map_ensure_traced(pipe_t *p, worker_ws_t *ws, const res_t *res, const sm_read_t *r,
+int sm_map_ensure_traced(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, const sm_read_t *r,
 			 const sm_query_t *q, cand_t *c);
 
 /* Tandem copies beside candidate c, scanned now on the CPU: sets c->near,
  * c->copy[] and raises c->xs.  Returns 0 or -1. */
-int sm_map_tandem(pipe_t *p, worker_ws_t *ws, const sm_query_t *q, cand_t *c);
+int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_t *c);
 
 /* ---- pair.c ---- */
 
 /* Pairs r[0], r[1] (queries q[0..3], results res[0..1]): chooses their
  * placements, proper flag and MAPQ, rescuing mates.  Returns 0 or -1. */
-int sm_pair_resolve(pipe_t *p, worker_ws_t *ws, const sm_read_t *r, const sm_query_t *q,
+int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		    res_t *res);
 
 /* Tabulates what an insert adds to a pair's score for the inserts up to
- * twice the proper range's end, once p->ins is estimated (the values the
+ * twice the proper range's end, once ctx->ins is estimated (the values the
  * erfc and log10 would give each time).  Returns 0 or -1 (out of memory,
- * logged); free p->ins.score when done. */
-int sm_pair_insert_table(pipe_t *p);
+ * logged); free ctx->ins.score when done. */
+int sm_pair_insert_table(sm_ctx_t *ctx);
 
 /* The 5' end of candidate c on the reference (its strand's start). */
 int64_t sm_pair_five_prime(const cand_t *c);
 
 /* Insert size (TLEN magnitude) of the pair of candidates a, b. */
-int64_t sm_pair_insert(const pipe_t *p, const cand_t *a, const cand_t *b);
+int64_t sm_pair_insert(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b);
 
 /* MAPQ of candidate c as a single read (0 for a rescued one). */
-int sm_pair_read_mapq(const pipe_t *p, const cand_t *c, int32_t len);
+int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len);
+
+/* ---- emit.c ---- */
+
+/* Appends the records of read e of a unit of n_unit reads (1, or 2 for a
+ * pair: r, q and res point at the unit's first read) to b: its primary
+ * record, then its secondaries.  Returns 0 or -1 (logged). */
+int sm_emit_read(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, const sm_read_t *r,
+		 const sm_query_t *q, res_t *res, int e, int n_unit);
+
+/* ---- batch.c ---- */
+
+/* The next record slot of b (allocated on first use), or NULL when out of
+ * memory. */
+bam1_t *sm_batch_next_rec(sm_batch_t *b);
+
+/* Room for need reads in b.  Returns 0, or -1 when out of memory (not
+ * logged). */
+int sm_batch_reserve(sm_batch_t *b, int need);
+
+/* Frees what a res_t holds (its tracebacks and windows). */
+void sm_res_free(res_t *r);
 
 #endif

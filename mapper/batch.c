@@ -1,0 +1,211 @@
+/* batch.c — batches (scanmap.h): reads in, records out, and sm_map_batch,
+ * which runs a batch through the core: read by read (map.c), pair by pair
+ * (pair.c), split reads' parts (split.c), then each read's records
+ * (emit.c). */
+#include "mapper/map_impl.h"
+
+/* Phred+33 qualities: the printable characters (as io/fastq.c accepts). */
+#define SM_QUAL_MIN '!'
+#define SM_QUAL_MAX '~'
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/split.h"
+
+sm_batch_t *sm_batch_create(void)
+{
+	sm_batch_t *b = calloc(1, sizeof *b);
+
+	if (!b)
+		sm_log(SM_LOG_ERROR, "out of memory creating a batch");
+	return b;
+}
+
+void sm_res_free(res_t *r)
+{
+	for (int c = 0; c < SM_MAX_CAND; c++)
+		sm_aln_free(&r->cand[c].aln);
+	free(r->win);
+	r->win = NULL;
+	r->m_win = r->n_win = 0;
+}
+
+void sm_batch_destroy(sm_batch_t *b)
+{
+	if (!b)
+		return;
+	for (int k = 0; k < b->m; k++) {
+		sm_read_free(&b->reads[k]);
+		sm_res_free(&b->res[k]);
+	}
+	for (int k = 0; k < b->m_rec; k++)
+		if (b->recs[k])
+			bam_destroy1(b->recs[k]);
+	free(b->reads);
+	free(b->res);
+	free(b->recs);
+	free(b);
+}
+
+void sm_batch_clear(sm_batch_t *b)
+{
+	b->n = b->n_rec = 0;
+	b->n_mapped = b->n_proper = 0;
+	b->premapped = 0;
+	b->seed_cells = 0;
+}
+
+int sm_batch_reserve(sm_batch_t *b, int need)
+{
+	int m = b->m ? b->m : 1;
+	sm_read_t *reads;
+	res_t *res;
+
+	if (need <= b->m)
+		return 0;
+	while (m < need)
+		m *= 2;
+	reads = realloc(b->reads, (size_t)m * sizeof *reads);
+	if (!reads)
+		return -1;
+	b->reads = reads;
+	res = realloc(b->res, (size_t)m * sizeof *res);
+	if (!res)
+		return -1;
+	b->res = res;
+	memset(b->reads + b->m, 0, (size_t)(m - b->m) * sizeof *reads);
+	memset(b->res + b->m, 0, (size_t)(m - b->m) * sizeof *res);
+	b->m = m;
+	return 0;
+}
+
+/* A copy of s[0..len) into *dst (grown with realloc), NUL-terminated. */
+static int set_str(char **dst, const char *s, size_t len)
+{
+	char *d = realloc(*dst, len + 1);
+
+	if (!d)
+		return -1;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	*dst = d;
+	return 0;
+}
+
+int sm_batch_add(sm_batch_t *b, const char *name, const char *comment, const char *seq,
+		 const char *qual)
+{
+	size_t len = seq ? strlen(seq) : 0, l_name = name ? strcspn(name, " \t\n") : 0;
+	sm_read_t *r;
+
+	if (len == 0 || !qual || strlen(qual) != len || l_name == 0) {
+		sm_log(SM_LOG_ERROR, "read %d '%s': a read needs a name, bases and as many "
+		       "qualities", b->n + 1, name ? name : "");
+		return -1;
+	}
+	for (size_t k = 0; k < len; k++)
+		if (!strchr(SM_IUPAC_LETTERS, toupper((unsigned char)seq[k])) ||
+		    qual[k] < SM_QUAL_MIN || qual[k] > SM_QUAL_MAX) {
+			sm_log(SM_LOG_ERROR, "read %d '%s': base %zu is '%c' with quality '%c' "
+			       "(IUPAC letters and Phred+33 qualities only)", b->n + 1, name, k + 1,
+			       seq[k], qual[k]);
+			return -1;
+		}
+	if (sm_batch_reserve(b, b->n + 1) < 0)
+		goto oom;
+	r = &b->reads[b->n];
+	if (set_str(&r->name, name, l_name) < 0 || set_str(&r->seq, seq, len) < 0 ||
+	    set_str(&r->qual, qual, len) < 0)
+		goto oom;
+	if (comment) {
+		if (set_str(&r->comment, comment, strlen(comment)) < 0)
+			goto oom;
+	} else if (r->comment) {
+		r->comment[0] = '\0';
+	}
+	r->len = (int32_t)len;
+	r->index = b->n;
+	b->n++;
+	return 0;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory adding a read to a batch");
+	return -1;
+}
+
+int sm_batch_n_reads(const sm_batch_t *b) { return b->n; }
+int sm_batch_n_rec(const sm_batch_t *b) { return b->n_rec; }
+const bam1_t *sm_batch_rec(const sm_batch_t *b, int k) { return b->recs[k]; }
+
+bam1_t *sm_batch_next_rec(sm_batch_t *b)
+{
+	if (b->n_rec == b->m_rec) {
+		int m = b->m_rec ? 2 * b->m_rec : 64;
+		bam1_t **recs = realloc(b->recs, (size_t)m * sizeof *recs);
+
+		if (!recs)
+			return NULL;
+		b->recs = recs;
+		for (int k = b->m_rec; k < m; k++)
+			b->recs[k] = NULL;
+		b->m_rec = m;
+	}
+	if (!b->recs[b->n_rec] && !(b->recs[b->n_rec] = bam_init1()))
+		return NULL;
+	return b->recs[b->n_rec++];
+}
+
+int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
+{
+	int unit = ctx->paired ? SM_STRANDS : 1;
+	int64_t cells0 = (int64_t)ws->seed_st.cells;
+	size_t n_codes;
+	double t;
+
+	if (b->n % unit) {
+		sm_log(SM_LOG_ERROR, "a batch of pairs holds an odd number of reads (%d)", b->n);
+		return -1;
+	}
+	for (int k = 0; k < b->n; k++)
+		if (b->reads[k].len > ctx->opt.max_read_len) {
+			sm_log(SM_LOG_ERROR, "read %lld '%s' is %d bases long, more than the "
+			       "longest read accepted (%d)", (long long)b->reads[k].index + 1,
+			       b->reads[k].name, b->reads[k].len, ctx->opt.max_read_len);
+			return -1;
+		}
+	b->n_rec = 0;
+	if (flags & SM_MAP_READS_ONLY) {
+		if (sm_map_reads(ctx, ws, b->reads, b->n, b->res) < 0)
+			return -1;
+		b->premapped = 1;
+		b->seed_cells = ws->seed_st.cells - (uint64_t)cells0;
+		return 0;
+	}
+	/* Reads mapped earlier (an insert sample) need only their queries. */
+	if (b->premapped ? sm_map_encode(ws, b->reads, b->n, &n_codes) < 0 :
+	    sm_map_reads(ctx, ws, b->reads, b->n, b->res) < 0)
+		return -1;
+	if (!b->premapped)
+		b->seed_cells = 0;
+	b->premapped = 0;
+	t = sm_seconds();
+	b->n_mapped = b->n_proper = 0;
+	for (int k = 0; ctx->paired && k < b->n; k += unit)
+		if (sm_pair_resolve(ctx, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
+			return -1;
+	if (sm_split_batch(ctx, ws, b->reads, b->n, b->res) < 0)
+		return -1;
+	for (int k = 0; k < b->n; k += unit) {
+		for (int e = 0; e < unit; e++) {
+			if (sm_emit_read(ctx, ws, b, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k],
+					 e, unit) < 0)
+				return -1;
+			b->n_mapped += b->res[k + e].prim >= 0;
+			b->n_proper += b->res[k + e].proper;
+		}
+	}
+	b->seed_cells += ws->seed_st.cells - (uint64_t)cells0;
+	sm_ph_add(ws, PH_EMIT, &t);
+	return 0;
+}

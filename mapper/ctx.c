@@ -1,0 +1,341 @@
+/* ctx.c — options, the context and the SAM header of scanmap.h. */
+#include "mapper/map_impl.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/sam_out.h"
+
+/* Room for sm_gpu_available()'s one-line reason. */
+#define SM_GPU_MSG_LEN 256
+
+void sm_set_verbosity(int level)
+{
+	sm_log_set_level((enum sm_log_level)level);
+}
+
+void sm_mapopt_init(sm_mapopt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->score.match = SM_DEFAULT_MATCH;
+	o->score.mismatch = SM_DEFAULT_MISMATCH;
+	o->score.gap_open = SM_DEFAULT_GAP_OPEN;
+	o->score.gap_ext = SM_DEFAULT_GAP_EXTEND;
+	o->score.clip5 = o->score.clip3 = SM_DEFAULT_CLIP;
+	o->min_score = SM_DEFAULT_MIN_SCORE;
+	o->engine = SM_ENGINE_AUTO;
+	o->cells = SM_CELLS_AUTO;
+	o->cpu_isa = "auto";
+	o->max_read_len = SM_DEFAULT_MAX_READ_LEN;
+	o->mode = SM_MODE_AUTO;
+	o->seed_k = SM_INDEX_DEFAULT_K;
+	o->seed_w = SM_INDEX_DEFAULT_W;
+	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
+	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
+	o->pen_unpaired = SM_DEFAULT_PEN_UNPAIRED;
+	o->xa_max = SM_DEFAULT_XA_MAX;
+	o->xa_max_alt = SM_DEFAULT_XA_MAX_ALT;
+}
+
+static int check_range(const char *opt, long v, long lo, long hi)
+{
+	if (v >= lo && v <= hi)
+		return 0;
+	sm_log(SM_LOG_ERROR, "%s must be between %ld and %ld (got %ld)", opt, lo, hi, v);
+	return -1;
+}
+
+/* Long reads: the traceback (mapper/align.h) fills three matrices of 32-bit
+ * cells over the band an alignment scoring at least -T can span, at most
+ * n + 1 rows of n + (n*A - T - O)/E + 1 columns: memory quadratic in the
+ * read length.  --max-read-len is refused up front when that worst case
+ * passes SM_MAX_TRACE_BYTES per worker thread, rather than when a worker
+ * asks for the memory mid-run. */
+#define SM_TRACE_CELL_BYTES (3.0 * sizeof(int32_t))
+#define SM_MAX_TRACE_BYTES ((double)(1ull << 32))
+#define SM_GIB (1024.0 * 1024.0 * 1024.0)
+
+static double trace_bytes(int64_t n, const sm_mapopt_t *o)
+{
+	double span = (double)n * o->score.match - o->min_score - o->score.gap_open;
+	double cols = (double)n + (span > 0 ? span / o->score.gap_ext : 0) + 1;
+
+	return (double)(n + 1) * cols * SM_TRACE_CELL_BYTES;
+}
+
+/* Refuses a --max-read-len whose traceback may pass SM_MAX_TRACE_BYTES,
+ * naming the longest length that fits.  Returns 0 or -1. */
+static int check_trace_memory(const sm_mapopt_t *o)
+{
+	int64_t lo = 1, hi = o->max_read_len;
+
+	if (trace_bytes(o->max_read_len, o) <= SM_MAX_TRACE_BYTES)
+		return 0;
+	while (lo < hi) {
+		int64_t mid = (lo + hi + 1) / 2;
+
+		if (trace_bytes(mid, o) <= SM_MAX_TRACE_BYTES)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	sm_log(SM_LOG_ERROR, "--max-read-len %d: the traceback of a read that long may need "
+	       "%.0f GiB (it grows with the square of the read length at these scores); the "
+	       "limit is %.0f GiB per thread, which allows reads up to %lld bases",
+	       o->max_read_len, trace_bytes(o->max_read_len, o) / SM_GIB,
+	       SM_MAX_TRACE_BYTES / SM_GIB, (long long)lo);
+	return -1;
+}
+
+int sm_mapopt_check(const sm_mapopt_t *o)
+{
+	sm_cpu_isa_t isa;
+
+	if (check_range("-A (match score)", o->score.match, 1, SM_MAX_MATCH) < 0 ||
+	    check_range("-B (mismatch penalty)", o->score.mismatch, 1, SM_MAX_PENALTY) < 0 ||
+	    check_range("-O (gap open penalty)", o->score.gap_open, 0, SM_MAX_PENALTY) < 0 ||
+	    check_range("-E (gap extension penalty)", o->score.gap_ext, 1, SM_MAX_PENALTY) < 0 ||
+	    check_range("-L (clipping penalty, 5' end)", o->score.clip5, 0,
+			SM_MAX_SUBST - o->score.match) < 0 ||
+	    check_range("-L (clipping penalty, 3' end)", o->score.clip3, 0,
+			SM_MAX_SUBST - o->score.match) < 0 ||
+	    check_range("-T (minimum score)", o->min_score, 1, INT32_MAX) < 0 ||
+	    check_range("-U (unpaired penalty)", o->pen_unpaired, 0, SM_MAX_PEN_UNPAIRED) < 0 ||
+	    check_range("-h (XA hits)", o->xa_max, 0, INT_MAX) < 0 ||
+	    check_range("-h (XA hits, second value)", o->xa_max_alt, 0, INT_MAX) < 0 ||
+	    check_range("--max-read-len", o->max_read_len, 1, SM_MAX_READ_LEN_LIMIT) < 0 ||
+	    check_range("-k (minimizer length)", o->seed_k, SM_INDEX_MIN_K, SM_INDEX_MAX_K) < 0 ||
+	    check_range("-w (minimizer window)", o->seed_w, 1, SM_INDEX_MAX_W) < 0 ||
+	    check_range("--max-occ", o->max_occ, 1, INT_MAX) < 0 ||
+	    check_range("--max-windows", o->max_windows, 1, SM_MAX_WINDOWS_LIMIT) < 0 ||
+	    check_range("-N (secondary alignments)", o->n_secondary, 0, SM_MAX_SECONDARY) < 0 ||
+	    check_range("--engine", o->engine, SM_ENGINE_AUTO, SM_ENGINE_ORACLE) < 0 ||
+	    check_range("--cells", o->cells, SM_CELLS_AUTO, SM_CELLS_32) < 0 ||
+	    check_range("--mode", o->mode, SM_MODE_AUTO, SM_MODE_SEEDED) < 0 ||
+	    sm_cpu_isa_parse(o->cpu_isa, &isa) < 0 || check_trace_memory(o) < 0)
+		return -1;
+	return 0;
+}
+
+/* The index of seeded mode: REF.smi when it exists (and matches -k/-w when
+ * they were given), else built in memory. */
+static sm_index_t *get_index(const char *ref_path, const sm_mapopt_t *o, const sm_ref_t *ref)
+{
+	size_t l = strlen(ref_path);
+	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
+	sm_index_t *idx = NULL;
+	double t0 = sm_seconds();
+
+	if (!path) {
+		sm_log(SM_LOG_ERROR, "out of memory");
+		return NULL;
+	}
+	memcpy(path, ref_path, l);
+	memcpy(path + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
+	if (access(path, F_OK) == 0) {
+		idx = sm_index_load(path, ref);
+		if (idx && o->seed_kw_set && (idx->k != o->seed_k || idx->w != o->seed_w)) {
+			sm_log(SM_LOG_WARNING, "%s has k=%d w=%d, not the -k %d -w %d asked for: "
+			       "building the index in memory", path, idx->k, idx->w, o->seed_k, o->seed_w);
+			sm_index_destroy(idx);
+			idx = sm_index_build(ref, o->seed_k, o->seed_w);
+		} else if (idx) {
+			sm_log(SM_LOG_INFO, "loaded index %s (k=%d w=%d) in %.2f s", path, idx->k,
+			       idx->w, sm_seconds() - t0);
+		}
+	} else {
+		idx = sm_index_build(ref, o->seed_k, o->seed_w);
+		if (idx)
+			sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
+			       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
+			       sm_seconds() - t0);
+	}
+	free(path);
+	return idx;
+}
+
+/* Set-up work that runs beside the reference load and the engine's
+ * creation (each a few tenths of a second on chr20): the GPU's context,
+ * and seeded mode's index. */
+typedef struct {
+	const char *ref_path;
+	const sm_mapopt_t *o;
+	const sm_ref_t *ref;
+	sm_index_t *idx;
+} index_job_t;
+
+static void *warm_up_main(void *arg)
+{
+	sm_gpu_warm_up(*(const int *)arg);
+	return NULL;
+}
+
+static void *index_main(void *arg)
+{
+	index_job_t *j = arg;
+
+	j->idx = get_index(j->ref_path, j->o, j->ref);
+	return NULL;
+}
+
+/* ctx->engine_name: seeded runs scan their windows on the GPU (or the
+ * oracle) when that is the engine, else on each thread's CPU scan; the
+ * engine, when there is one, also serves the reads that fall back. */
+static void name_engines(sm_ctx_t *ctx)
+{
+	sm_cpu_isa_t isa = ctx->isa == SM_CPU_ISA_AUTO ? sm_cpu_isa_best() : ctx->isa;
+	char *s = ctx->engine_name;
+	size_t n = sizeof ctx->engine_name;
+
+	if (!ctx->seeded)
+		snprintf(s, n, "%s", sm_engine_name(ctx->engine));
+	else if (ctx->wengine)
+		snprintf(s, n, "%s (windows%s)", sm_engine_name(ctx->engine),
+			 ctx->fallback ? " and fallback" : "");
+	else if (ctx->engine)
+		snprintf(s, n, "cpu:%s (windows), %s (fallback)", sm_cpu_isa_name(isa),
+			 sm_engine_name(ctx->engine));
+	else
+		snprintf(s, n, "cpu:%s (windows)", sm_cpu_isa_name(isa));
+}
+
+sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
+{
+	sm_ctx_t *ctx = calloc(1, sizeof *ctx);
+	index_job_t ij = { ref_path, NULL, NULL, NULL };
+	pthread_t warm_th, index_th;
+	int warming = 0, indexing = 0, device = 0, gpu, ok = 0;
+	char gpu_msg[SM_GPU_MSG_LEN];
+	sm_engine_opt_t eo;
+	int64_t bound;
+	double t;
+
+	if (!ctx) {
+		sm_log(SM_LOG_ERROR, "out of memory creating the mapping context");
+		return NULL;
+	}
+	ctx->opt = *o;
+	ij.o = &ctx->opt;
+	ctx->paired = o->paired;
+	if (sm_cpu_isa_parse(o->cpu_isa, &ctx->isa) < 0)
+		goto out;
+	if (o->engine == SM_ENGINE_GPU || o->engine == SM_ENGINE_AUTO)
+		warming = pthread_create(&warm_th, NULL, warm_up_main, &device) == 0;
+	t = sm_seconds();
+	if (sm_ref_load(ref_path, &ctx->ref) < 0)
+		goto out;
+	sm_log(SM_LOG_DEBUG, "set-up: reference loaded in %.2f s", sm_seconds() - t);
+
+	/* The auto bound depends on the engine that would run exhaustive mode:
+	 * the GPU's when --engine gpu, or auto with a usable GPU. */
+	memset(&eo, 0, sizeof eo);
+	eo.device = device;
+	eo.kind = o->engine;
+	eo.cells = o->cells;
+	eo.max_query_len = o->max_read_len;
+	eo.cpu_isa = o->cpu_isa;
+	gpu = o->engine == SM_ENGINE_GPU ||
+	      (o->engine == SM_ENGINE_AUTO && sm_gpu_available(eo.device, gpu_msg, (int)sizeof gpu_msg));
+	bound = gpu ? SM_AUTO_MAX_REF_GPU : SM_AUTO_MAX_REF_CPU;
+	ctx->seeded = o->mode == SM_MODE_SEEDED || (o->mode == SM_MODE_AUTO && ctx->ref->total > bound);
+	ctx->fallback = ctx->seeded && ctx->ref->total <= bound;
+	sm_log(SM_LOG_INFO, "%s mode (reference %lld bases, exhaustive bound %lld with this engine)%s",
+	       ctx->seeded ? "seeded" : "exhaustive", (long long)ctx->ref->total, (long long)bound,
+	       ctx->fallback ? "; reads without a seeded hit are aligned exhaustively" : "");
+	if (ctx->seeded) {
+		sm_seed_opt_init(&ctx->seed_opt);
+		ctx->seed_opt.max_occ = o->max_occ;
+		ctx->seed_opt.max_windows = o->max_windows;
+		ctx->retry_opt = ctx->seed_opt;
+		ctx->retry_opt.max_occ = o->max_occ > INT_MAX / SM_SEED_RETRY_OCC ? INT_MAX :
+					 o->max_occ * SM_SEED_RETRY_OCC;
+		ctx->retry_opt.max_windows = o->max_windows * SM_SEED_RETRY_WINDOWS;
+		ij.ref = ctx->ref;
+		indexing = pthread_create(&index_th, NULL, index_main, &ij) == 0;
+		if (!indexing)
+			index_main(&ij);
+	}
+	if (warming) {
+		pthread_join(warm_th, NULL);
+		warming = 0;
+	}
+	/* The GPU (and the oracle, for tests), when asked for, runs the window
+	 * scans too; otherwise each thread scans windows with its own CPU scan. */
+	t = sm_seconds();
+	if (!ctx->seeded || ctx->fallback || gpu || o->engine == SM_ENGINE_ORACLE) {
+		ctx->engine = sm_engine_create(ctx->ref, &o->score, &eo);
+		if (!ctx->engine)
+			goto out;
+	}
+	sm_log(SM_LOG_DEBUG, "set-up: engine created in %.2f s", sm_seconds() - t);
+	if (indexing) {
+		pthread_join(index_th, NULL);
+		indexing = 0;
+	}
+	if (ctx->seeded && !(ctx->index = ij.idx))
+		goto out;
+	if (ctx->engine && sm_engine_kind(ctx->engine) != SM_ENGINE_CPU)
+		ctx->wengine = ctx->engine;
+	/* With the GPU engine the GPU seeds too (the same windows as the CPU:
+	 * gpu_seed.h); if the index does not fit on it, the threads seed. */
+	if (ctx->seeded && ctx->engine && sm_engine_kind(ctx->engine) == SM_ENGINE_GPU) {
+		t = sm_seconds();
+		if (!(ctx->gseed = sm_gpu_seed_create(ctx->index, ctx->ref, eo.device)))
+			sm_log(SM_LOG_WARNING, "seeding on the CPU: the index could not be put on the GPU");
+		else
+			sm_log(SM_LOG_DEBUG, "set-up: index put on the GPU in %.2f s", sm_seconds() - t);
+	}
+	name_engines(ctx);
+	/* No pair is proper until sm_ctx_estimate_inserts gives the model. */
+	if (sm_pair_insert_table(ctx) < 0)
+		goto out;
+	ok = 1;
+out:
+	if (warming)
+		pthread_join(warm_th, NULL);
+	if (indexing) {
+		pthread_join(index_th, NULL);
+		if (!ctx->index)
+			ctx->index = ij.idx;
+	}
+	if (!ok) {
+		sm_ctx_destroy(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void sm_ctx_destroy(sm_ctx_t *ctx)
+{
+	if (!ctx)
+		return;
+	sm_gpu_seed_destroy(ctx->gseed);
+	if (ctx->engine)
+		sm_engine_destroy(ctx->engine);
+	sm_index_destroy(ctx->index);
+	free(ctx->ins.score);
+	sm_ref_destroy(ctx->ref);
+	free(ctx);
+}
+
+int sm_ctx_seeded(const sm_ctx_t *ctx) { return ctx->seeded; }
+const char *sm_ctx_engine_name(const sm_ctx_t *ctx) { return ctx->engine_name; }
+
+sam_hdr_t *sm_ctx_sam_header(const sm_ctx_t *ctx, const char *lines)
+{
+	kstring_t s = KS_INITIALIZE;
+	sam_hdr_t *h = NULL;
+
+	if (sm_sam_header_text(ctx->ref, lines, &s) == 0 && (h = sam_hdr_init()) &&
+	    sam_hdr_add_lines(h, s.s, s.l) < 0) {
+		sam_hdr_destroy(h);
+		h = NULL;
+	}
+	if (!h)
+		sm_log(SM_LOG_ERROR, "cannot make the SAM header (out of memory?)");
+	free(s.s);
+	return h;
+}
