@@ -114,8 +114,10 @@ $(BUILD)/mapper/cli.o $(BUILD)/mapper/pipeline.o: $(VERSION_STAMP)
 LIB_C   := $(sort $(wildcard io/*.c mapper/*.c))
 LIB_C   := $(filter-out mapper/main.c,$(LIB_C))
 GPU_CU  := $(sort $(wildcard gpu/*.cu))
+# gpu/'s plain C (planning, option parsers) is built either way; gpu_stub.c
+# stands in for the CUDA sources without CUDA.
+LIB_C   := $(LIB_C) $(sort $(filter-out gpu/gpu_stub.c,$(wildcard gpu/*.c)))
 ifeq ($(cuda),1)
-LIB_C   := $(LIB_C) $(filter-out gpu/gpu_stub.c,$(wildcard gpu/*.c))
 NVFLAGS ?= -O3 -lineinfo
 NVFLAGS += -std=c++17 -I. -Xcompiler -Wall \
            $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \

@@ -2,6 +2,7 @@
  * Table 1, the ladder ablation and the n = 150 target).
  *
  *   gpu_bench fig5|fig6|table1|ablation|target|variants|overlap|windows|all [--quick]
+ *             [--tune KEY=VALUE,...]   (the engine's knobs: gpu_opt.h's sm_gpu_tune_parse)
  *
  * References and reads are generated in memory from fixed seeds (no
  * files, no htslib).  Reads are sampled from the reference with 2%
@@ -95,12 +96,28 @@ static const char *cells_name(sm_cells_t c)
 /* Columns per lane of the 16-bit kernel for the next measurements (0:
  * the engine's default). */
 static int bench_cols;
+/* The engine's knobs (--tune). */
+static sm_gpu_tune_t bench_tune;
+
+/* An engine on device 0 for reads of up to n bases. */
+static sm_gpu_t *bench_create(const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t cells, int n)
+{
+	sm_gpu_opt_t o;
+
+	sm_gpu_opt_init(&o);
+	o.gpus.n = 1;
+	o.gpus.id[0] = 0;
+	o.cells = cells;
+	o.max_query_len = n;
+	o.tune = bench_tune;
+	return sm_gpu_create(ref, sc, &o);
+}
 
 /* Runs one configuration; prints its line.  Returns 0 or -1. */
 static int measure(const char *bench, const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t cells,
 		   const sm_query_t *q, int count, int n)
 {
-	sm_gpu_t *g = sm_gpu_create(ref, sc, 0, cells, n);
+	sm_gpu_t *g = bench_create(ref, sc, cells, n);
 
 	if (g && bench_cols && sm_gpu_set_cols(g, bench_cols) != 0) {
 		sm_gpu_destroy(g);
@@ -245,7 +262,7 @@ static int run_overlap(int quick)
 		if (make_ref(&br, ms[mi]))
 			return -1;
 		q = make_reads(&br.ref, count, n, &store);
-		g = q ? sm_gpu_create(&br.ref, &bwa_sc, 0, SM_CELLS_AUTO, n) : NULL;
+		g = q ? bench_create(&br.ref, &bwa_sc, SM_CELLS_AUTO, n) : NULL;
 		out = calloc((size_t)count * 4, sizeof *out);
 		if (!g || !out || sm_gpu_scan(g, count, q, out) != 0) {
 			sm_gpu_destroy(g);
@@ -379,7 +396,7 @@ static int run_windows(int quick)
 			q[2 * k + 1] = (sm_query_t){ rev + (size_t)k * n, n };
 			refs[2 * k] = refs[2 * k + 1] = &wref[k];
 		}
-		g = sm_gpu_create(&br.ref, &bwa_sc, 0, SM_CELLS_AUTO, n);
+		g = bench_create(&br.ref, &bwa_sc, SM_CELLS_AUTO, n);
 		if (!g || sm_gpu_scan_refs(g, 2 * WIN_READS, q, refs, NULL, out) != 0)
 			goto next;
 		for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
@@ -440,12 +457,24 @@ int main(int argc, char **argv)
 {
 	char msg[256];
 	const char *what = argc > 1 ? argv[1] : "all";
-	int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+	int quick = 0;
 	int all = strcmp(what, "all") == 0;
 	static const sm_cells_t all_cells[] = { SM_CELLS_8, SM_CELLS_16, SM_CELLS_32 };
 	static const sm_cells_t auto_cells[] = { SM_CELLS_AUTO };
 
-	if (!sm_gpu_available(0, msg, sizeof msg)) {
+	sm_gpu_tune_init(&bench_tune);
+	for (int a = 2; a < argc; a++) {
+		if (!strcmp(argv[a], "--quick")) {
+			quick = 1;
+		} else if (!strcmp(argv[a], "--tune") && a + 1 < argc) {
+			if (sm_gpu_tune_parse(&bench_tune, argv[++a]))
+				return 1;
+		} else {
+			fprintf(stderr, "gpu_bench: unknown argument '%s'\n", argv[a]);
+			return 1;
+		}
+	}
+	if (!sm_gpu_available(NULL, msg, sizeof msg)) {
 		printf("gpu_bench: skipped (no CUDA device: %s)\n", msg);
 		return 0;
 	}

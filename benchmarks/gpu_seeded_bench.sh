@@ -11,7 +11,9 @@
 # phases summed over threads, reader, writer).  bwa mem and minimap2 -ax sr,
 # when on PATH (tests/gpu/prepare.sh carries Debian's in carry/cli_hts/bin),
 # map the same reads with the same threads in the same run (their indexes
-# are built first and not timed).  Prints a table; exits 1 if a run failed.
+# are built first and not timed).  SM_BENCH_MAP_ARGS: more options for
+# scanmap map (e.g. "--gpus 0 --gpu-tune slots=4").  Prints a table; exits 1
+# if a run failed.
 set -uo pipefail
 data=${1:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
 out=${2:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}
@@ -78,7 +80,8 @@ for e in $engines; do
 	for t in "${threads[@]}"; do
 		log=$out/$e-t$t.log
 		rm -f "$out/out.sam"
-		timed "$out/timed" ./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded -o "$out/out.sam" \
+		# shellcheck disable=SC2086
+		timed "$out/timed" ./scanmap map -v 4 -t "$t" --engine "$e" --mode seeded ${SM_BENCH_MAP_ARGS:-} -o "$out/out.sam" \
 			"$ref" "$out/r1.fq.gz" "$out/r2.fq.gz" 2>"$log" || { echo "FAIL $e -t $t"; tail -n 3 "$log"; fail=1; }
 		rows+=("$e $t $(cat "$out/timed")")
 		grep -h 'seconds:' "$log"

@@ -5,8 +5,8 @@
 # thread count (default 16), -v 4, SAM to /dev/null, with SCANMAP_TRACE
 # (io/trace.h), and prints benchmarks/trace_summary.py's report of each
 # run.  With SM_TRACE_PLAIN=1 each thread count also maps uncompressed
-# copies of the same reads (the reader without zlib).  Environment
-# variables such as SCANMAP_GPU_SLOTS reach scanmap.  OUT gets each run's
+# copies of the same reads (the reader without zlib).  SM_MAP_ARGS: more
+# options for scanmap map (e.g. "--gpu-tune slots=4").  OUT gets each run's
 # log (map-*.log), trace (*.tsv) and plot (*.png, where matplotlib is).
 set -uo pipefail
 data=${1:?usage: gpu_trace.sh DATA OUT REPS [THREADS...]}
@@ -38,7 +38,8 @@ for t in "${threads[@]}"; do
 		fq=("$work/r1.fq.gz" "$work/r2.fq.gz")
 		[[ $in == plain ]] && fq=("$work/r1.fq" "$work/r2.fq")
 		echo "== $name: threads $t, input $in"
-		SCANMAP_TRACE=$out/$name.tsv ./scanmap map -t "$t" -v 4 -o /dev/null \
+		# shellcheck disable=SC2086
+		SCANMAP_TRACE=$out/$name.tsv ./scanmap map -t "$t" -v 4 ${SM_MAP_ARGS:-} -o /dev/null \
 			"$data/chr20.fa.gz" "${fq[@]}" 2>"$out/map-$name.log" || { rc=1; tail -n 3 "$out/map-$name.log"; continue; }
 		grep 'reads/s,\|seconds:\|threads:\|GPU (summed' "$out/map-$name.log"
 		python3 benchmarks/trace_summary.py "$out/$name.tsv" "$out/$name.png"

@@ -1,14 +1,18 @@
 /* gpu_engine.h — the CUDA scoring engine, behind a C interface.
  *
- * Built from the gpu/ CUDA sources when the Makefile finds nvcc; otherwise gpu_stub.c
- * provides these functions and sm_gpu_available() reports no device.
- * All pointers are host memory; the engine owns its device buffers (the
- * reference stays resident on the device for the engine's lifetime). */
+ * Built from the gpu/ CUDA sources when the Makefile finds nvcc; otherwise
+ * gpu_stub.c provides these functions and sm_gpu_available() reports no
+ * device.  One sm_gpu_t drives every GPU it was given (sm_gpu_opt_t.gpus):
+ * one engine per listed device, each with the reference resident, and each
+ * call goes to the engine with the fewest calls in flight.  Results do not
+ * depend on which device scored them.  All pointers are host memory; the
+ * engine owns its device and pinned buffers. */
 #ifndef SM_GPU_ENGINE_H
 #define SM_GPU_ENGINE_H
 
 #include <stdint.h>
 
+#include "gpu/gpu_opt.h"
 #include "io/ref.h"
 #include "mapper/engine_types.h"
 #include "mapper/scan.h"
@@ -20,22 +24,38 @@ extern "C" {
 
 typedef struct sm_gpu_s sm_gpu_t;
 
-/* 1 if a CUDA device is usable (driver present, device >= sm_70), else 0;
- * writes a one-line reason or the device name to msg. */
-int sm_gpu_available(int device, char *msg, int msg_len);
+/* What sm_gpu_create() takes; sm_gpu_opt_init() gives every default
+ * (every visible device, the default ladder and tuning). */
+typedef struct {
+	sm_gpu_list_t gpus;    /* devices, one engine each (n == 0: every visible one) */
+	sm_cells_t cells;      /* cell width ladder */
+	int max_query_len;     /* longest query a call may hold (>= 1) */
+	sm_gpu_tune_t tune;
+} sm_gpu_opt_t;
 
-/* Creates the CUDA context of `device` (the first CUDA call's cost, a few
- * tenths of a second), for a thread to do while the reference loads.
- * Silent: sm_gpu_create() on the same device meets and logs any error. */
-void sm_gpu_warm_up(int device);
+void sm_gpu_opt_init(sm_gpu_opt_t *o);
 
-/* Uploads the reference.  Returns NULL after logging an error. */
-sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
-			sm_cells_t cells, int max_query_len);
+/* 1 if every device of gpus (NULL or n == 0: every visible one, at least
+ * one) is a usable CUDA device (driver present, sm_75 or newer), else 0;
+ * writes the device names, or why not, to msg. */
+int sm_gpu_available(const sm_gpu_list_t *gpus, char *msg, int msg_len);
+
+/* Creates the CUDA context of every device of opt->gpus (the first CUDA
+ * call's cost, a few tenths of a second each), for a thread to do while
+ * the reference loads.  Silent: sm_gpu_create() with the same options
+ * meets and logs any error. */
+void sm_gpu_warm_up(const sm_gpu_opt_t *opt);
+
+/* Uploads the reference to every device of opt->gpus.  ref must outlive
+ * the engine.  Returns NULL after logging an error (naming the device). */
+sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_opt_t *opt);
 
 /* Scans n queries against the whole reference (both engines' contract:
- * scan.h).  Thread-safe: up to two calls run at once, each on its own stream, so one call's packing and copies overlap another's kernels.  Returns 0 or
- * -1 after logging a CUDA error. */
+ * scan.h).  Thread-safe: each engine runs up to its slots' number of
+ * calls at once, each on its own stream, so one call's packing and
+ * copies overlap another's kernels.  Returns 0, or -1 after logging a
+ * CUDA error with the device it happened on; a device that failed takes
+ * no more calls. */
 int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out);
 
 /* Scans query k against its own reference refs[k] instead (seeded mode:
@@ -49,9 +69,13 @@ int sm_gpu_scan(sm_gpu_t *g, int n, const sm_query_t *q, sm_scan_t *out);
 int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *const *refs,
 		     const sm_ref_src_t *src, sm_scan_t *out);
 
-/* Adds this engine's counters to st. */
+/* Adds the engines' counters to st. */
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st);
+/* "NAME (cells B)", with " x N (GPUs ID,ID)" when it drives several. */
 const char *sm_gpu_name(const sm_gpu_t *g);
+/* Engines (devices listed) it drives. */
+int sm_gpu_engines(const sm_gpu_t *g);
+/* Logs each engine's calls at debug level, frees everything. */
 void sm_gpu_destroy(sm_gpu_t *g);
 
 #ifdef __cplusplus

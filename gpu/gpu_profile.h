@@ -33,8 +33,8 @@ int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p);
  * columns per lane instead of the default.  Returns 0 or -1. */
 int sm_gpu_set_cols(sm_gpu_t *g, int cols);
 
-/* Benchmarks only: at most n calls in flight at once (1 serialises them;
- * the default is the engine's maximum).  Returns 0 or -1. */
+/* Benchmarks only: at most n calls in flight at once on each engine (1
+ * serialises them; the default is the device's tuning row).  Returns 0 or -1. */
 int sm_gpu_set_slots(sm_gpu_t *g, int n);
 
 #ifdef __cplusplus

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "gpu/cuda_check.h"
+#include "gpu/gpu_plan.h"
 #include "io/clock.h"
 #include "io/log.h"
 #include "io/trace.h"
@@ -71,13 +72,26 @@ typedef struct {
 	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
 } call_t;
 
-struct sm_gpu_seed_s {
+/* The seeder of one device: the index there, and the buffers of every
+ * call made on it (calls[0..n_free) are free). */
+typedef struct {
 	int device;
+	int index;              /* in the run's list */
 	dindex_t x;
 	void *d_key, *d_start, *d_pos, *d_bucket, *d_offset, *d_len;
-	pthread_mutex_t lock;
-	call_t **calls;         /* every call made; calls[0..n_free) are free */
+	call_t **calls;
 	int n_calls, n_free;
+	int in_flight, failed;
+	uint64_t taken;         /* calls taken so far */
+} seed_dev_t;
+
+/* lock guards the devices' pools and counters and the statistics. */
+struct sm_gpu_seed_s {
+	int n_dev;
+	seed_dev_t *dev[SM_GPU_MAX_ENGINES];
+	sm_gpu_wait_t wait;
+	int poll_us;
+	pthread_mutex_t lock;
 	int64_t chunk_hits;
 	double seconds;
 	int64_t reads;
@@ -341,14 +355,15 @@ static void call_free(call_t *c)
 	free(c);
 }
 
-/* A free call's buffers, or new ones.  NULL after logging. */
-static call_t *call_take(sm_gpu_seed_t *g)
+/* A free call's buffers on device d, or new ones (the device is the
+ * thread's).  NULL after logging. */
+static call_t *call_take(sm_gpu_seed_t *g, seed_dev_t *d)
 {
 	call_t *c = NULL, **m;
 
 	pthread_mutex_lock(&g->lock);
-	if (g->n_free > 0)
-		c = g->calls[--g->n_free];
+	if (d->n_free > 0)
+		c = d->calls[--d->n_free];
 	pthread_mutex_unlock(&g->lock);
 	if (c)
 		return c;
@@ -358,11 +373,11 @@ static call_t *call_take(sm_gpu_seed_t *g)
 		return NULL;
 	}
 	pthread_mutex_lock(&g->lock);
-	m = (call_t **)realloc(g->calls, (size_t)(g->n_calls + 1) * sizeof *m);
+	m = (call_t **)realloc(d->calls, (size_t)(d->n_calls + 1) * sizeof *m);
 	if (m) {
 		/* calls[0..n_free) free, then the ones in use: c goes last. */
-		g->calls = m;
-		g->calls[g->n_calls++] = c;
+		d->calls = m;
+		d->calls[d->n_calls++] = c;
 	}
 	pthread_mutex_unlock(&g->lock);
 	if (!m) {
@@ -372,13 +387,13 @@ static call_t *call_take(sm_gpu_seed_t *g)
 	return c;
 }
 
-static void call_give(sm_gpu_seed_t *g, call_t *c)
+static void call_give(sm_gpu_seed_t *g, seed_dev_t *d, call_t *c)
 {
 	pthread_mutex_lock(&g->lock);
-	for (int t = g->n_free; t < g->n_calls; t++)
-		if (g->calls[t] == c) {
-			g->calls[t] = g->calls[g->n_free];
-			g->calls[g->n_free++] = c;
+	for (int t = d->n_free; t < d->n_calls; t++)
+		if (d->calls[t] == c) {
+			d->calls[t] = d->calls[d->n_free];
+			d->calls[d->n_free++] = c;
 			break;
 		}
 	pthread_mutex_unlock(&g->lock);
@@ -404,8 +419,8 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 
 /* Reads [r0, r1) of the call: hits, sort, windows; their windows copied
  * back.  Returns 0 or -1 (logged). */
-static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int r0, int r1,
-		     sm_window_t *win, int32_t *n_win)
+static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
+		     const sm_seed_opt_t *opt, int r0, int r1, sm_window_t *win, int32_t *n_win)
 {
 	int nr = r1 - r0, keep = opt->max_windows;
 	int64_t total = 0, *hoff = D(h_hoff, int64_t), *cnt = D(h_cnt, int64_t);
@@ -421,7 +436,7 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 	    SM_CUDA(cudaMemcpyAsync(c->hoff.p, hoff, (size_t)(nr + 1) * sizeof *hoff,
 			       cudaMemcpyHostToDevice, c->stream)))
 		return -1;
-	fill_hits<<<nr, SEED_THREADS, 0, c->stream>>>(g->x, D(roff, int64_t), r0, opt->max_occ,
+	fill_hits<<<nr, SEED_THREADS, 0, c->stream>>>(d->x, D(roff, int64_t), r0, opt->max_occ,
 						       D(occ, int64_t), D(first, int64_t),
 						       D(mstrand, uint8_t), D(all, int32_t),
 						       D(hoff, int64_t), D(hit, uint64_t));
@@ -440,7 +455,7 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 		return -1;
 	windows<<<(unsigned)(((int64_t)nr * 32 + SEED_THREADS - 1) / SEED_THREADS), SEED_THREADS, 0,
 		  c->stream>>>(
-		g->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
+		d->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
 		D(hoff, int64_t), D(sorted, uint64_t), D(cl, sm_cluster_t), D(win, sm_window_t),
 		D(nwin, int32_t));
 	if (SM_CUDA(cudaGetLastError()) ||
@@ -451,10 +466,11 @@ static int run_chunk(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 			       cudaMemcpyDeviceToHost, c->stream)))
 		return -1;
 	/* The next chunk rewrites the hit offsets and buffers. */
-	return SM_CUDA(sm_stream_wait(c->stream));
+	return SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us));
 }
 
-static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int n,
+static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
+		     const sm_seed_opt_t *opt, int n,
 		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
 		     sm_window_t *win, int32_t *n_win)
 {
@@ -486,14 +502,14 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 	    SM_CUDA(cudaMemcpyAsync(c->margin.p, c->h_margin.p, (size_t)n * sizeof *margin,
 			       cudaMemcpyHostToDevice, c->stream)))
 		return -1;
-	look_up<<<n, SEED_THREADS, 0, c->stream>>>(g->x, D(reads, uint8_t), D(roff, int64_t),
+	look_up<<<n, SEED_THREADS, 0, c->stream>>>(d->x, D(reads, uint8_t), D(roff, int64_t),
 						    opt->max_occ, D(occ, int64_t),
 						    D(first, int64_t), D(mstrand, uint8_t),
 						    D(cnt, int64_t), D(all, int32_t));
 	if (SM_CUDA(cudaGetLastError()) ||
 	    SM_CUDA(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
 			       c->stream)) ||
-	    SM_CUDA(sm_stream_wait(c->stream)))
+	    SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us)))
 		return -1;
 	for (int r0 = 0; r0 < n;) {
 		int r1 = r0 + 1;
@@ -501,7 +517,7 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 
 		while (r1 < n && hits + cnt[r1] <= g->chunk_hits)
 			hits += cnt[r1++];
-		if (run_chunk(g, c, opt, r0, r1, win, n_win))
+		if (run_chunk(g, d, c, opt, r0, r1, win, n_win))
 			return -1;
 		r0 = r1;
 	}
@@ -521,25 +537,57 @@ static int seed_call(sm_gpu_seed_t *g, call_t *c, const sm_seed_opt_t *opt, int 
 	return 0;
 }
 
+/* The device with the fewest calls in flight (gpu_plan.h), marked busy;
+ * NULL when every one has failed. */
+static seed_dev_t *take_dev(sm_gpu_seed_t *g)
+{
+	int in_flight[SM_GPU_MAX_ENGINES], failed[SM_GPU_MAX_ENGINES], e;
+	uint64_t taken[SM_GPU_MAX_ENGINES];
+
+	pthread_mutex_lock(&g->lock);
+	for (int k = 0; k < g->n_dev; k++) {
+		in_flight[k] = g->dev[k]->in_flight;
+		taken[k] = g->dev[k]->taken;
+		failed[k] = g->dev[k]->failed;
+	}
+	e = sm_gpu_pick_engine(in_flight, taken, failed, g->n_dev);
+	if (e >= 0) {
+		g->dev[e]->in_flight++;
+		g->dev[e]->taken++;
+	}
+	pthread_mutex_unlock(&g->lock);
+	return e >= 0 ? g->dev[e] : NULL;
+}
+
 extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
 				const uint8_t *const *reads, const int32_t *len,
 				const int64_t *margin, sm_window_t *win, int32_t *n_win)
 {
 	double t0 = sm_seconds();
+	seed_dev_t *d;
 	call_t *c;
-	int rc;
+	int rc = -1;
 
 	if (n == 0)
 		return 0;
-	if (SM_CUDA(cudaSetDevice(g->device)) || !(c = call_take(g))) {
-		sm_log(SM_LOG_ERROR, "GPU seeding: cannot set up a call");
+	if (!(d = take_dev(g))) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: every GPU has failed");
 		return -1;
 	}
-	rc = seed_call(g, c, opt, n, reads, len, margin, win, n_win);
-	call_give(g, c);
+	if (SM_CUDA(cudaSetDevice(d->device)) || !(c = call_take(g, d))) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: cannot set up a call on GPU %d", d->device);
+	} else {
+		rc = seed_call(g, d, c, opt, n, reads, len, margin, win, n_win);
+		call_give(g, d, c);
+	}
+	if (rc)
+		sm_log(SM_LOG_ERROR, "GPU %d (seeder %d of %d) failed a call; it takes no more calls",
+		       d->device, d->index + 1, g->n_dev);
 	if (sm_trace_on)
 		sm_trace_span("GPU seeding call", t0, sm_seconds());
 	pthread_mutex_lock(&g->lock);
+	d->in_flight--;
+	d->failed |= rc != 0;
 	g->seconds += sm_seconds() - t0;
 	g->reads += n;
 	pthread_mutex_unlock(&g->lock);
@@ -554,43 +602,93 @@ static int upload(void **d, const void *a, size_t bytes)
 	return bytes ? SM_CUDA(cudaMemcpy(*d, a, bytes, cudaMemcpyHostToDevice)) : 0;
 }
 
-extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
-					     int device)
+static void dev_destroy(seed_dev_t *d)
 {
-	sm_gpu_seed_t *g = (sm_gpu_seed_t *)calloc(1, sizeof *g);
+	if (!d)
+		return;
+	cudaSetDevice(d->device);
+	for (int t = 0; t < d->n_calls; t++)
+		call_free(d->calls[t]);
+	free(d->calls);
+	cudaFree(d->d_key);
+	cudaFree(d->d_start);
+	cudaFree(d->d_pos);
+	cudaFree(d->d_bucket);
+	cudaFree(d->d_offset);
+	cudaFree(d->d_len);
+	free(d);
+}
+
+/* The seeder of list entry `index` on `device`: idx and ref's contig table
+ * uploaded there.  NULL after logging. */
+static seed_dev_t *dev_create(const sm_index_t *idx, const sm_ref_t *ref, int index, int device)
+{
+	seed_dev_t *d = (seed_dev_t *)calloc(1, sizeof *d);
 	int64_t n_pos = idx->start[idx->n_key];
 
+	if (!d) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: out of memory");
+		return NULL;
+	}
+	d->device = device;
+	d->index = index;
+	if (SM_CUDA(cudaSetDevice(device)) ||
+	    upload(&d->d_key, idx->key, (size_t)idx->n_key * sizeof *idx->key) ||
+	    upload(&d->d_start, idx->start, (size_t)(idx->n_key + 1) * sizeof *idx->start) ||
+	    upload(&d->d_pos, idx->pos, (size_t)n_pos * sizeof *idx->pos) ||
+	    upload(&d->d_offset, ref->offset, (size_t)ref->n_contig * sizeof *ref->offset) ||
+	    upload(&d->d_len, ref->len, (size_t)ref->n_contig * sizeof *ref->len) ||
+	    (idx->bucket && upload(&d->d_bucket, idx->bucket,
+				   (((size_t)1 << idx->bucket_bits) + 1) * sizeof *idx->bucket))) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: cannot upload the index (%lld keys, %lld positions) to GPU %d",
+		       (long long)idx->n_key, (long long)n_pos, device);
+		dev_destroy(d);
+		return NULL;
+	}
+	d->x.key = (const uint32_t *)d->d_key;
+	d->x.start = (const int64_t *)d->d_start;
+	d->x.pos = (const int64_t *)d->d_pos;
+	d->x.bucket = (const uint32_t *)d->d_bucket;
+	d->x.bucket_bits = idx->bucket_bits;
+	d->x.k = idx->k;
+	d->x.n_key = idx->n_key;
+	d->x.offset = (const int64_t *)d->d_offset;
+	d->x.len = (const int64_t *)d->d_len;
+	d->x.n_contig = ref->n_contig;
+	d->x.total = ref->total;
+	return d;
+}
+
+extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
+					     const sm_gpu_opt_t *opt)
+{
+	sm_gpu_seed_t *g;
+	sm_gpu_list_t l;
+	char msg[160];
+	int n = 0;
+
+	if (SM_CUDA(cudaGetDeviceCount(&n)))
+		return NULL;
+	if (sm_gpu_list_resolve(&opt->gpus, n, &l, msg, (int)sizeof msg) < 0) {
+		sm_log(SM_LOG_ERROR, "GPU seeding: %s", msg);
+		return NULL;
+	}
+	g = (sm_gpu_seed_t *)calloc(1, sizeof *g);
 	if (!g) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: out of memory");
 		return NULL;
 	}
-	g->device = device;
 	g->chunk_hits = SEED_CHUNK_HITS;
+	g->wait = opt->tune.wait;
+	g->poll_us = opt->tune.poll_us ? opt->tune.poll_us : SM_GPU_POLL_US_DEFAULT;
 	pthread_mutex_init(&g->lock, NULL);
-	if (SM_CUDA(cudaSetDevice(device)) ||
-	    upload(&g->d_key, idx->key, (size_t)idx->n_key * sizeof *idx->key) ||
-	    upload(&g->d_start, idx->start, (size_t)(idx->n_key + 1) * sizeof *idx->start) ||
-	    upload(&g->d_pos, idx->pos, (size_t)n_pos * sizeof *idx->pos) ||
-	    upload(&g->d_offset, ref->offset, (size_t)ref->n_contig * sizeof *ref->offset) ||
-	    upload(&g->d_len, ref->len, (size_t)ref->n_contig * sizeof *ref->len) ||
-	    (idx->bucket && upload(&g->d_bucket, idx->bucket,
-				   (((size_t)1 << idx->bucket_bits) + 1) * sizeof *idx->bucket))) {
-		sm_log(SM_LOG_ERROR, "GPU seeding: cannot upload the index (%lld keys, %lld positions)",
-		       (long long)idx->n_key, (long long)n_pos);
-		sm_gpu_seed_destroy(g);
-		return NULL;
+	for (int k = 0; k < l.n; k++) {
+		if (!(g->dev[k] = dev_create(idx, ref, k, l.id[k]))) {
+			sm_gpu_seed_destroy(g);
+			return NULL;
+		}
+		g->n_dev = k + 1;
 	}
-	g->x.key = (const uint32_t *)g->d_key;
-	g->x.start = (const int64_t *)g->d_start;
-	g->x.pos = (const int64_t *)g->d_pos;
-	g->x.bucket = (const uint32_t *)g->d_bucket;
-	g->x.bucket_bits = idx->bucket_bits;
-	g->x.k = idx->k;
-	g->x.n_key = idx->n_key;
-	g->x.offset = (const int64_t *)g->d_offset;
-	g->x.len = (const int64_t *)g->d_len;
-	g->x.n_contig = ref->n_contig;
-	g->x.total = ref->total;
 	return g;
 }
 
@@ -609,16 +707,8 @@ extern "C" void sm_gpu_seed_destroy(sm_gpu_seed_t *g)
 {
 	if (!g)
 		return;
-	cudaSetDevice(g->device);
-	for (int t = 0; t < g->n_calls; t++)
-		call_free(g->calls[t]);
-	free(g->calls);
-	cudaFree(g->d_key);
-	cudaFree(g->d_start);
-	cudaFree(g->d_pos);
-	cudaFree(g->d_bucket);
-	cudaFree(g->d_offset);
-	cudaFree(g->d_len);
+	for (int k = 0; k < g->n_dev; k++)
+		dev_destroy(g->dev[k]);
 	pthread_mutex_destroy(&g->lock);
 	free(g);
 }

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "gpu/gpu_engine.h"
 #include "io/ref.h"
 #include "mapper/index.h"
 #include "mapper/seed.h"
@@ -25,15 +26,18 @@ extern "C" {
 typedef struct sm_gpu_seed_s sm_gpu_seed_t;
 
 /* Uploads idx (and ref's contig offsets; ref's bases stay on the host) to
- * CUDA device `device`.  Both must outlive the seeder.  Returns NULL after
- * logging an error. */
-sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref, int device);
+ * every device of opt->gpus (gpu_engine.h; its wait mode applies too):
+ * each call goes to the device with the fewest calls in flight.  Both
+ * must outlive the seeder.  Returns NULL after logging an error. */
+sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
+				  const sm_gpu_opt_t *opt);
 
 /* Windows of reads[0..n) (base codes, forward strand, lengths len[]) with
  * limits opt; margin[k] is read k's window margin (sm_reach + band, as
  * sm_seed_find takes it).  Read k's windows go to win[k * opt->max_windows
  * ..], their number to n_win[k].  Thread-safe: concurrent calls run on
- * streams of their own.  Returns 0, or -1 after logging an error. */
+ * streams of their own.  Returns 0, or -1 after logging an error (with
+ * the device, which then takes no more calls). */
 int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
 		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
 		     sm_window_t *win, int32_t *n_win);

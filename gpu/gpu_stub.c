@@ -5,19 +5,27 @@
 #include "gpu/gpu_seed.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "io/log.h"
 
-int sm_gpu_available(int device, char *msg, int msg_len)
+void sm_gpu_opt_init(sm_gpu_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->cells = SM_CELLS_AUTO;
+	o->max_query_len = 1;
+	sm_gpu_tune_init(&o->tune);
+}
+
+int sm_gpu_available(const sm_gpu_list_t *gpus, char *msg, int msg_len)
 {
 	snprintf(msg, (size_t)msg_len, "this scanmap was built without CUDA");
 	return 0;
 }
 
-void sm_gpu_warm_up(int device) {}
+void sm_gpu_warm_up(const sm_gpu_opt_t *opt) {}
 
-sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, int device,
-			sm_cells_t cells, int max_query_len)
+sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_opt_t *opt)
 {
 	sm_log(SM_LOG_ERROR, "this scanmap was built without CUDA (make cuda=0)");
 	return NULL;
@@ -36,6 +44,7 @@ int sm_gpu_scan_refs(sm_gpu_t *g, int n, const sm_query_t *q, const sm_ref_t *co
 
 void sm_gpu_stats(const sm_gpu_t *g, sm_engine_stats_t *st) {}
 const char *sm_gpu_name(const sm_gpu_t *g) { return "none"; }
+int sm_gpu_engines(const sm_gpu_t *g) { return 0; }
 void sm_gpu_destroy(sm_gpu_t *g) {}
 
 int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p) { return -1; }
@@ -44,7 +53,8 @@ int sm_gpu_set_cols(sm_gpu_t *g, int cols) { return -1; }
 
 int sm_gpu_set_slots(sm_gpu_t *g, int n) { return -1; }
 
-sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref, int device)
+sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
+				  const sm_gpu_opt_t *opt)
 {
 	sm_log(SM_LOG_ERROR, "this scanmap was built without CUDA (make cuda=0)");
 	return NULL;

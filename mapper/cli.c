@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "gpu/gpu_engine.h"
 #include "io/clock.h"
 #include "io/inflate.h"
 #include "io/log.h"
@@ -36,6 +37,9 @@ enum {
 	OPT_MAX_WINDOWS,
 	OPT_HELP,
 	OPT_INFLATE,       /* reliability: the gzip inflater */
+	OPT_GPU,
+	OPT_GPUS,
+	OPT_GPU_TUNE,
 };
 
 static const char *const mode_names[] = {
@@ -187,6 +191,9 @@ void sm_usage(FILE *fp, int full)
 		"  --cells STR    GPU cell width ladder: 8, 16, 32 or auto [%s]\n"
 		"  --cpu-isa STR  CPU instruction set: auto, scalar, sse41, avx2, avx512 [%s]\n"
 		"  --inflate STR  gzip inflater: auto (ISA-L when built with it), isal, zlib [auto]\n"
+		"  --gpu ID       use GPU ID only (numbered among CUDA_VISIBLE_DEVICES)\n"
+		"  --gpus STR     GPUs to use: all, a count N (0..N-1) or ID,ID,... [all]\n"
+		"  --gpu-tune STR GPU engine knobs for benchmarks, KEY=VALUE,... (docs/gpu.md)\n"
 		"Output (bwa mem's options):\n"
 		"  -a             write every candidate reaching -T as a secondary record\n"
 		"  -h INT[,INT]   XA:Z lists the alternative hits scoring at least 80%% of the\n"
@@ -419,6 +426,9 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		{ "max-occ", required_argument, NULL, OPT_MAX_OCC },
 		{ "max-windows", required_argument, NULL, OPT_MAX_WINDOWS },
 		{ "inflate", required_argument, NULL, OPT_INFLATE },
+		{ "gpu", required_argument, NULL, OPT_GPU },
+		{ "gpus", required_argument, NULL, OPT_GPUS },
+		{ "gpu-tune", required_argument, NULL, OPT_GPU_TUNE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, k, min_score = 0;
@@ -490,6 +500,23 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			rc = k < 0 ? -1 : 0;
 			break;
 		case 'I': rc = parse_insert_opt(optarg, &o->insert); break;
+		/* GPU devices and knobs (gpu/gpu_opt.h) */
+		case OPT_GPU:
+			o->map.gpus.n = 1;
+			rc = parse_int_opt("--gpu", optarg, &o->map.gpus.id[0]);
+			if (rc == 0 && o->map.gpus.id[0] < 0) {
+				sm_log(SM_LOG_ERROR, "--gpu: device numbers start at 0 (got %s)", optarg);
+				rc = -1;
+			}
+			break;
+		case OPT_GPUS: rc = sm_gpu_list_parse(&o->map.gpus, optarg); break;
+		case OPT_GPU_TUNE: {
+			sm_gpu_tune_t tune;   /* checked here, parsed again by sm_ctx_create */
+
+			rc = sm_gpu_tune_parse(&tune, optarg);
+			o->map.gpu_tune = optarg;
+			break;
+		}
 		case OPT_HELP:
 			sm_usage(stdout, 0);
 			return 1;

@@ -169,7 +169,7 @@ typedef struct {
 
 static void *warm_up_main(void *arg)
 {
-	sm_gpu_warm_up(*(const int *)arg);
+	sm_gpu_warm_up((const sm_gpu_opt_t *)arg);
 	return NULL;
 }
 
@@ -207,8 +207,9 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	sm_ctx_t *ctx = calloc(1, sizeof *ctx);
 	index_job_t ij = { ref_path, NULL, NULL, NULL };
 	pthread_t warm_th, index_th;
-	int warming = 0, indexing = 0, device = 0, gpu, ok = 0;
+	int warming = 0, indexing = 0, gpu, ok = 0;
 	char gpu_msg[SM_GPU_MSG_LEN];
+	sm_gpu_opt_t gopt;   /* the GPU engine's and seeder's devices and knobs */
 	sm_engine_opt_t eo;
 	int64_t bound;
 	double t;
@@ -222,8 +223,14 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	ctx->paired = o->paired;
 	if (sm_cpu_isa_parse(o->cpu_isa, &ctx->isa) < 0)
 		goto out;
+	sm_gpu_opt_init(&gopt);
+	gopt.gpus = o->gpus;
+	gopt.cells = o->cells;
+	gopt.max_query_len = o->max_read_len;
+	if (o->gpu_tune && sm_gpu_tune_parse(&gopt.tune, o->gpu_tune) < 0)
+		goto out;
 	if (o->engine == SM_ENGINE_GPU || o->engine == SM_ENGINE_AUTO)
-		warming = pthread_create(&warm_th, NULL, warm_up_main, &device) == 0;
+		warming = pthread_create(&warm_th, NULL, warm_up_main, &gopt) == 0;
 	t = sm_seconds();
 	if (sm_ref_load(ref_path, &ctx->ref) < 0)
 		goto out;
@@ -232,13 +239,19 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	/* The auto bound depends on the engine that would run exhaustive mode:
 	 * the GPU's when --engine gpu, or auto with a usable GPU. */
 	memset(&eo, 0, sizeof eo);
-	eo.device = device;
+	eo.gpus = gopt.gpus;
+	eo.gpu_tune = gopt.tune;
 	eo.kind = o->engine;
 	eo.cells = o->cells;
 	eo.max_query_len = o->max_read_len;
 	eo.cpu_isa = o->cpu_isa;
 	gpu = o->engine == SM_ENGINE_GPU ||
-	      (o->engine == SM_ENGINE_AUTO && sm_gpu_available(eo.device, gpu_msg, (int)sizeof gpu_msg));
+	      (o->engine == SM_ENGINE_AUTO && sm_gpu_available(&eo.gpus, gpu_msg, (int)sizeof gpu_msg));
+	if (!gpu && o->engine == SM_ENGINE_AUTO && o->gpus.n > 0) {
+		/* Devices named by the caller must be there. */
+		sm_log(SM_LOG_ERROR, "--gpu(s): %s", gpu_msg);
+		goto out;
+	}
 	bound = gpu ? SM_AUTO_MAX_REF_GPU : SM_AUTO_MAX_REF_CPU;
 	ctx->seeded = o->mode == SM_MODE_SEEDED || (o->mode == SM_MODE_AUTO && ctx->ref->total > bound);
 	ctx->fallback = ctx->seeded && ctx->ref->total <= bound;
@@ -283,7 +296,7 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	 * gpu_seed.h); if the index does not fit on it, the threads seed. */
 	if (ctx->seeded && ctx->engine && sm_engine_kind(ctx->engine) == SM_ENGINE_GPU) {
 		t = sm_seconds();
-		if (!(ctx->gseed = sm_gpu_seed_create(ctx->index, ctx->ref, eo.device)))
+		if (!(ctx->gseed = sm_gpu_seed_create(ctx->index, ctx->ref, &gopt)))
 			sm_log(SM_LOG_WARNING, "seeding on the CPU: the index could not be put on the GPU");
 		else
 			sm_log(SM_LOG_DEBUG, "set-up: index put on the GPU in %.2f s", sm_seconds() - t);

@@ -39,10 +39,11 @@ sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
 	pthread_mutex_init(&e->lock, NULL);
 
 	if (kind == SM_ENGINE_AUTO || kind == SM_ENGINE_GPU) {
-		if (sm_gpu_available(opt->device, msg, sizeof msg)) {
+		if (sm_gpu_available(&opt->gpus, msg, sizeof msg)) {
 			kind = SM_ENGINE_GPU;
-		} else if (kind == SM_ENGINE_GPU) {
-			sm_log(SM_LOG_ERROR, "--engine gpu: %s", msg);
+		} else if (kind == SM_ENGINE_GPU || opt->gpus.n > 0) {
+			sm_log(SM_LOG_ERROR, "%s: %s", kind == SM_ENGINE_GPU ? "--engine gpu" : "--gpu(s)",
+			       msg);
 			goto fail;
 		} else {
 			sm_log(SM_LOG_INFO, "no usable GPU (%s): using the CPU engine", msg);
@@ -52,9 +53,18 @@ sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
 	e->kind = kind;
 	switch (kind) {
 	case SM_ENGINE_GPU:
-		e->gpu = sm_gpu_create(ref, sc, opt->device, opt->cells, opt->max_query_len);
+	{
+		sm_gpu_opt_t go;
+
+		sm_gpu_opt_init(&go);
+		go.gpus = opt->gpus;
+		go.cells = opt->cells;
+		go.max_query_len = opt->max_query_len;
+		go.tune = opt->gpu_tune;
+		e->gpu = sm_gpu_create(ref, sc, &go);
 		if (!e->gpu)
 			goto fail;
+	}
 		snprintf(e->name, sizeof e->name, "gpu:%s", sm_gpu_name(e->gpu));
 		break;
 	case SM_ENGINE_CPU: {

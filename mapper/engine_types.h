@@ -34,10 +34,44 @@ typedef struct {
 	int rev;
 } sm_ref_src_t;
 
+/* Calls one engine may have in flight at most (each on its own stream
+ * with its own workspace).  sm_gpu_list_t, the devices: scanmap.h. */
+#define SM_GPU_SLOTS_MAX 16
+
+/* How a host thread waits for its call's stream. */
+typedef enum {
+	SM_GPU_WAIT_POLL = 0,  /* cudaStreamQuery every poll_us microseconds, sleeping between */
+	SM_GPU_WAIT_SPIN,      /* cudaStreamSynchronize, context flag ScheduleSpin */
+	SM_GPU_WAIT_YIELD,     /* cudaStreamSynchronize, context flag ScheduleYield */
+	SM_GPU_WAIT_BLOCK,     /* cudaStreamSynchronize, context flag ScheduleBlockingSync */
+	SM_GPU_WAIT_SYNC,      /* cudaStreamSynchronize, CUDA's default flags */
+} sm_gpu_wait_t;
+
+/* Tuning knobs (benchmarks and tests; `scanmap map --gpu-tune`).  All
+ * zero (sm_gpu_tune_init, or a zeroed struct) is the default, which is
+ * what users run. */
+typedef struct {
+	int slots;          /* calls in flight per engine, 1..SM_GPU_SLOTS_MAX; 0: the device's tuning row */
+	sm_gpu_wait_t wait; /* how a thread waits for its call */
+	int poll_us;        /* SM_GPU_WAIT_POLL's interval in microseconds; 0: SM_GPU_POLL_US_DEFAULT */
+	int gref_halos;     /* per-group references: shortest range in halos; 0: SM_GPU_GREF_HALOS_DEFAULT,
+			     * SM_GPU_GREF_NO_SPLIT: one range per group */
+	int no_lane_pairs;  /* 16-bit lanes: do not pair queries that have their own references */
+	/* Test hook: with fail_call > 0, call number fail_call (1-based) of
+	 * the engine at index fail_engine of the run's list fails as a
+	 * device error would. */
+	int fail_engine, fail_call;
+} sm_gpu_tune_t;
+
+#define SM_GPU_POLL_US_DEFAULT 20
+#define SM_GPU_GREF_HALOS_DEFAULT 8
+#define SM_GPU_GREF_NO_SPLIT (-1)
+
 typedef struct {
 	sm_engine_kind_t kind;
 	sm_cells_t cells;
-	int device;            /* CUDA device ordinal */
+	sm_gpu_list_t gpus;    /* GPU engine: the devices (n == 0: every visible one) */
+	sm_gpu_tune_t gpu_tune; /* GPU engine: tuning knobs (zero: the defaults; gpu/gpu_opt.h parses them) */
 	int max_query_len;     /* longest read the engine must accept */
 	const char *cpu_isa;   /* NULL/"auto", or "scalar", "sse41", "avx2", "avx512" */
 } sm_engine_opt_t;

@@ -124,6 +124,17 @@ typedef enum {
 /* The index file sm_ctx_create() looks for beside the reference. */
 #define SM_INDEX_SUFFIX ".smi"
 
+/* Engines one run may drive at once (one per listed device; a device may
+ * be listed more than once: several engines on one GPU, for tests). */
+#define SM_GPU_MAX_ENGINES 16
+
+/* The GPUs to use, as CUDA numbers them (among those CUDA_VISIBLE_DEVICES
+ * shows).  n == 0: every visible device. */
+typedef struct {
+	int n;
+	int id[SM_GPU_MAX_ENGINES];
+} sm_gpu_list_t;
+
 /* What decides the records (`scanmap map`'s option letters in brackets).
  * Strings are borrowed: they must outlive the context. */
 typedef struct {
@@ -131,6 +142,10 @@ typedef struct {
 	int32_t min_score;        /* -T: a best score below it leaves the read unmapped */
 	sm_engine_kind_t engine;  /* --engine */
 	sm_cells_t cells;         /* --cells */
+	sm_gpu_list_t gpus;       /* --gpu / --gpus: one GPU engine per entry (n == 0: every
+				   * visible GPU); named devices must exist */
+	const char *gpu_tune;     /* --gpu-tune KEY=VALUE,...: the GPU engine's benchmark
+				   * knobs (docs/gpu.md), or NULL for the defaults */
 	const char *cpu_isa;      /* --cpu-isa: "auto", "scalar", "sse41", "avx2", "avx512" */
 	int max_read_len;         /* --max-read-len: longer reads are an error */
 	sm_mode_t mode;           /* --mode */

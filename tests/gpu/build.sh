@@ -18,13 +18,17 @@ for a in $archs; do
 done
 mkdir -p "$out"
 cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.)
+# The kernels (their ptxas report) and the engine's host driver; the
+# planning is plain C.
 "$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall -Xptxas -v "${gencode[@]}" \
-	-c gpu/gpu_engine.cu -o "$out/gpu_engine.o" 2>"$out/ptxas.log" || {
+	-c gpu/gpu_kernels.cu -o "$out/gpu_kernels.o" 2>"$out/ptxas.log" || {
 	cat "$out/ptxas.log"
 	exit 1
 }
-lib=()
-for f in mapper/scan.c mapper/score.c io/base.c io/log.c io/trace.c; do
+"$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall "${gencode[@]}" \
+	-c gpu/gpu_engine.cu -o "$out/gpu_engine.o"
+lib=("$out/gpu_engine.o" "$out/gpu_kernels.o")
+for f in gpu/gpu_plan.c mapper/scan.c mapper/score.c io/base.c io/log.c io/trace.c; do
 	o=$out/$(basename "${f%.c}").o
 	"$CC" "${cflags[@]}" -c "$f" -o "$o"
 	lib+=("$o")
@@ -32,7 +36,7 @@ done
 for prog in tests/gpu/test_gpu.c benchmarks/gpu_bench.c; do
 	name=$(basename "${prog%.c}")
 	"$CC" "${cflags[@]}" -c "$prog" -o "$out/$name.o"
-	"$NVCC" "${gencode[@]}" -o "$out/$name" "$out/$name.o" "$out/gpu_engine.o" "${lib[@]}" -lpthread
+	"$NVCC" "${gencode[@]}" -o "$out/$name" "$out/$name.o" "${lib[@]}" -lpthread
 done
 "$NVCC" -O3 -std=c++17 "${gencode[@]}" -o "$out/gpu_ceiling" benchmarks/gpu_ceiling.cu
 echo "built $out/test_gpu $out/gpu_bench $out/gpu_ceiling (archs: $archs)"

@@ -3,7 +3,11 @@
 #   1. --engine gpu and --engine cpu write identical SAM records (all but @PG)
 #      on the same reads, exhaustive for every GPU cell ladder, and seeded
 #      (single-end E. coli; paired chr20, where the GPU scans the windows);
-#   2. end-to-end throughput (reads/s, FASTQ to SAM) of both engines; chr20
+#   2. several GPU engines on one device (--gpus 0,0 and 0,0,0) write the same
+#      records as one GPU and as the CPU engine at several -t, and a failure
+#      injected on one engine (--gpu-tune fail=...) fails the run with the
+#      device named and no output left;
+#   3. end-to-end throughput (reads/s, FASTQ to SAM) of both engines; chr20
 #      pairs at scale through benchmarks/gpu_seeded_bench.sh.
 # DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa, *.fq.gz,
 # chr20.fa.gz, chr20.r[12].fq.gz);
@@ -22,7 +26,7 @@ run() {
 	local name=$1 t0 t1
 	shift
 	t0=$(now)
-	./scanmap map -t "$threads" -o "$out/$name.sam" "$@" 2>"$out/$name.log" || {
+	./scanmap map -t "${run_threads:-$threads}" -o "$out/$name.sam" "$@" 2>"$out/$name.log" || {
 		echo "FAIL $name: exit $? ($(tail -n 1 "$out/$name.log"))"
 		fail=1
 	}
@@ -77,6 +81,37 @@ if [[ -s $data/chr20.fa.gz ]]; then
 	run chr20.gpu.pe --engine gpu --mode seeded "$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq"
 	rows+=("chr20 $((2 * n_sub)) gpu-seeded-pe $secs")
 	same chr20.gpu.pe chr20.cpu.pe
+	# Several engines on one GPU: the scheduling changes which engine scores
+	# which batch, never the records.
+	for t in 1 3 "$threads"; do
+		for gl in 0 0,0 0,0,0; do
+			run_threads=$t run "chr20.gpus${gl//,/x}.t$t" --engine gpu --mode seeded --gpus "$gl" \
+				"$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq"
+			same "chr20.gpus${gl//,/x}.t$t" chr20.cpu.pe
+		done
+	done
+	# A device failing mid-run (injected on engine 2's second call) fails the
+	# run: non-zero exit, the device named, no partial SAM left.
+	./scanmap map -t "$threads" --engine gpu --mode seeded --gpus 0,0 --gpu-tune fail=1:2 \
+		-o "$out/chr20.fail.sam" "$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq" \
+		2>"$out/chr20.fail.log"
+	rc=$?
+	if ((rc != 0)) && grep -q 'GPU 0 (engine 2 of 2) failed' "$out/chr20.fail.log" &&
+		[[ ! -e $out/chr20.fail.sam ]]; then
+		echo "ok   injected GPU failure: exit $rc, device named, no output"
+	else
+		echo "FAIL injected GPU failure: exit $rc, output $([[ -e $out/chr20.fail.sam ]] && echo left || echo removed)"
+		tail -n 3 "$out/chr20.fail.log"
+		fail=1
+	fi
+	# A device that is not there is an error that names it.
+	if ! ./scanmap map --gpu 99 "$ref" "$out/chr20.sub.r1.fq" >/dev/null 2>"$out/chr20.nogpu.log" &&
+		grep -q 'GPU 99 not present' "$out/chr20.nogpu.log"; then
+		echo "ok   --gpu 99: $(grep -m1 'GPU 99' "$out/chr20.nogpu.log")"
+	else
+		echo "FAIL --gpu 99 was not refused with its ID"
+		fail=1
+	fi
 fi
 rm -f "$out"/*.sam "$out"/*.sub.fq "$out"/*.sub.r[12].fq
 

@@ -40,7 +40,7 @@ cat "$out/test_gpu.log"
 build/gpu-tests/gpu_ceiling 2>&1 | tee "$out/ceiling.txt"
 # The engine's machine code: instruction mix of the 16-bit plain kernel.
 if command -v cuobjdump >/dev/null; then
-	cuobjdump -sass build/gpu-tests/gpu_engine.o 2>/dev/null |
+	cuobjdump -sass build/gpu-tests/gpu_kernels.o 2>/dev/null |
 		awk '/Function : .*strip_kernelILi16ELb0ELi32/ {on = 1; next} /Function :/ {on = 0}
 		     on && /\/\*[0-9a-f]+\*\// {for (i = 1; i <= NF; i++) if ($i ~ /^[A-Z][A-Z0-9_]+(\.[A-Za-z0-9_]+)*$/ && $i !~ /^(R|UR|P|UP)[0-9Z]/) {split($i, a, "."); n[a[1]]++; break}}
 		     END {for (k in n) print n[k], k}' | sort -rn >"$out/sass16.txt"

@@ -11,7 +11,10 @@
  * counters), and a batch with reads of every length.  Per-query references
  * (seeded mode) with 16-bit lanes pair the queries that have a reference
  * of their own into one group (Lane references, sw_kernel.cuh): the cases
- * check that every such query was paired.
+ * check that every such query was paired.  Several engines on one GPU
+ * (--gpus 0,0 and 0,0,0) take concurrent calls and must return the same
+ * results; a failure injected on one of them (the engine's test hook)
+ * must fail that call, name the device, and leave the others working.
  *
  * Exit 0 when all pass, 1 on a mismatch, 77 (skip) without a CUDA device. */
 #include <pthread.h>
@@ -26,6 +29,29 @@
 
 #define SKIP_STATUS 77
 #define ORACLE_THREADS 16
+
+/* The engines the cases create: a --gpus list (main sets it per pass). */
+static const char *test_gpus = "0";
+
+/* An engine over ref on the devices of `gpus` (a --gpus list) with knobs
+ * `tune` (a --gpu-tune spec, or NULL). */
+static sm_gpu_t *create_on(const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t cells,
+			   int max_len, const char *gpus, const char *tune)
+{
+	sm_gpu_opt_t o;
+
+	sm_gpu_opt_init(&o);
+	o.cells = cells;
+	o.max_query_len = max_len;
+	if (sm_gpu_list_parse(&o.gpus, gpus) || (tune && sm_gpu_tune_parse(&o.tune, tune)))
+		return NULL;
+	return sm_gpu_create(ref, sc, &o);
+}
+
+static sm_gpu_t *create(const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t cells, int max_len)
+{
+	return create_on(ref, sc, cells, max_len, test_gpus, NULL);
+}
 
 static uint64_t rng_state;
 
@@ -254,7 +280,7 @@ static void check_case(const char *name, const sm_ref_t *ref, const sm_score_t *
 	run_oracle(ref, sc, reads, want);
 	for (int l = 0; l < 3; l++) {
 		sm_engine_stats_t st;
-		sm_gpu_t *g = sm_gpu_create(ref, sc, 0, ladders[l], max_len);
+		sm_gpu_t *g = create(ref, sc, ladders[l], max_len);
 		int bad = 0, first = -1;
 
 		memset(&st, 0, sizeof st);
@@ -321,11 +347,11 @@ static void *conc_worker(void *arg)
 }
 
 static void check_concurrent(const char *name, const sm_ref_t *ref, const sm_score_t *sc,
-			     const test_reads_t *reads, int max_len)
+			     const test_reads_t *reads, int max_len, const char *gpus)
 {
 	sm_scan_t *want = calloc((size_t)reads->n, sizeof *want);
 	sm_scan_t *got = calloc((size_t)reads->n, sizeof *got);
-	sm_gpu_t *g = sm_gpu_create(ref, sc, 0, SM_CELLS_AUTO, max_len);
+	sm_gpu_t *g = create_on(ref, sc, SM_CELLS_AUTO, max_len, gpus, NULL);
 	conc_job_t job[CONC_THREADS];
 	pthread_t th[CONC_THREADS];
 	int bad = 0, err = !g, per = (reads->n + CONC_THREADS - 1) / CONC_THREADS;
@@ -342,9 +368,39 @@ static void check_concurrent(const char *name, const sm_ref_t *ref, const sm_sco
 	}
 	for (int k = 0; k < reads->n && !err; k++)
 		bad += !sm_scan_equal(&want[k], &got[k]);
-	printf("%s %s: %d threads x %d calls, %d reads, %d differ%s\n", err || bad ? "FAIL" : "ok  ",
-	       name, CONC_THREADS, CONC_ROUNDS, reads->n, bad, err ? ", engine error" : "");
+	printf("%s %s: %d threads x %d calls on GPUs %s, %d reads, %d differ%s\n",
+	       err || bad ? "FAIL" : "ok  ", name, CONC_THREADS, CONC_ROUNDS, gpus, reads->n, bad,
+	       err ? ", engine error" : "");
 	n_fail += err || bad;
+	sm_gpu_destroy(g);
+	free(want);
+	free(got);
+}
+
+/* The failure policy on two engines of one GPU: calls one after another
+ * take turns (engine 0, 1, 0, 1, ...), so the hook fail=1:2 fails the
+ * fourth call; it must return -1 with the device named in the log, and the
+ * calls after it run on engine 0 and stay right. */
+static void check_failure(const char *name, const sm_ref_t *ref, const sm_score_t *sc,
+			  const test_reads_t *reads, int max_len)
+{
+	sm_scan_t *want = calloc((size_t)reads->n, sizeof *want);
+	sm_scan_t *got = calloc((size_t)reads->n, sizeof *got);
+	sm_gpu_t *g = create_on(ref, sc, SM_CELLS_AUTO, max_len, "0,0", "fail=1:2");
+	int rc[6], bad = 0, ok;
+
+	run_oracle(ref, sc, reads, want);
+	for (int c = 0; c < 6 && g; c++) {
+		memset(got, 0, sizeof *got * (size_t)reads->n);
+		rc[c] = sm_gpu_scan(g, reads->n, reads->q, got);
+		for (int k = 0; k < reads->n && rc[c] == 0; k++)
+			bad += !sm_scan_equal(&want[k], &got[k]);
+	}
+	ok = g && rc[0] == 0 && rc[1] == 0 && rc[2] == 0 && rc[3] == -1 && rc[4] == 0 && rc[5] == 0 &&
+	     bad == 0;
+	printf("%s %s: the injected failure failed call 4 of 6 only, %d results differ\n",
+	       ok ? "ok  " : "FAIL", name, bad);
+	n_fail += !ok;
 	sm_gpu_destroy(g);
 	free(want);
 	free(got);
@@ -380,7 +436,7 @@ static void refs_every_ladder(const char *name, const char *what, const sm_score
 			run = 0;
 		}
 	for (int l = 0; l < 3; l++) {
-		sm_gpu_t *g = sm_gpu_create(whole, sc, 0, ladders[l], max_len);
+		sm_gpu_t *g = create(whole, sc, ladders[l], max_len);
 		sm_gpu_profile_t pr;
 		int bad = 0, first = -1;
 
@@ -578,7 +634,7 @@ int main(int argc, char **argv)
 	int plain[3] = { 1, 2, 4 };
 	int over8[3] = { 1 | 4, 2, 4 };
 
-	if (!sm_gpu_available(0, msg, sizeof msg)) {
+	if (!sm_gpu_available(NULL, msg, sizeof msg)) {
 		printf("gpu tests: skipped (no CUDA device: %s)\n", msg);
 		return SKIP_STATUS;
 	}
@@ -675,7 +731,10 @@ int main(int argc, char **argv)
 	for (int len = 1; len <= 160; len++)
 		read_sampled(&rd, &tr.ref, len, 15, 5, 5, 0);
 	check_case("all-lengths", &tr.ref, &bwa_sc, &rd, 160, plain);
-	check_concurrent("concurrent-calls", &tr.ref, &bwa_sc, &rd, 160);
+	check_concurrent("concurrent-calls", &tr.ref, &bwa_sc, &rd, 160, "0");
+	check_concurrent("concurrent-calls/2-engines", &tr.ref, &bwa_sc, &rd, 160, "0,0");
+	check_concurrent("concurrent-calls/3-engines", &tr.ref, &bwa_sc, &rd, 160, "0,0,0");
+	check_failure("injected-failure/2-engines", &tr.ref, &bwa_sc, &rd, 160);
 	reads_free(&rd);
 	ref_free(&tr);
 
@@ -697,6 +756,12 @@ int main(int argc, char **argv)
 	/* Long references beside short ones: each is split into ranges of
 	 * a few halos (gpu_engine.cu), most groups' later ranges are empty. */
 	check_srcs("gpu-copied-long-refs/bwa", &bwa_sc, 400, 150, 5000);
+	/* The same on three engines of one GPU. */
+	test_gpus = "0,0,0";
+	rng_state = 2718;
+	check_refs("own-refs/bwa/3-engines", &bwa_sc, 300, 300);
+	check_srcs("gpu-copied-refs/bwa/3-engines", &bwa_sc, 300, 300, 900);
+	test_gpus = "0";
 
 	/* 8. Clipping penalties (-L, mapper/score.h): bwa's 5,5, a large one
 	 * that forbids clipping, one end only; reads with a mismatch or an N

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# variants.sh — on a GPU machine: builds the GPU engine once per variant and
-# runs one benchmark with each, so that kernel changes are compared in one
-# run on one card.  Needs build/gpu-tests from tests/gpu/build.sh (for the
-# objects other than the engine).
+# variants.sh — on a GPU machine: builds the GPU engine's kernels
+# (gpu/gpu_kernels.cu) once per variant and runs one benchmark with each,
+# so that kernel changes are compared in one run on one card.  Needs
+# build/gpu-tests from tests/gpu/build.sh (for the objects other than the
+# kernels: the host driver, the planning, the benchmark).
 #
 #   tests/gpu/variants.sh BENCH NAME=FLAGS [NAME=FLAGS...]
 #
@@ -23,19 +24,19 @@ for v in "$@"; do
 	(
 		d=build/variants/$name
 		mkdir -p "$d"
-		src=gpu/gpu_engine.cu
+		src=gpu/gpu_kernels.cu
 		inc=()
 		if [[ $flags == src:* ]]; then
 			inc=(-I"${flags#src:}")
-			src=${flags#src:}/gpu/gpu_engine.cu
+			src=${flags#src:}/gpu/gpu_kernels.cu
 			flags=
 		fi
 		# shellcheck disable=SC2086
 		"$NVCC" -O3 -lineinfo -std=c++17 "${inc[@]}" -I. -Xptxas -v \
-			-gencode=arch=compute_90,code=sm_90 $flags -c "$src" -o "$d/gpu_engine.o" \
+			-gencode=arch=compute_90,code=sm_90 $flags -c "$src" -o "$d/gpu_kernels.o" \
 			2>"$out/$name.ptxas.log" &&
 			"$NVCC" -gencode=arch=compute_90,code=sm_90 -o "$d/gpu_bench" "$objs/gpu_bench.o" \
-				"$d/gpu_engine.o" "$objs"/{scan,score,log}.o -lpthread ||
+				"$d/gpu_kernels.o" "$objs"/{gpu_engine,gpu_plan,scan,score,log,trace}.o -lpthread ||
 			echo "variant $name: build failed (see $out/$name.ptxas.log)"
 	) &
 done

@@ -144,6 +144,7 @@ int main(void)
 	sm_ref_t *ref;
 	sm_index_t *idx;
 	sm_gpu_seed_t *g;
+	sm_gpu_opt_t gopt;
 	sm_seeder_t *s;
 	sm_wref_t w;
 	struct {
@@ -162,7 +163,7 @@ int main(void)
 	};
 
 	unit_begin("test_gpu_seed");
-	if (!sm_gpu_available(0, msg, (int)sizeof msg)) {
+	if (!sm_gpu_available(NULL, msg, (int)sizeof msg)) {
 		printf("skip: no usable CUDA device (%s)\n", msg);
 		return 77;
 	}
@@ -170,7 +171,9 @@ int main(void)
 	CHECK(ref != NULL, "genome built");
 	idx = ref ? sm_index_build(ref, 11, 5) : NULL;
 	CHECK(idx != NULL, "index built (k 11, w 5)");
-	g = idx ? sm_gpu_seed_create(idx, ref, 0) : NULL;
+	sm_gpu_opt_init(&gopt);
+	sm_gpu_list_parse(&gopt.gpus, "0,0");   /* two seeders on one GPU: calls take turns */
+	g = idx ? sm_gpu_seed_create(idx, ref, &gopt) : NULL;
 	CHECK(g != NULL, "index uploaded");
 	if (!g)
 		return unit_end();
