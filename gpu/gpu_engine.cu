@@ -489,6 +489,23 @@ fail:
 	return NULL;
 }
 
+/* dev_create() in a thread of its own. */
+typedef struct {
+	sm_gpu_t *g;
+	int index, device;
+	const uint8_t *h_ref;
+	size_t alloc;
+	sm_gpu_dev_t *d;
+} dev_job_t;
+
+static void *dev_create_main(void *arg)
+{
+	dev_job_t *j = (dev_job_t *)arg;
+
+	j->d = dev_create(j->g, j->index, j->device, j->h_ref, j->alloc);
+	return NULL;
+}
+
 sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_opt_t *opt)
 {
 	sm_gpu_t *g;
@@ -548,10 +565,28 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 	memset(h_ref, smk::CODE_PAD, alloc);
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		memcpy(h_ref + g->dev_start[c], ref->seq + ref->offset[c], (size_t)ref->len[c]);
-	for (int k = 0; k < l.n; k++) {
-		if (!(g->dev[k] = dev_create(g, k, l.id[k], h_ref, alloc)))
+	/* The engines in parallel, a thread each: the reference's upload and
+	 * the slots' workspaces are per device. */
+	{
+		dev_job_t job[SM_GPU_MAX_ENGINES];
+		pthread_t th[SM_GPU_MAX_ENGINES];
+		int started[SM_GPU_MAX_ENGINES], ok = 1;
+
+		for (int k = 0; k < l.n; k++) {
+			job[k] = (dev_job_t){ g, k, l.id[k], h_ref, alloc, NULL };
+			started[k] = l.n > 1 && pthread_create(&th[k], NULL, dev_create_main, &job[k]) == 0;
+			if (!started[k])
+				dev_create_main(&job[k]);
+		}
+		for (int k = 0; k < l.n; k++) {
+			if (started[k])
+				pthread_join(th[k], NULL);
+			g->dev[k] = job[k].d;
+			ok &= job[k].d != NULL;
+		}
+		g->n_dev = l.n;
+		if (!ok)
 			goto fail;
-		g->n_dev = k + 1;
 	}
 	if (g->n_dev > 1) {
 		char ids[4 * SM_GPU_MAX_ENGINES];

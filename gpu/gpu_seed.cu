@@ -659,6 +659,22 @@ static seed_dev_t *dev_create(const sm_index_t *idx, const sm_ref_t *ref, int in
 	return d;
 }
 
+/* dev_create() in a thread of its own. */
+typedef struct {
+	const sm_index_t *idx;
+	const sm_ref_t *ref;
+	int index, device;
+	seed_dev_t *d;
+} dev_job_t;
+
+static void *dev_create_main(void *arg)
+{
+	dev_job_t *j = (dev_job_t *)arg;
+
+	j->d = dev_create(j->idx, j->ref, j->index, j->device);
+	return NULL;
+}
+
 extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
 					     const sm_gpu_opt_t *opt)
 {
@@ -682,12 +698,29 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 	g->wait = opt->tune.wait;
 	g->poll_us = opt->tune.poll_us ? opt->tune.poll_us : SM_GPU_POLL_US_DEFAULT;
 	pthread_mutex_init(&g->lock, NULL);
-	for (int k = 0; k < l.n; k++) {
-		if (!(g->dev[k] = dev_create(idx, ref, k, l.id[k]))) {
+	/* The devices in parallel, a thread each (the index's upload). */
+	{
+		dev_job_t job[SM_GPU_MAX_ENGINES];
+		pthread_t th[SM_GPU_MAX_ENGINES];
+		int started[SM_GPU_MAX_ENGINES], ok = 1;
+
+		for (int k = 0; k < l.n; k++) {
+			job[k] = (dev_job_t){ idx, ref, k, l.id[k], NULL };
+			started[k] = l.n > 1 && pthread_create(&th[k], NULL, dev_create_main, &job[k]) == 0;
+			if (!started[k])
+				dev_create_main(&job[k]);
+		}
+		for (int k = 0; k < l.n; k++) {
+			if (started[k])
+				pthread_join(th[k], NULL);
+			g->dev[k] = job[k].d;
+			ok &= job[k].d != NULL;
+		}
+		g->n_dev = l.n;
+		if (!ok) {
 			sm_gpu_seed_destroy(g);
 			return NULL;
 		}
-		g->n_dev = k + 1;
 	}
 	return g;
 }
