@@ -895,7 +895,7 @@ static void unpack_call(sm_gpu_slot_t *s, const sm_call_t *c, sm_scan_t *out, sm
 		pr->cells_w[w] = cells[w];
 }
 
-/* Records a scan call in the trace (mapper/trace.h): its host work, and
+/* Records a scan call in the trace (io/trace.h): its host work, and
  * its copies and kernels on the device's clock (events against
  * ev_origin). */
 static void trace_call(const sm_gpu_dev_t *d, sm_gpu_slot_t *s, double t_start, double t_prep,
