@@ -119,5 +119,6 @@ done
 echo
 echo "== chr20 seeded pairs on several GPUs: $pairs pairs, -t $threads, input $input, SAM to $output =="
 echo "   ($(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | sed 's/^ *//' | paste -sd,))"
-column -t -s $'\t' "$out/multi.tsv"
+# (no `column` on the GPU machine)
+awk -F'\t' '{ for (i = 1; i <= NF; i++) printf "%-12s", $i; print "" }' "$out/multi.tsv"
 exit $fail

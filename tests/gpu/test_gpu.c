@@ -31,7 +31,7 @@
 #define ORACLE_THREADS 16
 
 /* The engines the cases create: a --gpus list (main sets it per pass). */
-static const char *test_gpus = "0";
+static const char *test_gpus = "1";   /* device 0 */
 
 /* An engine over ref on the devices of `gpus` (a --gpus list) with knobs
  * `tune` (a --gpu-tune spec, or NULL). */
@@ -731,7 +731,7 @@ int main(int argc, char **argv)
 	for (int len = 1; len <= 160; len++)
 		read_sampled(&rd, &tr.ref, len, 15, 5, 5, 0);
 	check_case("all-lengths", &tr.ref, &bwa_sc, &rd, 160, plain);
-	check_concurrent("concurrent-calls", &tr.ref, &bwa_sc, &rd, 160, "0");
+	check_concurrent("concurrent-calls", &tr.ref, &bwa_sc, &rd, 160, "1");
 	check_concurrent("concurrent-calls/2-engines", &tr.ref, &bwa_sc, &rd, 160, "0,0");
 	check_concurrent("concurrent-calls/3-engines", &tr.ref, &bwa_sc, &rd, 160, "0,0,0");
 	check_failure("injected-failure/2-engines", &tr.ref, &bwa_sc, &rd, 160);
@@ -761,7 +761,7 @@ int main(int argc, char **argv)
 	rng_state = 2718;
 	check_refs("own-refs/bwa/3-engines", &bwa_sc, 300, 300);
 	check_srcs("gpu-copied-refs/bwa/3-engines", &bwa_sc, 300, 300, 900);
-	test_gpus = "0";
+	test_gpus = "1";
 
 	/* 8. Clipping penalties (-L, mapper/score.h): bwa's 5,5, a large one
 	 * that forbids clipping, one end only; reads with a mismatch or an N
