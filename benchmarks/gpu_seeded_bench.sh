@@ -12,7 +12,7 @@
 # when on PATH (tests/gpu/prepare.sh carries Debian's in carry/cli_hts/bin),
 # map the same reads with the same threads in the same run (their indexes
 # are built first and not timed).  SM_BENCH_MAP_ARGS: more options for
-# scanmap map (e.g. "--gpus 0 --gpu-tune slots=4").  Prints a table; exits 1
+# scanmap map (e.g. "--gpu 0 --gpu-tune slots=4").  Prints a table; exits 1
 # if a run failed.
 set -uo pipefail
 data=${1:?usage: gpu_seeded_bench.sh DATA OUT [THREADS...]}

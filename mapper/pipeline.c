@@ -438,12 +438,12 @@ static void *worker_main(void *arg)
 			q->todo_tail = NULL;
 		pthread_mutex_unlock(&q->lock);
 
-		t = sm_seconds();
 		if (what == TAKE_SAMPLE) {
 			rc = sm_map_batch(p->ctx, buf, j->b, SM_MAP_READS_ONLY);
 		} else {
 			rc = sm_map_batch(p->ctx, buf, j->b, 0);
 			if (rc == 0 && p->sam_text) {
+				t = sm_seconds();   /* sm_map_batch timed its own phases */
 				rc = format_job(p, j);
 				sm_ph_add(buf, PH_FORMAT, &t);
 			}

@@ -84,7 +84,7 @@ if [[ -s $data/chr20.fa.gz ]]; then
 	# Several engines on one GPU: the scheduling changes which engine scores
 	# which batch, never the records.
 	for t in 1 3 "$threads"; do
-		for gl in 0 0,0 0,0,0; do
+		for gl in 1 0,0 0,0,0; do   # 1: a count, device 0 alone
 			run_threads=$t run "chr20.gpus${gl//,/x}.t$t" --engine gpu --mode seeded --gpus "$gl" \
 				"$ref" "$out/chr20.sub.r1.fq" "$out/chr20.sub.r2.fq"
 			same "chr20.gpus${gl//,/x}.t$t" chr20.cpu.pe
