@@ -13,6 +13,11 @@
 # exhaustive E. coli is feasible), each a row "scanmap-MODE"; SCANMAP_OPTS
 # adds options (say "-L 5,5 --engine gpu"); THREADS defaults to the cores.
 #
+# GENOME=chr20 takes a slice of human chromosome 20 instead (GRCh37 from
+# Debian vt-examples; REGION, default 20:30000001-40000000, 10 Mbp without
+# the centromere's Ns): a human genome's repeats at a size whose 30x fits a
+# small machine.
+#
 # Writes OUT/variants.tsv (one row per mapper and coverage) and prints it;
 # benchmarks/variant_plot.py OUT/variants.tsv PNG draws it.  Mapping logs and
 # the calls stay in OUT/COVERAGE/.
@@ -36,8 +41,21 @@ out=$(cd "$out" && pwd)
 for tool in dwgsim samtools bcftools bwa minimap2; do
 	command -v "$tool" >/dev/null || { echo "variant_bench.sh: $tool is not on PATH" >&2; exit 1; }
 done
-"$top/benchmarks/genomes.sh" "$out/genomes"
-ref=$out/genomes/ecoli.fa
+genome=${GENOME:-ecoli}
+case $genome in
+ecoli)
+	"$top/benchmarks/genomes.sh" "$out/genomes"
+	ref=$out/genomes/ecoli.fa ;;
+chr20)
+	CHR20=1 "$top/benchmarks/genomes.sh" "$out/genomes"
+	ref=$out/genomes/chr20-slice.fa
+	if [[ ! -s $ref ]]; then
+		[[ -s $out/genomes/chr20.fa.fai ]] || samtools faidx "$out/genomes/chr20.fa"
+		samtools faidx "$out/genomes/chr20.fa" "${REGION:-20:30000001-40000000}" |
+			sed '1s/.*/>chr20_slice/' >"$ref"
+	fi ;;
+*) echo "variant_bench.sh: GENOME is ecoli or chr20, not '$genome'" >&2; exit 1 ;;
+esac
 [[ -s $ref.fai ]] || samtools faidx "$ref"
 [[ -s $ref.bwt ]] || bwa index "$ref" 2>"$out/bwa-index.log"
 [[ -s $ref.smi ]] || "$top/scanmap" index "$ref" 2>"$out/scanmap-index.log"
