@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/base.h"
 #include "io/lines.h"
@@ -294,6 +295,11 @@ int sm_ref_load(const char *path, sm_ref_t **out)
 		sm_lines_close(&lr);
 		return -1;
 	}
+	/* Stamped before the first line is read: a file changed while it is
+	 * read no longer matches the stamp. */
+	if (sm_ref_file_stamp(path, &b.ref->file_size, &b.ref->file_mtime_s,
+			      &b.ref->file_mtime_ns) < 0)
+		b.ref->file_size = b.ref->file_mtime_s = b.ref->file_mtime_ns = 0;
 	while ((ret = sm_lines_next(&lr)) > 0) {
 		w.line = lr.line_no;
 		if (lr.len == 0)
@@ -346,6 +352,18 @@ int sm_ref_from_strings(int n, const char *const *names, const char *const *seqs
 	return 0;
 }
 
+int sm_ref_file_stamp(const char *path, int64_t *size, int64_t *mtime_s, int64_t *mtime_ns)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return -1;
+	*size = (int64_t)st.st_size;
+	*mtime_s = (int64_t)st.st_mtim.tv_sec;
+	*mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+	return 0;
+}
+
 void sm_ref_destroy(sm_ref_t *ref)
 {
 	if (!ref)
@@ -355,7 +373,8 @@ void sm_ref_destroy(sm_ref_t *ref)
 	free(ref->name);
 	free(ref->len);
 	free(ref->offset);
-	free(ref->seq);
+	if (!ref->seq_borrowed)
+		free(ref->seq);
 	free(ref->amb);
 	free(ref->path);
 	free(ref);

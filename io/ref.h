@@ -30,6 +30,13 @@ typedef struct {
 	int32_t n_amb;
 	sm_amb_run_t *amb; /* sorted by start */
 	char *path;        /* the file it was read from */
+	/* The file as it was when sm_ref_load opened it (0 for a reference
+	 * from memory): what an index records to recognise its FASTA. */
+	int64_t file_size, file_mtime_s, file_mtime_ns;
+	/* Nonzero when seq belongs to someone else (an index file's mapping,
+	 * mapper/index.h), who keeps it valid as long as the reference is used;
+	 * sm_ref_destroy then leaves it alone. */
+	int seq_borrowed;
 } sm_ref_t;
 
 /* Reads a FASTA file, plain or gzip, multi-line, any number of contigs.
@@ -38,6 +45,10 @@ typedef struct {
  * truncated gzip, no contig, a contig with no sequence, duplicate names,
  * anything but an IUPAC DNA letter (U, '*' and '-' included). */
 int sm_ref_load(const char *path, sm_ref_t **out);
+
+/* The size and modification time of the file at path into *size, *mtime_s,
+ * *mtime_ns; returns 0, or -1 (errno set) when it cannot be stat'ed. */
+int sm_ref_file_stamp(const char *path, int64_t *size, int64_t *mtime_s, int64_t *mtime_ns);
 
 /* Builds a reference from memory (tests, benchmarks): n contigs with the
  * given names and ASCII sequences.  Same validation; returns 0 or -1. */

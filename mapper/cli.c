@@ -583,13 +583,16 @@ static void index_usage(FILE *fp)
 		"Builds the minimizer index that seeded mapping uses; 'scanmap map' loads\n"
 		"REF%s when it exists.\n\n"
 		"  -o FILE   index file [REF%s]\n"
+		"  -t INT    threads (the file does not depend on them) [1]\n"
 		"  -k INT    minimizer length, %d..%d [%d]\n"
 		"  -w INT    minimizer window (k-mers per window), 1..%d [%d]\n"
-		"  -v INT    verbosity, 0..%d [%d]\n"
-		"  -h        print this help and exit\n",
+		"  -v INT    verbosity, 0..%d [%d]; %d prints each stage\n"
+		"  -h        print this help and exit\n\n"
+		"The index holds the reference too: 'scanmap map' reads the FASTA again\n"
+		"only when it has another modification time than the index recorded.\n",
 		SM_INDEX_SUFFIX, SM_INDEX_SUFFIX, SM_INDEX_MIN_K, SM_INDEX_MAX_K,
 		SM_INDEX_DEFAULT_K, SM_INDEX_MAX_W, SM_INDEX_DEFAULT_W, SM_VERBOSITY_MAX,
-		SM_LOG_INFO);
+		SM_LOG_INFO, SM_LOG_INFO);
 }
 
 /* Peak resident memory of this process so far, in MiB. */
@@ -607,19 +610,21 @@ static int index_main(int argc, char **argv)
 {
 	const char *out_path = NULL;
 	int k = SM_INDEX_DEFAULT_K, w = SM_INDEX_DEFAULT_W, verbosity = SM_LOG_INFO, c;
+	int n_threads = 1;
 	char *path = NULL;
 	sm_ref_t *ref = NULL;
 	sm_index_t *idx = NULL;
-	double t0 = sm_seconds();
+	double t0 = sm_seconds(), t;
 	int rc = SM_EXIT_FAILURE;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt(argc, argv, ":o:k:w:v:h")) >= 0) {
+	while ((c = getopt(argc, argv, ":o:t:k:w:v:h")) >= 0) {
 		int bad = 0;
 
 		switch (c) {
 		case 'o': out_path = optarg; break;
+		case 't': bad = parse_int_opt("-t", optarg, &n_threads); break;
 		case 'k': bad = parse_int_opt("-k", optarg, &k); break;
 		case 'w': bad = parse_int_opt("-w", optarg, &w); break;
 		case 'v': bad = parse_int_opt("-v", optarg, &verbosity); break;
@@ -648,6 +653,7 @@ static int index_main(int argc, char **argv)
 	}
 	if (check_range("-k (minimizer length)", k, SM_INDEX_MIN_K, SM_INDEX_MAX_K) < 0 ||
 	    check_range("-w (minimizer window)", w, 1, SM_INDEX_MAX_W) < 0 ||
+	    check_range("-t (threads)", n_threads, 1, SM_MAX_THREADS) < 0 ||
 	    check_range("-v (verbosity)", verbosity, 0, SM_VERBOSITY_MAX) < 0)
 		return SM_EXIT_USAGE;
 	sm_log_set_level((enum sm_log_level)verbosity);
@@ -664,9 +670,16 @@ static int index_main(int argc, char **argv)
 	if (sm_outfile_check_inputs("-o", out_path, (const char *const *)&argv[optind], 1) < 0 ||
 	    sm_ref_load(argv[optind], &ref) < 0)
 		goto out;
-	idx = sm_index_build(ref, k, w);
-	if (!idx || sm_index_save(idx, out_path) < 0)
+	sm_log(SM_LOG_INFO, "index: read %s: %lld bases in %d contigs (%.1f s); building with "
+	       "%d threads", argv[optind], (long long)ref->total, ref->n_contig,
+	       sm_seconds() - t0, n_threads);
+	idx = sm_index_build(ref, k, w, n_threads, 1);
+	if (!idx)
 		goto out;
+	t = sm_seconds();
+	if (sm_index_save(idx, ref, out_path, n_threads) < 0)
+		goto out;
+	sm_log(SM_LOG_INFO, "index: wrote %s (%.1f s)", out_path, sm_seconds() - t);
 	sm_log(SM_LOG_INFO, "index %s: k=%d w=%d, %lld bases, %lld minimizers (%lld distinct), "
 	       "%.2f s, peak memory %.1f MiB", out_path, k, w, (long long)ref->total,
 	       (long long)idx->start[idx->n_key], (long long)idx->n_key,

@@ -120,14 +120,12 @@ int sm_mapopt_check(const sm_mapopt_t *o)
 	return 0;
 }
 
-/* The index of seeded mode: REF.smi when it exists (and matches -k/-w when
- * they were given), else built in memory. */
-static sm_index_t *get_index(const char *ref_path, const sm_mapopt_t *o, const sm_ref_t *ref)
+/* REF.smi, the index file of reference REF, in a new string (NULL when out
+ * of memory, logged). */
+static char *index_path(const char *ref_path)
 {
 	size_t l = strlen(ref_path);
 	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
-	sm_index_t *idx = NULL;
-	double t0 = sm_seconds();
 
 	if (!path) {
 		sm_log(SM_LOG_ERROR, "out of memory");
@@ -135,25 +133,68 @@ static sm_index_t *get_index(const char *ref_path, const sm_mapopt_t *o, const s
 	}
 	memcpy(path, ref_path, l);
 	memcpy(path + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
-	if (access(path, F_OK) == 0) {
-		idx = sm_index_load(path, ref);
-		if (idx && o->seed_kw_set && (idx->k != o->seed_k || idx->w != o->seed_w)) {
-			sm_log(SM_LOG_WARNING, "%s has k=%d w=%d, not the -k %d -w %d asked for: "
-			       "building the index in memory", path, idx->k, idx->w, o->seed_k, o->seed_w);
-			sm_index_destroy(idx);
-			idx = sm_index_build(ref, o->seed_k, o->seed_w);
-		} else if (idx) {
-			sm_log(SM_LOG_INFO, "loaded index %s (k=%d w=%d) in %.2f s", path, idx->k,
-			       idx->w, sm_seconds() - t0);
-		}
-	} else {
-		idx = sm_index_build(ref, o->seed_k, o->seed_w);
-		if (idx)
-			sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
-			       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
-			       sm_seconds() - t0);
+	return path;
+}
+
+/* Seeded mode's index and the reference from REF.smi, when it exists and
+ * seeded mode may run: the file holds both, so the FASTA is not parsed
+ * (mapper/index.h).  Returns 1 with *idx and *ref set, 0 when there is no
+ * usable file (none, or not the -k/-w asked for: the caller reads the
+ * FASTA and builds the index in memory), or -1 after logging. */
+static int load_index(const char *ref_path, const sm_mapopt_t *o, sm_index_t **idx,
+		      sm_ref_t **ref)
+{
+	sm_index_load_opt_t lo;
+	char *path;
+	double t0 = sm_seconds();
+
+	*idx = NULL;
+	*ref = NULL;
+	if (o->mode == SM_MODE_EXHAUSTIVE)
+		return 0;
+	if (!(path = index_path(ref_path)))
+		return -1;
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return 0;
 	}
+	sm_index_load_opt_init(&lo);
+	lo.fasta_path = ref_path;
+	lo.n_threads = o->n_threads > 0 ? o->n_threads : 1;
+	*idx = sm_index_load(path, &lo, ref);
+	if (!*idx) {
+		free(path);
+		return -1;
+	}
+	if (o->seed_kw_set && ((*idx)->k != o->seed_k || (*idx)->w != o->seed_w)) {
+		sm_log(SM_LOG_WARNING, "%s has k=%d w=%d, not the -k %d -w %d asked for: "
+		       "building the index in memory", path, (*idx)->k, (*idx)->w, o->seed_k,
+		       o->seed_w);
+		sm_ref_destroy(*ref);
+		sm_index_destroy(*idx);
+		*idx = NULL;
+		*ref = NULL;
+		free(path);
+		return 0;
+	}
+	sm_log(SM_LOG_INFO, "loaded index %s (k=%d w=%d) and its reference in %.2f s", path,
+	       (*idx)->k, (*idx)->w, sm_seconds() - t0);
 	free(path);
+	return 1;
+}
+
+/* Seeded mode's index built in memory (no usable REF.smi). */
+static sm_index_t *get_index(const char *ref_path, const sm_mapopt_t *o, const sm_ref_t *ref)
+{
+	double t0 = sm_seconds();
+	sm_index_t *idx = sm_index_build(ref, o->seed_k, o->seed_w,
+					 o->n_threads > 0 ? o->n_threads : 1, 0);
+
+	(void)ref_path;
+	if (idx)
+		sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
+		       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
+		       sm_seconds() - t0);
 	return idx;
 }
 
@@ -232,8 +273,16 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	if (o->engine == SM_ENGINE_GPU || o->engine == SM_ENGINE_AUTO)
 		warming = pthread_create(&warm_th, NULL, warm_up_main, &gopt) == 0;
 	t = sm_seconds();
-	if (sm_ref_load(ref_path, &ctx->ref) < 0)
+	switch (load_index(ref_path, o, &ctx->index_file, &ctx->ref)) {
+	case 0:
+		if (sm_ref_load(ref_path, &ctx->ref) < 0)
+			goto out;
+		break;
+	case 1:
+		break;
+	default:
 		goto out;
+	}
 	sm_log(SM_LOG_DEBUG, "set-up: reference loaded in %.2f s", sm_seconds() - t);
 
 	/* The auto bound depends on the engine that would run exhaustive mode:
@@ -267,9 +316,12 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 					 o->max_occ * SM_SEED_RETRY_OCC;
 		ctx->retry_opt.max_windows = o->max_windows * SM_SEED_RETRY_WINDOWS;
 		ij.ref = ctx->ref;
-		indexing = pthread_create(&index_th, NULL, index_main, &ij) == 0;
-		if (!indexing)
-			index_main(&ij);
+		ij.idx = ctx->index_file;
+		if (!ij.idx) {
+			indexing = pthread_create(&index_th, NULL, index_main, &ij) == 0;
+			if (!indexing)
+				index_main(&ij);
+		}
 	}
 	if (warming) {
 		pthread_join(warm_th, NULL);
@@ -328,9 +380,11 @@ void sm_ctx_destroy(sm_ctx_t *ctx)
 	sm_gpu_seed_destroy(ctx->gseed);
 	if (ctx->engine)
 		sm_engine_destroy(ctx->engine);
-	sm_index_destroy(ctx->index);
 	free(ctx->ins.score);
-	sm_ref_destroy(ctx->ref);
+	sm_ref_destroy(ctx->ref);   /* before the index file, which may hold its bases */
+	if (ctx->index != ctx->index_file)
+		sm_index_destroy(ctx->index);
+	sm_index_destroy(ctx->index_file);
 	free(ctx);
 }
 

@@ -2,16 +2,82 @@
 #include "mapper/index.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "io/base.h"
+#include "io/clock.h"
 #include "io/log.h"
 #include "io/outfile.h"
 #include "mapper/score.h"
 
 static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
+#define SM_INDEX_PREFIX (sizeof index_magic + 1)   /* magic and version byte */
+
+/* Threads any index job uses at most. */
+#define SM_INDEX_MAX_THREADS 256
+
+/* ---- jobs over threads ---- */
+
+/* Runs fn(ctx, j, thread) for every job j in 0..n_jobs on up to n_threads
+ * threads (thread: 0..n_threads-1, for per-thread scratch), each taking the
+ * next job as it finishes one; returns when all are done.  If a thread
+ * cannot be started, the others (the caller's at least) do its share. */
+typedef void (*job_fn)(void *ctx, int64_t job, int thread);
+
+typedef struct {
+	job_fn fn;
+	void *ctx;
+	int64_t n_jobs;
+	int64_t next;   /* atomic */
+	int thread;
+} jobs_t;
+
+typedef struct {
+	jobs_t *jobs;
+	int thread;
+} jobs_arg_t;
+
+static void *jobs_main(void *arg)
+{
+	jobs_arg_t *a = arg;
+	int64_t j;
+
+	while ((j = __atomic_fetch_add(&a->jobs->next, 1, __ATOMIC_RELAXED)) < a->jobs->n_jobs)
+		a->jobs->fn(a->jobs->ctx, j, a->thread);
+	return NULL;
+}
+
+static void run_jobs(int n_threads, int64_t n_jobs, job_fn fn, void *ctx)
+{
+	jobs_t jobs = { fn, ctx, n_jobs, 0, 0 };
+	pthread_t th[SM_INDEX_MAX_THREADS];
+	jobs_arg_t arg[SM_INDEX_MAX_THREADS];
+	int n_started = 0;
+
+	if (n_threads > SM_INDEX_MAX_THREADS)
+		n_threads = SM_INDEX_MAX_THREADS;
+	if ((int64_t)n_threads > n_jobs)
+		n_threads = n_jobs > 0 ? (int)n_jobs : 1;
+	for (int t = 1; t < n_threads; t++) {
+		arg[n_started + 1] = (jobs_arg_t){ &jobs, n_started + 1 };
+		if (pthread_create(&th[n_started + 1], NULL, jobs_main, &arg[n_started + 1]) != 0)
+			break;
+		n_started++;
+	}
+	arg[0] = (jobs_arg_t){ &jobs, 0 };
+	jobs_main(&arg[0]);
+	for (int t = 1; t <= n_started; t++)
+		pthread_join(th[t], NULL);
+}
+
 
 /* About SM_BUCKET_KEYS keys per look-up bucket (index.h), at least
  * 2^SM_BUCKET_MIN_BITS buckets. */
@@ -25,7 +91,9 @@ int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 	const int shift = 2 * (k - 1);
 	uint64_t fwd = 0, rev = 0;
 	sm_mini_t win[SM_INDEX_MAX_W];   /* ring of the last w k-mers */
+	sm_mini_t best = { 0, 0, -1 };   /* the window's minimizer, once it is full */
 	int64_t n_out = 0, last_pos = -1, filled = 0;
+	int at = 0;                      /* where the next k-mer goes in the ring */
 
 	for (int64_t i = 0; i < len; i++) {
 		uint8_t c = seq[i];
@@ -43,18 +111,25 @@ int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 		m.strand = rev < fwd;
 		m.hash = (uint32_t)sm_mix64(m.strand ? rev : fwd);
 		m.pos = i;
-		win[(filled - k) % w] = m;
+		win[at] = m;
+		if (++at == w)
+			at = 0;
 		if (filled - k + 1 < w)
 			continue;
-		/* The window's smallest hash; ties go to the leftmost k-mer. */
-		const sm_mini_t *best = NULL;
-		for (int t = 0; t < w; t++) {
-			const sm_mini_t *x = &win[t];
-			if (!best || x->hash < best->hash ||
-			    (x->hash == best->hash && x->pos < best->pos))
-				best = x;
+		/* The window's smallest hash, ties to the leftmost k-mer: the new
+		 * k-mer takes over only with a smaller hash, and the window is
+		 * searched again only when its minimizer has just left it.  (The
+		 * k-mers of a window end at i - w + 1 .. i.) */
+		if (filled - k + 1 == w || best.pos < i - w + 1) {
+			best = win[0];
+			for (int t = 1; t < w; t++)
+				if (win[t].hash < best.hash ||
+				    (win[t].hash == best.hash && win[t].pos < best.pos))
+					best = win[t];
+		} else if (m.hash < best.hash) {
+			best = m;
 		}
-		if (best->pos == last_pos)
+		if (best.pos == last_pos)
 			continue;
 		if (n_out == *cap) {
 			int64_t nc = *cap ? 2 * *cap : 1024;
@@ -64,138 +139,373 @@ int64_t sm_minimizers(const uint8_t *seq, int64_t len, int k, int w,
 			*out = p;
 			*cap = nc;
 		}
-		(*out)[n_out++] = *best;
-		last_pos = best->pos;
+		(*out)[n_out++] = best;
+		last_pos = best.pos;
 	}
 	return n_out;
-}
-
-uint64_t sm_ref_checksum(const sm_ref_t *ref)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (int64_t i = 0; i < ref->total; i++)
-		h = (h ^ ref->seq[i]) * 1099511628211ull;
-	for (int32_t c = 0; c < ref->n_contig; c++)
-		h = (h ^ (uint64_t)ref->len[c]) * 1099511628211ull;
-	return h;
-}
-
-static int cmp_mini(const void *a, const void *b)
-{
-	const sm_mini_t *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 void sm_index_destroy(sm_index_t *idx)
 {
 	if (!idx)
 		return;
-	free(idx->key);
-	free(idx->start);
-	free(idx->pos);
+	if (idx->map) {
+		munmap(idx->map, idx->map_len);
+	} else {
+		free(idx->key);
+		free(idx->start);
+		free(idx->pos);
+	}
 	free(idx->bucket);
 	free(idx);
 }
 
-/* Builds idx->bucket from the sorted keys.  Returns 0 or -1 when out of
- * memory; leaves it NULL (binary search) for more than 2^32 - 1 keys. */
-static int index_buckets(sm_index_t *idx)
+/* ---- the bucket table (index.h) ---- */
+
+/* Keys per job of the passes over the keys (bucket table, checks). */
+#define SM_KEY_JOB ((int64_t)1 << 18)
+
+static int64_t key_jobs(int64_t n_key)
+{
+	return n_key ? (n_key + SM_KEY_JOB - 1) / SM_KEY_JOB : 1;
+}
+
+/* The bucket entries that keys j*SM_KEY_JOB .. (j+1)*SM_KEY_JOB decide:
+ * bucket[b] is the first key whose top bits are >= b, so each key t sets
+ * the entries above its predecessor's top bits up to its own (the last
+ * job also those above the last key's: n_key).  Keys must be increasing. */
+static void bucket_range(const sm_index_t *idx, int64_t j)
+{
+	const int sh = SM_HASH_BITS - idx->bucket_bits;
+	const uint64_t n_b = (uint64_t)1 << idx->bucket_bits;
+	int64_t t0 = j * SM_KEY_JOB, t1 = t0 + SM_KEY_JOB < idx->n_key ? t0 + SM_KEY_JOB : idx->n_key;
+
+	for (int64_t t = t0; t < t1; t++) {
+		uint64_t lo = t ? (uint64_t)(idx->key[t - 1] >> sh) + 1 : 0, hi = idx->key[t] >> sh;
+
+		for (uint64_t b = lo; b <= hi; b++)
+			idx->bucket[b] = (uint32_t)t;
+	}
+	if (t1 == idx->n_key)
+		for (uint64_t b = idx->n_key ? (uint64_t)(idx->key[idx->n_key - 1] >> sh) + 1 : 0;
+		     b <= n_b; b++)
+			idx->bucket[b] = (uint32_t)idx->n_key;
+}
+
+/* Allocates idx->bucket (zeroed) for the keys: 0, or -1 when out of memory;
+ * leaves it NULL (binary search) for more than 2^32 - 1 keys. */
+static int bucket_alloc(sm_index_t *idx)
 {
 	int bits = SM_BUCKET_MIN_BITS;
-	int64_t k = 0;
 
 	if (idx->n_key > (int64_t)UINT32_MAX)
 		return 0;
 	while (bits < SM_HASH_BITS && ((int64_t)SM_BUCKET_KEYS << bits) < idx->n_key)
 		bits++;
-	idx->bucket = malloc((((size_t)1 << bits) + 1) * sizeof *idx->bucket);
+	idx->bucket = calloc(((size_t)1 << bits) + 1, sizeof *idx->bucket);
 	if (!idx->bucket)
 		return -1;
 	idx->bucket_bits = bits;
-	for (uint64_t b = 0; b <= (uint64_t)1 << bits; b++) {
-		/* First key whose top bits are >= b. */
-		while (k < idx->n_key && (uint64_t)(idx->key[k] >> (SM_HASH_BITS - bits)) < b)
-			k++;
-		idx->bucket[b] = (uint32_t)k;
+	return 0;
+}
+
+static void bucket_job(void *ctx, int64_t j, int thread)
+{
+	bucket_range(ctx, j);
+}
+
+/* ---- building ---- */
+
+/* The build works in parallel and in 8 bytes per minimizer occurrence:
+ *   1. the reference is cut into pieces of SM_PIECE bases (global
+ *      coordinates, across contigs); each piece's minimizers are counted
+ *      per sort bucket (the hash's top bucket_bits bits);
+ *   2. each piece's minimizers are computed again and each written, as one
+ *      packed 64-bit word (below), at its place among its bucket's: in
+ *      piece order, so every bucket is in position order;
+ *   3. each bucket is sorted by the rest of the hash (radix, stable: equal
+ *      hashes stay in position order), which gives the (hash, position)
+ *      order of the keys and positions;
+ *   4. keys and offsets are taken out and each word replaced, in place, by
+ *      its position: the word array becomes pos[].
+ * A packed word holds, from the top: the hash's low 32 - bucket_bits bits,
+ * then (global position << 1 | strand) in pos_bits bits.
+ * A piece's minimizers are those of the whole contig that lie in it:
+ * computed from k + w - 2 bases before it (the first window that ends in
+ * it) to w - 1 bases after it (the last window that can choose one of its
+ * k-mers), keeping those whose position lies in it (see sm_minimizers:
+ * windows agree once full, and a minimizer's position never goes back). */
+#define SM_PIECE ((int64_t)1 << 22)
+#define SM_SORT_MIN_BUCKET_BITS 10
+#define SM_SORT_MAX_BUCKET_BITS 24
+#define SM_SORT_DIGIT 8
+
+typedef struct {
+	const sm_ref_t *ref;
+	int k, w;
+	int n_threads;
+	int bucket_bits, pos_bits;
+	int64_t n_piece, n_bucket;
+	uint32_t *count;         /* [piece][bucket] minimizers */
+	int64_t *cursor;         /* [piece][bucket] where the next one goes */
+	uint64_t *word;          /* the packed words, by bucket */
+	int64_t *bstart;         /* [n_bucket + 1] each bucket's first word */
+	int64_t *bkeys;          /* [n_bucket + 1] distinct keys per bucket, then their prefix */
+	sm_mini_t **buf;         /* per thread */
+	int64_t *buf_cap;
+	uint64_t **tmp;          /* per thread, room for the largest bucket */
+	sm_index_t *idx;
+	int failed;              /* out of memory in a job */
+} build_t;
+
+/* Calls emit(b, hash, global position << 1 | strand) for every minimizer of
+ * piece j, in position order. */
+static int piece_minimizers(build_t *b, int64_t j, int thread,
+			    void (*emit)(build_t *b, int64_t j, uint32_t hash, uint64_t val))
+{
+	const sm_ref_t *ref = b->ref;
+	int64_t A = j * SM_PIECE, B = A + SM_PIECE < ref->total ? A + SM_PIECE : ref->total;
+
+	for (int32_t c = sm_offset_find(ref->offset, ref->n_contig, A);
+	     c < ref->n_contig && ref->offset[c] < B; c++) {
+		int64_t lo = ref->offset[c], hi = lo + ref->len[c];
+		int64_t a = A > lo ? A : lo, e = B < hi ? B : hi;
+		int64_t from = a - (b->k + b->w - 2) > lo ? a - (b->k + b->w - 2) : lo;
+		int64_t to = e + b->w - 1 < hi ? e + b->w - 1 : hi;
+		int64_t n = sm_minimizers(ref->seq + from, to - from, b->k, b->w, &b->buf[thread],
+					  &b->buf_cap[thread]);
+
+		if (n < 0)
+			return -1;
+		for (int64_t t = 0; t < n; t++) {
+			const sm_mini_t *m = &b->buf[thread][t];
+			int64_t g = from + m->pos;
+
+			if (g >= a && g < e)
+				emit(b, j, m->hash, (uint64_t)g << 1 | m->strand);
+		}
 	}
 	return 0;
 }
 
-/* An empty index of ref (whose sm_ref_checksum() is ref_sum). */
-static sm_index_t *index_new(const sm_ref_t *ref, uint64_t ref_sum, int k, int w)
+static void emit_count(build_t *b, int64_t j, uint32_t hash, uint64_t val)
 {
-	sm_index_t *idx = calloc(1, sizeof *idx);
-
-	if (!idx)
-		return NULL;
-	idx->k = k;
-	idx->w = w;
-	idx->ref_len = ref->total;
-	idx->n_contig = ref->n_contig;
-	idx->ref_sum = ref_sum;
-	return idx;
+	b->count[j * b->n_bucket + (hash >> (SM_HASH_BITS - b->bucket_bits))]++;
 }
 
-sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w)
+static void emit_place(build_t *b, int64_t j, uint32_t hash, uint64_t val)
 {
-	sm_mini_t *all = NULL, *buf = NULL;
-	int64_t n_all = 0, cap_buf = 0;
-	sm_index_t *idx;
+	const int sh = SM_HASH_BITS - b->bucket_bits;
+	uint64_t low = hash & (((uint64_t)1 << sh) - 1);
 
+	b->word[b->cursor[j * b->n_bucket + (hash >> sh)]++] = low << b->pos_bits | val;
+}
+
+static void count_job(void *ctx, int64_t j, int thread)
+{
+	build_t *b = ctx;
+
+	if (piece_minimizers(b, j, thread, emit_count) < 0)
+		b->failed = 1;
+}
+
+static void place_job(void *ctx, int64_t j, int thread)
+{
+	build_t *b = ctx;
+
+	if (piece_minimizers(b, j, thread, emit_place) < 0)
+		b->failed = 1;
+}
+
+/* Sorts bucket j by the hash bits of its words (stable LSD radix) and
+ * counts its distinct keys into bkeys[j]. */
+static void sort_job(void *ctx, int64_t j, int thread)
+{
+	build_t *b = ctx;
+	uint64_t *src = b->word + b->bstart[j], *dst = b->tmp[thread], *swap;
+	int64_t n = b->bstart[j + 1] - b->bstart[j], keys = 0;
+	const int hash_bits = SM_HASH_BITS - b->bucket_bits;
+
+	for (int d = 0; d < hash_bits; d += SM_SORT_DIGIT) {
+		int64_t count[1 << SM_SORT_DIGIT] = { 0 }, at = 0;
+		const int shift = b->pos_bits + d;
+		const uint64_t mask = (1u << SM_SORT_DIGIT) - 1;
+
+		for (int64_t t = 0; t < n; t++)
+			count[src[t] >> shift & mask]++;
+		for (int v = 0; v < 1 << SM_SORT_DIGIT; v++) {
+			int64_t c = count[v];
+
+			count[v] = at;
+			at += c;
+		}
+		for (int64_t t = 0; t < n; t++)
+			dst[count[src[t] >> shift & mask]++] = src[t];
+		swap = src, src = dst, dst = swap;
+	}
+	if (src != b->word + b->bstart[j])
+		memcpy(b->word + b->bstart[j], src, (size_t)n * sizeof *src);
+	src = b->word + b->bstart[j];
+	for (int64_t t = 0; t < n; t++)
+		keys += t == 0 || src[t] >> b->pos_bits != src[t - 1] >> b->pos_bits;
+	b->bkeys[j] = keys;
+}
+
+/* Writes bucket j's keys and offsets and turns its words into positions. */
+static void split_job(void *ctx, int64_t j, int thread)
+{
+	build_t *b = ctx;
+	sm_index_t *idx = b->idx;
+	const int sh = SM_HASH_BITS - b->bucket_bits;
+	const uint64_t pos_mask = ((uint64_t)1 << b->pos_bits) - 1;
+	int64_t kk = b->bkeys[j];
+
+	for (int64_t t = b->bstart[j]; t < b->bstart[j + 1]; t++) {
+		uint64_t wd = b->word[t];
+
+		if (t == b->bstart[j] || wd >> b->pos_bits != b->word[t - 1] >> b->pos_bits) {
+			idx->key[kk] = (uint32_t)((uint64_t)j << sh | wd >> b->pos_bits);
+			idx->start[kk++] = t;
+		}
+		/* word[t - 1] is still compared above: rewrite it only now. */
+		if (t > b->bstart[j])
+			b->word[t - 1] &= pos_mask;
+	}
+	if (b->bstart[j + 1] > b->bstart[j])
+		b->word[b->bstart[j + 1] - 1] &= pos_mask;
+}
+
+static void build_free(build_t *b)
+{
+	for (int t = 0; b->buf && t < b->n_threads; t++)
+		free(b->buf[t]);
+	for (int t = 0; b->tmp && t < b->n_threads; t++)
+		free(b->tmp[t]);
+	free(b->buf);
+	free(b->buf_cap);
+	free(b->tmp);
+	free(b->count);
+	free(b->cursor);
+	free(b->word);
+	free(b->bstart);
+	free(b->bkeys);
+}
+
+sm_index_t *sm_index_build(const sm_ref_t *ref, int k, int w, int n_threads, int progress)
+{
+	build_t b;
+	sm_index_t *idx = NULL;
+	int64_t n_pos = 0, max_bucket = 0, n_key = 0;
+	double t0 = sm_seconds(), t;
+
+	memset(&b, 0, sizeof b);
 	if (k < SM_INDEX_MIN_K || k > SM_INDEX_MAX_K || w < 1 || w > SM_INDEX_MAX_W) {
 		sm_log(SM_LOG_ERROR, "index: k must be %d..%d and w 1..%d (got k=%d w=%d)",
 		       SM_INDEX_MIN_K, SM_INDEX_MAX_K, SM_INDEX_MAX_W, k, w);
 		return NULL;
 	}
-	idx = index_new(ref, sm_ref_checksum(ref), k, w);
-	if (!idx)
-		goto oom;
-	for (int32_t c = 0; c < ref->n_contig; c++) {
-		int64_t n = sm_minimizers(ref->seq + ref->offset[c], ref->len[c], k, w, &buf, &cap_buf);
-		sm_mini_t *p;
-
-		if (n < 0)
-			goto oom;
-		p = realloc(all, (size_t)(n_all + n + 1) * sizeof *p);
-		if (!p)
-			goto oom;
-		all = p;
-		for (int64_t t = 0; t < n; t++) {
-			all[n_all + t] = buf[t];
-			all[n_all + t].pos += ref->offset[c];
-		}
-		n_all += n;
+	b.ref = ref;
+	b.k = k;
+	b.w = w;
+	b.n_threads = n_threads < 1 ? 1 : n_threads > SM_INDEX_MAX_THREADS ? SM_INDEX_MAX_THREADS :
+		      n_threads;
+	b.pos_bits = 1;
+	while (b.pos_bits < 63 && ((uint64_t)1 << b.pos_bits) < (uint64_t)ref->total << 1)
+		b.pos_bits++;
+	b.bucket_bits = b.pos_bits - SM_HASH_BITS > SM_SORT_MIN_BUCKET_BITS ?
+			b.pos_bits - SM_HASH_BITS : SM_SORT_MIN_BUCKET_BITS;
+	if (b.bucket_bits > SM_SORT_MAX_BUCKET_BITS) {
+		sm_log(SM_LOG_ERROR, "index: a reference of %lld bases is too long to index",
+		       (long long)ref->total);
+		return NULL;
 	}
-	free(buf);
-	buf = NULL;
-	qsort(all, (size_t)n_all, sizeof *all, cmp_mini);
+	b.n_bucket = (int64_t)1 << b.bucket_bits;
+	b.n_piece = (ref->total + SM_PIECE - 1) / SM_PIECE;
+	idx = calloc(1, sizeof *idx);
+	b.count = calloc((size_t)(b.n_piece * b.n_bucket), sizeof *b.count);
+	b.buf = calloc((size_t)b.n_threads, sizeof *b.buf);
+	b.buf_cap = calloc((size_t)b.n_threads, sizeof *b.buf_cap);
+	b.tmp = calloc((size_t)b.n_threads, sizeof *b.tmp);
+	b.bstart = malloc((size_t)(b.n_bucket + 1) * sizeof *b.bstart);
+	b.bkeys = malloc((size_t)(b.n_bucket + 1) * sizeof *b.bkeys);
+	if (!idx || !b.count || !b.buf || !b.buf_cap || !b.tmp || !b.bstart || !b.bkeys)
+		goto oom;
+	idx->k = k;
+	idx->w = w;
+	idx->ref_len = ref->total;
+	idx->n_contig = ref->n_contig;
 
-	idx->pos = malloc((size_t)(n_all + 1) * sizeof *idx->pos);
-	idx->key = malloc((size_t)(n_all + 1) * sizeof *idx->key);
-	idx->start = malloc((size_t)(n_all + 2) * sizeof *idx->start);
-	if (!idx->pos || !idx->key || !idx->start)
+	t = sm_seconds();
+	run_jobs(b.n_threads, b.n_piece, count_job, &b);
+	if (b.failed)
 		goto oom;
-	for (int64_t t = 0; t < n_all; t++) {
-		if (t == 0 || all[t].hash != all[t - 1].hash) {
-			idx->key[idx->n_key] = all[t].hash;
-			idx->start[idx->n_key++] = t;
+	/* Bucket by bucket, piece by piece: each bucket in position order. */
+	b.cursor = malloc((size_t)(b.n_piece * b.n_bucket) * sizeof *b.cursor);
+	if (!b.cursor)
+		goto oom;
+	for (int64_t j = 0; j < b.n_bucket; j++) {
+		b.bstart[j] = n_pos;
+		for (int64_t p = 0; p < b.n_piece; p++) {
+			b.cursor[p * b.n_bucket + j] = n_pos;
+			n_pos += b.count[p * b.n_bucket + j];
 		}
-		idx->pos[t] = all[t].pos << 1 | all[t].strand;
+		if (n_pos - b.bstart[j] > max_bucket)
+			max_bucket = n_pos - b.bstart[j];
 	}
-	idx->start[idx->n_key] = n_all;
-	free(all);
-	all = NULL;
-	if (index_buckets(idx) < 0)
+	b.bstart[b.n_bucket] = n_pos;
+	free(b.count);
+	b.count = NULL;
+	if (progress)
+		sm_log(SM_LOG_INFO, "index: %lld minimizers counted in %lld pieces (%.1f s)",
+		       (long long)n_pos, (long long)b.n_piece, sm_seconds() - t);
+
+	t = sm_seconds();
+	b.word = malloc((size_t)(n_pos + 1) * sizeof *b.word);
+	if (!b.word)
 		goto oom;
+	run_jobs(b.n_threads, b.n_piece, place_job, &b);
+	free(b.cursor);
+	b.cursor = NULL;
+	for (int th = 0; th < b.n_threads; th++) {
+		free(b.buf[th]);
+		b.buf[th] = NULL;
+		if (!b.failed && !(b.tmp[th] = malloc((size_t)(max_bucket + 1) * sizeof **b.tmp)))
+			b.failed = 1;
+	}
+	if (b.failed)
+		goto oom;
+	run_jobs(b.n_threads, b.n_bucket, sort_job, &b);
+	for (int64_t j = 0; j <= b.n_bucket; j++) {
+		int64_t c = j < b.n_bucket ? b.bkeys[j] : 0;
+
+		b.bkeys[j] = n_key;
+		n_key += c;
+	}
+	if (progress)
+		sm_log(SM_LOG_INFO, "index: minimizers placed and sorted: %lld distinct (%.1f s)",
+		       (long long)n_key, sm_seconds() - t);
+
+	idx->n_key = n_key;
+	idx->key = malloc((size_t)(n_key + 1) * sizeof *idx->key);
+	idx->start = malloc((size_t)(n_key + 1) * sizeof *idx->start);
+	if (!idx->key || !idx->start)
+		goto oom;
+	b.idx = idx;
+	run_jobs(b.n_threads, b.n_bucket, split_job, &b);
+	idx->start[n_key] = n_pos;
+	idx->pos = (int64_t *)b.word;
+	b.word = NULL;
+	if (bucket_alloc(idx) < 0)
+		goto oom;
+	if (idx->bucket)
+		run_jobs(b.n_threads, key_jobs(n_key), bucket_job, idx);
+	build_free(&b);
+	if (progress)
+		sm_log(SM_LOG_INFO, "index: built in %.1f s", sm_seconds() - t0);
 	return idx;
 oom:
 	sm_log(SM_LOG_ERROR, "index: out of memory");
-	free(all);
-	free(buf);
+	build_free(&b);
 	sm_index_destroy(idx);
 	return NULL;
 }
@@ -248,38 +558,22 @@ void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int
 	}
 }
 
-/* ---- the index file (layout in index.h) ---- */
+/* ---- the checksum ---- */
 
-/* The fixed-size header after the magic and version byte. */
-typedef struct {
-	int32_t k, w;
-	int64_t ref_len;
-	int32_t n_contig, pad;
-	uint64_t ref_sum;
-	int64_t n_key, n_pos;
-} index_head_t;
-
-#define SM_INDEX_PREFIX (sizeof index_magic + 1)   /* magic and version byte */
-/* Bytes read or written, and checksummed, at a time: small enough that the
- * checksum reads them back from cache. */
-#define SM_INDEX_IO_CHUNK ((size_t)1 << 20)
-
-/* The body checksum: SM_SUM_LANES independent multiply-rotate chains over
- * 64-bit little-endian words, so that it runs at memory speed instead of one
- * multiply latency per word.  Each step h -> rotl((h ^ w) * odd, r) is a
- * bijection of h for any word w and of w for any h, so a change confined to
- * one word (any number of flipped bits in it) always changes the sum. */
+/* sm_index_checksum: the data is cut into blocks of SM_INDEX_SUM_BLOCK
+ * bytes; each block is summed by SM_SUM_LANES independent multiply-rotate
+ * chains over its 64-bit little-endian words (the last group of a block
+ * padded with zeros), so that one core sums at memory speed, and threads
+ * sum blocks of their own; the block sums, in order, are folded into one.
+ * Each step h -> rotl((h ^ w) * odd, r) is a bijection of h for any word w
+ * and of w for any h, so a change confined to one word (any number of
+ * flipped bits in it) always changes the block's sum and then the whole. */
+#define SM_INDEX_SUM_BLOCK ((size_t)1 << 20)
 #define SM_SUM_LANES 4
-#define SM_SUM_BLOCK (SM_SUM_LANES * 8)
+#define SM_SUM_GROUP (SM_SUM_LANES * 8)
 #define SM_SUM_MUL 0x9E3779B97F4A7C15ull
+#define SM_SUM_SEED 0xC2B2AE3D27D4EB4Full
 #define SM_SUM_ROT 29
-
-typedef struct {
-	uint64_t lane[SM_SUM_LANES];
-	uint8_t tail[SM_SUM_BLOCK];   /* bytes not yet making a whole block */
-	size_t n_tail;
-	uint64_t total;
-} index_sum_t;
 
 static inline uint64_t sum_step(uint64_t h, uint64_t w)
 {
@@ -287,278 +581,672 @@ static inline uint64_t sum_step(uint64_t h, uint64_t w)
 	return h << SM_SUM_ROT | h >> (64 - SM_SUM_ROT);
 }
 
-static void sum_init(index_sum_t *s)
+/* The sum of one block p[0..n), n <= SM_INDEX_SUM_BLOCK. */
+static uint64_t block_sum(const uint8_t *p, size_t n)
 {
-	memset(s, 0, sizeof *s);
-	for (int l = 0; l < SM_SUM_LANES; l++)
-		s->lane[l] = (uint64_t)(l + 1) * 0xC2B2AE3D27D4EB4Full;
-}
+	uint64_t h0 = SM_SUM_SEED, h1 = 2 * SM_SUM_SEED, h2 = 3 * SM_SUM_SEED, h3 = 4 * SM_SUM_SEED;
+	uint64_t w[SM_SUM_LANES], h = n;
+	size_t g = n / SM_SUM_GROUP;
 
-static void sum_blocks(index_sum_t *s, const uint8_t *p, size_t n_block)
-{
-	uint64_t h0 = s->lane[0], h1 = s->lane[1], h2 = s->lane[2], h3 = s->lane[3];
-
-	for (size_t b = 0; b < n_block; b++, p += SM_SUM_BLOCK) {
-		uint64_t w[SM_SUM_LANES];
-
+	for (size_t b = 0; b < g; b++, p += SM_SUM_GROUP) {
 		memcpy(w, p, sizeof w);   /* the file is little-endian, as x86 */
 		h0 = sum_step(h0, w[0]);
 		h1 = sum_step(h1, w[1]);
 		h2 = sum_step(h2, w[2]);
 		h3 = sum_step(h3, w[3]);
 	}
-	s->lane[0] = h0;
-	s->lane[1] = h1;
-	s->lane[2] = h2;
-	s->lane[3] = h3;
+	memset(w, 0, sizeof w);
+	memcpy(w, p, n % SM_SUM_GROUP);
+	h0 = sum_step(h0, w[0]);
+	h1 = sum_step(h1, w[1]);
+	h2 = sum_step(h2, w[2]);
+	h3 = sum_step(h3, w[3]);
+	h = sum_step(h, h0);
+	h = sum_step(h, h1);
+	h = sum_step(h, h2);
+	return sum_step(h, h3);
 }
 
-static void sum_update(index_sum_t *s, const void *data, size_t n)
+static size_t n_blocks(size_t n)
 {
-	const uint8_t *p = data;
-
-	s->total += n;
-	if (s->n_tail) {
-		size_t k = SM_SUM_BLOCK - s->n_tail < n ? SM_SUM_BLOCK - s->n_tail : n;
-
-		memcpy(s->tail + s->n_tail, p, k);
-		s->n_tail += k;
-		p += k;
-		n -= k;
-		if (s->n_tail < SM_SUM_BLOCK)
-			return;
-		sum_blocks(s, s->tail, 1);
-		s->n_tail = 0;
-	}
-	sum_blocks(s, p, n / SM_SUM_BLOCK);
-	p += n - n % SM_SUM_BLOCK;
-	s->n_tail = n % SM_SUM_BLOCK;
-	memcpy(s->tail, p, s->n_tail);
+	return (n + SM_INDEX_SUM_BLOCK - 1) / SM_INDEX_SUM_BLOCK;
 }
 
-static uint64_t sum_final(index_sum_t *s)
+/* The whole from the block sums bs[0..n_blocks(n)) of n bytes. */
+static uint64_t fold_sums(const uint64_t *bs, size_t n)
 {
-	uint64_t h = s->total;
+	uint64_t h = sum_step(SM_SUM_SEED, n);
 
-	memset(s->tail + s->n_tail, 0, SM_SUM_BLOCK - s->n_tail);
-	sum_blocks(s, s->tail, 1);
-	for (int l = 0; l < SM_SUM_LANES; l++)
-		h = sum_step(h, s->lane[l]);
+	for (size_t b = 0; b < n_blocks(n); b++)
+		h = sum_step(h, bs[b]);
 	return h;
 }
 
 uint64_t sm_index_checksum(const void *data, size_t n)
 {
-	index_sum_t s;
+	uint64_t h = sum_step(SM_SUM_SEED, n);
+	const uint8_t *p = data;
 
-	sum_init(&s);
-	sum_update(&s, data, n);
-	return sum_final(&s);
+	for (size_t at = 0; at < n; at += SM_INDEX_SUM_BLOCK)
+		h = sum_step(h, block_sum(p + at, n - at < SM_INDEX_SUM_BLOCK ? n - at :
+					  SM_INDEX_SUM_BLOCK));
+	return h;
 }
 
-/* Writes n bytes and adds them to the sum.  Returns 0 or -1 (errno set). */
-static int put(FILE *fp, index_sum_t *s, const void *data, size_t n)
+/* ---- the file's layout (index.h) ---- */
+
+static int64_t pad8(int64_t n)
 {
-	if (n && fwrite(data, 1, n, fp) != n)
-		return -1;
-	if (s)
-		sum_update(s, data, n);
+	return (n + 7) & ~(int64_t)7;
+}
+
+/* Bytes of each section (unpadded) of a file with header h. */
+static void section_sizes(const sm_index_head_t *h, int64_t size[SM_SEC_N])
+{
+	size[SM_SEC_LEN] = h->n_contig * (int64_t)sizeof(int64_t);
+	size[SM_SEC_NAME] = h->names_len;
+	size[SM_SEC_AMB] = h->n_amb * (int64_t)sizeof(sm_index_amb_t);
+	size[SM_SEC_SEQ] = h->ref_len;
+	size[SM_SEC_KEY] = h->n_key * (int64_t)sizeof(uint32_t);
+	size[SM_SEC_START] = (h->n_key + 1) * (int64_t)sizeof(int64_t);
+	size[SM_SEC_POS] = h->n_pos * (int64_t)sizeof(int64_t);
+}
+
+/* No count may be negative or above this (2^48): the sizes cannot overflow. */
+#define SM_INDEX_MAX_COUNT ((int64_t)1 << 48)
+
+int sm_index_layout(const sm_index_head_t *h, int64_t off[SM_SEC_N + 1])
+{
+	const int64_t count[] = { h->ref_len, h->n_contig, h->names_len, h->n_amb, h->n_key,
+				  h->n_pos };
+	int64_t size[SM_SEC_N];
+
+	for (size_t c = 0; c < sizeof count / sizeof *count; c++)
+		if (count[c] < 0 || count[c] > SM_INDEX_MAX_COUNT)
+			return -1;
+	section_sizes(h, size);
+	off[0] = pad8((int64_t)sizeof *h);
+	for (int s = 0; s < SM_SEC_N; s++)
+		off[s + 1] = off[s] + pad8(size[s]);
 	return 0;
 }
 
-int sm_index_save(const sm_index_t *idx, const char *path)
+/* Checksums of sections: one job per block of every section. */
+typedef struct {
+	const uint8_t *base[SM_SEC_N];   /* each section's bytes */
+	int64_t size[SM_SEC_N];
+	size_t first[SM_SEC_N + 1];      /* each section's first block among all */
+	uint64_t *bs;                    /* the block sums */
+	uint8_t *seq_bad;                /* per SEQ block: a code above SM_BASE_N (or NULL) */
+} sums_t;
+
+static int sums_init(sums_t *s)
+{
+	s->first[0] = 0;
+	for (int c = 0; c < SM_SEC_N; c++)
+		s->first[c + 1] = s->first[c] + n_blocks((size_t)s->size[c]);
+	s->bs = malloc((s->first[SM_SEC_N] + 1) * sizeof *s->bs);
+	return s->bs ? 0 : -1;
+}
+
+static void sum_job(void *ctx, int64_t j, int thread)
+{
+	sums_t *s = ctx;
+	int c = 0;
+	size_t at, n;
+
+	while ((size_t)j >= s->first[c + 1])
+		c++;
+	at = ((size_t)j - s->first[c]) * SM_INDEX_SUM_BLOCK;
+	n = (size_t)s->size[c] - at < SM_INDEX_SUM_BLOCK ? (size_t)s->size[c] - at :
+	    SM_INDEX_SUM_BLOCK;
+	s->bs[j] = block_sum(s->base[c] + at, n);
+	if (c == SM_SEC_SEQ && s->seq_bad) {
+		/* A byte above SM_BASE_N, eight at a time: adding 127 - SM_BASE_N
+		 * to a byte below 128 sets its top bit only when it is above
+		 * SM_BASE_N (no carry out of it); a byte of 128 or more has it
+		 * set already. */
+		const uint64_t ones = ~0ull / 255, add = ones * (127 - SM_BASE_N), top = ones * 128;
+		const uint8_t *p = s->base[c] + at;
+		uint64_t bad = 0, x;
+		size_t i = 0;
+
+		for (; i + 8 <= n; i += 8) {
+			memcpy(&x, p + i, 8);
+			bad |= (x + add) | x;
+		}
+		for (; i < n; i++)
+			bad |= p[i] > SM_BASE_N ? top : 0;
+		s->seq_bad[j - (int64_t)s->first[c]] = (bad & top) != 0;
+	}
+}
+
+static uint64_t section_sum(const sums_t *s, int c)
+{
+	return fold_sums(s->bs + s->first[c], (size_t)s->size[c]);
+}
+
+static uint64_t head_sum(const sm_index_head_t *h)
+{
+	return sm_index_checksum(h, offsetof(sm_index_head_t, head_sum));
+}
+
+/* ---- saving ---- */
+
+/* Writes n bytes and the zeros that pad them to a multiple of 8.  Returns 0
+ * or -1 (errno set). */
+static int put(FILE *fp, const void *data, int64_t n)
+{
+	static const uint8_t zero[8];
+
+	if (n && fwrite(data, 1, (size_t)n, fp) != (size_t)n)
+		return -1;
+	if (pad8(n) > n && fwrite(zero, 1, (size_t)(pad8(n) - n), fp) != (size_t)(pad8(n) - n))
+		return -1;
+	return 0;
+}
+
+int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, int n_threads)
 {
 	sm_outfile_t out;
-	FILE *fp;
-	uint8_t version = SM_INDEX_VERSION;
-	index_head_t h = { idx->k, idx->w, idx->ref_len, idx->n_contig, 0, idx->ref_sum,
-			   idx->n_key, idx->start[idx->n_key] };
-	index_sum_t s;
-	uint64_t sum;
-	int ok;
+	FILE *fp = NULL;
+	sm_index_head_t h;
+	sums_t s;
+	char *names = NULL;
+	sm_index_amb_t *amb = NULL;
+	int64_t at = 0;
+	int ok = 0;
+
+	memset(&h, 0, sizeof h);
+	memset(&s, 0, sizeof s);
+	memcpy(h.magic, index_magic, sizeof h.magic);
+	h.version = SM_INDEX_VERSION;
+	h.k = idx->k;
+	h.w = idx->w;
+	h.ref_len = ref->total;
+	h.n_contig = ref->n_contig;
+	h.n_amb = ref->n_amb;
+	h.n_key = idx->n_key;
+	h.n_pos = idx->start[idx->n_key];
+	h.fasta_size = ref->file_size;
+	h.fasta_mtime_s = ref->file_mtime_s;
+	h.fasta_mtime_ns = ref->file_mtime_ns;
+	for (int32_t c = 0; c < ref->n_contig; c++)
+		h.names_len += (int64_t)strlen(ref->name[c]) + 1;
+	names = malloc((size_t)h.names_len + 1);
+	amb = malloc(((size_t)ref->n_amb + 1) * sizeof *amb);
+	if (!names || !amb) {
+		sm_log(SM_LOG_ERROR, "%s: out of memory writing the index", path);
+		goto out;
+	}
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		size_t l = strlen(ref->name[c]) + 1;
+
+		memcpy(names + at, ref->name[c], l);
+		at += (int64_t)l;
+	}
+	for (int32_t r = 0; r < ref->n_amb; r++)
+		amb[r] = (sm_index_amb_t){ ref->amb[r].start, ref->amb[r].len, ref->amb[r].base };
+	s.base[SM_SEC_LEN] = (const uint8_t *)ref->len;
+	s.base[SM_SEC_NAME] = (const uint8_t *)names;
+	s.base[SM_SEC_AMB] = (const uint8_t *)amb;
+	s.base[SM_SEC_SEQ] = ref->seq;
+	s.base[SM_SEC_KEY] = (const uint8_t *)idx->key;
+	s.base[SM_SEC_START] = (const uint8_t *)idx->start;
+	s.base[SM_SEC_POS] = (const uint8_t *)idx->pos;
+	section_sizes(&h, s.size);
+	if (sums_init(&s) < 0) {
+		sm_log(SM_LOG_ERROR, "%s: out of memory writing the index", path);
+		goto out;
+	}
+	run_jobs(n_threads, (int64_t)s.first[SM_SEC_N], sum_job, &s);
+	for (int c = 0; c < SM_SEC_N; c++)
+		h.sum[c] = section_sum(&s, c);
+	h.head_sum = head_sum(&h);
 
 	if (sm_outfile_begin(&out, path) < 0)
-		return -1;
+		goto out;
 	if (!(fp = fopen(sm_outfile_name(&out), "wb"))) {
 		sm_log(SM_LOG_ERROR, "%s: cannot write the index: %s", path, strerror(errno));
 		sm_outfile_discard(&out);
-		return -1;
+		goto out;
 	}
-	sum_init(&s);
-	ok = put(fp, NULL, index_magic, sizeof index_magic) == 0 &&
-	     put(fp, NULL, &version, 1) == 0 &&
-	     put(fp, &s, &h, sizeof h) == 0 &&
-	     put(fp, &s, idx->key, (size_t)h.n_key * sizeof *idx->key) == 0 &&
-	     put(fp, &s, idx->start, ((size_t)h.n_key + 1) * sizeof *idx->start) == 0 &&
-	     put(fp, &s, idx->pos, (size_t)h.n_pos * sizeof *idx->pos) == 0;
-	sum = sum_final(&s);
-	ok = ok && put(fp, NULL, &sum, sizeof sum) == 0;
+	ok = put(fp, &h, sizeof h) == 0;
+	for (int c = 0; ok && c < SM_SEC_N; c++)
+		ok = put(fp, s.base[c], s.size[c]) == 0;
 	if (fclose(fp) != 0)
 		ok = 0;
 	if (!ok) {
 		sm_log(SM_LOG_ERROR, "%s: writing the index failed: %s", path, strerror(errno));
 		sm_outfile_discard(&out);
-		return -1;
+		goto out;
 	}
-	return sm_outfile_commit(&out);
+	ok = sm_outfile_commit(&out) == 0;
+out:
+	free(names);
+	free(amb);
+	free(s.bs);
+	return ok ? 0 : -1;
 }
 
-/* Reads n bytes into data, adding them to the sum chunk by chunk while they
- * are in cache.  Returns 0, or -1 at the end of the file or a read error. */
-static int get(FILE *fp, index_sum_t *s, void *data, size_t n)
+int sm_index_seal(uint8_t *data, size_t n)
 {
-	uint8_t *p = data;
+	sm_index_head_t h;
+	int64_t off[SM_SEC_N + 1];
+	sums_t s;
 
-	while (n > 0) {
-		size_t k = n < SM_INDEX_IO_CHUNK ? n : SM_INDEX_IO_CHUNK;
-
-		if (fread(p, 1, k, fp) != k)
-			return -1;
-		sum_update(s, p, k);
-		p += k;
-		n -= k;
-	}
+	if (n < sizeof h)
+		return -1;
+	memcpy(&h, data, sizeof h);
+	if (sm_index_layout(&h, off) < 0 || off[SM_SEC_N] != (int64_t)n)
+		return -1;
+	memset(&s, 0, sizeof s);
+	section_sizes(&h, s.size);
+	for (int c = 0; c < SM_SEC_N; c++)
+		s.base[c] = data + off[c];
+	if (sums_init(&s) < 0)
+		return -1;
+	run_jobs(1, (int64_t)s.first[SM_SEC_N], sum_job, &s);
+	for (int c = 0; c < SM_SEC_N; c++)
+		h.sum[c] = section_sum(&s, c);
+	h.head_sum = head_sum(&h);
+	memcpy(data, &h, sizeof h);
+	free(s.bs);
 	return 0;
 }
 
-/* The structure the checksum cannot vouch for in a crafted file, and that
- * the look-ups rely on: keys strictly increasing, offsets from 0 to n_pos
- * strictly increasing (every key has a position), and each key's positions
- * strictly increasing and inside the reference.  Returns 0, or -1 after
- * logging the first violation. */
-static int index_check(const sm_index_t *idx, const char *path)
-{
-	const int64_t n_pos = idx->start[idx->n_key];
+/* ---- loading ---- */
 
-	if (idx->start[0] != 0) {
-		sm_log(SM_LOG_ERROR, "%s: corrupt index: the first offset is %lld, not 0", path,
-		       (long long)idx->start[0]);
-		return -1;
-	}
-	for (int64_t t = 0; t < idx->n_key; t++) {
+void sm_index_load_opt_init(sm_index_load_opt_t *o)
+{
+	memset(o, 0, sizeof o[0]);
+	o->n_threads = 1;
+	o->verify = 1;
+}
+
+/* The structure of the keys, offsets and positions, checked in parallel:
+ * one job per SM_KEY_JOB keys, which also fills its share of the bucket
+ * table; bad[j] is the first key of job j at fault (or -1) and what[j]
+ * says how. */
+enum { KEY_OK, KEY_ORDER, KEY_OFFSET, KEY_POS };
+
+typedef struct {
+	const sm_index_t *idx;
+	int64_t n_pos;
+	int64_t *bad;
+	uint8_t *what;
+	int64_t *bad_pos;   /* the position's rank within its key, for KEY_POS */
+} keycheck_t;
+
+static void keycheck_job(void *ctx, int64_t j, int thread)
+{
+	keycheck_t *kc = ctx;
+	const sm_index_t *idx = kc->idx;
+	int64_t t0 = j * SM_KEY_JOB, t1 = t0 + SM_KEY_JOB < idx->n_key ? t0 + SM_KEY_JOB : idx->n_key;
+
+	kc->bad[j] = -1;
+	for (int64_t t = t0; t < t1; t++) {
+		int64_t s0 = idx->start[t], s1 = idx->start[t + 1];
+
 		if (t > 0 && idx->key[t] <= idx->key[t - 1]) {
-			sm_log(SM_LOG_ERROR, "%s: corrupt index: key %lld is not above the key before it",
-			       path, (long long)t);
-			return -1;
+			kc->bad[j] = t, kc->what[j] = KEY_ORDER;
+			return;
 		}
-		if (idx->start[t + 1] <= idx->start[t] || idx->start[t + 1] > n_pos) {
-			sm_log(SM_LOG_ERROR, "%s: corrupt index: offset %lld (%lld) does not increase "
-			       "within 0..%lld", path, (long long)t + 1,
-			       (long long)idx->start[t + 1], (long long)n_pos);
-			return -1;
+		if (s1 <= s0 || s1 > kc->n_pos || s0 < 0) {
+			kc->bad[j] = t, kc->what[j] = KEY_OFFSET;
+			return;
 		}
-		for (int64_t i = idx->start[t]; i < idx->start[t + 1]; i++) {
+		for (int64_t i = s0; i < s1; i++) {
 			int64_t g = idx->pos[i] >> 1;
 
-			if (idx->pos[i] < 0 || g >= idx->ref_len ||
-			    (i > idx->start[t] && g <= idx->pos[i - 1] >> 1)) {
-				sm_log(SM_LOG_ERROR, "%s: corrupt index: position %lld of key %lld "
-				       "(%lld) is out of order or outside the %lld-base reference",
-				       path, (long long)(i - idx->start[t]), (long long)t,
-				       (long long)g, (long long)idx->ref_len);
-				return -1;
+			if (idx->pos[i] < 0 || g >= idx->ref_len || (i > s0 && g <= idx->pos[i - 1] >> 1)) {
+				kc->bad[j] = t, kc->what[j] = KEY_POS, kc->bad_pos[j] = i - s0;
+				return;
 			}
 		}
 	}
+	if (idx->bucket)
+		bucket_range(idx, j);
+}
+
+/* The small sections: contig lengths adding up to the reference, n_contig
+ * non-empty names, ambiguity runs in order inside the reference.  Returns 0
+ * or -1 after logging. */
+static int check_ref_sections(const char *path, const sm_index_head_t *h, const uint8_t *map,
+			      const int64_t off[SM_SEC_N + 1])
+{
+	const int64_t *len = (const int64_t *)(map + off[SM_SEC_LEN]);
+	const char *names = (const char *)(map + off[SM_SEC_NAME]);
+	const sm_index_amb_t *amb = (const sm_index_amb_t *)(map + off[SM_SEC_AMB]);
+	int64_t total = 0, n_names = 0, last_end = 0;
+
+	for (int64_t c = 0; c < h->n_contig; c++) {
+		if (len[c] <= 0 || len[c] > h->ref_len - total) {
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: the contig lengths do not add up to "
+			       "its %lld-base reference", path, (long long)h->ref_len);
+			return -1;
+		}
+		total += len[c];
+	}
+	for (int64_t i = 0; i < h->names_len; i++)
+		if (names[i] == '\0') {
+			if (i == 0 || names[i - 1] == '\0')
+				break;
+			n_names++;
+		}
+	if (total != h->ref_len || n_names != h->n_contig ||
+	    (h->names_len && names[h->names_len - 1] != '\0')) {
+		sm_log(SM_LOG_ERROR, "%s: corrupt index: its contig table does not match its "
+		       "%lld contigs of %lld bases", path, (long long)h->n_contig,
+		       (long long)h->ref_len);
+		return -1;
+	}
+	for (int64_t r = 0; r < h->n_amb; r++) {
+		if (amb[r].start < last_end || amb[r].len <= 0 ||
+		    amb[r].len > h->ref_len - amb[r].start || amb[r].base < 'A' || amb[r].base > 'Z') {
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: ambiguity run %lld is out of order "
+			       "or outside the reference", path, (long long)r);
+			return -1;
+		}
+		last_end = amb[r].start + amb[r].len;
+	}
 	return 0;
 }
 
-sm_index_t *sm_index_load(const char *path, const sm_ref_t *ref)
+/* The reference the index holds; its bases are the mapping's.  NULL when
+ * out of memory. */
+static sm_ref_t *ref_of_map(const sm_index_head_t *h, const uint8_t *map,
+			    const int64_t off[SM_SEC_N + 1], const char *path)
 {
-	FILE *fp = fopen(path, "rb");
-	char magic[sizeof index_magic];
-	uint8_t version;
-	index_head_t h;
-	sm_index_t *idx = NULL;
-	index_sum_t s;
-	uint64_t sum;
-	struct stat st;
-	int64_t body;
+	sm_ref_t *ref = calloc(1, sizeof *ref);
+	const char *name = (const char *)(map + off[SM_SEC_NAME]);
+	const sm_index_amb_t *amb = (const sm_index_amb_t *)(map + off[SM_SEC_AMB]);
 
-	if (!fp) {
+	if (!ref)
+		return NULL;
+	ref->n_contig = (int32_t)h->n_contig;
+	ref->total = h->ref_len;
+	ref->seq = (uint8_t *)(map + off[SM_SEC_SEQ]);
+	ref->seq_borrowed = 1;
+	ref->n_amb = (int32_t)h->n_amb;
+	ref->file_size = h->fasta_size;
+	ref->file_mtime_s = h->fasta_mtime_s;
+	ref->file_mtime_ns = h->fasta_mtime_ns;
+	ref->name = calloc((size_t)h->n_contig + 1, sizeof *ref->name);
+	ref->len = malloc(((size_t)h->n_contig + 1) * sizeof *ref->len);
+	ref->offset = malloc(((size_t)h->n_contig + 1) * sizeof *ref->offset);
+	ref->amb = malloc(((size_t)h->n_amb + 1) * sizeof *ref->amb);
+	ref->path = strdup(path);
+	if (!ref->name || !ref->len || !ref->offset || !ref->amb || !ref->path)
+		goto oom;
+	memcpy(ref->len, map + off[SM_SEC_LEN], (size_t)h->n_contig * sizeof *ref->len);
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		ref->offset[c] = c ? ref->offset[c - 1] + ref->len[c - 1] : 0;
+		if (!(ref->name[c] = strdup(name)))
+			goto oom;
+		name += strlen(name) + 1;
+	}
+	for (int32_t r = 0; r < ref->n_amb; r++)
+		ref->amb[r] = (sm_amb_run_t){ amb[r].start, amb[r].len, (char)amb[r].base };
+	return ref;
+oom:
+	sm_ref_destroy(ref);
+	return NULL;
+}
+
+/* 1 when a and b hold the same contigs, bases and ambiguity letters. */
+static int same_ref(const sm_ref_t *a, const sm_ref_t *b)
+{
+	if (a->n_contig != b->n_contig || a->total != b->total || a->n_amb != b->n_amb ||
+	    memcmp(a->len, b->len, (size_t)a->n_contig * sizeof *a->len) != 0 ||
+	    memcmp(a->seq, b->seq, (size_t)a->total) != 0)
+		return 0;
+	for (int32_t c = 0; c < a->n_contig; c++)
+		if (strcmp(a->name[c], b->name[c]) != 0)
+			return 0;
+	for (int32_t r = 0; r < a->n_amb; r++)
+		if (a->amb[r].start != b->amb[r].start || a->amb[r].len != b->amb[r].len ||
+		    a->amb[r].base != b->amb[r].base)
+			return 0;
+	return 1;
+}
+
+/* Whether the index's reference is that of the FASTA at fasta: by size and
+ * time, else by contents (a copy that did not keep the time).  Returns 0,
+ * or -1 after logging. */
+static int check_fasta(const char *path, const char *fasta, const sm_index_head_t *h,
+		       const sm_ref_t *mine)
+{
+	int64_t size, mt_s, mt_ns;
+	sm_ref_t *theirs = NULL;
+	double t0 = sm_seconds();
+	int same;
+
+	if (sm_ref_file_stamp(fasta, &size, &mt_s, &mt_ns) < 0) {
+		sm_log(SM_LOG_INFO, "%s: %s: the reference held in the index is used", fasta,
+		       strerror(errno));
+		return 0;
+	}
+	if (h->fasta_size == size && h->fasta_mtime_s == mt_s && h->fasta_mtime_ns == mt_ns)
+		return 0;
+	if (h->fasta_size != size && h->fasta_size != 0) {
+		sm_log(SM_LOG_ERROR, "%s: the index was built from another reference than %s "
+		       "(a file of %lld bytes; it has %lld): rebuild it with 'scanmap index'", path,
+		       fasta, (long long)h->fasta_size, (long long)size);
+		return -1;
+	}
+	if (sm_ref_load(fasta, &theirs) < 0)
+		return -1;
+	same = same_ref(mine, theirs);
+	sm_ref_destroy(theirs);
+	if (!same) {
+		sm_log(SM_LOG_ERROR, "%s: the index was built from another reference than %s: "
+		       "rebuild it with 'scanmap index'", path, fasta);
+		return -1;
+	}
+	sm_log(SM_LOG_INFO, "%s: %s has another modification time than the index records; "
+	       "its contents match (compared in %.1f s; rebuilding the index skips this)", path,
+	       fasta, sm_seconds() - t0);
+	return 0;
+}
+
+sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, sm_ref_t **ref_out)
+{
+	sm_index_load_opt_t opt;
+	sm_index_head_t h;
+	int64_t off[SM_SEC_N + 1];
+	sm_index_t *idx = NULL;
+	sm_ref_t *ref = NULL;
+	sums_t s;
+	keycheck_t kc;
+	struct stat st;
+	uint8_t *map = NULL;
+	ssize_t got;
+	int fd;
+
+	if (opt_in)
+		opt = *opt_in;
+	else
+		sm_index_load_opt_init(&opt);
+	if (ref_out)
+		*ref_out = NULL;
+	memset(&s, 0, sizeof s);
+	memset(&kc, 0, sizeof kc);
+	memset(&h, 0, sizeof h);
+	if ((fd = open(path, O_RDONLY)) < 0) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open the index: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fread(magic, sizeof magic, 1, fp) != 1 || memcmp(magic, index_magic, sizeof magic) != 0) {
+	got = pread(fd, &h, sizeof h, 0);
+	if (got < (ssize_t)SM_INDEX_PREFIX || memcmp(h.magic, index_magic, sizeof h.magic) != 0) {
 		sm_log(SM_LOG_ERROR, "%s: not a scanmap index", path);
 		goto fail;
 	}
-	if (fread(&version, 1, 1, fp) != 1 || version != SM_INDEX_VERSION) {
+	if (h.version != SM_INDEX_VERSION) {
 		sm_log(SM_LOG_ERROR, "%s: index version %d, this scanmap reads version %d: "
-		       "rebuild it with 'scanmap index'", path, version, SM_INDEX_VERSION);
+		       "rebuild it with 'scanmap index'", path, h.version, SM_INDEX_VERSION);
 		goto fail;
 	}
-	sum_init(&s);
-	/* The sizes must agree with the file's before anything is allocated:
-	 * a damaged count must not ask for terabytes. */
-	if (fstat(fileno(fp), &st) != 0 || get(fp, &s, &h, sizeof h) < 0 ||
-	    st.st_size < (off_t)(SM_INDEX_PREFIX + sizeof h + sizeof sum)) {
+	if (fstat(fd, &st) != 0 || got < (ssize_t)sizeof h) {
 		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index header", path);
 		goto fail;
 	}
-	body = (int64_t)st.st_size - (int64_t)(SM_INDEX_PREFIX + sizeof h + sizeof sum);
-	if (h.n_key < 0 || h.n_pos < h.n_key || h.n_pos > body / (int64_t)sizeof *idx->pos ||
-	    h.n_key * (int64_t)sizeof *idx->key + (h.n_key + 1) * (int64_t)sizeof *idx->start +
-	    h.n_pos * (int64_t)sizeof *idx->pos != body) {
+	if (head_sum(&h) != h.head_sum) {
+		sm_log(SM_LOG_ERROR, "%s: corrupt index: its checksum does not match its contents "
+		       "(damaged in storage or in a copy): rebuild it with 'scanmap index'", path);
+		goto fail;
+	}
+	/* The sizes must agree with the file's before anything is mapped. */
+	if (sm_index_layout(&h, off) < 0 || off[SM_SEC_N] != (int64_t)st.st_size) {
 		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index: %lld bytes, not what its "
 		       "header's counts (%lld keys, %lld positions) need", path,
 		       (long long)st.st_size, (long long)h.n_key, (long long)h.n_pos);
 		goto fail;
 	}
 	if (h.k < SM_INDEX_MIN_K || h.k > SM_INDEX_MAX_K || h.w < 1 || h.w > SM_INDEX_MAX_W ||
-	    h.pad != 0) {
+	    h.zero[0] || h.zero[1] || h.n_contig < 1 || h.n_contig > INT32_MAX ||
+	    h.n_amb > INT32_MAX || h.n_pos < h.n_key || h.ref_len < 1) {
 		sm_log(SM_LOG_ERROR, "%s: corrupt index header: k=%d w=%d (k must be %d..%d, "
-		       "w 1..%d)", path, h.k, h.w, SM_INDEX_MIN_K, SM_INDEX_MAX_K, SM_INDEX_MAX_W);
+		       "w 1..%d), %lld contigs", path, h.k, h.w, SM_INDEX_MIN_K, SM_INDEX_MAX_K,
+		       SM_INDEX_MAX_W, (long long)h.n_contig);
 		goto fail;
 	}
-	idx = index_new(ref, h.ref_sum, h.k, h.w);
+	/* A FASTA of another size fails before the mapping. */
+	if (opt.fasta_path) {
+		int64_t size, mt_s, mt_ns;
+
+		if (sm_ref_file_stamp(opt.fasta_path, &size, &mt_s, &mt_ns) == 0 &&
+		    h.fasta_size != 0 && size != h.fasta_size && check_fasta(path, opt.fasta_path,
+									     &h, NULL) < 0)
+			goto fail;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		map = NULL;
+		sm_log(SM_LOG_ERROR, "%s: cannot map the index: %s", path, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	fd = -1;
+	/* The pages are read in by the checks' threads; unchecked, ask the
+	 * kernel to read ahead. */
+	if (!opt.verify)
+		madvise(map, (size_t)st.st_size, MADV_WILLNEED);
+	idx = calloc(1, sizeof *idx);
 	if (!idx)
 		goto oom;
-	idx->n_key = h.n_key;
+	idx->map = map;
+	idx->map_len = (size_t)st.st_size;
+	map = NULL;
+	idx->k = h.k;
+	idx->w = h.w;
 	idx->ref_len = h.ref_len;
-	idx->n_contig = h.n_contig;
-	idx->key = malloc((size_t)(h.n_key + 1) * sizeof *idx->key);
-	idx->start = malloc((size_t)(h.n_key + 1) * sizeof *idx->start);
-	idx->pos = malloc((size_t)(h.n_pos + 1) * sizeof *idx->pos);
-	if (!idx->key || !idx->start || !idx->pos)
+	idx->n_contig = (int32_t)h.n_contig;
+	idx->n_key = h.n_key;
+	idx->key = (uint32_t *)((uint8_t *)idx->map + off[SM_SEC_KEY]);
+	idx->start = (int64_t *)((uint8_t *)idx->map + off[SM_SEC_START]);
+	idx->pos = (int64_t *)((uint8_t *)idx->map + off[SM_SEC_POS]);
+	if (bucket_alloc(idx) < 0)
 		goto oom;
-	if (get(fp, &s, idx->key, (size_t)h.n_key * sizeof *idx->key) < 0 ||
-	    get(fp, &s, idx->start, ((size_t)h.n_key + 1) * sizeof *idx->start) < 0 ||
-	    get(fp, &s, idx->pos, (size_t)h.n_pos * sizeof *idx->pos) < 0 ||
-	    fread(&sum, sizeof sum, 1, fp) != 1 || fgetc(fp) != EOF) {
-		sm_log(SM_LOG_ERROR, "%s: truncated or corrupt index", path);
+	if (opt.verify) {
+		const uint8_t *m = idx->map;
+		int64_t n_kj = key_jobs(h.n_key), first_bad = -1;
+		int bad_seq = 0, j_bad = 0;
+
+		section_sizes(&h, s.size);
+		for (int c = 0; c < SM_SEC_N; c++)
+			s.base[c] = m + off[c];
+		if (sums_init(&s) < 0 ||
+		    !(s.seq_bad = calloc(n_blocks((size_t)h.ref_len) + 1, 1)))
+			goto oom;
+		/* The checksums first: structure is checked only on data that is
+		 * what was written. */
+		run_jobs(opt.n_threads, (int64_t)s.first[SM_SEC_N], sum_job, &s);
+		for (int c = 0; c < SM_SEC_N; c++) {
+			int pad_ok = 1;
+
+			for (int64_t i = off[c] + s.size[c]; i < off[c + 1]; i++)
+				pad_ok &= m[i] == 0;
+			if (section_sum(&s, c) != h.sum[c] || !pad_ok) {
+				sm_log(SM_LOG_ERROR, "%s: corrupt index: its checksum does not match "
+				       "its contents (damaged in storage or in a copy): rebuild it "
+				       "with 'scanmap index'", path);
+				goto fail;
+			}
+		}
+		for (size_t b = 0; b < n_blocks((size_t)h.ref_len); b++)
+			bad_seq |= s.seq_bad[b];
+		if (bad_seq) {
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: its reference holds a base code "
+			       "above %d", path, SM_BASE_N);
+			goto fail;
+		}
+		if (check_ref_sections(path, &h, m, off) < 0)
+			goto fail;
+		if (idx->start[0] != 0 || idx->start[h.n_key] != h.n_pos) {
+			sm_log(SM_LOG_ERROR, "%s: corrupt index: the offsets run from %lld to %lld, "
+			       "not from 0 (the first offset) to the %lld positions", path,
+			       (long long)idx->start[0], (long long)idx->start[h.n_key],
+			       (long long)h.n_pos);
+			goto fail;
+		}
+		kc.idx = idx;
+		kc.n_pos = h.n_pos;
+		kc.bad = malloc((size_t)n_kj * sizeof *kc.bad);
+		kc.what = malloc((size_t)n_kj);
+		kc.bad_pos = malloc((size_t)n_kj * sizeof *kc.bad_pos);
+		if (!kc.bad || !kc.what || !kc.bad_pos)
+			goto oom;
+		run_jobs(opt.n_threads, n_kj, keycheck_job, &kc);
+		for (int64_t j = 0; j < n_kj && first_bad < 0; j++)
+			if (kc.bad[j] >= 0)
+				first_bad = kc.bad[j], j_bad = (int)j;
+		if (first_bad >= 0) {
+			int64_t t = first_bad;
+
+			if (kc.what[j_bad] == KEY_ORDER)
+				sm_log(SM_LOG_ERROR, "%s: corrupt index: key %lld is not above the key "
+				       "before it", path, (long long)t);
+			else if (kc.what[j_bad] == KEY_OFFSET)
+				sm_log(SM_LOG_ERROR, "%s: corrupt index: offset %lld (%lld) does not "
+				       "increase within 0..%lld", path, (long long)t + 1,
+				       (long long)idx->start[t + 1], (long long)h.n_pos);
+			else
+				sm_log(SM_LOG_ERROR, "%s: corrupt index: position %lld of key %lld is "
+				       "out of order or outside the %lld-base reference", path,
+				       (long long)kc.bad_pos[j_bad], (long long)t, (long long)h.ref_len);
+			goto fail;
+		}
+	} else if (idx->bucket) {
+		run_jobs(opt.n_threads, key_jobs(h.n_key), bucket_job, idx);
+	}
+	if (!(ref = ref_of_map(&h, idx->map, off, opt.fasta_path ? opt.fasta_path : path)))
+		goto oom;
+	if (opt.fasta_path && check_fasta(path, opt.fasta_path, &h, ref) < 0)
 		goto fail;
-	}
-	if (sum != sum_final(&s)) {
-		sm_log(SM_LOG_ERROR, "%s: corrupt index: its checksum does not match its contents "
-		       "(damaged in storage or in a copy): rebuild it with 'scanmap index'", path);
-		goto fail;
-	}
-	/* The checksum vouches for the header too, so a mismatch now means the
-	 * index belongs to another reference. */
-	if (h.ref_len != ref->total || h.n_contig != ref->n_contig ||
-	    h.ref_sum != sm_ref_checksum(ref)) {
-		sm_log(SM_LOG_ERROR, "%s: the index was built from another reference than %s: "
-		       "rebuild it with 'scanmap index'", path, ref->path ? ref->path : "this one");
-		goto fail;
-	}
-	if (idx->start[h.n_key] != h.n_pos || index_check(idx, path) < 0) {
-		if (idx->start[h.n_key] != h.n_pos)
-			sm_log(SM_LOG_ERROR, "%s: corrupt index: the last offset is %lld, not the "
-			       "%lld positions", path, (long long)idx->start[h.n_key], (long long)h.n_pos);
-		goto fail;
-	}
-	fclose(fp);
-	if (index_buckets(idx) < 0) {
-		sm_log(SM_LOG_ERROR, "%s: out of memory loading the index", path);
-		sm_index_destroy(idx);
-		return NULL;
-	}
+	free(s.bs);
+	free(s.seq_bad);
+	free(kc.bad);
+	free(kc.what);
+	free(kc.bad_pos);
+	if (ref_out)
+		*ref_out = ref;
+	else
+		sm_ref_destroy(ref);
 	return idx;
 oom:
 	sm_log(SM_LOG_ERROR, "%s: out of memory loading the index", path);
 fail:
-	fclose(fp);
+	if (fd >= 0)
+		close(fd);
+	if (map)
+		munmap(map, (size_t)st.st_size);
+	free(s.bs);
+	free(s.seq_bad);
+	free(kc.bad);
+	free(kc.what);
+	free(kc.bad_pos);
+	sm_ref_destroy(ref);
 	sm_index_destroy(idx);
 	return NULL;
 }

@@ -191,6 +191,7 @@ struct sm_ctx_s {
 	sm_engine_t *wengine;    /* engine, when it is the GPU or the oracle: it runs the window
 				  * and tandem scans too; NULL: each worker's CPU scan does */
 	sm_index_t *index;       /* NULL in exhaustive mode */
+	sm_index_t *index_file;  /* REF.smi as loaded; it may hold ref's bases */
 	sm_gpu_seed_t *gseed;    /* seeds on the GPU when the GPU engine runs; NULL: CPU seeding */
 	sm_seed_opt_t seed_opt;
 	sm_seed_opt_t retry_opt; /* the relaxed limits of the second seeding pass */

@@ -768,6 +768,7 @@ int sm_map_run(const sm_opt_t *o)
 	mo = o->map;
 	mo.rg_id = o->rg_id;
 	mo.paired = rd->paired;
+	mo.n_threads = o->n_threads;
 	if (!(p.ctx = sm_ctx_create(o->ref_path, &mo)))
 		goto out;
 	rd->max_read_len = mo.max_read_len;

@@ -148,6 +148,8 @@ typedef struct {
 				   * knobs (docs/gpu.md), or NULL for the defaults */
 	const char *cpu_isa;      /* --cpu-isa: "auto", "scalar", "sse41", "avx2", "avx512" */
 	int max_read_len;         /* --max-read-len: longer reads are an error */
+	int n_threads;            /* -t: threads the set-up may use (index checks, an index
+				   * built in memory); 0: one */
 	sm_mode_t mode;           /* --mode */
 	int seed_k, seed_w;       /* -k -w: minimizers of an index built in memory */
 	int seed_kw_set;          /* -k or -w was given: an index file built with

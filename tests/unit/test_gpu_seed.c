@@ -169,7 +169,7 @@ int main(void)
 	}
 	ref = make_genome();
 	CHECK(ref != NULL, "genome built");
-	idx = ref ? sm_index_build(ref, 11, 5) : NULL;
+	idx = ref ? sm_index_build(ref, 11, 5, 1, 0) : NULL;
 	CHECK(idx != NULL, "index built (k 11, w 5)");
 	sm_gpu_opt_init(&gopt);
 	sm_gpu_list_parse(&gopt.gpus, "0,0");   /* two seeders on one GPU: calls take turns */

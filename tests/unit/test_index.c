@@ -1,11 +1,18 @@
-/* test_index.c — minimizer index: every minimizer of a read taken from the
- * reference is found at its true position; save/load round trip; wrong,
- * truncated and mismatched index files are rejected; the fault sweep
- * (SM_FLIPS random bit flips over header, body and checksum, and a
- * truncation at every SM_CUT_STEP-th length) and crafted files whose
- * checksum matches but whose structure is wrong all end in an error naming
- * the file. */
+/* test_index.c — minimizer index: sm_minimizers against a window-by-window
+ * oracle; the threaded, piece-wise build against the plain one (every
+ * contig's minimizers sorted by hash and position) across piece borders,
+ * with 1 and 3 threads; every minimizer of a read taken from the reference
+ * is found at its true position; save/load round trip (the reference held
+ * in the file included); a FASTA of another size, or of the same size and
+ * time but other contents, is refused, and one with another time but the
+ * same contents is accepted; wrong, truncated and old-version files are
+ * rejected; the fault sweep (SM_FLIPS random bit flips over header and
+ * body, and a truncation at every SM_CUT_STEP-th length) and crafted files
+ * whose checksums match but whose structure is wrong all end in an error
+ * naming the file. */
 #include "tests/unit/unit.h"
+
+#include <sys/stat.h>
 
 #include "io/ref.h"
 #include "mapper/index.h"
@@ -31,6 +38,144 @@ static sm_ref_t *random_ref(int n_contig, int len)
 		free(seqs[c]);
 	free(seqs);
 	return ref;
+}
+
+/* The minimizers of seq[0..len) window by window: the plain definition
+ * that sm_minimizers computes incrementally. */
+static int64_t oracle_minimizers(const uint8_t *seq, int64_t len, int k, int w, sm_mini_t *out)
+{
+	int64_t n = 0, last = -1;
+
+	for (int64_t e = k + w - 2; e < len; e++) {   /* the window's last base */
+		sm_mini_t best = { 0, 0, -1 };
+		int ok = 1;
+
+		for (int64_t i = e - (k + w - 2); i <= e && ok; i++)
+			ok = seq[i] < 4;
+		if (!ok)
+			continue;
+		for (int64_t end = e - w + 1; end <= e; end++) {
+			uint64_t fwd = 0, rev = 0;
+
+			for (int64_t i = end - k + 1; i <= end; i++) {
+				fwd = fwd << 2 | seq[i];
+				rev |= (uint64_t)(3 - seq[i]) << (2 * (i - (end - k + 1)));
+			}
+			sm_mini_t m = { (uint32_t)sm_mix64(rev < fwd ? rev : fwd), rev < fwd, end };
+			if (best.pos < 0 || m.hash < best.hash)
+				best = m;
+		}
+		if (best.pos != last)
+			out[n++] = best;
+		last = best.pos;
+	}
+	return n;
+}
+
+static void test_minimizers(void)
+{
+	enum { LEN = 3000 };
+	static const int kw[][2] = { { 15, 10 }, { 4, 1 }, { 5, 2 }, { 16, 25 }, { 11, 5 } };
+	uint8_t seq[LEN];
+	sm_mini_t want[LEN], *got = NULL;
+	int64_t cap = 0, bad = 0;
+
+	for (size_t c = 0; c < sizeof kw / sizeof *kw; c++) {
+		for (int rep = 0; rep < 20; rep++) {
+			/* Runs of one base and Ns make ties and restarts. */
+			for (int i = 0; i < LEN; i++)
+				seq[i] = rnd(300) == 0 ? 4 : rep % 2 && i && rnd(3) ? seq[i - 1] % 4 :
+					 (uint8_t)rnd(4);
+			int64_t n = oracle_minimizers(seq, LEN, kw[c][0], kw[c][1], want);
+			int64_t m = sm_minimizers(seq, LEN, kw[c][0], kw[c][1], &got, &cap);
+
+			bad += m != n;
+			for (int64_t t = 0; t < n && t < m; t++)
+				bad += got[t].pos != want[t].pos || got[t].hash != want[t].hash ||
+				       got[t].strand != want[t].strand;
+		}
+		CHECK(bad == 0, "k=%d w=%d: sm_minimizers equals the window-by-window oracle",
+		      kw[c][0], kw[c][1]);
+	}
+	free(got);
+}
+
+static int cmp_hash_pos(const void *a, const void *b)
+{
+	const sm_mini_t *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* 1 when idx holds what the plain build of ref holds: every contig's
+ * minimizers, sorted by hash then position. */
+static int same_as_plain(const sm_ref_t *ref, const sm_index_t *idx, int k, int w)
+{
+	sm_mini_t *all = NULL, *buf = NULL;
+	int64_t n_all = 0, cap = 0, key = 0;
+	int same = 1;
+
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		int64_t n = sm_minimizers(ref->seq + ref->offset[c], ref->len[c], k, w, &buf, &cap);
+
+		all = realloc(all, (size_t)(n_all + n + 1) * sizeof *all);
+		for (int64_t t = 0; t < n; t++, n_all++) {
+			all[n_all] = buf[t];
+			all[n_all].pos += ref->offset[c];
+		}
+	}
+	qsort(all, (size_t)n_all, sizeof *all, cmp_hash_pos);
+	same = idx->start[idx->n_key] == n_all;
+	for (int64_t t = 0; same && t < n_all; t++) {
+		if (t == 0 || all[t].hash != all[t - 1].hash) {
+			same = key < idx->n_key && idx->key[key] == all[t].hash && idx->start[key] == t;
+			key++;
+		}
+		same = same && idx->pos[t] == (all[t].pos << 1 | all[t].strand);
+	}
+	free(all);
+	free(buf);
+	return same && key == idx->n_key;
+}
+
+/* The threaded build, whose pieces of 2^22 bases cut contigs, against the
+ * plain one: contigs of awkward lengths around the piece borders, short
+ * ones, Ns right at a border. */
+static void test_build_pieces(void)
+{
+	enum { PIECE = 1 << 22 };
+	static const int len[] = { PIECE - 7, 20, 3, PIECE + 13, 1000, PIECE / 2 + 1 };
+	enum { N = sizeof len / sizeof *len };
+	char *seqs[N], names[N][8];
+	const char *np[N];
+	sm_ref_t *ref = NULL;
+	sm_index_t *one, *three;
+
+	for (int c = 0; c < N; c++) {
+		seqs[c] = xmalloc((size_t)len[c] + 1);
+		for (int i = 0; i < len[c]; i++)
+			seqs[c][i] = rnd(5000) ? "ACGT"[rnd(4)] : 'N';
+		seqs[c][len[c]] = 0;
+		snprintf(names[c], sizeof names[c], "p%d", c);
+		np[c] = names[c];
+	}
+	/* Ns just before and after the second piece border (global 2^23). */
+	seqs[3][PIECE - 7 + 2] = seqs[3][PIECE - 7 + 5] = 'N';
+	CHECK(sm_ref_from_strings(N, np, (const char *const *)seqs, &ref) == 0, "piece reference");
+	one = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
+	three = sm_index_build(ref, 12, 7, 3, 0);
+	CHECK(one && same_as_plain(ref, one, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W),
+	      "1 thread: the pieces' minimizers are the plain build's (%lld keys)",
+	      one ? (long long)one->n_key : 0LL);
+	CHECK(three && same_as_plain(ref, three, 12, 7),
+	      "3 threads, k=12 w=7: the pieces' minimizers are the plain build's");
+	sm_index_destroy(one);
+	sm_index_destroy(three);
+	sm_ref_destroy(ref);
+	for (int c = 0; c < N; c++)
+		free(seqs[c]);
 }
 
 static int has_pos(const sm_index_t *idx, uint32_t h, int64_t pos)
@@ -122,7 +267,7 @@ static void test_buckets(const sm_index_t *idx)
 /* Fault sweep sizes: single-bit flips (a fifth of them in the header) and
  * the stride of truncation lengths. */
 #define SM_FLIPS 1200
-#define SM_HEAD_BYTES 54   /* magic, version and header (index.h) */
+#define SM_HEAD_BYTES ((uint32_t)sizeof(sm_index_head_t))
 #define SM_CUT_STEP 997
 
 static uint8_t *read_all(const char *path, size_t *n)
@@ -140,9 +285,19 @@ static uint8_t *read_all(const char *path, size_t *n)
 	return d;
 }
 
+static sm_index_t *load(const char *path, const char *fasta, sm_ref_t **ref)
+{
+	sm_index_load_opt_t o;
+
+	sm_index_load_opt_init(&o);
+	o.fasta_path = fasta;
+	o.n_threads = 2;
+	return sm_index_load(path, &o, ref);
+}
+
 /* Writes d[0..n) to path and loads it: 1 when the load failed with a message
  * naming path, 0 otherwise. */
-static int rejected(const char *path, const uint8_t *d, size_t n, const sm_ref_t *ref)
+static int rejected(const char *path, const uint8_t *d, size_t n)
 {
 	FILE *fp = fopen(path, "wb");
 	sm_index_t *idx;
@@ -150,13 +305,13 @@ static int rejected(const char *path, const uint8_t *d, size_t n, const sm_ref_t
 	if (!fp || (n && fwrite(d, 1, n, fp) != n) || fclose(fp) != 0)
 		exit(2);
 	capture_begin();
-	idx = sm_index_load(path, ref);
+	idx = load(path, NULL, NULL);
 	capture_end();
 	sm_index_destroy(idx);
 	return !idx && strstr(errbuf, path) != NULL;
 }
 
-static void test_faults(const char *path, const sm_ref_t *ref)
+static void test_faults(const char *path)
 {
 	size_t n;
 	uint8_t *good = read_all(path, &n), *d = xmalloc(n);
@@ -167,7 +322,7 @@ static void test_faults(const char *path, const sm_ref_t *ref)
 
 		memcpy(d, good, n);
 		d[at] ^= (uint8_t)(1u << rnd(8));
-		if (!rejected(path, d, n, ref)) {
+		if (!rejected(path, d, n)) {
 			if (bad_flip++ < 3)
 				printf("     flip at byte %zu accepted: %s\n", at, errbuf);
 		}
@@ -175,133 +330,215 @@ static void test_faults(const char *path, const sm_ref_t *ref)
 	CHECK(bad_flip == 0, "%d random bit flips over %zu bytes: every one rejected naming the "
 	      "file (%d not)", SM_FLIPS, n, bad_flip);
 	for (size_t len = 0; len < n; len += len < SM_HEAD_BYTES + 8 ? 1 : SM_CUT_STEP, n_cut++)
-		bad_cut += !rejected(path, good, len, ref);
+		bad_cut += !rejected(path, good, len);
 	CHECK(bad_cut == 0, "%d truncations: every one rejected naming the file (%d not)",
 	      n_cut, bad_cut);
 	free(good);
 	free(d);
 }
 
-/* A crafted file: the saved index with edit applied and its checksum made
- * to match again; must be refused with a message holding want. */
-static void crafted(const char *path, const sm_ref_t *ref, const char *what, const char *want,
-		    void (*edit)(uint8_t *d, int64_t n_key, int64_t n_pos))
+/* A crafted file: the saved index with edit applied (to the file image d
+ * whose sections begin at off[]) and its checksums made to match again;
+ * must be refused with a message holding want. */
+static void crafted(const char *path, const char *what, const char *want,
+		    void (*edit)(uint8_t *d, const sm_index_head_t *h, const int64_t *off))
 {
 	size_t n;
 	uint8_t *d = read_all(path, &n);
-	int64_t n_key, n_pos;
-	uint64_t sum;
+	sm_index_head_t h;
+	int64_t off[SM_SEC_N + 1];
 	char copy[600];
 
 	snprintf(copy, sizeof copy, "%s.crafted", path);
-	memcpy(&n_key, d + SM_HEAD_BYTES - 16, 8);
-	memcpy(&n_pos, d + SM_HEAD_BYTES - 8, 8);
-	edit(d, n_key, n_pos);
-	sum = sm_index_checksum(d + 6, n - 6 - 8);
-	memcpy(d + n - 8, &sum, 8);
-	CHECK(rejected(copy, d, n, ref) && strstr(errbuf, want), "crafted index (%s) rejected: %s",
+	memcpy(&h, d, sizeof h);
+	sm_index_layout(&h, off);
+	edit(d, &h, off);
+	CHECK(sm_index_seal(d, n) == 0, "%s: sealed", what);
+	CHECK(rejected(copy, d, n) && strstr(errbuf, want), "crafted index (%s) rejected: %s",
 	      what, errbuf);
 	remove(copy);
 	free(d);
 }
 
-static uint8_t *keys_of(uint8_t *d) { return d + SM_HEAD_BYTES; }
-static uint8_t *starts_of(uint8_t *d, int64_t n_key) { return keys_of(d) + 4 * n_key; }
-static uint8_t *pos_of(uint8_t *d, int64_t n_key) { return starts_of(d, n_key) + 8 * (n_key + 1); }
-
-static void swap_keys(uint8_t *d, int64_t n_key, int64_t n_pos)
+static void swap_keys(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
 {
-	uint8_t t[4], *k = keys_of(d) + 4 * (n_key / 2);
+	uint8_t t[4], *k = d + off[SM_SEC_KEY] + 4 * (h->n_key / 2);
 
 	memcpy(t, k, 4);
 	memcpy(k, k + 4, 4);
 	memcpy(k + 4, t, 4);
 }
 
-static void bad_offset(uint8_t *d, int64_t n_key, int64_t n_pos)
+static void bad_offset(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
 {
-	int64_t v = n_pos + 5;
+	int64_t v = h->n_pos + 5;
 
-	memcpy(starts_of(d, n_key) + 8 * (n_key / 3), &v, 8);
+	memcpy(d + off[SM_SEC_START] + 8 * (h->n_key / 3), &v, 8);
 }
 
-static void pos_outside(uint8_t *d, int64_t n_key, int64_t n_pos)
+static void pos_outside(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
 {
 	int64_t v = (int64_t)1 << 40;
 
-	memcpy(pos_of(d, n_key) + 8 * (n_pos - 1), &v, 8);
+	memcpy(d + off[SM_SEC_POS] + 8 * (h->n_pos - 1), &v, 8);
 }
 
-static void big_k(uint8_t *d, int64_t n_key, int64_t n_pos)
+static void big_k(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
 {
 	int32_t k = SM_INDEX_MAX_K + 1;
 
-	memcpy(d + 6, &k, 4);
+	memcpy(d + offsetof(sm_index_head_t, k), &k, 4);
 }
 
-static void first_offset(uint8_t *d, int64_t n_key, int64_t n_pos)
+static void first_offset(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
 {
 	int64_t v = 1;
 
-	memcpy(starts_of(d, n_key), &v, 8);
+	memcpy(d + off[SM_SEC_START], &v, 8);
+}
+
+static void bad_base(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
+{
+	d[off[SM_SEC_SEQ] + h->ref_len / 2] = 7;
+}
+
+static void long_contig(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
+{
+	int64_t v = h->ref_len;
+
+	memcpy(d + off[SM_SEC_LEN], &v, 8);
+}
+
+static void bad_name(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
+{
+	d[off[SM_SEC_NAME] + h->names_len - 1] = 'x';
+}
+
+/* ref as a FASTA file at path (lines of 60). */
+static void write_fasta(const char *path, const sm_ref_t *ref)
+{
+	FILE *fp = fopen(path, "w");
+
+	for (int32_t c = 0; c < ref->n_contig; c++) {
+		fprintf(fp, ">%s\n", ref->name[c]);
+		for (int64_t i = 0; i < ref->len[c]; i++) {
+			int64_t g = ref->offset[c] + i;
+
+			fputc(sm_ref_base_char(ref, g), fp);
+			if (i % 60 == 59 || i == ref->len[c] - 1)
+				fputc('\n', fp);
+		}
+	}
+	if (fclose(fp) != 0)
+		exit(2);
+}
+
+static void set_mtime(const char *path, time_t t)
+{
+	struct timespec ts[2] = { { t, 0 }, { t, 0 } };
+
+	utimensat(AT_FDCWD, path, ts, 0);
 }
 
 int main(void)
 {
-	sm_ref_t *ref, *other;
+	sm_ref_t *mem, *ref, *other, *held;
 	sm_index_t *idx, *back;
-	char path[512];
+	char path[512], fa[512], ofa[512];
 	FILE *fp;
 	long size;
 
 	unit_begin("index");
 	unit_seed(0x9E3779B97F4A7C15ull);
+	test_minimizers();
+	test_build_pieces();
 	snprintf(path, sizeof path, "%s", tmp_path("ref.smi"));  /* tmp_path's buffers rotate */
-	ref = random_ref(3, 20000);
+	snprintf(fa, sizeof fa, "%s", tmp_path("ref.fa"));
+	snprintf(ofa, sizeof ofa, "%s", tmp_path("other.fa"));
+	mem = random_ref(3, 20000);
 	other = random_ref(3, 20000);
-	CHECK(ref && other, "two random references");
-	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W);
+	CHECK(mem && other, "two random references");
+	write_fasta(fa, mem);
+	write_fasta(ofa, other);
+	sm_ref_destroy(mem);
+	sm_ref_destroy(other);
+	CHECK(sm_ref_load(fa, &ref) == 0 && ref->file_size > 0, "reference read back, stamped");
+	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 2, 0);
 	CHECK(idx && idx->n_key > 0, "index built: %lld keys", idx ? (long long)idx->n_key : 0LL);
 	test_lookup(ref, idx);
 	test_buckets(idx);
 
-	CHECK(sm_index_save(idx, path) == 0, "saved");
-	back = sm_index_load(path, ref);
+	CHECK(sm_index_save(idx, ref, path, 2) == 0, "saved");
+	back = load(path, fa, &held);
 	CHECK(back && back->n_key == idx->n_key &&
 	      memcmp(back->pos, idx->pos, (size_t)idx->start[idx->n_key] * sizeof *idx->pos) == 0,
 	      "load round trip");
+	CHECK(back && held && held->n_contig == ref->n_contig && held->total == ref->total &&
+	      held->n_amb == ref->n_amb && strcmp(held->name[2], ref->name[2]) == 0 &&
+	      held->offset[2] == ref->offset[2] &&
+	      memcmp(held->seq, ref->seq, (size_t)ref->total) == 0 &&
+	      sm_ref_base_char(held, ref->amb[0].start) == sm_ref_base_char(ref, ref->amb[0].start),
+	      "the reference held in the index is the FASTA's");
 	if (back)
 		test_buckets(back);
+	sm_ref_destroy(held);
 	sm_index_destroy(back);
 
-	test_faults(path, ref);
-	CHECK(sm_index_save(idx, path) == 0, "saved again after the fault sweep");
-	crafted(path, ref, "keys out of order", "is not above the key before it", swap_keys);
-	crafted(path, ref, "offset past the positions", "does not increase", bad_offset);
-	crafted(path, ref, "position outside the reference", "outside the", pos_outside);
-	crafted(path, ref, "k out of range", "k must be", big_k);
-	crafted(path, ref, "first offset not 0", "first offset", first_offset);
+	test_faults(path);
+	CHECK(sm_index_save(idx, ref, path, 1) == 0, "saved again after the fault sweep");
+	crafted(path, "keys out of order", "is not above the key before it", swap_keys);
+	crafted(path, "offset past the positions", "does not increase", bad_offset);
+	crafted(path, "position outside the reference", "outside the", pos_outside);
+	crafted(path, "k out of range", "k must be", big_k);
+	crafted(path, "first offset not 0", "first offset", first_offset);
+	crafted(path, "base code above N", "base code", bad_base);
+	crafted(path, "contig longer than the reference", "contig lengths", long_contig);
+	crafted(path, "names not NUL-terminated", "contig table", bad_name);
 
+	/* The FASTA beside it: another size, the same contents at another
+	 * time, other contents of the same size and time. */
 	capture_begin();
-	back = sm_index_load(path, other);
+	back = load(path, ofa, NULL);
 	capture_end();
-	CHECK(!back && strstr(errbuf, "another reference"), "index of another reference rejected: %s", errbuf);
+	CHECK(!back, "FASTA of another reference (same size, another time) refused");
+	CHECK(strstr(errbuf, "another reference") && strstr(errbuf, path),
+	      "another reference: message names the index: %s", errbuf);
+	set_mtime(fa, 1000000000);
+	capture_begin();
+	back = load(path, fa, NULL);
+	capture_end();
+	CHECK(back && strstr(errbuf, "contents match"),
+	      "same FASTA at another time: contents compared, accepted: %s", errbuf);
+	sm_index_destroy(back);
+	fp = fopen(fa, "a");
+	fputs(">extra\nACGT\n", fp);
+	fclose(fp);
+	capture_begin();
+	back = load(path, fa, NULL);
+	capture_end();
+	CHECK(!back && strstr(errbuf, "another reference") && strstr(errbuf, "bytes"),
+	      "FASTA of another size refused: %s", errbuf);
 	fp = fopen(path, "r+b");
 	fseek(fp, 0, SEEK_END);
 	size = ftell(fp);
 	fclose(fp);
 	capture_begin();
-	back = truncate(path, size - 8) == 0 ? sm_index_load(path, ref) : NULL;
+	back = truncate(path, size - 8) == 0 ? load(path, NULL, NULL) : NULL;
 	capture_end();
 	CHECK(!back && strstr(errbuf, "truncated"), "truncated index rejected: %s", errbuf);
 	write_text("ref.smi", ">not an index\nACGT\n");
 	capture_begin();
-	back = sm_index_load(path, ref);
+	back = load(path, NULL, NULL);
 	capture_end();
 	CHECK(!back && strstr(errbuf, "not a scanmap index"), "non-index rejected: %s", errbuf);
+	write_text("ref.smi", "SMIDX\002 an index of version 2");
+	capture_begin();
+	back = load(path, NULL, NULL);
+	capture_end();
+	CHECK(!back && strstr(errbuf, "version 2") && strstr(errbuf, "rebuild"),
+	      "version-2 index: rebuild it: %s", errbuf);
 
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
-	sm_ref_destroy(other);
 	return unit_end();
 }

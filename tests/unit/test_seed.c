@@ -120,7 +120,7 @@ int main(void)
 		g1[k] = "ACGT"[rnd(4)];
 	if (sm_ref_from_strings(2, names, seqs, &ref) < 0)
 		return 1;
-	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W);
+	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
 	sm_seed_opt_init(&opt);
 
 	for (int r = 0; r < N_READS; r++) {
