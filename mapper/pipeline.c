@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -578,6 +579,17 @@ static int writer_loop(pipe_t *p, counts_t *c)
 	}
 }
 
+/* Peak resident memory of this process so far, in MiB (the index file's
+ * mapped pages included). */
+static double peak_mib(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0.0;
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
 static void summary(const pipe_t *p, const counts_t *c)
 {
 	const sm_ctx_t *ctx = p->ctx;
@@ -592,11 +604,12 @@ static void summary(const pipe_t *p, const counts_t *c)
 	if (dt <= 0)
 		dt = 1e-9;
 	sm_log(SM_LOG_INFO, "%lld reads, %lld mapped (%.2f%%), %.2f s, %.1f reads/s, "
-	       "mode %s, engine %s, %.3f Gcells/s",
+	       "mode %s, engine %s, %.3f Gcells/s, peak memory %.1f MiB",
 	       (long long)c->reads, (long long)c->mapped,
 	       c->reads ? 100.0 * (double)c->mapped / (double)c->reads : 0.0, dt,
 	       (double)c->reads / dt, ctx->seeded ? "seeded" : "exhaustive",
-	       sm_ctx_engine_name(ctx), (double)(es.cells + c->seed_cells) / dt / SM_GIGA);
+	       sm_ctx_engine_name(ctx), (double)(es.cells + c->seed_cells) / dt / SM_GIGA,
+	       peak_mib());
 	if (ctx->paired)
 		sm_log(SM_LOG_INFO, "%lld reads in proper pairs (%.2f%%)", (long long)c->proper,
 		       c->reads ? 100.0 * (double)c->proper / (double)c->reads : 0.0);
@@ -809,6 +822,8 @@ int sm_map_run(const sm_opt_t *o)
 		sm_sam_out_abort(p.out);
 		goto out;
 	}
+	sm_log(SM_LOG_INFO, "set-up: %.2f s (reference, index and engine ready)",
+	       sm_seconds() - c.t0);
 	if (sm_trace_on)
 		sm_trace_span("set-up", c.t0, sm_seconds());
 	if (run_threads(&p, &c) < 0) {

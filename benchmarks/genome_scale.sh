@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# genome_scale.sh — index build, set-up and mapping at human genome scale:
+# scanmap against minimap2 -x sr (and bwa, -b) on one machine, same threads.
+#
+#   benchmarks/genome_scale.sh [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS]
+#                              [-r "SEEDS"] [-b] [OUT_DIR]
+#
+# Reference: no human assembly can be fetched offline, so one is made from
+# human chromosome 20 (GRCh37, Debian vt-examples' 20.fa.gz, 63 Mbp): 16
+# (-s 1g, 1.0 Gbp) or 48 (-s 3g, 3.0 Gbp) copies, each diverged from it by
+# 1-3% substitutions and a tenth as many 1-5 bp indels (benchmarks/diverge.c,
+# fixed seeds; -s Nc: N copies, to try the script).  The copies keep chr20's repeats, GC and N runs, and make the
+# index as large as a human one: as many minimizer occurrences, and keys
+# that recur across copies as the human genome's interspersed repeats do.
+# The divergence gives every read one true origin (its copy), which a
+# mapper must find among 15 or 47 close paralogues: a harder test of
+# placement than the real genome, where most sequence is unique.
+#
+# Steps, each under /usr/bin/time -v (wall clock, peak resident memory):
+#   1. index builds: scanmap index -t THREADS; minimap2 -x sr -t THREADS -d;
+#      bwa index with -b (only sensible at 1g: single-threaded, slow);
+#   2. set-up: each mapper maps one read pair with the index just built (in
+#      the page cache, as in any run after the first): wall clock of the whole
+#      run, and scanmap's own "set-up:" line;
+#   3. mapping: art_illumina HS25 2x150 bp pairs, insert 400 +- 50, PAIRS
+#      pairs per seed in SEEDS, mapped by scanmap (--engine cpu|gpu, seeded
+#      mode) and minimap2 -ax sr, -t THREADS; throughput over the whole run
+#      and without the set-up of step 2; accuracy from ART's true alignments
+#      (benchmarks/art_eval.py: primary record within 20 bp of the origin).
+# Writes OUT_DIR/genome-scale.md (and the logs beside it); the work files
+# (reference, indexes, reads: 3-30 GB) go to $SM_BENCH_WORK/genome-scale
+# [benchmarks/work/genome-scale].
+#
+# Tools come from the environment, with defaults on PATH, so that a machine
+# without them (a GPU machine with no internet or htslib: tests/gpu/prepare.sh
+# carries scanmap's libraries) can be given copies:
+#   SCANMAP [./scanmap]  DIVERGE [build/benchmarks/diverge]  MINIMAP2 [minimap2]
+#   ART [art_illumina]  BWA [bwa]  TIME [/usr/bin/time]  PYTHON [python3]
+#   CHR20: chr20 FASTA (plain or .gz) [fetched with apt-get download vt-examples]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+size=1g threads=2 engine=cpu pairs=20000 seeds="1 2" with_bwa=0
+usage="usage: $0 [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS] [-r \"SEEDS\"] [-b] [OUT_DIR]"
+while getopts "s:t:e:n:r:b" o; do
+	case $o in
+	s) size=$OPTARG ;;
+	t) threads=$OPTARG ;;
+	e) engine=$OPTARG ;;
+	n) pairs=$OPTARG ;;
+	r) seeds=$OPTARG ;;
+	b) with_bwa=1 ;;
+	*) echo "$usage" >&2; exit 1 ;;
+	esac
+done
+shift $((OPTIND - 1))
+case $size in
+1g) copies=16 ;;
+3g) copies=48 ;;
+[0-9]*c) copies=${size%c} ;;   # N copies: small runs of the script itself
+*) echo "$usage" >&2; exit 1 ;;
+esac
+out=${1:-$top/benchmarks/results/genome-scale-$size}
+work=${SM_BENCH_WORK:-$top/benchmarks/work}/genome-scale
+mkdir -p "$out" "$work"
+out=$(cd "$out" && pwd)
+SCANMAP=${SCANMAP:-$top/scanmap}
+DIVERGE=${DIVERGE:-$top/build/benchmarks/diverge}
+MINIMAP2=${MINIMAP2:-minimap2}
+ART=${ART:-art_illumina}
+BWA=${BWA:-bwa}
+TIME=${TIME:-/usr/bin/time}
+PYTHON=${PYTHON:-python3}
+need=("$SCANMAP" "$DIVERGE" "$MINIMAP2" "$ART" "$TIME" "$PYTHON")
+[ "$with_bwa" = 1 ] && need+=("$BWA")
+for tool in "${need[@]}"; do
+	command -v "$tool" >/dev/null || { echo "genome_scale.sh: $tool not found (see the tool variables in $0)" >&2; exit 1; }
+done
+
+# The reference.
+chr20=${CHR20:-$work/chr20.fa}
+if [ ! -s "$chr20" ]; then
+	(cd "$work" && rm -f vt-examples_*.deb && apt-get download vt-examples >/dev/null 2>&1) ||
+		{ echo "genome_scale.sh: apt-get download vt-examples failed (set CHR20 offline)" >&2; exit 1; }
+	dpkg -x "$work"/vt-examples_*.deb "$work/x-vt"
+	zcat "$work/x-vt/usr/share/doc/vt/examples/ref/20.fa.gz" >"$chr20"
+	rm -rf "$work/x-vt" "$work"/vt-examples_*.deb
+fi
+case $chr20 in
+*.gz) zcat "$chr20" >"$work/chr20.plain.fa"; chr20=$work/chr20.plain.fa ;;
+esac
+ref=$work/genome-$size.fa
+if [ ! -s "$ref" ]; then
+	echo "genome_scale.sh: making $ref ($copies diverged copies of chr20)" >&2
+	"$DIVERGE" "$chr20" "$copies" 7 >"$ref.tmp"
+	mv "$ref.tmp" "$ref"
+fi
+ref_bases=$(grep -v '^>' "$ref" | tr -d '\n' | wc -c)
+
+# timed NAME CMD...: runs CMD (stdout to $work/NAME.out, stderr to
+# $out/NAME.log) under time -v; sets wall (s), rss_mb and cpu_s.
+timed() {
+	local name=$1
+	shift
+	echo "genome_scale.sh: $name: $*" >&2
+	"$TIME" -v -o "$out/$name.time" "$@" >"$work/$name.out" 2>"$out/$name.log"
+	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0
+		for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$out/$name.time")
+	rss_mb=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$out/$name.time")
+	cpu_s=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.1f", s }' "$out/$name.time")
+}
+mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.0f", b / 1e6 }'; }
+
+# 1. Index builds.
+index_rows=""
+rm -f "$ref.smi" "$ref.mmi"
+timed index-scanmap "$SCANMAP" index -t "$threads" "$ref"
+index_rows+="| scanmap index -t $threads | $wall | $cpu_s | $rss_mb | $(mb "$ref.smi") |"$'\n'
+timed index-minimap2 "$MINIMAP2" -x sr -t "$threads" -d "$ref.mmi" "$ref"
+index_rows+="| minimap2 -x sr -t $threads -d | $wall | $cpu_s | $rss_mb | $(mb "$ref.mmi") |"$'\n'
+if [ "$with_bwa" = 1 ]; then
+	timed index-bwa "$BWA" index "$ref"
+	index_rows+="| bwa index | $wall | $cpu_s | $rss_mb | $(cat "$ref".{amb,ann,bwt,pac,sa} | wc -c | awk '{ printf "%.0f", $1 / 1e6 }') |"$'\n'
+fi
+
+# 2. Set-up: one read pair.
+"$ART" -ss HS25 -i "$ref" -p -l 150 -c 1 -m 400 -s 50 -rs 99 -o "$work/one" -na -q >/dev/null
+head -n 4 "$work/one1.fq" >"$work/pair1.fq"
+head -n 4 "$work/one2.fq" >"$work/pair2.fq"
+timed setup-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" "$ref" "$work/pair1.fq" "$work/pair2.fq"
+setup_sm=$wall setup_sm_rss=$rss_mb
+setup_sm_log=$(sed -n 's/.*set-up: \([0-9.]*\) s.*/\1/p' "$out/setup-scanmap.log")
+timed setup-minimap2 "$MINIMAP2" -ax sr -t "$threads" "$ref.mmi" "$work/pair1.fq" "$work/pair2.fq"
+setup_mm=$wall setup_mm_rss=$rss_mb
+
+# 3. Mapping ART pairs.
+fcov=$(awk -v p="$pairs" -v b="$ref_bases" 'BEGIN { printf "%.6f", p * 300 / b }')
+map_rows=""
+for seed in $seeds; do
+	prefix=$work/art-$size-s$seed
+	if [ ! -s "${prefix}1.fq" ]; then
+		echo "genome_scale.sh: simulating pairs, seed $seed" >&2
+		"$ART" -ss HS25 -i "$ref" -p -l 150 -f "$fcov" -m 400 -s 50 -rs "$seed" -o "$prefix" -sam -na -q >/dev/null
+	fi
+	reads=$(( $(wc -l <"${prefix}1.fq") / 2 ))
+	for mapper in scanmap minimap2; do
+		name=map-$mapper-s$seed
+		if [ $mapper = scanmap ]; then
+			timed "$name" "$SCANMAP" map -t "$threads" --engine "$engine" "$ref" "${prefix}1.fq" "${prefix}2.fq"
+			label="scanmap ($engine)" setup=$setup_sm
+		else
+			timed "$name" "$MINIMAP2" -ax sr -t "$threads" "$ref.mmi" "${prefix}1.fq" "${prefix}2.fq"
+			label="minimap2 -ax sr" setup=$setup_mm
+		fi
+		"$PYTHON" "$here/art_eval.py" "$prefix.sam" "$work/$name.out" --json "$work/$name.json" >"$out/$name.eval"
+		map_rows+=$("$PYTHON" - "$work/$name.json" "$seed" "$label" "$reads" "$wall" "$setup" "$cpu_s" "$rss_mb" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+seed, label, n, wall, setup, cpu, rss = sys.argv[2:9]
+n, wall, setup = int(n), float(wall), float(setup)
+print('| %s | %s | %d | %.0f | %s | %.0f | %s | %.2f | %.2f | %d |' % (
+    seed, label, n, n / max(wall, 1e-3),
+    '%.0f' % (n / (wall - setup)) if wall - setup > 0.5 else 'n/a',
+    n / max(float(cpu), 1e-3), rss, r['correct_pct'], r['correct_q10_pct'], r['wrong_q20']))
+PY
+)$'\n'
+		rm -f "$work/$name.out"
+	done
+done
+
+commit=$("$SCANMAP" --version | head -n 1)
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1e6 }' /proc/meminfo)
+{
+	echo "# Genome scale: $size ($(date -u +%Y-%m-%d))"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); scanmap: $commit"
+	echo "- command: \`benchmarks/genome_scale.sh -s $size -t $threads -e $engine -n $pairs -r \"$seeds\"$([ "$with_bwa" = 1 ] && echo " -b")\`"
+	echo "- machine: $cpu, $(nproc) cores, $mem; $threads threads for every tool"
+	echo "- reference: $copies copies of chr20 diverged by 1-3% (benchmarks/diverge.c, seed 7), $ref_bases bases"
+	echo "- tools: minimap2 $("$MINIMAP2" --version)$([ "$with_bwa" = 1 ] && echo ", bwa $("$BWA" 2>&1 | awk '/Version/ { print $2 }')"), art_illumina (HS25, 2x150, insert 400 +- 50)"
+	echo
+	echo "Index builds (wall and CPU seconds, peak resident memory, file size):"
+	echo
+	echo "| index | wall s | CPU s | peak MB | file MB |"
+	echo "|---|---|---|---|---|"
+	printf '%s' "$index_rows"
+	echo
+	echo "Set-up: one read pair mapped with the index (in the page cache):"
+	echo
+	echo "| mapper | wall s | peak MB |"
+	echo "|---|---|---|"
+	echo "| scanmap ($engine) | $setup_sm (its set-up line: ${setup_sm_log:-n/a} s) | $setup_sm_rss |"
+	echo "| minimap2 -ax sr | $setup_mm | $setup_mm_rss |"
+	echo
+	echo "Mapping ART pairs (reads/s over the whole run, and without the set-up above; % of all reads):"
+	echo
+	echo "| seed | mapper | reads | reads/s | reads/s after set-up | reads/CPU-s | peak MB | % correct | % correct MAPQ>=10 | wrong MAPQ>=20 |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	printf '%s' "$map_rows"
+} >"$out/genome-scale.md"
+echo "wrote $out/genome-scale.md"
