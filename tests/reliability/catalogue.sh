@@ -104,10 +104,15 @@ case_ "index: good index, seeded mode" ok map --mode seeded -o out.sam ref.fa re
 head -c 200 good.smi >ref.fa.smi;                case_ "index: truncated" error map --mode seeded -o out.sam ref.fa reads.fq
 cp good.smi ref.fa.smi; printf '\x0e' | dd of=ref.fa.smi bs=1 seek=6 conv=notrunc 2>/dev/null
 case_ "index: one bit of k flipped" error map --mode seeded -o out.sam ref.fa reads.fq
-cp good.smi ref.fa.smi; printf '\x01' | dd of=ref.fa.smi bs=1 seek=100 conv=notrunc 2>/dev/null
-case_ "index: one key byte changed" error map --mode seeded -o out.sam ref.fa reads.fq
+cp good.smi ref.fa.smi; printf '\x01' | dd of=ref.fa.smi bs=1 seek=$(( $(stat -c %s good.smi) - 100 )) conv=notrunc 2>/dev/null
+case_ "index: one position byte changed" error map --mode seeded -o out.sam ref.fa reads.fq
 { printf 'SMIDX\001'; tail -c +7 good.smi; } >ref.fa.smi
 case_ "index: version 1 (no checksum)" error map --mode seeded -o out.sam ref.fa reads.fq
+{ printf 'SMIDX\002'; tail -c +7 good.smi; } >ref.fa.smi
+case_ "index: version 2 (no reference)" error map --mode seeded -o out.sam ref.fa reads.fq
+cp good.smi ref.fa.smi; cp -p ref.fa ref.fa.keep; printf '>c3\nACGT\n' >>ref.fa
+case_ "index: FASTA changed since (stale)" error map --mode seeded -o out.sam ref.fa reads.fq
+mv ref.fa.keep ref.fa
 printf 'hello\n' >ref.fa.smi;                    case_ "index: not an index" error map --mode seeded -o out.sam ref.fa reads.fq
 printf '>o\n%s\n' "$(seq_of 3000 9)" >other.fa; "$SCANMAP" index -v 0 -o ref.fa.smi other.fa
 case_ "index: built from another reference" error map --mode seeded -o out.sam ref.fa reads.fq
