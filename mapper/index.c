@@ -37,7 +37,6 @@ typedef struct {
 	void *ctx;
 	int64_t n_jobs;
 	int64_t next;   /* atomic */
-	int thread;
 } jobs_t;
 
 typedef struct {
@@ -57,7 +56,7 @@ static void *jobs_main(void *arg)
 
 static void run_jobs(int n_threads, int64_t n_jobs, job_fn fn, void *ctx)
 {
-	jobs_t jobs = { fn, ctx, n_jobs, 0, 0 };
+	jobs_t jobs = { fn, ctx, n_jobs, 0 };
 	pthread_t th[SM_INDEX_MAX_THREADS];
 	jobs_arg_t arg[SM_INDEX_MAX_THREADS];
 	int n_started = 0;
