@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""variant_plot.py TSV PNG: draws benchmarks/variant_bench.sh's table.
+"""variant_plot.py TSV PNG [TITLE]: draws benchmarks/variant_bench.sh's table.
 
 Four panels (SNP recall, SNP precision, indel recall, indel precision), each
 against the coverage, one line per mapper.  Needs matplotlib (Debian:
@@ -18,7 +18,7 @@ PANELS = [('snp_recall', 'SNP recall'), ('snp_precision', 'SNP precision'),
           ('indel_recall', 'indel recall'), ('indel_precision', 'indel precision')]
 
 
-def main(tsv, png):
+def main(tsv, png, suptitle):
     with open(tsv, newline='') as f:
         rows = list(csv.DictReader(f, delimiter='\t'))
     mappers = sorted({r['mapper'] for r in rows})
@@ -30,14 +30,19 @@ def main(tsv, png):
         ax.set_title(title)
         ax.set_xlabel('coverage (x)')
         ax.set_xscale('log')
+        covs = sorted({float(r['coverage']) for r in rows})
+        ax.set_xticks(covs)
+        ax.set_xticklabels(['%gx' % c for c in covs])
+        ax.minorticks_off()
         ax.grid(True, alpha=0.3)
     axes.flat[0].legend()
-    fig.suptitle('E. coli K-12, dwgsim 2x150, bcftools call (haploid), after bcftools norm')
+    fig.suptitle(suptitle)
     fig.tight_layout()
     fig.savefig(png, dpi=100)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
-        sys.exit('usage: variant_plot.py TSV PNG')
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) not in (3, 4):
+        sys.exit('usage: variant_plot.py TSV PNG [TITLE]')
+    main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else
+         'E. coli K-12, dwgsim 2x150, bcftools call (haploid), after bcftools norm')
