@@ -569,18 +569,12 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 	 * the slots' workspaces are per device. */
 	{
 		dev_job_t job[SM_GPU_MAX_ENGINES];
-		pthread_t th[SM_GPU_MAX_ENGINES];
-		int started[SM_GPU_MAX_ENGINES], ok = 1;
+		int ok = 1;
 
-		for (int k = 0; k < l.n; k++) {
+		for (int k = 0; k < l.n; k++)
 			job[k] = (dev_job_t){ g, k, l.id[k], h_ref, alloc, NULL };
-			started[k] = l.n > 1 && pthread_create(&th[k], NULL, dev_create_main, &job[k]) == 0;
-			if (!started[k])
-				dev_create_main(&job[k]);
-		}
+		sm_gpu_for_each_device(l.n, dev_create_main, job, sizeof *job);
 		for (int k = 0; k < l.n; k++) {
-			if (started[k])
-				pthread_join(th[k], NULL);
 			g->dev[k] = job[k].d;
 			ok &= job[k].d != NULL;
 		}

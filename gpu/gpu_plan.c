@@ -3,6 +3,7 @@
 #include "gpu/gpu_plan.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,4 +597,21 @@ void sm_gpu_ws_layout(const sm_gpu_ws_shape_t *s, sm_gpu_ws_t *ws)
 		at = (size_t)sm_gpu_round_up((int64_t)(at + bytes[r]), SM_GPU_WS_ALIGN);
 	}
 	ws->off[SM_GPU_WS_N] = at;
+}
+
+void sm_gpu_for_each_device(int n, void *(*fn)(void *), void *jobs, size_t size)
+{
+	pthread_t th[SM_GPU_MAX_ENGINES];
+	int started[SM_GPU_MAX_ENGINES];
+
+	for (int k = 0; k < n && k < SM_GPU_MAX_ENGINES; k++) {
+		void *job = (char *)jobs + (size_t)k * size;
+
+		started[k] = n > 1 && pthread_create(&th[k], NULL, fn, job) == 0;
+		if (!started[k])
+			fn(job);
+	}
+	for (int k = 0; k < n && k < SM_GPU_MAX_ENGINES; k++)
+		if (started[k])
+			pthread_join(th[k], NULL);
 }

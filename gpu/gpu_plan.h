@@ -88,6 +88,12 @@ const sm_gpu_arch_tune_t *sm_gpu_arch_tune(int cc);
 
 /* ---- devices ------------------------------------------------------------ */
 
+/* Runs fn(jobs + k * size) for k in 0..n: each in a thread of its own when
+ * n > 1 (one device's set-up: context, allocations, copies), else on the
+ * calling thread; returns when all have finished.  A thread that cannot be
+ * started runs its job on the calling thread. */
+void sm_gpu_for_each_device(int n, void *(*fn)(void *), void *jobs, size_t size);
+
 /* Expands `want` against the n_visible devices CUDA shows: "all" becomes
  * 0..n_visible-1; a listed device >= n_visible is an error.  Writes the
  * engines' devices to out.  Returns 0, or -1 with the reason in msg. */

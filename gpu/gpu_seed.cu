@@ -701,18 +701,12 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 	/* The devices in parallel, a thread each (the index's upload). */
 	{
 		dev_job_t job[SM_GPU_MAX_ENGINES];
-		pthread_t th[SM_GPU_MAX_ENGINES];
-		int started[SM_GPU_MAX_ENGINES], ok = 1;
+		int ok = 1;
 
-		for (int k = 0; k < l.n; k++) {
+		for (int k = 0; k < l.n; k++)
 			job[k] = (dev_job_t){ idx, ref, k, l.id[k], NULL };
-			started[k] = l.n > 1 && pthread_create(&th[k], NULL, dev_create_main, &job[k]) == 0;
-			if (!started[k])
-				dev_create_main(&job[k]);
-		}
+		sm_gpu_for_each_device(l.n, dev_create_main, job, sizeof *job);
 		for (int k = 0; k < l.n; k++) {
-			if (started[k])
-				pthread_join(th[k], NULL);
 			g->dev[k] = job[k].d;
 			ok &= job[k].d != NULL;
 		}
