@@ -54,20 +54,7 @@ done
 fq=("$work/r1.fq.gz" "$work/r2.fq.gz")
 [[ $input == plain ]] && fq=("$work/r1.fq" "$work/r2.fq")
 
-# timed FILE CMD...: as gpu_seeded_bench.sh: wall seconds of CMD and its
-# peak resident memory into FILE; earlier SAM flushed first.
-timed() {
-	local file=$1
-	shift
-	sync
-	python3 -c 'import resource, subprocess, sys, time
-t0 = time.monotonic()
-rc = subprocess.call(sys.argv[2:])
-t1 = time.monotonic()
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-open(sys.argv[1], "w").write("%.2f %d\n" % (t1 - t0, peak))
-sys.exit(rc)' "$file" "$@"
-}
+. "$(dirname "$0")/timed.sh"
 
 # Records of a SAM file without @PG (whose command line names --gpus), as one digest.
 digest() { grep -v '^@PG' "$1" | md5sum | cut -d' ' -f1; }
