@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "gpu/gpu_engine.h"
@@ -20,10 +19,6 @@
 #include "mapper/index.h"
 #include "mapper/pipeline.h"
 #include "mapper/seed.h"
-
-/* getrusage() reports ru_maxrss in KiB on Linux. */
-#define SM_KIB 1024.0
-#define SM_MIB (1024.0 * 1024.0)
 
 /* Long-only options take values above the range of single characters. */
 enum {
@@ -510,13 +505,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			}
 			break;
 		case OPT_GPUS: rc = sm_gpu_list_parse(&o->map.gpus, optarg); break;
-		case OPT_GPU_TUNE: {
-			sm_gpu_tune_t tune;   /* checked here, parsed again by sm_ctx_create */
-
-			rc = sm_gpu_tune_parse(&tune, optarg);
-			o->map.gpu_tune = optarg;
-			break;
-		}
+		case OPT_GPU_TUNE: o->map.gpu_tune = optarg; break;   /* checked by sm_mapopt_check */
 		case OPT_HELP:
 			sm_usage(stdout, 0);
 			return 1;
@@ -595,16 +584,6 @@ static void index_usage(FILE *fp)
 		SM_LOG_INFO, SM_LOG_INFO);
 }
 
-/* Peak resident memory of this process so far, in MiB. */
-static double peak_mib(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0.0;
-	return (double)ru.ru_maxrss * SM_KIB / SM_MIB;
-}
-
 /* `scanmap index`: returns the exit status. */
 static int index_main(int argc, char **argv)
 {
@@ -658,13 +637,8 @@ static int index_main(int argc, char **argv)
 		return SM_EXIT_USAGE;
 	sm_log_set_level((enum sm_log_level)verbosity);
 	if (!out_path) {
-		path = malloc(strlen(argv[optind]) + sizeof SM_INDEX_SUFFIX);
-		if (!path) {
-			sm_log(SM_LOG_ERROR, "out of memory");
+		if (!(path = sm_index_path(argv[optind])))
 			return SM_EXIT_FAILURE;
-		}
-		strcpy(path, argv[optind]);
-		strcat(path, SM_INDEX_SUFFIX);
 		out_path = path;
 	}
 	if (sm_outfile_check_inputs("-o", out_path, (const char *const *)&argv[optind], 1) < 0 ||
@@ -683,7 +657,7 @@ static int index_main(int argc, char **argv)
 	sm_log(SM_LOG_INFO, "index %s: k=%d w=%d, %lld bases, %lld minimizers (%lld distinct), "
 	       "%.2f s, peak memory %.1f MiB", out_path, k, w, (long long)ref->total,
 	       (long long)idx->start[idx->n_key], (long long)idx->n_key,
-	       sm_seconds() - t0, peak_mib());
+	       sm_seconds() - t0, sm_peak_mib());
 	rc = SM_EXIT_OK;
 out:
 	sm_index_destroy(idx);

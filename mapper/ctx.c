@@ -93,6 +93,7 @@ static int check_trace_memory(const sm_mapopt_t *o)
 int sm_mapopt_check(const sm_mapopt_t *o)
 {
 	sm_cpu_isa_t isa;
+	sm_gpu_tune_t tune;
 
 	if (check_range("-A (match score)", o->score.match, 1, SM_MAX_MATCH) < 0 ||
 	    check_range("-B (mismatch penalty)", o->score.mismatch, 1, SM_MAX_PENALTY) < 0 ||
@@ -115,25 +116,10 @@ int sm_mapopt_check(const sm_mapopt_t *o)
 	    check_range("--engine", o->engine, SM_ENGINE_AUTO, SM_ENGINE_ORACLE) < 0 ||
 	    check_range("--cells", o->cells, SM_CELLS_AUTO, SM_CELLS_32) < 0 ||
 	    check_range("--mode", o->mode, SM_MODE_AUTO, SM_MODE_SEEDED) < 0 ||
-	    sm_cpu_isa_parse(o->cpu_isa, &isa) < 0 || check_trace_memory(o) < 0)
+	    sm_cpu_isa_parse(o->cpu_isa, &isa) < 0 || check_trace_memory(o) < 0 ||
+	    (o->gpu_tune && sm_gpu_tune_parse(&tune, o->gpu_tune) < 0))
 		return -1;
 	return 0;
-}
-
-/* REF.smi, the index file of reference REF, in a new string (NULL when out
- * of memory, logged). */
-static char *index_path(const char *ref_path)
-{
-	size_t l = strlen(ref_path);
-	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
-
-	if (!path) {
-		sm_log(SM_LOG_ERROR, "out of memory");
-		return NULL;
-	}
-	memcpy(path, ref_path, l);
-	memcpy(path + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
-	return path;
 }
 
 /* Seeded mode's index and the reference from REF.smi, when it exists and
@@ -152,7 +138,7 @@ static int load_index(const char *ref_path, const sm_mapopt_t *o, sm_index_t **i
 	*ref = NULL;
 	if (o->mode == SM_MODE_EXHAUSTIVE)
 		return 0;
-	if (!(path = index_path(ref_path)))
+	if (!(path = sm_index_path(ref_path)))
 		return -1;
 	if (access(path, F_OK) != 0) {
 		free(path);
@@ -184,13 +170,12 @@ static int load_index(const char *ref_path, const sm_mapopt_t *o, sm_index_t **i
 }
 
 /* Seeded mode's index built in memory (no usable REF.smi). */
-static sm_index_t *get_index(const char *ref_path, const sm_mapopt_t *o, const sm_ref_t *ref)
+static sm_index_t *get_index(const sm_mapopt_t *o, const sm_ref_t *ref)
 {
 	double t0 = sm_seconds();
 	sm_index_t *idx = sm_index_build(ref, o->seed_k, o->seed_w,
 					 o->n_threads > 0 ? o->n_threads : 1, 0);
 
-	(void)ref_path;
 	if (idx)
 		sm_log(SM_LOG_INFO, "built the index in memory (k=%d w=%d) in %.2f s; "
 		       "'scanmap index' saves it for later runs", o->seed_k, o->seed_w,
@@ -202,7 +187,6 @@ static sm_index_t *get_index(const char *ref_path, const sm_mapopt_t *o, const s
  * creation (each a few tenths of a second on chr20): the GPU's context,
  * and seeded mode's index. */
 typedef struct {
-	const char *ref_path;
 	const sm_mapopt_t *o;
 	const sm_ref_t *ref;
 	sm_index_t *idx;
@@ -218,7 +202,7 @@ static void *index_main(void *arg)
 {
 	index_job_t *j = arg;
 
-	j->idx = get_index(j->ref_path, j->o, j->ref);
+	j->idx = get_index(j->o, j->ref);
 	return NULL;
 }
 
@@ -246,7 +230,7 @@ static void name_engines(sm_ctx_t *ctx)
 sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 {
 	sm_ctx_t *ctx = calloc(1, sizeof *ctx);
-	index_job_t ij = { ref_path, NULL, NULL, NULL };
+	index_job_t ij = { NULL, NULL, NULL };
 	pthread_t warm_th, index_th;
 	int warming = 0, indexing = 0, gpu, ok = 0;
 	char gpu_msg[SM_GPU_MSG_LEN];

@@ -1249,3 +1249,17 @@ fail:
 	sm_index_destroy(idx);
 	return NULL;
 }
+
+char *sm_index_path(const char *ref_path)
+{
+	size_t l = strlen(ref_path);
+	char *path = malloc(l + sizeof SM_INDEX_SUFFIX);
+
+	if (!path) {
+		sm_log(SM_LOG_ERROR, "out of memory");
+		return NULL;
+	}
+	memcpy(path, ref_path, l);
+	memcpy(path + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
+	return path;
+}

@@ -226,4 +226,8 @@ uint64_t sm_index_checksum(const void *data, size_t n);
 
 void sm_index_destroy(sm_index_t *idx);
 
+/* REF.smi, the index file of the reference at ref_path, in a new string
+ * (free() it), or NULL when out of memory (logged). */
+char *sm_index_path(const char *ref_path);
+
 #endif

@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -579,17 +578,6 @@ static int writer_loop(pipe_t *p, counts_t *c)
 	}
 }
 
-/* Peak resident memory of this process so far, in MiB (the index file's
- * mapped pages included). */
-static double peak_mib(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0.0;
-	return (double)ru.ru_maxrss / 1024.0;
-}
-
 static void summary(const pipe_t *p, const counts_t *c)
 {
 	const sm_ctx_t *ctx = p->ctx;
@@ -609,7 +597,7 @@ static void summary(const pipe_t *p, const counts_t *c)
 	       c->reads ? 100.0 * (double)c->mapped / (double)c->reads : 0.0, dt,
 	       (double)c->reads / dt, ctx->seeded ? "seeded" : "exhaustive",
 	       sm_ctx_engine_name(ctx), (double)(es.cells + c->seed_cells) / dt / SM_GIGA,
-	       peak_mib());
+	       sm_peak_mib());
 	if (ctx->paired)
 		sm_log(SM_LOG_INFO, "%lld reads in proper pairs (%.2f%%)", (long long)c->proper,
 		       c->reads ? 100.0 * (double)c->proper / (double)c->reads : 0.0);
@@ -737,17 +725,12 @@ static void queue_destroy(queue_t *q)
  * the index REF.smi that seeded mode would load (io/outfile.h). */
 static int check_output_path(const sm_opt_t *o)
 {
-	size_t l = strlen(o->ref_path);
-	char *index = malloc(l + sizeof SM_INDEX_SUFFIX);
+	char *index = sm_index_path(o->ref_path);
 	const char *inputs[] = { o->ref_path, o->reads_path, o->mates_path, index };
 	int rc;
 
-	if (!index) {
-		sm_log(SM_LOG_ERROR, "out of memory");
+	if (!index)
 		return -1;
-	}
-	memcpy(index, o->ref_path, l);
-	memcpy(index + l, SM_INDEX_SUFFIX, sizeof SM_INDEX_SUFFIX);
 	rc = sm_outfile_check_inputs("-o", o->out_path, inputs, (int)(sizeof inputs / sizeof *inputs));
 	free(index);
 	return rc;

@@ -171,9 +171,9 @@ typedef struct {
 /* Sets every option to its default. */
 void sm_mapopt_init(sm_mapopt_t *o);
 
-/* Checks every value against its range, and max_read_len against the
- * traceback memory a read that long may need.  Returns 0, or -1 after
- * logging the first bad option. */
+/* Checks every value against its range, gpu_tune's syntax, and
+ * max_read_len against the traceback memory a read that long may need.
+ * Returns 0, or -1 after logging the first bad option. */
 int sm_mapopt_check(const sm_mapopt_t *o);
 
 /* ---- the context: reference, index, engines, insert sizes ---- */
