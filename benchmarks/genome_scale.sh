@@ -36,7 +36,7 @@
 # carries scanmap's libraries) can be given copies:
 #   SCANMAP [./scanmap]  DIVERGE [build/benchmarks/diverge]  MINIMAP2 [minimap2]
 #   ART [art_illumina]  BWA [bwa]  TIME [/usr/bin/time]  PYTHON [python3]
-#   CHR20: chr20 FASTA (plain or .gz) [fetched with apt-get download vt-examples]
+#   CHR20: chr20 FASTA (plain or .gz) [benchmarks/genomes.sh fetches it]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -80,11 +80,7 @@ done
 # The reference.
 chr20=${CHR20:-$work/chr20.fa}
 if [ ! -s "$chr20" ]; then
-	(cd "$work" && rm -f vt-examples_*.deb && apt-get download vt-examples >/dev/null 2>&1) ||
-		{ echo "genome_scale.sh: apt-get download vt-examples failed (set CHR20 offline)" >&2; exit 1; }
-	dpkg -x "$work"/vt-examples_*.deb "$work/x-vt"
-	zcat "$work/x-vt/usr/share/doc/vt/examples/ref/20.fa.gz" >"$chr20"
-	rm -rf "$work/x-vt" "$work"/vt-examples_*.deb
+	CHR20=1 "$here/genomes.sh" "$work" || { echo "genome_scale.sh: set CHR20 offline" >&2; exit 1; }
 fi
 case $chr20 in
 *.gz) zcat "$chr20" >"$work/chr20.plain.fa"; chr20=$work/chr20.plain.fa ;;
