@@ -10,7 +10,11 @@
 set -uo pipefail
 build=${1:?usage: asan.sh BUILD}
 cd "$(dirname "$0")/.." || exit 1
-export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1:exitcode=99
+# use_sigaltstack=0: GCC 12's runtime sometimes reports its own sigaltstack
+# call as a stack-buffer-overflow while a thread exits (seen on the -o
+# /dev/full cases, once in several runs); the alternate stack only serves
+# reports of stack overflows, which these runs do not test.
+export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1:exitcode=99:use_sigaltstack=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
 bin=$build/scanmap
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scanmap-asan.XXXXXX") || exit 1
