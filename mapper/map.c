@@ -94,6 +94,7 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_nwin);
 	free(ws->seed_margin);
 	free(ws->seed_win);
+	free(ws->seed_gap);
 	sm_split_free(ws->split);
 	free(ws);
 }
@@ -413,38 +414,80 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 	return 0;
 }
 
-/* 1 if read r's seeded result res may have lost its locus to the seeding
- * limits (see SM_RETRY_BELOW). */
+/* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
+ * whose first pass left res: their windows (at most `stride` each) in
+ * ws->seed_win, what those leave out in ws->seed_gap, their strands' window
+ * references and scans as seed_reads lists them.  It runs on this thread
+ * whatever the engine, so its windows do not depend on the engine. */
+static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
+			  const res_t *res, int stride)
+{
+	int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t);
+
+	if (sm_grow((void **)&ws->seed_win, &ws->m_seed_win, (int64_t)n * stride,
+		    sizeof *ws->seed_win) < 0 ||
+	    sm_grow((void **)&ws->strand_win, &ws->m_strand_win, stride, sizeof *ws->strand_win) < 0 ||
+	    sm_grow((void **)&ws->seed_gap, &ws->m_seed_gap, n, sizeof *ws->seed_gap) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
+		return -1;
+	}
+	for (int t = 0; t < n; t++) {
+		int k = ws->seed_todo[t];
+		const res_t *rs = &res[k];
+		int nw = sm_seed_complete(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
+					  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
+					  rs->prim >= 0 ? rs->cand[0].score : 0, rs->win, rs->n_win,
+					  &ws->wref, &ws->seed_gap[t]);
+
+		if (nw < 0)
+			return -1;
+		if (nw > 0)
+			memcpy(ws->seed_win + (int64_t)t * stride, ws->wref.win,
+			       (size_t)nw * sizeof *ws->seed_win);
+		ws->seed_nwin[t] = nw;
+	}
+	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
+	for (int t = 0; t < n; t++)
+		if (add_window_scans(ctx, ws, t, ws->seed_todo[t], stride, lay) < 0)
+			return -1;
+	return 0;
+}
+
+/* 1 if read r's first seeded result res could be beaten at a locus that
+ * its seeding limits left out: it scores below a perfect match (the best
+ * objective, end bonuses included), or has no hit (seed.h, completion). */
 static int needs_retry(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res)
 {
 	if (res->exhaustive)
 		return 0;
 	return res->prim < 0 ||
-	       (int64_t)SM_RETRY_BELOW * res->cand[0].score < (int64_t)r->len * ctx->opt.score.match;
+	       (int64_t)res->cand[0].score < sm_best_possible(&ctx->opt.score, r->len);
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
  * then the scans of both strands against them for the whole batch at once
  * (one GPU call, or the worker's CPU scan), then each read's candidates;
- * then the same again, with relaxed limits, for the reads that needs_retry
- * picks, which keep the second result when it scores higher. */
+ * then the completion pass of the reads that needs_retry picks, over their
+ * first windows and every cluster that could still beat them: its result
+ * replaces the first, and says whether the read is unsure. */
 static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
+	const int stride[2] = { ctx->seed_opt.max_windows,
+				ctx->seed_opt.max_windows + ctx->retry_opt.max_windows };
 	double t = sm_seconds();
 
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
 	for (int pass = 0; pass < 2; pass++) {
-		const sm_seed_opt_t *opt = pass ? &ctx->retry_opt : &ctx->seed_opt;
-
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
 		for (int k = 0; k < n; k++)
 			if (pass == 0 || needs_retry(ctx, &reads[k], &res[k]))
 				ws->seed_todo[n_todo++] = k;
-		if (seed_reads(ctx, ws, reads, n_todo, opt) < 0)
+		if ((pass == 0 ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
+				 complete_reads(ctx, ws, reads, n_todo, res, stride[1])) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
 		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
@@ -453,25 +496,21 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		for (int u = 0; u < n_todo; u++) {
 			int k = ws->seed_todo[u];
 			const sm_scan_t *local[SM_STRANDS];
+			res_t *rs = &res[k];
 
 			for (int st = 0; st < SM_STRANDS; st++) {
 				int j = ws->strand_job[SM_STRANDS * k + st];
 
 				local[st] = j >= 0 ? &jobs->out[j] : NULL;
 			}
-			if (pass == 1) {
-				int32_t before = res[k].prim >= 0 ? res[k].cand[0].score : 0, best = 0;
-
-				for (int st = 0; st < SM_STRANDS; st++)
-					if (local[st] && local[st]->n > 0 && local[st]->top[0].score > best)
-						best = local[st]->top[0].score;
-				if (best <= before)
-					continue;
-			}
 			if (seeded_cands(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k],
-					 ws->seed_win + (int64_t)u * opt->max_windows, ws->seed_nwin[u],
-					 &ws->wrefs[SM_STRANDS * k], local, &res[k]) < 0)
+					 ws->seed_win + (int64_t)u * stride[pass], ws->seed_nwin[u],
+					 &ws->wrefs[SM_STRANDS * k], local, rs) < 0)
 				return -1;
+			if (pass == 1 && !rs->exhaustive &&
+			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
+				for (int c = 0; c < rs->n_cand; c++)
+					rs->cand[c].unsure = 1;
 		}
 		sm_ph_add(ws, PH_CANDS, &t);
 	}
@@ -603,6 +642,8 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 			continue;
 		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
 		rs->mapq = sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
+		if (rs->cand[0].unsure && rs->mapq > SM_MAPQ_UNSURE)
+			rs->mapq = SM_MAPQ_UNSURE;
 	}
 	sm_ph_add(ws, PH_TANDEM, &t);
 	return 0;

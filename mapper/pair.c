@@ -239,10 +239,13 @@ static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res
 }
 
 /* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
- * competitors elsewhere were never looked for. */
+ * competitors elsewhere were never looked for; at most SM_MAPQ_UNSURE when
+ * seeding could not rule out a better locus. */
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 {
-	return c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len);
+	int q = c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len);
+
+	return c->unsure && q > SM_MAPQ_UNSURE ? SM_MAPQ_UNSURE : q;
 }
 
 /* The proper pair of res[0], res[1] with the highest pair score: its
@@ -800,6 +803,11 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		if (res[e].mapq > SM_MAPQ_MAX)
 			res[e].mapq = SM_MAPQ_MAX;
 	}
+	/* The pair's evidence lifts an unsure read only when its mate is sure. */
+	if (res[0].cand[bi].unsure && res[1].cand[bj].unsure)
+		for (int e = 0; e < SM_STRANDS; e++)
+			if (res[e].mapq > SM_MAPQ_UNSURE)
+				res[e].mapq = SM_MAPQ_UNSURE;
 	return 0;
 }
 

@@ -50,7 +50,10 @@ struct sm_seeder_s {
 	int64_t *occ;              /* [cap_look] occurrences of each minimizer */
 	const int64_t **pos;       /* [cap_look] and where they are */
 	int64_t cap_look;
+	struct complete_ws_s *cw;  /* sm_seed_complete's, made on first use */
 };
+
+static void complete_ws_free(struct complete_ws_s *cw);
 
 void sm_seed_opt_init(sm_seed_opt_t *o)
 {
@@ -75,6 +78,7 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->cl_a);
 	free(s->occ);
 	free(s->pos);
+	complete_ws_free(s->cw);
 	free(s);
 }
 
@@ -461,4 +465,463 @@ void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, 
 	memset(out, 0, sizeof *out);
 	for (int k = 0; k < in->n; k++)
 		sm_scan_offer(out, shift, in->top[k].score, sm_wref_to_global(w, in->top[k].end));
+}
+
+/* Completion (sm_seed_complete).  A hit of the completion pass carries the
+ * read position of its k-mer, so that a cluster's support is known k-mer by
+ * k-mer: bit 63 the strand, bits QHIT_POS_BITS..62 the diagonal plus
+ * QHIT_DIAG_BIAS, bits 0..QHIT_POS_BITS-1 the read position of the k-mer's
+ * last base (< SM_MAX_READ_LEN_LIMIT, cli.h).  Sorted as integers they come
+ * by strand, then diagonal. */
+#define QHIT_POS_BITS 20
+#define QHIT_DIAG_BIAS ((int64_t)1 << 41)
+#define QHIT_POS_MASK (((uint64_t)1 << QHIT_POS_BITS) - 1)
+
+static uint64_t qhit_pack(int32_t strand, int64_t diag, int64_t qpos)
+{
+	return (uint64_t)strand << HIT_STRAND_SHIFT |
+	       (uint64_t)(diag + QHIT_DIAG_BIAS) << QHIT_POS_BITS | (uint64_t)qpos;
+}
+
+static int64_t qhit_diag(uint64_t h)
+{
+	return (int64_t)((h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) >> QHIT_POS_BITS) - QHIT_DIAG_BIAS;
+}
+
+/* A candidate of the completion pass: a cluster (votes: its support) and
+ * the best score an alignment there may have. */
+typedef struct {
+	sm_cluster_t c;
+	int32_t contig;
+	int32_t bound;
+} cand_cl_t;
+
+/* Completion workspace (sm_seeder_t's cw). */
+typedef struct complete_ws_s {
+	uint64_t *hit, *tmp;       /* hits (qhit_pack) and the radix sort's other buffer */
+	int64_t cap_hit, cap_tmp;
+	int64_t *stamp;            /* [n] the last cluster that counted each read position */
+	uint8_t *mark;             /* [n] 1: a k-mer ending there supports the locus */
+	int32_t *sum_mark, *sum_amb; /* [n + 1] prefix counts of mark and of ambiguous bases */
+	int32_t *first, *greedy;   /* [n + 2] score_bound's interval tables */
+	int64_t cap_n;
+	int64_t *cl_at;            /* first hit of each cluster */
+	int64_t cap_cl_at;
+	int32_t *cl_contig;        /* the contig of each cluster's hits */
+	int64_t cap_cl_contig;
+	cand_cl_t *cand;
+	int64_t cap_cand;
+	int64_t *occ_sorted;       /* the read's k-mers' occurrences, most first */
+	int64_t cap_occ_sorted;
+} complete_ws_t;
+
+static int cmp_occ_desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int band, int32_t n,
+			    int32_t n_amb, int64_t score)
+{
+	const int64_t perfect = sm_best_possible(sc, n);
+	const int64_t d = perfect - score;
+	const int64_t split = sc->match + sc->mismatch < sc->gap_open + sc->gap_ext ?
+			      sc->match + sc->mismatch : sc->gap_open + sc->gap_ext;
+	int64_t events, kept, need;
+
+	if (score > perfect)
+		return SM_SEED_UNREACHABLE;
+	if (d >= sc->gap_open + (int64_t)(band + 1) * sc->gap_ext)
+		return 0;   /* a gap longer than the band may split its seeds' cluster */
+	/* At most d / split differences (the cheapest one that splits an exact
+	 * run: a mismatch or a deletion), at most d / match read bases outside
+	 * the runs (clipped, mismatched or inserted: each costs at least one
+	 * match, a clipped end its bonus too), and each ambiguous read base
+	 * both. */
+	events = d / split + n_amb;
+	kept = n - d / sc->match - n_amb;
+	/* Runs r_1..r_{events+1} of total length >= kept: each holds at least
+	 * (r - k + 1) / w hits, rounded down, so at least (r - k - w + 2) / w. */
+	need = kept - (events + 1) * (idx->k + idx->w - 2);
+	if (need <= 0)
+		return 0;
+	return (int32_t)((need + idx->w - 1) / idx->w);
+}
+
+/* The least a difference costs per window of the support lemma that it
+ * breaks (score_bound): a mismatch or a deletion breaks the windows that
+ * hold it; an insertion of l bases (gap_open + l x (gap_ext + match))
+ * breaks two disjoint windows with 2 bases, m > 2 only with at least
+ * (m - 2) x (k + w - 1) + 2. */
+static int64_t break_cost(const sm_index_t *idx, const sm_score_t *sc)
+{
+	int64_t a = sc->match, c = a + sc->mismatch, ins = sc->gap_ext + a;
+	int64_t span = idx->k + idx->w - 1;
+
+	if (sc->gap_open + sc->gap_ext < c)
+		c = sc->gap_open + sc->gap_ext;
+	if ((sc->gap_open + 2 * ins) / 2 < c)
+		c = (sc->gap_open + 2 * ins) / 2;
+	if (span * ins / 3 < c)
+		c = span * ins / 3;
+	return c;
+}
+
+/* The best objective (scan.h: the score plus the end bonuses of score.h)
+ * an alignment of the read (length n, ambiguous bases
+ * counted in cw->sum_amb) may have at a locus where the k-mers ending at
+ * the read positions marked in cw->mark (sum_mark: their prefix counts)
+ * are the only ones in the index.  The support lemma (seed.h) read
+ * backwards: each w consecutive k-mer ends without a mark make a window of
+ * k + w - 1 read bases that no exact run of the alignment covers whole, so
+ * a difference or a clipped end breaks it.  The windows, in order, need at
+ * least as many differences as the greedy stabbing of them counts (the
+ * size of a set of disjoint ones); clipping a bases on the left and b on
+ * the right costs (a + b) x match and the bonus of each clipped end, and
+ * spares the windows it cuts.  Windows
+ * over an ambiguous base are left out (it breaks them itself). */
+static int32_t score_bound(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc,
+			   int32_t n, int64_t brk)
+{
+	const int k = idx->k, w = idx->w;
+	int32_t m = 0, count = 0, last = -1;
+	int64_t best_left = INT64_MAX, best_right = INT64_MAX, d;
+
+	/* Windows [x - k + 1, x + w - 1] for ends x .. x + w - 1 without a mark,
+	 * by start; first[a]: the first window starting at or after a;
+	 * greedy[j]: the stabbing count of windows 0..j-1. */
+	cw->greedy[0] = 0;
+	for (int32_t a = 0; a <= n; a++)
+		cw->first[a] = -1;
+	for (int32_t x = k - 1; x + w - 1 < n; x++) {
+		int32_t lo = x - k + 1, hi = x + w - 1;
+
+		if (cw->sum_mark[hi + 1] - cw->sum_mark[x] != 0 ||
+		    cw->sum_amb[hi + 1] - cw->sum_amb[lo] != 0)
+			continue;
+		/* Window m starts at lo: first[] of the starts up to lo. */
+		if (lo > last) {   /* a new point at the window's end */
+			count++;
+			last = hi;
+		}
+		cw->first[lo] = m;   /* windows start at distinct positions */
+		m++;
+		cw->greedy[m] = count;
+	}
+	/* first[a] for every a: the next window at or after a (m: none). */
+	for (int32_t a = n, next = m; a >= 0; a--) {
+		if (a < n && cw->first[a] >= 0)
+			next = cw->first[a];
+		cw->first[a] = next;
+	}
+	/* Left clip a: the windows from first[a] on count, from greedy[first[a]];
+	 * right clip b: the windows ending at or before n - 1 - b, i.e. starting
+	 * at or before n - b - (k + w - 1): greedy[first[that + 1]]. */
+	for (int32_t a = 0; a <= n; a++) {
+		int64_t v = (int64_t)a * sc->match + (a > 0 ? sc->clip5 : 0) -
+			    brk * cw->greedy[cw->first[a]];
+
+		best_left = v < best_left ? v : best_left;
+	}
+	for (int32_t b = 0; b <= n; b++) {
+		int32_t s = n - b - (k + w - 1) + 1;   /* windows start before s */
+		int64_t v = (int64_t)b * sc->match + (b > 0 ? sc->clip3 : 0) +
+			    brk * cw->greedy[s <= 0 ? 0 : s > n ? m : cw->first[s]];
+
+		best_right = v < best_right ? v : best_right;
+	}
+	d = best_left + best_right;
+	if (d < 0)
+		d = 0;
+	return (int32_t)(sm_best_possible(sc, n) - d);
+}
+
+static void complete_ws_free(complete_ws_t *cw)
+{
+	if (!cw)
+		return;
+	free(cw->hit);
+	free(cw->tmp);
+	free(cw->stamp);
+	free(cw->mark);
+	free(cw->sum_mark);
+	free(cw->sum_amb);
+	free(cw->first);
+	free(cw->greedy);
+	free(cw->cl_at);
+	free(cw->cl_contig);
+	free(cw->cand);
+	free(cw->occ_sorted);
+	free(cw);
+}
+
+/* Room for a read of length n in cw.  0 or -1 when out of memory. */
+static int complete_ws_reserve(complete_ws_t *cw, int32_t n)
+{
+	int64_t m = n + 2;
+
+	if (m <= cw->cap_n)
+		return 0;
+	free(cw->stamp);
+	free(cw->mark);
+	free(cw->sum_mark);
+	free(cw->sum_amb);
+	free(cw->first);
+	free(cw->greedy);
+	cw->stamp = malloc((size_t)m * sizeof *cw->stamp);
+	cw->mark = malloc((size_t)m);
+	cw->sum_mark = malloc((size_t)m * sizeof *cw->sum_mark);
+	cw->sum_amb = malloc((size_t)m * sizeof *cw->sum_amb);
+	cw->first = malloc((size_t)m * sizeof *cw->first);
+	cw->greedy = malloc((size_t)m * sizeof *cw->greedy);
+	cw->cap_n = 0;
+	if (!cw->stamp || !cw->mark || !cw->sum_mark || !cw->sum_amb || !cw->first || !cw->greedy)
+		return -1;
+	cw->cap_n = m;
+	return 0;
+}
+
+/* Marks in cw->mark the read positions of the minimizers s->mini[0..n_mini)
+ * (looked up) with more than max_occ occurrences, the skipped ones;
+ * returns their number. */
+static int32_t mark_skipped(sm_seeder_t *s, int64_t n_mini, int32_t n, int64_t max_occ)
+{
+	int32_t skipped = 0;
+
+	memset(s->cw->mark, 0, (size_t)n);
+	for (int64_t t = 0; t < n_mini; t++)
+		if (s->occ[t] > max_occ) {
+			s->cw->mark[s->mini[t].pos] = 1;
+			skipped++;
+		}
+	return skipped;
+}
+
+/* Collects into cw->hit the hits of minimizers s->mini[0..n_mini) (looked
+ * up) with at most max_occ occurrences.  Returns the hit count or -1 when
+ * out of memory. */
+static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
+			     int64_t max_occ)
+{
+	complete_ws_t *cw = s->cw;
+	int64_t n_hit = 0;
+
+	for (int64_t t = 0; t < n_mini; t++) {
+		const sm_mini_t *m = &s->mini[t];
+		const int64_t *pos = s->pos[t];
+		int64_t occ = s->occ[t];
+
+		if (occ > max_occ)
+			continue;
+		if (sm_grow((void **)&cw->hit, &cw->cap_hit, n_hit + occ, sizeof *cw->hit) < 0)
+			return -1;
+		for (int64_t u = 0; u < occ; u++) {
+			int64_t g = pos[u] >> 1;
+			int32_t strand = (int32_t)((pos[u] & 1) ^ m->strand);
+
+			cw->hit[n_hit++] = qhit_pack(strand, strand ? g - (n - m->pos + idx->k - 2) :
+						     g - m->pos, m->pos);
+		}
+	}
+	return n_hit;
+}
+
+/* score_bound() of the read with the skipped k-mers' marks (cw->mark) plus
+ * those of hits hit[from..to) (read positions), marks restored after. */
+static int32_t bound_with(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc,
+			  int32_t n, int64_t brk, int64_t from, int64_t to)
+{
+	int32_t bound;
+
+	for (int64_t t = from; t < to; t++)
+		cw->mark[cw->hit[t] & QHIT_POS_MASK] |= 2;
+	cw->sum_mark[0] = 0;
+	for (int32_t i = 0; i < n; i++)
+		cw->sum_mark[i + 1] = cw->sum_mark[i] + (cw->mark[i] != 0);
+	bound = score_bound(cw, idx, sc, n, brk);
+	for (int64_t t = from; t < to; t++)
+		cw->mark[cw->hit[t] & QHIT_POS_MASK] &= 1;
+	return bound;
+}
+
+/* The window of cluster c of contig `contig` (its hits' contig: a cluster
+ * of the completion pass never spans two), as sm_cluster_window makes it.
+ * Returns 0 when it is empty. */
+static int contig_window(const sm_ref_t *ref, const sm_cluster_t *c, int32_t contig, int32_t n,
+			 int64_t margin, sm_window_t *x)
+{
+	int64_t lo = ref->offset[contig], hi = lo + ref->len[contig];
+
+	x->start = c->lo - margin < lo ? lo : c->lo - margin;
+	x->end = c->hi + n + margin > hi ? hi : c->hi + n + margin;
+	x->votes = c->votes;
+	x->strands = 1 << c->strand;
+	return x->start < x->end;
+}
+
+/* 1 if window x lies inside one of done[0..n_done) that its strands are
+ * scanned in. */
+static int scanned_already(const sm_window_t *x, const sm_window_t *done, int32_t n_done)
+{
+	for (int32_t t = 0; t < n_done; t++)
+		if ((done[t].strands & x->strands) == x->strands && done[t].start <= x->start &&
+		    x->end <= done[t].end)
+			return 1;
+	return 0;
+}
+
+/* Candidates best first: higher bound, then sm_cluster_before (support). */
+static int cmp_cand(const void *a, const void *b)
+{
+	const cand_cl_t *x = a, *y = b;
+
+	if (x->bound != y->bound)
+		return x->bound > y->bound ? -1 : 1;
+	return sm_cluster_before(&x->c, &y->c) ? -1 : sm_cluster_before(&y->c, &x->c) ? 1 : 0;
+}
+
+int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
+		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
+		     sm_wref_t *w, sm_seed_gap_t *gap)
+{
+	/* Clusters as wide as a gap run can be: all the seeds of one alignment
+	 * fall in one cluster (sorted, its diagonals step by at most a gap). */
+	const int64_t band = sm_reach(sc, n);
+	const int64_t margin = sm_reach(sc, n) + opt->band;
+	const int64_t brk = break_cost(idx, sc);
+	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
+	int64_t n_hit, n_cl = 0, n_cand = 0, kept, max_occ = opt->max_occ;
+	int32_t skipped = 0, floor;
+	complete_ws_t *cw;
+
+	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
+		goto oom;
+	cw = s->cw;
+	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, n_mini) < 0)
+		goto oom;
+	gap->n_amb = 0;
+	cw->sum_amb[0] = 0;
+	for (int32_t i = 0; i < n; i++) {
+		gap->n_amb += read[i] >= SM_BASE_N;
+		cw->sum_amb[i + 1] = gap->n_amb;
+	}
+	gap->left = 0;
+	/* A locus that beats `best` has that many supporting k-mers or more (at
+	 * least one: a locus without any seed is beyond seeding). */
+	floor = sm_seed_support_min(idx, sc, (int)band, n, gap->n_amb, (int64_t)best + 1);
+	floor = floor > 0 ? floor : 1;
+	/* The k-mers over the retry limit, skipped, could hold a better locus
+	 * by themselves: then only the floor - 1 most frequent stay skipped
+	 * (fewer than a better locus needs, so none hides among them alone),
+	 * up to SM_SEED_MAX_HITS hits in all. */
+	skipped = mark_skipped(s, n_mini, n, max_occ);
+	if (skipped >= floor && bound_with(cw, idx, sc, n, brk, 0, 0) > best) {
+		int64_t keep = 0;
+
+		if (sm_grow((void **)&cw->occ_sorted, &cw->cap_occ_sorted, n_mini + 1,
+			    sizeof *cw->occ_sorted) < 0)
+			goto oom;
+		memcpy(cw->occ_sorted, s->occ, (size_t)n_mini * sizeof *s->occ);
+		qsort(cw->occ_sorted, (size_t)n_mini, sizeof *cw->occ_sorted, cmp_occ_desc);
+		/* Skip those above the floor-th most frequent; keep lowering the
+		 * limit's reach while the hits stay within SM_SEED_MAX_HITS. */
+		for (int64_t t = floor - 1; t < n_mini; t++)
+			keep += cw->occ_sorted[t];
+		if (keep <= SM_SEED_MAX_HITS) {
+			max_occ = floor - 1 < n_mini ? cw->occ_sorted[floor - 1] : 0;
+			skipped = mark_skipped(s, n_mini, n, max_occ);
+		}
+	}
+	n_hit = collect_qhits(s, idx, n_mini, n, max_occ);
+	if (n_hit < 0)
+		goto oom;
+	if (skipped >= floor)
+		gap->left = bound_with(cw, idx, sc, n, brk, 0, 0);
+	if (n_hit >= HIT_RADIX_MIN) {
+		if (sm_grow((void **)&cw->tmp, &cw->cap_tmp, n_hit, sizeof *cw->tmp) < 0)
+			goto oom;
+		sm_radix_sort_u64(cw->hit, cw->tmp, n_hit);
+	} else {
+		sort_hits(cw->hit, n_hit);
+	}
+	for (int32_t i = 0; i < n; i++)
+		cw->stamp[i] = -1;
+	/* Clusters as build_clusters makes them (band: the gap reach), never
+	 * across contigs (a hit's contig: that of its k-mer's reference
+	 * position); votes: the distinct read k-mers among their hits, which
+	 * start at cl_at[]. */
+	for (int64_t t = 0; t < n_hit; t++) {
+		int32_t strand = hit_strand(cw->hit[t]);
+		int64_t diag = qhit_diag(cw->hit[t]);
+		int64_t qpos = (int64_t)(cw->hit[t] & QHIT_POS_MASK);
+		int64_t g = strand ? diag + n - qpos + idx->k - 2 : diag + qpos;
+		int32_t contig = ref->n_contig > 1 ? sm_offset_find(ref->offset, ref->n_contig, g) : 0;
+		sm_cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
+
+		if (!c || c->strand != strand || diag - c->hi > band || cw->cl_contig[n_cl - 1] != contig) {
+			if (sm_grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0 ||
+			    sm_grow((void **)&cw->cl_at, &cw->cap_cl_at, n_cl + 2, sizeof *cw->cl_at) < 0 ||
+			    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_cl + 1,
+				    sizeof *cw->cl_contig) < 0)
+				goto oom;
+			cw->cl_at[n_cl] = t;
+			cw->cl_contig[n_cl] = contig;
+			c = &s->cl[n_cl++];
+			*c = (sm_cluster_t){ diag, diag, strand, 0 };
+		}
+		c->hi = diag;
+		if (cw->stamp[qpos] != n_cl - 1) {
+			cw->stamp[qpos] = n_cl - 1;
+			c->votes++;
+		}
+	}
+	if (n_cl > 0)
+		cw->cl_at[n_cl] = n_hit;
+	/* Candidates: clusters not inside a window scanned already whose
+	 * support (with the skipped k-mers) reaches the floor and whose
+	 * score_bound beats `best`. */
+	for (int64_t t = 0; t < n_cl; t++) {
+		cand_cl_t x;
+		sm_window_t win;
+
+		if (s->cl[t].votes + skipped < floor ||
+		    !contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
+		    scanned_already(&win, done, n_done))
+			continue;
+		x.c = s->cl[t];
+		x.contig = cw->cl_contig[t];
+		x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
+		if (x.bound <= best)
+			continue;
+		if (sm_grow((void **)&cw->cand, &cw->cap_cand, n_cand + 1, sizeof *cw->cand) < 0)
+			goto oom;
+		cw->cand[n_cand++] = x;
+	}
+	qsort(cw->cand, (size_t)n_cand, sizeof *cw->cand, cmp_cand);
+	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
+	if (n_cand > kept && cw->cand[kept].bound > gap->left)
+		gap->left = cw->cand[kept].bound;
+	if (sm_grow((void **)&w->win, &w->cap_win, kept + n_done, sizeof *w->win) < 0)
+		goto oom;
+	if (n_done > 0)
+		memcpy(w->win, done, (size_t)n_done * sizeof *w->win);
+	w->n_win = n_done;
+	for (int64_t t = 0; t < kept; t++)
+		w->n_win += contig_window(ref, &cw->cand[t].c, cw->cand[t].contig, n, margin,
+					  &w->win[w->n_win]);
+	qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	gap->n_new = (int32_t)kept;
+	return w->n_win;
+oom:
+	sm_log(SM_LOG_ERROR, "seeding: out of memory");
+	return -1;
+}
+
+int sm_seed_unsure(const sm_seed_gap_t *gap, int32_t best)
+{
+	return gap->left > best;
 }

@@ -188,6 +188,70 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 			 const uint8_t *read_a, int32_t na, const uint8_t *read_b, int32_t nb,
 			 int64_t ins_lo, int64_t ins_hi, int max_pairs, sm_window_pair_t *out);
 
+/* Completion: what the seeding limits may have hidden, and the guarantee.
+ *
+ * Support lemma.  Every k-mer of a read is looked up, and every w
+ * consecutive k-mers of the reference hold one of its minimizers, so a run
+ * of k + w - 1 read bases that matches the reference exactly (no mismatch,
+ * gap or ambiguous base inside) holds a k-mer that is in the index at that
+ * locus: a "supporting" k-mer.  Read backwards: wherever w consecutive read
+ * k-mers (their last bases) have no supporting k-mer at a locus, the
+ * alignment there has a difference or a clipped end within those k + w - 1
+ * bases.  Counting the disjoint such windows bounds the best objective
+ * (score plus end bonuses, scan.h) an alignment at the locus may have (sm_seed_complete's score_bound), from
+ * the read positions of its seeds alone; a run of r exact bases holds at
+ * least floor((r - k + 1) / w) supporting k-mers (sm_seed_support_min).
+ *
+ * sm_seed_complete() looks every k-mer up again, keeps the read position
+ * of each hit, clusters the hits with a band as wide as the gap reach (all
+ * the seeds of one alignment then fall in one cluster), and returns as
+ * windows those already scanned plus the clusters whose bound beats the
+ * best score found, highest bound first, at most opt->max_windows of them.
+ * K-mers over opt->max_occ occurrences (the retry limits:
+ * SM_SEED_RETRY_OCC x --max-occ) are skipped, and count as supporting
+ * everywhere, unless they alone could make a better locus; then every
+ * k-mer counts (the fallback for reads whose every minimizer is frequent),
+ * up to SM_SEED_MAX_HITS hits.  What is left out is the bound of the best
+ * candidate not returned (or of the skipped k-mers alone): when it beats
+ * the best score found in the windows, the read is unsure. */
+
+/* Hits a completion pass collects at most (beyond, the most frequent
+ * k-mers stay skipped and the read may be unsure). */
+#define SM_SEED_MAX_HITS 4000000
+/* sm_seed_support_min() of a score above a perfect match. */
+#define SM_SEED_UNREACHABLE INT32_MAX
+
+/* Least support (see above) of an alignment of a read of length n with
+ * n_amb ambiguous bases scoring at least `score`, whose seeds fall in one
+ * cluster unless a gap is longer than `band` (0: a locus without any seed
+ * may have it; SM_SEED_UNREACHABLE above a perfect score). */
+int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int band, int32_t n,
+			    int32_t n_amb, int64_t score);
+
+/* What a completion pass left out. */
+typedef struct {
+	int32_t left;    /* best score a seeded locus outside its windows may have (0: none) */
+	int32_t n_new;   /* clusters added to the windows scanned before */
+	int32_t n_amb;   /* ambiguous bases of the read */
+} sm_seed_gap_t;
+
+/* The windows of a completion pass for a read (base codes, forward strand,
+ * length n) whose best score so far is `best` (0: none) in the windows
+ * done[0..n_done) (sm_seed_find's), with the limits opt (the retry limits):
+ * those windows and the windows of at most opt->max_windows clusters
+ * outside them that could beat `best`, merged, in w->win[0..w->n_win) (as
+ * sm_seed_find leaves them); *gap says what was left out.  Returns their
+ * number, or -1 when out of memory (logged). */
+int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
+		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
+		     sm_wref_t *w, sm_seed_gap_t *gap);
+
+/* 1 if a seeded locus outside the windows of a completion pass (gap) could
+ * still score more than `best`, the best score found in them: the read's
+ * placement is not known to be optimal (its MAPQ says so). */
+int sm_seed_unsure(const sm_seed_gap_t *gap, int32_t best);
+
 /* Makes w the window reference of the one window [start, end) (global
  * coordinates inside one contig of ref; empty when start >= end).  Returns
  * 0, or -1 when out of memory (logged). */

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# seeded_misses.sh — does seeded mode find each read's best locus? ART reads of several
+# Illumina profiles from human chr20, mapped single-end and paired by scanmap (seeded), bwa mem
+# and minimap2 -ax sr; every read judged against its simulated origin and the exact score there.
+#
+#   benchmarks/seeded_misses.sh [-n PAIRS] [-s SEEDS] [-p PROFILES] [-t THREADS] [-b BASE_BIN]
+#                               [-x EXH_READS] [-w WORKDIR] [OUT.md]
+#
+#   -n PAIRS     pairs simulated per profile and seed (20000)
+#   -s SEEDS     comma-separated ART seeds (1)
+#   -p PROFILES  comma-separated, of: hs150 (art -ss HS25 2x150), ms250 (-ss MSv3 2x250),
+#                hs100 (-ss HS20 2x100), nova (-ss HS25 2x150 with qualities shifted down by
+#                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run) (hs150,nova)
+#   -t THREADS   mapping threads (2)
+#   -b BIN       also map with this scanmap binary (a baseline build), rows "scanmap-base"
+#   -x N         also map the first N reads of each single-end set with
+#                `--mode exhaustive --engine gpu` (needs a GPU) and count the seeded reads
+#                whose AS is below the exhaustive AS (the optimum)
+#   -w DIR       work directory, kept (default: build/seeded-misses)
+#   OUT.md       results (default: DIR/seeded-misses.md)
+#
+# The truth: art_illumina -sam gives each read's origin, which benchmarks/art_truth.py writes
+# into the read names (ID!CONTIG:START-END:STRAND per mate). The origin score: the exact
+# Smith-Waterman score of the read on its origin strand against its origin +-50 bp, computed
+# by build/benchmarks/origin_score (benchmarks/origin_score.c: the tree's scalar oracle,
+# sm_scan_oracle, over that window as a reference). benchmarks/seeded_eval.py judges the
+# primary records: `below` = AS (0 if unmapped) under the origin score, by MAPQ; `wrong` =
+# not overlapping the origin on its strand; `correct` = overlapping it. The reference is
+# chromosome 20 of GRCh37 from Debian's vt-examples (apt-get download; nothing installed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pairs=20000 seeds=1 profiles=hs150,nova threads=2 base= exh=0 work=build/seeded-misses
+while getopts "n:s:p:t:b:x:w:" o; do
+	case $o in
+	n) pairs=$OPTARG ;; s) seeds=$OPTARG ;; p) profiles=$OPTARG ;; t) threads=$OPTARG ;;
+	b) base=$OPTARG ;; x) exh=$OPTARG ;; w) work=$OPTARG ;;
+	*) sed -n '2,30p' "$0" >&2; exit 1 ;;
+	esac
+done
+shift $((OPTIND - 1))
+out=${1:-$work/seeded-misses.md}
+for tool in art_illumina bwa minimap2 samtools python3; do
+	command -v "$tool" >/dev/null || { echo "seeded_misses.sh: $tool not found (apt-get install art-nextgen-simulation-tools bwa minimap2 samtools python3)" >&2; exit 1; }
+done
+make -s cuda="${cuda:-}" scanmap build/benchmarks/origin_score >/dev/null
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+ref=$work/chr20.fa
+if [ ! -s "$ref" ]; then
+	(cd "$work" && rm -f vt-examples_*.deb && apt-get download vt-examples >/dev/null 2>&1) ||
+		{ echo "seeded_misses.sh: apt-get download vt-examples failed" >&2; exit 1; }
+	dpkg -x "$work"/vt-examples_*.deb "$work/x-vt"
+	zcat "$(find "$work/x-vt" -name 20.fa.gz | head -1)" | sed 's/^>.*/>20/' >"$ref"
+	rm -rf "$work/x-vt" "$work"/vt-examples_*.deb
+fi
+# Indexed again when scanmap is newer than the index (its format may have changed).
+[ -s "$ref.smi" ] && [ "$ref.smi" -nt scanmap ] || ./scanmap index "$ref" 2>"$work/index.log"
+[ -s "$ref.bwt" ] || bwa index "$ref" 2>"$work/bwa-index.log"
+
+# cpu_run LABEL LOG CMD...: runs CMD, its CPU seconds (user + sys) to LOG.cpu
+cpu_run() {
+	local log=$1
+	shift
+	/usr/bin/time -f "%U %S" -o "$log.cpu" "$@" 2>"$log"
+}
+cpu_s() { awk '{ printf "%.1f", $1 + $2 }' "$1.cpu"; }
+
+rows=$work/rows.tsv
+: >"$rows"
+IFS=, read -ra P <<<"$profiles"
+IFS=, read -ra S <<<"$seeds"
+for prof in "${P[@]}"; do
+	case $prof in
+	hs150) art=(-ss HS25 -l 150 -m 400 -s 50) ;;
+	ms250) art=(-ss MSv3 -l 250 -m 600 -s 100) ;;
+	hs100) art=(-ss HS20 -l 100 -m 300 -s 30) ;;
+	nova) art=(-ss HS25 -l 150 -m 400 -s 50 -qs -10 -qs2 -10) ;;
+	*) echo "seeded_misses.sh: unknown profile $prof" >&2; exit 1 ;;
+	esac
+	for seed in "${S[@]}"; do
+		d=$work/$prof-$seed
+		mkdir -p "$d"
+		if [ ! -s "$d/pe.truth.tsv" ]; then
+			art_illumina "${art[@]}" -p -c "$pairs" -rs "$seed" -i "$ref" -o "$d/art" -sam -M -na \
+				>"$d/art.log" 2>&1
+			python3 benchmarks/art_truth.py "$d/art.sam" "$d/pe" "$d/art1.fq" "$d/art2.fq"
+			# Single-end: R1 alone, named as one mate.
+			python3 benchmarks/art_truth.py <(awk -F'\t' '/^@/ || and($2, 64)' "$d/art.sam" |
+				awk -F'\t' 'BEGIN { OFS = "\t" } !/^@/ { $2 = and($2, 16) } 1') "$d/se" "$d/art1.fq"
+			build/benchmarks/origin_score "$ref" <"$d/pe.truth.tsv" >"$d/pe.origin.tsv"
+			build/benchmarks/origin_score "$ref" <"$d/se.truth.tsv" >"$d/se.origin.tsv"
+			rm -f "$d/art.sam" "$d"/art[12].fq
+		fi
+		for mode in se pe; do
+			if [ $mode = se ]; then in=("$d/se.1.fq"); else in=("$d/pe.1.fq" "$d/pe.2.fq"); fi
+			bins=(scanmap ./scanmap)
+			[ -n "$base" ] && bins+=(scanmap-base "$base")
+			for ((b = 0; b < ${#bins[@]}; b += 2)); do
+				lab=${bins[b]}
+				cpu_run "$d/$mode.$lab.log" "${bins[b + 1]}" map -t "$threads" --mode seeded \
+					-o "$d/$mode.$lab.sam" "$ref" "${in[@]}"
+			done
+			cpu_run "$d/$mode.bwa.log" sh -c "bwa mem -t $threads $ref ${in[*]} > $d/$mode.bwa.sam"
+			cpu_run "$d/$mode.minimap2.log" sh -c "minimap2 -ax sr -t $threads $ref ${in[*]} > $d/$mode.minimap2.sam"
+			for ((b = 0; b < ${#bins[@]}; b += 2)); do
+				lab=${bins[b]}
+				printf '%s\t%s\t%s\t' "$prof" "$seed" "$mode" >>"$rows"
+				python3 benchmarks/seeded_eval.py "$d/$mode.truth.tsv" "$d/$mode.origin.tsv" "$lab" \
+					"$d/$mode.$lab.sam" "$d/$mode.$lab.misses.tsv" | tr '\n' '\t' >>"$rows"
+				printf '%s\n' "$(cpu_s "$d/$mode.$lab.log")" >>"$rows"
+			done
+			for lab in bwa minimap2; do
+				printf '%s\t%s\t%s\t' "$prof" "$seed" "$mode" >>"$rows"
+				samtools view -h -F 0x900 "$d/$mode.$lab.sam" >"$d/$mode.$lab.prim.sam"
+				python3 benchmarks/seeded_eval.py "$d/$mode.truth.tsv" "$d/$mode.origin.tsv" "$lab" \
+					"$d/$mode.$lab.prim.sam" "$d/$mode.$lab.misses.tsv" | tr '\n' '\t' >>"$rows"
+				printf '%s\n' "$(cpu_s "$d/$mode.$lab.log")" >>"$rows"
+				rm -f "$d/$mode.$lab.prim.sam"
+			done
+		done
+		if [ "$exh" -gt 0 ]; then
+			head -n $((4 * exh)) "$d/se.1.fq" >"$d/exh.fq"
+			cpu_run "$d/exh.log" ./scanmap map -t "$threads" --mode exhaustive --engine gpu \
+				-o "$d/exh.sam" "$ref" "$d/exh.fq"
+			# AS of each read: exhaustive against seeded (same reads, first N).
+			samtools view -F 0x904 "$d/exh.sam" | awk -F'\t' '{ for (i = 12; i <= NF; i++)
+				if ($i ~ /^AS:i:/) print $1 "\t" substr($i, 6) }' | sort >"$d/exh.as"
+			samtools view -F 0x904 "$d/se.scanmap.sam" | awk -F'\t' '{ for (i = 12; i <= NF; i++)
+				if ($i ~ /^AS:i:/) print $1 "\t" $5 "\t" substr($i, 6) }' | sort >"$d/se.as"
+			join -t $'\t' "$d/exh.as" "$d/se.as" | awk -F'\t' -v p="$prof" -v s="$seed" -v n="$exh" \
+				'$4 < $2 { below++; if ($3 >= 20) q20++ }
+				 END { printf "%s\t%s\texhaustive\t%d reads: seeded AS below the optimum for %d, %d of them at MAPQ >= 20\n",
+				       p, s, n, below, q20 }' >>"$work/exhaustive.txt"
+		fi
+	done
+done
+
+{
+	echo "## Seeded misses on chr20 ($(date -u +%F), $(git describe --always --dirty), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+	echo
+	x=; [ "$exh" -gt 0 ] && x=" -x $exh"
+	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x\`"
+	echo
+	echo "below: primary AS under the exact score at the origin (by MAPQ); wrong/correct: placement against the origin."
+	echo "minimap2 -ax sr scores with -A2 -B8 -O12,24 -E2,1, so its AS is not comparable: its below columns are blank."
+	echo "CPU s: user + system seconds of the whole run (index load included: about 1.8 s for scanmap, 0.5 s for bwa, 8 s for minimap2's index build)."
+	echo
+	echo "| profile | seed | mode | mapper | reads | below q0 | below q1-19 | below q>=20 | below elsewhere | wrong q>=20 | correct q>=10 | unmapped | CPU s |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	awk -F'\t' 'BEGIN { OFS = " | " } $4 == "minimap2" { $6 = $7 = $8 = $9 = "" }
+		{ print "| " $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 " |" }' "$rows"
+	[ -s "$work/exhaustive.txt" ] && { echo; cat "$work/exhaustive.txt"; }
+} >"$out"
+cat "$out"
