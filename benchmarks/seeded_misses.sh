@@ -13,6 +13,7 @@
 #                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run) (hs150,nova)
 #   -t THREADS   mapping threads (2)
 #   -b BIN       also map with this scanmap binary (a baseline build), rows "scanmap-base"
+#                rows "scanmap" are the default (--completion weak), "scanmap-all" --completion all
 #   -x N         also map the first N reads of each single-end set with
 #                `--mode exhaustive --engine gpu` (needs a GPU) and count the seeded reads
 #                whose AS is below the exhaustive AS (the optimum)
@@ -93,11 +94,13 @@ for prof in "${P[@]}"; do
 		fi
 		for mode in se pe; do
 			if [ $mode = se ]; then in=("$d/se.1.fq"); else in=("$d/pe.1.fq" "$d/pe.2.fq"); fi
-			bins=(scanmap ./scanmap)
+			# label, then the command (split at spaces)
+			bins=(scanmap ./scanmap scanmap-all "./scanmap --completion all")
 			[ -n "$base" ] && bins+=(scanmap-base "$base")
 			for ((b = 0; b < ${#bins[@]}; b += 2)); do
 				lab=${bins[b]}
-				cpu_run "$d/$mode.$lab.log" "${bins[b + 1]}" map -t "$threads" --mode seeded \
+				read -ra cmd <<<"${bins[b + 1]}"
+				cpu_run "$d/$mode.$lab.log" "${cmd[0]}" map "${cmd[@]:1}" -t "$threads" --mode seeded \
 					-o "$d/$mode.$lab.sam" "$ref" "${in[@]}"
 			done
 			cpu_run "$d/$mode.bwa.log" sh -c "bwa mem -t $threads $ref ${in[*]} > $d/$mode.bwa.sam"

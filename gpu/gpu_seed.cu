@@ -66,7 +66,7 @@ typedef struct {
  * they start, the minimizer's strand. */
 typedef struct {
 	cudaStream_t stream;
-	buf_t reads, roff, margin, cnt, hoff, all, nwin;      /* device */
+	buf_t reads, roff, margin, cnt, hoff, all, nwin, left, skip; /* device */
 	buf_t occ, first, mstrand, hit, sorted, cl, win, temp;
 	buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff;      /* pinned host */
 	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
@@ -112,20 +112,22 @@ __device__ static int64_t index_find(const dindex_t *x, uint32_t h, int64_t *fir
 
 /* Every k-mer of read r (the one ending at each base; none where fewer than
  * k unambiguous bases end there) looked up; cnt[r]: the read's hit count,
- * all[r]: 1 when no minimizer has 1..max_occ occurrences (then all count). */
+ * all[r]: 1 when no minimizer has 1..max_occ occurrences (then all count);
+ * left[r].skipped: the k-mers skipped as repetitive (seed.h), skip[]: where
+ * they end (sm_seed_find's skip). */
 __global__ static void look_up(dindex_t x, const uint8_t *reads, const int64_t *roff,
 			       int64_t max_occ, int64_t *occ, int64_t *first, uint8_t *mstrand,
-			       int64_t *cnt, int32_t *all)
+			       int64_t *cnt, int32_t *all, sm_seed_left_t *left, uint8_t *skip)
 {
 	typedef cub::BlockReduce<long long, SEED_THREADS> reduce_t;
 	__shared__ typename reduce_t::TempStorage tmp;
-	__shared__ long long small_sum;
+	__shared__ long long small_sum, every_sum;
 	const int r = blockIdx.x;
 	const int64_t at = roff[r];
 	const int32_t n = (int32_t)(roff[r + 1] - at);
 	const int k = x.k;
 	const uint64_t mask = (k == 32) ? ~0ull : ((1ull << (2 * k)) - 1);
-	long long small = 0, every = 0;
+	long long small = 0, every = 0, n_skip = 0;
 
 	for (int32_t i = threadIdx.x; i < n; i += blockDim.x) {
 		uint64_t fwd = 0, rev = 0;
@@ -149,18 +151,25 @@ __global__ static void look_up(dindex_t x, const uint8_t *reads, const int64_t *
 		occ[at + i] = o;
 		first[at + i] = f;
 		mstrand[at + i] = (uint8_t)strand;
+		skip[at + i] = o > max_occ;
 		if (o > 0 && o <= max_occ)
 			small += o;
 		every += o;
+		n_skip += o > max_occ;
 	}
 	long long s = reduce_t(tmp).Sum(small);
 	if (threadIdx.x == 0)
 		small_sum = s;
 	__syncthreads();
 	long long e = reduce_t(tmp).Sum(every);
+	if (threadIdx.x == 0)
+		every_sum = e;
+	__syncthreads();
+	long long sk = reduce_t(tmp).Sum(n_skip);
 	if (threadIdx.x == 0) {
-		cnt[r] = small_sum ? small_sum : e;
+		cnt[r] = small_sum ? small_sum : every_sum;
 		all[r] = small_sum == 0;
+		left[r].skipped = small_sum ? (int32_t)sk : 0;
 	}
 }
 
@@ -216,6 +225,82 @@ __device__ static inline int64_t hit_diag(uint64_t h)
 	return (int64_t)(h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) - HIT_DIAG_BIAS;
 }
 
+/* First of the sorted hits h[0..n) above key (upper) or not below it (lower). */
+__device__ static int64_t hits_upper(const uint64_t *h, int64_t n, uint64_t key)
+{
+	int64_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		int64_t m = lo + (hi - lo) / 2;
+
+		if (h[m] <= key)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+__device__ static int64_t hits_lower(const uint64_t *h, int64_t n, uint64_t key)
+{
+	int64_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		int64_t m = lo + (hi - lo) / 2;
+
+		if (h[m] < key)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+__device__ static inline uint64_t hit_key(int32_t strand, int64_t diag)
+{
+	return (uint64_t)strand << HIT_STRAND_SHIFT | (uint64_t)(diag + HIT_DIAG_BIAS);
+}
+
+/* seed.c's dropped_near for the sorted hits h[0..nh) and the kept clusters
+ * best[0..nb), one hit per lane at a time: for each hit outside the kept
+ * clusters, the hits outside them of its strand within reach diagonals
+ * from it (all of them, less those of kept clusters there); the most,
+ * in every lane. */
+__device__ static int32_t dropped_near(const uint64_t *h, int64_t nh, const sm_cluster_t *best,
+				       int64_t nb, int64_t reach, int lane)
+{
+	const unsigned FULL = 0xffffffffu;
+	long long most = 0;
+
+	for (int64_t t = lane; t < nh; t += 32) {
+		const int32_t st = hit_strand(h[t]);
+		const int64_t d = hit_diag(h[t]);
+		int kept = 0;
+
+		for (int64_t c = 0; c < nb && !kept; c++)
+			kept = best[c].strand == st && best[c].lo <= d && d <= best[c].hi;
+		if (kept)
+			continue;
+		long long in = hits_upper(h, nh, hit_key(st, d + reach)) - t;
+
+		for (int64_t c = 0; c < nb; c++) {
+			if (best[c].strand != st || best[c].hi < d || best[c].lo > d + reach)
+				continue;
+			int64_t lo = best[c].lo > d ? best[c].lo : d;
+			int64_t hi = best[c].hi < d + reach ? best[c].hi : d + reach;
+
+			in -= hits_upper(h, nh, hit_key(st, hi)) - hits_lower(h, nh, hit_key(st, lo));
+		}
+		most = in > most ? in : most;
+	}
+	for (int o = 16; o > 0; o >>= 1) {
+		long long v = __shfl_xor_sync(FULL, most, o);
+
+		most = v > most ? v : most;
+	}
+	return most < INT32_MAX ? (int32_t)most : INT32_MAX;
+}
+
 /* 1 if sorted hit b starts a new cluster after hit a (seed.c: another
  * strand, or more than `band` diagonals further). */
 __device__ static inline int hit_breaks(uint64_t a, uint64_t b, int band)
@@ -233,7 +318,7 @@ __device__ static inline int hit_breaks(uint64_t a, uint64_t b, int band)
 __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, int band,
 			       int keep, const int64_t *margin, const int64_t *hoff,
 			       const uint64_t *hit, sm_cluster_t *cl, sm_window_t *win,
-			       int32_t *n_win)
+			       int32_t *n_win, sm_seed_left_t *left)
 {
 	const unsigned FULL = 0xffffffffu;
 	const int lane = threadIdx.x & 31;
@@ -293,8 +378,12 @@ __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, 
 			offer &= offer - 1;
 		}
 	}
+	__syncwarp();   /* lane 0's best list, final */
+	const int32_t dropped = dropped_near(h, nh, best, __shfl_sync(FULL, n_best, 0),
+					     margin[r] - band, lane);
 	if (lane != 0)
 		return;
+	left[r].dropped = dropped;
 
 	/* Cluster -> window, then by start (ties merge alike in either
 	 * order), then merged: seed.h's steps, as sm_seed_find takes them. */
@@ -338,7 +427,7 @@ static int grow(buf_t *b, size_t need, int host)
 
 static void call_free(call_t *c)
 {
-	buf_t *dev[] = { &c->reads, &c->roff, &c->margin, &c->cnt, &c->hoff, &c->all, &c->nwin,
+	buf_t *dev[] = { &c->reads, &c->roff, &c->margin, &c->cnt, &c->hoff, &c->all, &c->nwin, &c->left, &c->skip,
 			 &c->occ, &c->first, &c->mstrand, &c->hit, &c->sorted, &c->cl, &c->win,
 			 &c->temp };
 	buf_t *host[] = { &c->h_reads, &c->h_roff, &c->h_margin, &c->h_cnt, &c->h_hoff };
@@ -411,8 +500,9 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 	       grow(&c->cnt, nn * i64, 0) || grow(&c->h_cnt, nn * i64, 1) ||
 	       grow(&c->hoff, nn * i64, 0) || grow(&c->h_hoff, nn * i64, 1) ||
 	       grow(&c->all, nn * i32, 0) || grow(&c->nwin, nn * i32, 0) ||
+	       grow(&c->left, nn * sizeof(sm_seed_left_t), 0) ||
 	       grow(&c->occ, nb * i64, 0) || grow(&c->first, nb * i64, 0) ||
-	       grow(&c->mstrand, nb, 0) ||
+	       grow(&c->mstrand, nb, 0) || grow(&c->skip, nb, 0) ||
 	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0)
 		? -1 : 0;
 }
@@ -420,7 +510,8 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 /* Reads [r0, r1) of the call: hits, sort, windows; their windows copied
  * back.  Returns 0 or -1 (logged). */
 static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
-		     const sm_seed_opt_t *opt, int r0, int r1, sm_window_t *win, int32_t *n_win)
+		     const sm_seed_opt_t *opt, int r0, int r1, sm_window_t *win, int32_t *n_win,
+		     sm_seed_left_t *left)
 {
 	int nr = r1 - r0, keep = opt->max_windows;
 	int64_t total = 0, *hoff = D(h_hoff, int64_t), *cnt = D(h_cnt, int64_t);
@@ -457,13 +548,16 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 		  c->stream>>>(
 		d->x, D(roff, int64_t), r0, nr, opt->band, keep, D(margin, int64_t),
 		D(hoff, int64_t), D(sorted, uint64_t), D(cl, sm_cluster_t), D(win, sm_window_t),
-		D(nwin, int32_t));
+		D(nwin, int32_t), D(left, sm_seed_left_t));
 	if (SM_CUDA(cudaGetLastError()) ||
 	    SM_CUDA(cudaMemcpyAsync(win + (int64_t)r0 * keep, D(win, sm_window_t) + (int64_t)r0 * keep,
 			       (size_t)nr * keep * sizeof(sm_window_t), cudaMemcpyDeviceToHost,
 			       c->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(n_win + r0, D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
-			       cudaMemcpyDeviceToHost, c->stream)))
+			       cudaMemcpyDeviceToHost, c->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(left + r0, D(left, sm_seed_left_t) + r0,
+			       (size_t)nr * sizeof(sm_seed_left_t), cudaMemcpyDeviceToHost,
+			       c->stream)))
 		return -1;
 	/* The next chunk rewrites the hit offsets and buffers. */
 	return SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us));
@@ -472,7 +566,7 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 		     const sm_seed_opt_t *opt, int n,
 		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
-		     sm_window_t *win, int32_t *n_win)
+		     sm_window_t *win, int32_t *n_win, sm_seed_left_t *left, uint8_t *skip)
 {
 	int64_t b = 0, *roff, *cnt;
 	uint8_t *hr;
@@ -505,8 +599,10 @@ static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 	look_up<<<n, SEED_THREADS, 0, c->stream>>>(d->x, D(reads, uint8_t), D(roff, int64_t),
 						    opt->max_occ, D(occ, int64_t),
 						    D(first, int64_t), D(mstrand, uint8_t),
-						    D(cnt, int64_t), D(all, int32_t));
+						    D(cnt, int64_t), D(all, int32_t),
+						    D(left, sm_seed_left_t), D(skip, uint8_t));
 	if (SM_CUDA(cudaGetLastError()) ||
+	    SM_CUDA(cudaMemcpyAsync(skip, c->skip.p, (size_t)b, cudaMemcpyDeviceToHost, c->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
 			       c->stream)) ||
 	    SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us)))
@@ -517,7 +613,7 @@ static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 
 		while (r1 < n && hits + cnt[r1] <= g->chunk_hits)
 			hits += cnt[r1++];
-		if (run_chunk(g, d, c, opt, r0, r1, win, n_win))
+		if (run_chunk(g, d, c, opt, r0, r1, win, n_win, left))
 			return -1;
 		r0 = r1;
 	}
@@ -561,7 +657,8 @@ static seed_dev_t *take_dev(sm_gpu_seed_t *g)
 
 extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
 				const uint8_t *const *reads, const int32_t *len,
-				const int64_t *margin, sm_window_t *win, int32_t *n_win)
+				const int64_t *margin, sm_window_t *win, int32_t *n_win,
+				sm_seed_left_t *left, uint8_t *skip)
 {
 	double t0 = sm_seconds();
 	seed_dev_t *d;
@@ -577,7 +674,7 @@ extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int 
 	if (SM_CUDA(cudaSetDevice(d->device)) || !(c = call_take(g, d))) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: cannot set up a call on GPU %d", d->device);
 	} else {
-		rc = seed_call(g, d, c, opt, n, reads, len, margin, win, n_win);
+		rc = seed_call(g, d, c, opt, n, reads, len, margin, win, n_win, left, skip);
 		call_give(g, d, c);
 	}
 	if (rc)

@@ -35,12 +35,14 @@ sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
 /* Windows of reads[0..n) (base codes, forward strand, lengths len[]) with
  * limits opt; margin[k] is read k's window margin (sm_reach + band, as
  * sm_seed_find takes it).  Read k's windows go to win[k * opt->max_windows
- * ..], their number to n_win[k].  Thread-safe: concurrent calls run on
- * streams of their own.  Returns 0, or -1 after logging an error (with
- * the device, which then takes no more calls). */
+ * ..], their number to n_win[k], what they leave out to left[k] and
+ * skip[] (sm_seed_find's, seed.h; skip holds the reads' flags one after
+ * the other, len[0] + ... + len[n - 1] bytes).  Thread-safe: concurrent
+ * calls run on streams of their own.  Returns 0, or -1 after logging an
+ * error (with the device, which then takes no more calls). */
 int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
 		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
-		     sm_window_t *win, int32_t *n_win);
+		     sm_window_t *win, int32_t *n_win, sm_seed_left_t *left, uint8_t *skip);
 
 /* Hits one chunk of a call may hold (0: the default, 16 Mi); tests set
  * small ones to cut calls into many chunks.  Call before any seeding. */

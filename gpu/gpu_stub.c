@@ -62,7 +62,7 @@ sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref_t *ref,
 
 int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
 		     const uint8_t *const *reads, const int32_t *len, const int64_t *margin,
-		     sm_window_t *win, int32_t *n_win)
+		     sm_window_t *win, int32_t *n_win, sm_seed_left_t *left, uint8_t *skip)
 {
 	return -1;
 }

@@ -35,12 +35,18 @@ enum {
 	OPT_GPU,
 	OPT_GPUS,
 	OPT_GPU_TUNE,
+	OPT_COMPLETION,
 };
 
 static const char *const mode_names[] = {
 	[SM_MODE_AUTO] = "auto",
 	[SM_MODE_EXHAUSTIVE] = "exhaustive",
 	[SM_MODE_SEEDED] = "seeded",
+};
+
+static const char *const completion_names[] = {
+	[SM_COMPLETE_WEAK] = "weak",
+	[SM_COMPLETE_ALL] = "all",
 };
 
 static const char *const engine_names[] = {
@@ -173,9 +179,11 @@ void sm_usage(FILE *fp, int full)
 		"  --max-occ INT  minimizers with more hits are repetitive, skipped unless\n"
 		"                 every seed of the read is [%d]\n"
 		"  --max-windows INT  candidate windows per read [%d]\n"
-		"                 A read whose best hit is below a perfect match is seeded\n"
-		"                 again (%dx --max-occ; up to %dx --max-windows more windows,\n"
-		"                 those that could beat it); MAPQ <= 15 if one may be left.\n"
+		"  --completion STR  reads whose windows may have missed a better locus:\n"
+		"                 all: seeded again (%dx --max-occ, up to %dx --max-windows\n"
+		"                 more windows: those that could beat the hit), AS then the\n"
+		"                 exhaustive optimum; weak: only reads without a hit or under\n"
+		"                 half a perfect score, the others get MAPQ <= 15 [%s]\n"
 		"                 A seeded read with no window, or no hit reaching -T, is\n"
 		"                 aligned exhaustively when the reference is under the auto\n"
 		"                 bound, else written unmapped.  With the GPU engine the\n"
@@ -209,7 +217,8 @@ void sm_usage(FILE *fp, int full)
 		d.map.score.clip3, d.map.min_score, d.map.pen_unpaired,
 		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.map.mode], d.map.seed_k, d.map.seed_w,
 		SM_INDEX_SUFFIX, d.map.max_occ, d.map.max_windows,
-		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, engine_names[d.map.engine],
+		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, completion_names[d.map.completion],
+		engine_names[d.map.engine],
 		cells_names[d.map.cells], d.map.cpu_isa, d.map.xa_max, d.map.xa_max_alt, d.verbosity);
 }
 
@@ -419,6 +428,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		{ "cpu-isa", required_argument, NULL, OPT_CPU_ISA },
 		{ "max-read-len", required_argument, NULL, OPT_MAX_READ_LEN },
 		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "completion", required_argument, NULL, OPT_COMPLETION },
 		{ "max-occ", required_argument, NULL, OPT_MAX_OCC },
 		{ "max-windows", required_argument, NULL, OPT_MAX_WINDOWS },
 		{ "inflate", required_argument, NULL, OPT_INFLATE },
@@ -460,6 +470,12 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		case OPT_MODE:
 			k = parse_name("--mode", optarg, mode_names, N_ELEM(mode_names));
 			o->map.mode = (sm_mode_t)k;
+			rc = k < 0 ? -1 : 0;
+			break;
+		case OPT_COMPLETION:
+			k = parse_name("--completion", optarg, completion_names,
+				       N_ELEM(completion_names));
+			o->map.completion = (sm_complete_t)k;
 			rc = k < 0 ? -1 : 0;
 			break;
 		case OPT_MAX_READ_LEN:

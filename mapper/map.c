@@ -92,6 +92,9 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_read);
 	free(ws->seed_len);
 	free(ws->seed_nwin);
+	free(ws->seed_left);
+	free(ws->seed_skip);
+	free(ws->seed_skip_at);
 	free(ws->seed_margin);
 	free(ws->seed_win);
 	free(ws->seed_gap);
@@ -151,6 +154,8 @@ static int ws_reserve_reads(sm_tbuf_t *ws, int n)
 	    !(ws->seed_read = realloc(ws->seed_read, (size_t)n * sizeof *ws->seed_read)) ||
 	    !(ws->seed_len = realloc(ws->seed_len, (size_t)n * sizeof *ws->seed_len)) ||
 	    !(ws->seed_nwin = realloc(ws->seed_nwin, (size_t)n * sizeof *ws->seed_nwin)) ||
+	    !(ws->seed_left = realloc(ws->seed_left, (size_t)n * sizeof *ws->seed_left)) ||
+	    !(ws->seed_skip_at = realloc(ws->seed_skip_at, (size_t)n * sizeof *ws->seed_skip_at)) ||
 	    !(ws->seed_margin = realloc(ws->seed_margin, (size_t)n * sizeof *ws->seed_margin)))
 		goto oom;
 	return 0;
@@ -375,8 +380,15 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 	int keep = opt->max_windows;
 	int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t);
 
+	int64_t bases = 0;
+
+	for (int t = 0; t < n; t++) {
+		ws->seed_skip_at[t] = bases;
+		bases += reads[ws->seed_todo[t]].len;
+	}
 	if (sm_grow((void **)&ws->seed_win, &ws->m_seed_win, (int64_t)n * keep,
 		    sizeof *ws->seed_win) < 0 ||
+	    sm_grow((void **)&ws->seed_skip, &ws->m_seed_skip, bases + 1, 1) < 0 ||
 	    sm_grow((void **)&ws->strand_win, &ws->m_strand_win, keep, sizeof *ws->strand_win) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 		return -1;
@@ -385,7 +397,8 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		for (int t = 0; t < n; t++) {
 			int k = ws->seed_todo[t];
 			int nw = sm_seed_find(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, opt,
-					      ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wref);
+					      ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wref,
+					      &ws->seed_left[t], ws->seed_skip + ws->seed_skip_at[t]);
 
 			if (nw < 0)
 				return -1;
@@ -403,7 +416,7 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			ws->seed_margin[t] = sm_reach(&ctx->opt.score, reads[k].len) + opt->band;
 		}
 		if (sm_gpu_seed_find(ctx->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
-				     ws->seed_win, ws->seed_nwin) < 0)
+				     ws->seed_win, ws->seed_nwin, ws->seed_left, ws->seed_skip) < 0)
 			return -1;
 	}
 	/* The GPU scans windows from its own reference: no bases to copy. */
@@ -453,15 +466,37 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	return 0;
 }
 
-/* 1 if read r's first seeded result res could be beaten at a locus that
- * its seeding limits left out: it scores below a perfect match (the best
- * objective, end bonuses included), or has no hit (seed.h, completion). */
-static int needs_retry(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res)
+/* What the completion pass does for a read (needs_retry). */
+enum { RETRY_NONE, RETRY_COMPLETE, RETRY_UNSURE };
+
+/* RETRY_COMPLETE if read r's first seeded result res (its first pass's
+ * skipped k-mers: skip, as sm_seed_find leaves them) could be beaten at a
+ * locus that its seeding limits left out and the read takes the completion
+ * pass: it has no hit, or scores below a perfect match (the best
+ * objective, end bonuses included) while what the first pass left out
+ * could hold a better locus (sm_seed_settled), and --completion asks for
+ * it (map_impl.h, SM_RETRY_BELOW); RETRY_UNSURE for such a read left as it
+ * is; RETRY_NONE otherwise; -1 when out of memory. */
+static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+		       const uint8_t *seq, const uint8_t *skip, const res_t *res)
 {
+	int32_t best;
+	int settled;
+
 	if (res->exhaustive)
-		return 0;
-	return res->prim < 0 ||
-	       (int64_t)res->cand[0].score < sm_best_possible(&ctx->opt.score, r->len);
+		return RETRY_NONE;
+	if (res->prim < 0)
+		return RETRY_COMPLETE;
+	best = res->cand[0].score;
+	if (best >= sm_best_possible(&ctx->opt.score, r->len))
+		return RETRY_NONE;
+	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left, skip,
+				  res->win, res->n_win, seq, r->len, best);
+	if (settled != 0)
+		return settled < 0 ? -1 : RETRY_NONE;
+	return ctx->opt.completion == SM_COMPLETE_ALL ||
+	       (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match ?
+	       RETRY_COMPLETE : RETRY_UNSURE;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -483,9 +518,21 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n; k++)
-			if (pass == 0 || needs_retry(ctx, &reads[k], &res[k]))
+		for (int k = 0; k < n; k++) {
+			int todo = pass == 0 ? RETRY_COMPLETE :
+				   needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
+					       ws->seed_skip + ws->seed_skip_at[k], &res[k]);
+
+			if (todo < 0) {
+				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
+				return -1;
+			}
+			if (todo == RETRY_UNSURE)
+				for (int c = 0; c < res[k].n_cand; c++)
+					res[k].cand[c].unsure = 1;
+			if (todo == RETRY_COMPLETE)
 				ws->seed_todo[n_todo++] = k;
+		}
 		if ((pass == 0 ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
 				 complete_reads(ctx, ws, reads, n_todo, res, stride[1])) < 0)
 			return -1;
@@ -507,6 +554,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 					 ws->seed_win + (int64_t)u * stride[pass], ws->seed_nwin[u],
 					 &ws->wrefs[SM_STRANDS * k], local, rs) < 0)
 				return -1;
+			if (pass == 0)
+				rs->left = ws->seed_left[u];
 			if (pass == 1 && !rs->exhaustive &&
 			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
 				for (int c = 0; c < rs->n_cand; c++)

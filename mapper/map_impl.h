@@ -86,14 +86,17 @@
 #define SM_RIVAL_REACH 2
 /* Seeding limits can cost a read its locus: its seeds there may be
  * repetitive (more than --max-occ hits) or its cluster not among the
- * --max-windows best.  Every seeded read that scores below a perfect match
- * (or has no hit) takes a completion pass (seed.h, sm_seed_complete) with
- * the relaxed limits of seed.h (SM_SEED_RETRY_*): every cluster that could
- * still beat its best score is scanned, and a read for which that cannot be
+ * --max-windows best.  A seeded read below a perfect match whose first
+ * pass left out enough for a better locus (sm_seed_settled), or without a
+ * hit, takes a completion pass (seed.h, sm_seed_complete) with the relaxed
+ * limits of seed.h (SM_SEED_RETRY_*): every cluster that could still beat
+ * its best score is scanned.  A read for which a better locus cannot be
  * ruled out is unsure: its MAPQ is at most SM_MAPQ_UNSURE, below 20 (the
- * usual bar of a confident placement) though above 10: of 63 unsure chr20
- * reads (ART HiSeq, normal and noisy) none was misplaced. */
+ * usual bar of a confident placement) though above 10.  --completion weak
+ * completes only reads without a hit or under 1/SM_RETRY_BELOW of a perfect
+ * match; the other unsettled reads are unsure without the pass. */
 #define SM_MAPQ_UNSURE 15
+#define SM_RETRY_BELOW 2
 
 /* Where the workers' time goes (summed over workers; logged at -v 4). */
 enum {
@@ -161,6 +164,7 @@ typedef struct {
 	sm_window_t *win;    /* the read's seeded windows, for tracebacks after the scan */
 	int32_t n_win;
 	int32_t m_win;
+	sm_seed_left_t left; /* what the first seeding pass left out of win */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its
@@ -238,6 +242,9 @@ struct sm_tbuf_s {
 	int *seed_todo;          /* the reads seeded in this pass */
 	const uint8_t **seed_read; /* GPU seeding: their bases, lengths, margins */
 	int32_t *seed_len, *seed_nwin;
+	sm_seed_left_t *seed_left; /* what seed_todo[t]'s first pass left out */
+	uint8_t *seed_skip;        /* its skipped k-mers (sm_seed_find), from seed_skip_at[t] */
+	int64_t *seed_skip_at, m_seed_skip;
 	int64_t *seed_margin;
 	sm_window_t *seed_win;   /* seed_todo[t]'s windows from t * (the pass's most), seed_nwin[t] */
 	int64_t m_seed_win;

@@ -93,6 +93,19 @@ typedef enum {
 	SM_MODE_SEEDED,
 } sm_mode_t;
 
+/* Which seeded reads take the completion pass (docs/seeded.md): a read
+ * whose first windows may have missed a better locus (the seeding limits
+ * left out enough seeds for one) is either seeded again and scanned at
+ * every locus that could beat it (then its AS is the exhaustive optimum
+ * within seeding's reach), or its MAPQ is capped at 15.  WEAK: only the
+ * reads without a hit or under half a perfect score are completed, the
+ * others capped (the default: the pass is costly for reads inside
+ * high-copy repeats).  ALL: every such read is completed. */
+typedef enum {
+	SM_COMPLETE_WEAK = 0,
+	SM_COMPLETE_ALL,
+} sm_complete_t;
+
 #define SM_AUTO_MAX_REF_CPU 1000000
 #define SM_AUTO_MAX_REF_GPU 10000000
 
@@ -156,6 +169,7 @@ typedef struct {
 				   * others is not used */
 	int max_occ;              /* --max-occ: minimizers with more hits are repetitive */
 	int max_windows;          /* --max-windows: candidate windows per read */
+	sm_complete_t completion; /* --completion */
 	int n_secondary;          /* -N: secondary alignments per read */
 	int paired;               /* a batch holds pairs: R1, R2, R1, R2, ... */
 	int supp_as_secondary;    /* -M: supplementary records flagged 0x100, not 0x800 */

@@ -315,20 +315,85 @@ int sm_wref_place_windows(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *
 	return wref_set(w, ref, win, n, 0);
 }
 
+/* 1 if sorted hit h lies in one of the clusters kept[0..n) (in hit
+ * order); *c: the first that may still hold h or a later hit, advanced. */
+static int hit_kept(seed_hit_t h, const sm_cluster_t *kept, int64_t n, int64_t *c)
+{
+	while (*c < n && (kept[*c].strand < hit_strand(h) ||
+			  (kept[*c].strand == hit_strand(h) && kept[*c].hi < hit_diag(h))))
+		(*c)++;
+	return *c < n && kept[*c].strand == hit_strand(h) && kept[*c].lo <= hit_diag(h);
+}
+
+/* sm_seed_left_t's dropped: the most hits outside the kept clusters
+ * s->cl[0..n_cl) that one alignment can hold, bounded from above by the
+ * most such hits of one strand within `reach` diagonals from one of them
+ * (an alignment's diagonals differ by its gaps, less than reach).  A
+ * cluster holds every hit of its strand within its diagonals, so a sorted
+ * hit is kept when it falls in one; the dropped hits' count is a sliding
+ * window over the sorted hits.  Sorts s->cl[0..n_cl) by strand and
+ * diagonal. */
+static int cmp_cluster_hits(const void *a, const void *b)
+{
+	const sm_cluster_t *x = a, *y = b;
+
+	if (x->strand != y->strand)
+		return x->strand - y->strand;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+static int32_t dropped_near(sm_seeder_t *s, int64_t n_cl, int64_t reach)
+{
+	int64_t most = 0, in = 0, u = 0, cu = 0, ct = 0;
+	const sm_cluster_t *kept = s->cl;
+
+	/* The kept clusters in hit order (strand, then diagonal; disjoint). */
+	qsort(s->cl, (size_t)n_cl, sizeof *s->cl, cmp_cluster_hits);
+	for (int64_t t = 0; t < s->n_hit; t++) {
+		seed_hit_t h = s->hit[t];
+
+		if (hit_kept(h, kept, n_cl, &ct))
+			continue;
+		/* in: the dropped hits in [t, u); extend u while within reach. */
+		if (u <= t) {
+			u = t;
+			in = 0;
+			cu = ct;
+		}
+		while (u < s->n_hit && hit_strand(s->hit[u]) == hit_strand(h) &&
+		       hit_diag(s->hit[u]) - hit_diag(h) <= reach)
+			in += !hit_kept(s->hit[u++], kept, n_cl, &cu);
+		most = in > most ? in : most;
+		in--;   /* hit t leaves the window */
+	}
+	return most < INT32_MAX ? (int32_t)most : INT32_MAX;
+}
+
 int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		 const sm_score_t *sc, const sm_seed_opt_t *opt,
-		 const uint8_t *read, int32_t n, sm_wref_t *w)
+		 const uint8_t *read, int32_t n, sm_wref_t *w, sm_seed_left_t *left,
+		 uint8_t *skip)
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
 	int64_t n_cl;
-	int32_t n_win = 0;
+	int32_t n_win = 0, skipped = 0;
 
 	if (n_mini < 0 || look_up(s, idx, n_mini) < 0 ||
 	    collect_hits(s, idx, n_mini, n, opt->max_occ) < 0)
 		goto oom;
-	if (s->n_hit == 0 && collect_hits(s, idx, n_mini, n, INT64_MAX) < 0)
-		goto oom;   /* every seed repetitive: use them all */
+	if (skip)
+		memset(skip, 0, (size_t)n);
+	for (int64_t t = 0; t < n_mini; t++) {
+		skipped += s->occ[t] > opt->max_occ;
+		if (skip && s->occ[t] > opt->max_occ)
+			skip[s->mini[t].pos] = 1;
+	}
+	if (s->n_hit == 0) {   /* every seed repetitive: use them all */
+		if (collect_hits(s, idx, n_mini, n, INT64_MAX) < 0)
+			goto oom;
+		skipped = 0;
+	}
 	n_cl = make_clusters(s, opt->band, opt->max_windows);
 	if (n_cl < 0)
 		goto oom;
@@ -342,6 +407,10 @@ int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * not matter: sm_windows_merge). */
 	qsort(w->win, (size_t)n_win, sizeof *w->win, cmp_window);
 	w->n_win = sm_windows_merge(w->win, n_win, ref->offset, ref->n_contig);
+	if (left) {
+		left->skipped = skipped;
+		left->dropped = dropped_near(s, n_cl, sm_reach(sc, n));
+	}
 	return w->n_win;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
@@ -794,7 +863,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	const int64_t brk = break_cost(idx, sc);
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
 	int64_t n_hit, n_cl = 0, n_cand = 0, kept, max_occ = opt->max_occ;
-	int32_t skipped = 0, floor;
+	int32_t skipped = 0, floor, base;
 	complete_ws_t *cw;
 
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
@@ -838,8 +907,12 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	n_hit = collect_qhits(s, idx, n_mini, n, max_occ);
 	if (n_hit < 0)
 		goto oom;
+	/* The bound of a locus supported by the skipped k-mers alone; each
+	 * more supporting read position raises it by brk at most (one mark
+	 * removes windows that all hold it: one of a disjoint set at most). */
+	base = bound_with(cw, idx, sc, n, brk, 0, 0);
 	if (skipped >= floor)
-		gap->left = bound_with(cw, idx, sc, n, brk, 0, 0);
+		gap->left = base;
 	if (n_hit >= HIT_RADIX_MIN) {
 		if (sm_grow((void **)&cw->tmp, &cw->cap_tmp, n_hit, sizeof *cw->tmp) < 0)
 			goto oom;
@@ -882,12 +955,13 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		cw->cl_at[n_cl] = n_hit;
 	/* Candidates: clusters not inside a window scanned already whose
 	 * support (with the skipped k-mers) reaches the floor and whose
-	 * score_bound beats `best`. */
+	 * score_bound beats `best` (it cannot when base + brk x votes does
+	 * not). */
 	for (int64_t t = 0; t < n_cl; t++) {
 		cand_cl_t x;
 		sm_window_t win;
 
-		if (s->cl[t].votes + skipped < floor ||
+		if (s->cl[t].votes + skipped < floor || base + brk * s->cl[t].votes <= best ||
 		    !contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
 		    scanned_already(&win, done, n_done))
 			continue;
@@ -919,6 +993,51 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;
+}
+
+/* 1 if a window among win[0..n_win) ends at the end of its contig. */
+static int window_at_contig_end(const sm_ref_t *ref, const sm_window_t *win, int32_t n_win)
+{
+	for (int32_t t = 0; t < n_win; t++) {
+		int32_t c = sm_offset_find(ref->offset, ref->n_contig, win[t].start);
+
+		if (win[t].end == ref->offset[c] + ref->len[c])
+			return 1;
+	}
+	return 0;
+}
+
+int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_seed_left_t *left, const uint8_t *skip,
+		    const sm_window_t *win, int32_t n_win, const uint8_t *read, int32_t n,
+		    int32_t best)
+{
+	const int64_t brk = break_cost(idx, sc);
+	int32_t n_amb = 0, floor;
+	complete_ws_t *cw;
+
+	for (int32_t i = 0; i < n; i++)
+		n_amb += read[i] >= SM_BASE_N;
+	floor = sm_seed_support_min(idx, sc, (int)sm_reach(sc, n), n, n_amb, (int64_t)best + 1);
+	if ((int64_t)left->skipped + left->dropped < (floor > 0 ? floor : 1))
+		return !window_at_contig_end(ref, win, n_win);
+	/* Only skipped k-mers and at most `dropped` hits can support a locus
+	 * outside the windows: bound its objective by the skipped k-mers'
+	 * read positions (score_bound), plus brk for each hit (as in
+	 * sm_seed_complete). */
+	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
+		return -1;
+	cw = s->cw;
+	if (complete_ws_reserve(cw, n) < 0)
+		return -1;
+	cw->sum_amb[0] = 0;
+	for (int32_t i = 0; i < n; i++) {
+		cw->sum_amb[i + 1] = cw->sum_amb[i] + (read[i] >= SM_BASE_N);
+		cw->mark[i] = left->skipped > 0 && skip[i];
+	}
+	if (bound_with(cw, idx, sc, n, brk, 0, 0) + brk * left->dropped > best)
+		return 0;
+	return !window_at_contig_end(ref, win, n_win);
 }
 
 int sm_seed_unsure(const sm_seed_gap_t *gap, int32_t best)

@@ -148,15 +148,28 @@ typedef struct sm_seeder_s sm_seeder_t;
 sm_seeder_t *sm_seeder_create(void);
 void sm_seeder_destroy(sm_seeder_t *s);
 
+/* What a first pass left out of its windows: the read positions whose
+ * k-mer was skipped as repetitive (more than max_occ occurrences; none
+ * when every k-mer was, since then all count), and the hits of the
+ * clusters beyond the max_windows kept.  sm_seed_settled() reads it. */
+typedef struct {
+	int32_t skipped;
+	int32_t dropped;
+} sm_seed_left_t;
+
 /* Finds the windows of a read (base codes, forward strand), in
  * w->win[0..w->n_win) only (w->ref is left as it was; w is reused between
- * calls, free it with sm_wref_free): ascending, overlapping ones merged.
- * Returns their number (0 if no seed hit), or -1 when out of memory
- * (logged).  gpu/gpu_seed.h finds the same windows for a batch of reads on
- * the GPU. */
+ * calls, free it with sm_wref_free): ascending, overlapping ones merged;
+ * *left (when not NULL) says what they leave out, and skip[i] (n bytes,
+ * when not NULL) is 1 where the k-mer ending at read base i has more than
+ * opt->max_occ occurrences (counted in left->skipped unless every k-mer
+ * has), else 0.  Returns their number (0
+ * if no seed hit), or -1 when out of memory (logged).  gpu/gpu_seed.h
+ * finds the same windows for a batch of reads on the GPU. */
 int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		 const sm_score_t *sc, const sm_seed_opt_t *opt,
-		 const uint8_t *read, int32_t n, sm_wref_t *w);
+		 const uint8_t *read, int32_t n, sm_wref_t *w, sm_seed_left_t *left,
+		 uint8_t *skip);
 
 /* The windows among win[0..n) that strand st's clusters made (the ones
  * that strand is scanned in), in order, into out (room for n); returns
@@ -246,6 +259,26 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
 		     sm_wref_t *w, sm_seed_gap_t *gap);
+
+/* 1 if no locus outside a first pass's windows win[0..n_win) (*left and
+ * skip: what they left out, as sm_seed_find gives them) can score more
+ * than `best`, the best
+ * objective found in them, for a read (base codes, length n): then a
+ * completion pass could add nothing; 0 if one may; -1 when out of memory.
+ * By the support lemma a better locus holds at least
+ * sm_seed_support_min(best + 1) supporting k-mers (one at least: a locus
+ * without any is beyond seeding); each is a skipped k-mer or a hit, and a
+ * hit lies in a kept cluster, whose window holds the whole alignment, or
+ * in a dropped one.  So fewer skipped k-mers and dropped hits than that
+ * settle it; so does a score bound from the skipped k-mers' read positions,
+ * raised for each dropped hit as sm_seed_complete raises it, that does not
+ * beat best.  s: the workspace.
+ * Unless a window ends at the end of its contig: its cluster's hits may
+ * go on in the next (sm_cluster_window clips to one contig). */
+int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		    const sm_score_t *sc, const sm_seed_left_t *left, const uint8_t *skip,
+		    const sm_window_t *win, int32_t n_win, const uint8_t *read, int32_t n,
+		    int32_t best);
 
 /* 1 if a seeded locus outside the windows of a completion pass (gap) could
  * still score more than `best`, the best score found in them: the read's

@@ -138,6 +138,8 @@ int main(void)
 	static uint8_t reads[N_READS][MAX_LEN];
 	const uint8_t *rp[N_READS];
 	int32_t len[N_READS], n_win[N_READS];
+	sm_seed_left_t left[N_READS];
+	static uint8_t skip[N_READS * MAX_LEN], skip_cpu[MAX_LEN];
 	int64_t margin[N_READS];
 	const sm_score_t sc = { SM_DEFAULT_MATCH, SM_DEFAULT_MISMATCH, SM_DEFAULT_GAP_OPEN,
 				SM_DEFAULT_GAP_EXTEND, 0, 0 };
@@ -186,7 +188,7 @@ int main(void)
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		sm_seed_opt_t opt;
 		sm_window_t *win;
-		int bad = 0, with = 0, first_bad = -1;
+		int bad = 0, with = 0, first_bad = -1, left_skipped = 0, left_dropped = 0;
 
 		sm_seed_opt_init(&opt);
 		opt.max_occ = cases[c].max_occ;
@@ -196,25 +198,32 @@ int main(void)
 		win = xmalloc((size_t)N_READS * (size_t)opt.max_windows * sizeof *win);
 		for (int k = 0; k < N_READS; k++)
 			margin[k] = sm_reach(&sc, len[k]) + opt.band;
-		CHECK(sm_gpu_seed_find(g, &opt, N_READS, rp, len, margin, win, n_win) == 0,
+		CHECK(sm_gpu_seed_find(g, &opt, N_READS, rp, len, margin, win, n_win, left, skip) == 0,
 		      "%s: GPU call succeeds", cases[c].what);
-		for (int k = 0; k < N_READS; k++) {
-			int n = sm_seed_find(s, idx, ref, &sc, &opt, reads[k], len[k], &w);
+		for (int k = 0, at = 0; k < N_READS; at += len[k++]) {
+			sm_seed_left_t l;
+			int n = sm_seed_find(s, idx, ref, &sc, &opt, reads[k], len[k], &w, &l, skip_cpu);
 
 			with += n > 0;
-			if (!same_windows(w.win, n, win + (int64_t)k * opt.max_windows, n_win[k])) {
+			left_skipped += l.skipped > 0;
+			left_dropped += l.dropped > 0;
+			if (!same_windows(w.win, n, win + (int64_t)k * opt.max_windows, n_win[k]) ||
+			    l.skipped != left[k].skipped || l.dropped != left[k].dropped ||
+			    memcmp(skip_cpu, skip + at, (size_t)len[k]) != 0) {
 				bad++;
 				if (first_bad < 0)
 					first_bad = k;
 			}
 		}
-		CHECK(bad == 0, "%s: all %d reads' windows equal the CPU's (%d with windows; "
-		      "%d differ, first read %d)", cases[c].what, N_READS, with, bad, first_bad);
+		CHECK(bad == 0, "%s: all %d reads' windows and what they leave out equal the CPU's "
+		      "(%d with windows, %d with skipped k-mers, %d with dropped hits; %d differ, "
+		      "first read %d)", cases[c].what, N_READS, with, left_skipped, left_dropped, bad,
+		      first_bad);
 		free(win);
 	}
 	/* A call of no reads, and of one read, also work. */
 	CHECK(sm_gpu_seed_find(g, &(sm_seed_opt_t){ 200, 8, 32 }, 0, rp, len, margin, NULL,
-			       n_win) == 0, "a call of no reads");
+			       n_win, left, skip) == 0, "a call of no reads");
 	sm_wref_free(&w);
 	sm_seeder_destroy(s);
 	sm_gpu_seed_destroy(g);

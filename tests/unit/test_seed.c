@@ -145,7 +145,7 @@ int main(void)
 		if (best < 30)
 			continue;
 		eligible++;
-		if (sm_seed_find(seeder, idx, ref, &sc, &opt, read, n, &w) <= 0)
+		if (sm_seed_find(seeder, idx, ref, &sc, &opt, read, n, &w, NULL, NULL) <= 0)
 			continue;
 		/* As the mapper scans them: each strand in the windows that its
 		 * own clusters made. */
