@@ -184,15 +184,17 @@ static int cand_before(const cand_t *a, const cand_t *b)
 	return a->is_rev < b->is_rev;
 }
 
-/* Fills res's candidates from the two strands' lists (global coordinates):
- * the loci scoring at least -T, cand[0] being sm_hit_choose()'s hit.  MAPQ
- * is left at 0: tandem_batch sets it once XS knows the tandem copies. */
-static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, int32_t n, res_t *res)
+/* Fills res's candidates from the two strands' lists (global coordinates)
+ * of read r: the loci scoring at least -T, cand[0] being sm_hit_choose()'s
+ * hit (with r's tie key).  MAPQ is left at 0: tandem_batch sets it once XS
+ * knows the tandem copies. */
+static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *r, res_t *res)
 {
+	int32_t n = r->len;
 	int shift = sm_locus_shift(&ctx->opt.score, n);
 	sm_hit_t hit;
 
-	sm_hit_choose(&s[0], &s[1], shift, ctx->opt.min_score, &hit);
+	sm_hit_choose(&s[0], &s[1], shift, ctx->opt.min_score, sm_tie_key(r->name), &hit);
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
@@ -217,6 +219,18 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, int32_t n, res_t
 			c.aln.n_cigar = 0;
 			res->cand[at] = c;
 			res->n_cand++;
+		}
+	/* The hit first, the others staying in order (whole slots swap, so
+	 * each keeps its own traceback buffer). */
+	for (int at = 0; at < res->n_cand; at++)
+		if (res->cand[at].is_rev == hit.is_rev && res->cand[at].end == hit.best.end) {
+			for (; at > 0; at--) {
+				cand_t t = res->cand[at];
+
+				res->cand[at] = res->cand[at - 1];
+				res->cand[at - 1] = t;
+			}
+			break;
 		}
 	res->cand[0].xs = hit.xs;
 	for (int k = 1; k < res->n_cand; k++)
@@ -319,7 +333,7 @@ static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 	for (int st = 0; st < SM_STRANDS; st++)
 		if (local[st])
 			sm_wref_scan_to_global(&wr[st], local[st], shift, &global[st]);
-	make_cands(ctx, global, r->len, res);
+	make_cands(ctx, global, r, res);
 	if (res->prim < 0 && ctx->fallback) {
 		res->exhaustive = 1;
 		return 0;
@@ -772,7 +786,7 @@ static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		int k = ws->todo[t];
 		res_t *rs = &res[k];
 
-		make_cands(ctx, &ws->scan[SM_STRANDS * t], reads[k].len, rs);
+		make_cands(ctx, &ws->scan[SM_STRANDS * t], &reads[k], rs);
 		rs->exhaustive = 0;
 		rs->from_windows = 0;
 		if (rs->n_cand > 0 && sm_map_trace(ctx, ws, NULL, 0, &q[SM_STRANDS * t],

@@ -38,9 +38,9 @@
 /* Room for sm_ctx_engine_name()'s line. */
 #define SM_ENGINE_NAME_LEN 200
 
-/* Candidates of a read: its loci (both strands) with a score >= -T, in the
- * order of sm_hit_choose() (score descending, then end, then forward
- * first), plus room for placements found in pairing (sm_pair_resolve): by mate
+/* Candidates of a read: its loci (both strands) with a score >= -T,
+ * sm_hit_choose()'s hit first, then the others by score descending, then
+ * end, then forward first, plus room for placements found in pairing (sm_pair_resolve): by mate
  * rescue (the mate's best hit and up to SM_MAX_RESCUE - 1 more loci tying
  * with it are rescued for), by seeding the pair again (the best locus of
  * each of the SM_RESEED_PAIRS best window pairs, among the SM_RESEED_SCAN

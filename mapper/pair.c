@@ -248,13 +248,44 @@ int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 	return c->unsure && q > SM_MAPQ_UNSURE ? SM_MAPQ_UNSURE : q;
 }
 
-/* The proper pair of res[0], res[1] with the highest pair score: its
- * candidates pick[0], pick[1] (-1: none) and its score *best (ties keep the
- * first pair found); pick[2], pick[3] and *second: the same for the best
- * pair that places the reads elsewhere, one read at least (-1: none). */
-static void best_pair(const sm_ctx_t *ctx, const res_t *res, int pick[2 * SM_STRANDS],
-		      double *best, double *second)
+/* A pair of candidates: res[0].cand[i] and res[1].cand[j]. */
+typedef struct {
+	int i, j;
+} pair_at_t;
+
+/* 1 if pair a comes before pair b in the order of tied pairs: the first
+ * read's end, then its strand (forward first), then the same of the second
+ * read, then the candidates' order in the lists. */
+static int pair_before(const res_t *res, pair_at_t a, pair_at_t b)
 {
+	const cand_t *a0 = &res[0].cand[a.i], *b0 = &res[0].cand[b.i];
+	const cand_t *a1 = &res[1].cand[a.j], *b1 = &res[1].cand[b.j];
+
+	if (a0->end != b0->end)
+		return a0->end < b0->end;
+	if (a0->is_rev != b0->is_rev)
+		return a0->is_rev < b0->is_rev;
+	if (a1->end != b1->end)
+		return a1->end < b1->end;
+	if (a1->is_rev != b1->is_rev)
+		return a1->is_rev < b1->is_rev;
+	return a.i != b.i ? a.i < b.i : a.j < b.j;
+}
+
+/* The proper pair of res[0], res[1] with the highest pair score: its
+ * candidates pick[0], pick[1] (-1: none) and its score *best; pick[2],
+ * pick[3] and *second: the same for the best pair that places the reads
+ * elsewhere, one read at least (-1: none).  Pairs that tie for the best
+ * (the copies of a repeat that hold both reads) are chosen among by the
+ * pair's tie key `tie` (record.h), in pair_before's order; of tied pairs
+ * at the same places (same_place, both reads) only the first found counts,
+ * and the second pair is never one of them. */
+static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
+		      int pick[2 * SM_STRANDS], double *best, double *second)
+{
+	pair_at_t tied[SM_MAX_CAND * SM_MAX_CAND];
+	int n_tied = 0;
+
 	for (int k = 0; k < 2 * SM_STRANDS; k++)
 		pick[k] = -1;
 	*best = *second = -1;
@@ -262,17 +293,35 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, int pick[2 * SM_STR
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
 			double s;
+			int dup = 0;
 
 			if (!is_proper(ctx, a, b))
 				continue;
 			s = pair_score(ctx, a, b);
-			if (pick[0] < 0 || s > *best) {
+			if (n_tied > 0 && s < *best)
+				continue;
+			if (n_tied == 0 || s > *best) {
 				*best = s;
-				pick[0] = i;
-				pick[1] = j;
+				n_tied = 0;
 			}
+			for (int t = 0; t < n_tied && !dup; t++)
+				dup = same_place(ctx, a, &res[0].cand[tied[t].i]) &&
+				      same_place(ctx, b, &res[1].cand[tied[t].j]);
+			if (!dup)
+				tied[n_tied++] = (pair_at_t){ i, j };
 		}
-	for (int i = 0; pick[0] >= 0 && i < res[0].n_cand; i++)
+	if (n_tied == 0)
+		return;
+	for (int t = 1; t < n_tied; t++)
+		for (int u = t; u > 0 && pair_before(res, tied[u], tied[u - 1]); u--) {
+			pair_at_t x = tied[u];
+
+			tied[u] = tied[u - 1];
+			tied[u - 1] = x;
+		}
+	pick[0] = tied[sm_tie_pick(tie, n_tied)].i;
+	pick[1] = tied[sm_tie_pick(tie, n_tied)].j;
+	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
 			double s;
@@ -302,7 +351,7 @@ static int best_traced_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	for (;;) {
 		int traced = 0;
 
-		best_pair(ctx, res, pick, best, second);
+		best_pair(ctx, res, sm_tie_key(r[0].name), pick, best, second);
 		for (int k = 0; k < 2 * SM_STRANDS; k++) {
 			int e = k % SM_STRANDS;
 			cand_t *c = pick[k] >= 0 ? &res[e].cand[pick[k]] : NULL;

@@ -14,6 +14,11 @@
 #define PHRED_OFFSET 33
 /* Longest QNAME SAM allows (254 characters plus the NUL of BAM). */
 #define SM_MAX_QNAME 254
+/* 64-bit FNV-1a, and MurmurHash3's 64-bit finaliser (sm_tie_key). */
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+#define FMIX_C1 0xff51afd7ed558ccdULL
+#define FMIX_C2 0xc4ceb9fe1a85ec53ULL
 
 /* Complement of a 4-bit code: reverse its bit order (A<->T, C<->G). */
 static inline int nt16_comp(int c)
@@ -21,23 +26,82 @@ static inline int nt16_comp(int c)
 	return ((c & 1) << 3) | ((c & 2) << 1) | ((c & 4) >> 1) | ((c & 8) >> 3);
 }
 
-void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
-		   int32_t min_score, sm_hit_t *hit)
+uint64_t sm_tie_key(const char *name)
 {
-	sm_scan_t all = *fwd;
+	size_t l = strlen(name);
+	uint64_t h = FNV_OFFSET;
+
+	if (l > 2 && name[l - 2] == '/' && (name[l - 1] == '1' || name[l - 1] == '2'))
+		l -= 2;
+	for (size_t i = 0; i < l; i++)
+		h = (h ^ (unsigned char)name[i]) * FNV_PRIME;
+	h ^= h >> 33;
+	h *= FMIX_C1;
+	h ^= h >> 33;
+	h *= FMIX_C2;
+	h ^= h >> 33;
+	return h;
+}
+
+/* 1 if locus a of the reverse list (a_rev) comes before locus b (b_rev) in
+ * the order of tied hits: smaller end, then forward first. */
+static int tie_before(const sm_locus_t *a, int a_rev, const sm_locus_t *b, int b_rev)
+{
+	return a->end != b->end ? a->end < b->end : a_rev < b_rev;
+}
+
+void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
+		   int32_t min_score, uint64_t tie, sm_hit_t *hit)
+{
+	const sm_scan_t *list[2] = { fwd, rev };
+	sm_locus_t tied[2 * SM_TOPK];
+	int tied_rev[2 * SM_TOPK], n = 0, at[2] = { 0, 0 }, pick;
+	int32_t best = 0;
+	int64_t bin;
 
 	memset(hit, 0, sizeof *hit);
-	if (fwd->n > 0)
-		hit->best = fwd->top[0];
-	if (rev->n > 0 && (fwd->n == 0 || rev->top[0].score > fwd->top[0].score ||
-			   (rev->top[0].score == fwd->top[0].score &&
-			    rev->top[0].end < fwd->top[0].end))) {
-		hit->best = rev->top[0];
-		hit->is_rev = 1;
+	for (int st = 0; st < 2; st++)
+		if (list[st]->n > 0 && list[st]->top[0].score > best)
+			best = list[st]->top[0].score;
+	if (best == 0)
+		return;
+	/* Each list is best first, so its loci at the best score lead it;
+	 * among them it is ordered by bin, hence by end.  Merge the two. */
+	for (;;) {
+		const sm_locus_t *c[2];
+		int st;
+
+		for (st = 0; st < 2; st++)
+			c[st] = at[st] < list[st]->n && list[st]->top[at[st]].score == best ?
+				&list[st]->top[at[st]] : NULL;
+		if (!c[0] && !c[1])
+			break;
+		st = !c[0] || (c[1] && tie_before(c[1], 1, c[0], 0));
+		at[st]++;
+		bin = c[st]->end >> shift;
+		for (int k = 0; k < n && c[st]; k++)
+			if ((tied[k].end >> shift) - bin <= 1 && bin - (tied[k].end >> shift) <= 1)
+				c[st] = NULL;
+		if (c[st]) {
+			tied[n] = *c[st];
+			tied_rev[n++] = st;
+		}
 	}
-	sm_scan_merge(&all, rev, shift);
-	hit->xs = sm_scan_suboptimal(&all, shift);
-	hit->mapped = (fwd->n > 0 || rev->n > 0) && hit->best.score >= min_score;
+	pick = sm_tie_pick(tie, n);
+	hit->best = tied[pick];
+	hit->is_rev = tied_rev[pick];
+	bin = hit->best.end >> shift;
+	/* XS: the best of what lies outside bins bin-1..bin+1.  Each list holds
+	 * its strand's SM_TOPK best bins, and at most three are left out, so
+	 * the best of the rest is in the lists (scan.h). */
+	for (int st = 0; st < 2; st++)
+		for (int k = 0; k < list[st]->n; k++) {
+			int64_t b = list[st]->top[k].end >> shift;
+
+			if ((b < bin - 1 || b > bin + 1) && list[st]->top[k].score > hit->xs)
+				hit->xs = list[st]->top[k].score;
+		}
+	hit->mapped = best >= min_score;
 }
 
 int sm_mapq_lead(const sm_score_t *sc, double lead, int n, const double *as,

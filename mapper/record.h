@@ -78,12 +78,35 @@ typedef struct {
 	size_t m_cigar;
 } sm_record_ws_t;
 
+/* Equal-best hits.  When several loci of a read reach its best score (the
+ * copies of a repeat), the hit is chosen among them by the read's tie key,
+ * a hash of its name, as bwa mem and minimap2 choose among equal hits by a
+ * hash of the read: the reads of a repeat spread over its copies (each with
+ * MAPQ 0, XS = AS) instead of piling onto one, so that variants in every
+ * copy get their reads, and a read goes to the same copy in every run,
+ * whatever the threads, batches or engine.  The key is the 64-bit FNV-1a
+ * hash of the name, less a trailing "/1" or "/2" (the two reads of a pair
+ * share it), put through MurmurHash3's 64-bit finaliser so that its low
+ * bits (the modulo of sm_tie_pick) depend on every byte. */
+uint64_t sm_tie_key(const char *name);
+
+/* Which of n >= 1 equal choices, listed in a fixed order, key takes. */
+static inline int sm_tie_pick(uint64_t key, int n)
+{
+	return (int)(key % (uint64_t)n);
+}
+
 /* Picks the hit from the forward and reverse lists (both built with the
- * same shift): the higher top[0] score, then the smaller end, then the
- * forward strand.  XS is sm_scan_suboptimal() of the two lists merged.
+ * same shift).  The loci of both lists with the highest score, ordered by
+ * end, then forward strand first, are the tied hits, but for any within a
+ * bin of an earlier one (the same place as XS sees it: a locus's own bin
+ * and its neighbours are not its rivals); the hit is tied hit
+ * sm_tie_pick(tie, n) (one tied hit: the smallest end, then the forward
+ * strand).  XS is the best score of either list outside the hit's bin and
+ * its neighbours, the hit's own score when there are several tied hits.
  * mapped is set when the score reaches min_score (-T). */
 void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
-		   int32_t min_score, sm_hit_t *hit);
+		   int32_t min_score, uint64_t tie, sm_hit_t *hit);
 
 /* Mapping quality from the alignment score, XS and the read length (see
  * above). */

@@ -73,21 +73,6 @@ int sm_scan_equal(const sm_scan_t *a, const sm_scan_t *b)
 	return 1;
 }
 
-int32_t sm_scan_suboptimal(const sm_scan_t *t, int shift)
-{
-	int64_t best_bin, bin;
-
-	if (t->n == 0)
-		return 0;
-	best_bin = t->top[0].end >> shift;
-	for (int k = 1; k < t->n; k++) {
-		bin = t->top[k].end >> shift;
-		if (bin < best_bin - 1 || bin > best_bin + 1)
-			return t->top[k].score;
-	}
-	return 0;
-}
-
 /* Below any reachable score, far from int32 overflow when decremented. */
 #define NEG_INF (-(1 << 29))
 

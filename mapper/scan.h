@@ -20,10 +20,11 @@
  *
  * That list is exactly mergeable (the top K of a union of disjoint column
  * ranges is found in the top K of the parts) and carries what the mapper
- * needs: top[0] is the best hit (highest score, then leftmost end) and the
- * best score outside bins top[0]-1..top[0]+1 (the XS of SAM) is in it,
- * since at most three bins are excluded.  Every engine must produce the very
- * same sm_scan_t as sm_scan_oracle() for every input. */
+ * needs: its loci at the top score are the best hits (record.h chooses
+ * among them), and the best score outside a hit's bin and its neighbours
+ * (the XS of SAM) is in it, since at most three bins are excluded.  Every
+ * engine must produce the very same sm_scan_t as sm_scan_oracle() for every
+ * input. */
 #ifndef SM_SCAN_H
 #define SM_SCAN_H
 
@@ -72,9 +73,6 @@ void sm_scan_merge(sm_scan_t *dst, const sm_scan_t *src, int shift);
 /* 1 if a and b hold the same loci in the same order, else 0: what every
  * engine test asks of an engine against the oracle. */
 int sm_scan_equal(const sm_scan_t *a, const sm_scan_t *b);
-
-/* Best score among dst's loci outside bins b-1..b+1 of top[0] (0 if none). */
-int32_t sm_scan_suboptimal(const sm_scan_t *t, int shift);
 
 /* The oracle: plain Gotoh recurrence, column by column, one cell at a time.
  * Slow and obviously correct.  Returns the number of cells computed

@@ -242,37 +242,113 @@ static void test_mapq_lead(void)
 static void test_hit_choose(void)
 {
 	const int shift = SM_LOCUS_MIN_SHIFT;
+	const int64_t w = (int64_t)1 << shift;
 	sm_scan_t f = { 0 }, r = { 0 };
 	sm_hit_t h;
 
-	sm_hit_choose(&f, &r, shift, 30, &h);
+	sm_hit_choose(&f, &r, shift, 30, 0, &h);
 	CHECK(!h.mapped && h.xs == 0, "no loci: unmapped");
 
+	/* Two tied hits, in the order (end, forward first): rev 500, fwd 1000. */
 	sm_scan_offer(&f, shift, 50, 1000);
 	sm_scan_offer(&r, shift, 50, 500);
-	sm_hit_choose(&f, &r, shift, 30, &h);
+	sm_hit_choose(&f, &r, shift, 30, 0, &h);
 	CHECK(h.mapped && h.is_rev && h.best.end == 500 && h.xs == 50,
-	      "equal scores: the smaller end wins, the other is XS (rev %d end %lld xs %d)",
+	      "equal scores, key 0: the smaller end, the other is XS (rev %d end %lld xs %d)",
 	      h.is_rev, (long long)h.best.end, h.xs);
+	sm_hit_choose(&f, &r, shift, 30, 1, &h);
+	CHECK(h.mapped && !h.is_rev && h.best.end == 1000 && h.xs == 50,
+	      "equal scores, key 1: the second tied hit, the first is XS (rev %d end %lld xs %d)",
+	      h.is_rev, (long long)h.best.end, h.xs);
+	sm_hit_choose(&f, &r, shift, 30, 2, &h);
+	CHECK(h.is_rev && h.best.end == 500, "equal scores, key 2: the first again (key mod 2)");
 
 	memset(&r, 0, sizeof r);
 	sm_scan_offer(&r, shift, 50, 1000);
-	sm_hit_choose(&f, &r, shift, 30, &h);
-	CHECK(h.mapped && !h.is_rev && h.xs == 0,
-	      "equal score and end: forward first; same bin is not XS (rev %d xs %d)",
-	      h.is_rev, h.xs);
+	for (uint64_t key = 0; key < 4; key++) {
+		sm_hit_choose(&f, &r, shift, 30, key, &h);
+		CHECK(h.mapped && !h.is_rev && h.xs == 0,
+		      "equal score and end, key %d: forward first; same bin is no tie and not XS "
+		      "(rev %d xs %d)", (int)key, h.is_rev, h.xs);
+	}
 
+	/* Bins 10 and 11 are one place: no tie, whatever the key; a third
+	 * locus in bin 12 is a place of its own (two from bin 10). */
+	memset(&f, 0, sizeof f);
+	memset(&r, 0, sizeof r);
+	sm_scan_offer(&f, shift, 60, 10 * w + 5);
+	sm_scan_offer(&f, shift, 60, 11 * w + 5);
+	sm_scan_offer(&f, shift, 40, 20 * w);
+	for (uint64_t key = 0; key < 4; key++) {
+		sm_hit_choose(&f, &r, shift, 30, key, &h);
+		CHECK(h.best.end == 10 * w + 5 && h.xs == 40,
+		      "neighbouring bins, key %d: the leftmost, no tie (end %lld xs %d)", (int)key,
+		      (long long)h.best.end, h.xs);
+	}
+	sm_scan_offer(&f, shift, 60, 12 * w + 5);
+	sm_hit_choose(&f, &r, shift, 30, 0, &h);
+	CHECK(h.best.end == 10 * w + 5 && h.xs == 60, "bins 10-12, key 0: bin 10, XS = AS (xs %d)",
+	      h.xs);
+	sm_hit_choose(&f, &r, shift, 30, 1, &h);
+	CHECK(h.best.end == 12 * w + 5 && h.xs == 60, "bins 10-12, key 1: bin 12, XS = AS (end %lld xs %d)",
+	      (long long)h.best.end, h.xs);
+
+	/* A full list of ties on each strand: every tied hit is reachable,
+	 * in the order of ends, forward first. */
+	memset(&f, 0, sizeof f);
+	memset(&r, 0, sizeof r);
+	for (int k = 0; k < SM_TOPK; k++) {
+		sm_scan_offer(&f, shift, 70, (4 * k + 2) * w);
+		sm_scan_offer(&r, shift, 70, (4 * k + 4) * w);
+	}
+	for (uint64_t key = 0; key < 2 * SM_TOPK; key++) {
+		sm_hit_choose(&f, &r, shift, 30, key, &h);
+		CHECK(h.best.end == (int64_t)(2 * key + 2) * w &&
+		      h.is_rev == (int)(key % 2) && h.xs == 70,
+		      "eight tied hits, key %d: hit %d (rev %d end %lld xs %d)", (int)key, (int)key,
+		      h.is_rev, (long long)h.best.end, h.xs);
+	}
+
+	memset(&f, 0, sizeof f);
+	memset(&r, 0, sizeof r);
+	sm_scan_offer(&f, shift, 50, 1000);
 	sm_scan_offer(&r, shift, 70, 5000);
 	sm_scan_offer(&f, shift, 40, 9000);
-	sm_hit_choose(&f, &r, shift, 30, &h);
+	sm_hit_choose(&f, &r, shift, 30, 1, &h);
 	CHECK(h.mapped && h.is_rev && h.best.score == 70 && h.xs == 50,
 	      "higher score wins whatever the end (rev %d score %d xs %d)",
 	      h.is_rev, h.best.score, h.xs);
 
-	sm_hit_choose(&f, &r, shift, 71, &h);
+	sm_hit_choose(&f, &r, shift, 71, 0, &h);
 	CHECK(!h.mapped, "best below -T: unmapped");
-	sm_hit_choose(&f, &r, shift, 70, &h);
+	sm_hit_choose(&f, &r, shift, 70, 0, &h);
 	CHECK(h.mapped, "best equal to -T: mapped");
+}
+
+/* The tie key: a pair's two names share it, other names spread it evenly
+ * over a few choices. */
+static void test_tie_key(void)
+{
+	enum { N_NAMES = 7000, N_CHOICES = 7 };
+	int count[N_CHOICES] = { 0 }, even = 1;
+	char name[32];
+
+	CHECK(sm_tie_key("r1/1") == sm_tie_key("r1/2") && sm_tie_key("r1/1") == sm_tie_key("r1"),
+	      "/1 and /2 are not hashed");
+	CHECK(sm_tie_key("r1/3") != sm_tie_key("r1"), "other suffixes are");
+	CHECK(sm_tie_key("r1") != sm_tie_key("r2") && sm_tie_key("a") != sm_tie_key("b"),
+	      "names differing in one letter differ");
+	CHECK(sm_tie_key("/1") != sm_tie_key(""), "a name that is only /1 is hashed whole");
+	for (int k = 0; k < N_NAMES; k++) {
+		snprintf(name, sizeof name, "sim_%d", k);
+		count[sm_tie_pick(sm_tie_key(name), N_CHOICES)]++;
+	}
+	/* 1000 expected per choice, sd about 29. */
+	for (int c = 0; c < N_CHOICES; c++)
+		if (count[c] < 880 || count[c] > 1120)
+			even = 0;
+	CHECK(even, "7000 names over 7 choices: %d %d %d %d %d %d %d", count[0], count[1], count[2],
+	      count[3], count[4], count[5], count[6]);
 }
 
 int main(void)
@@ -294,6 +370,7 @@ int main(void)
 	test_mapq();
 	test_mapq_lead();
 	test_hit_choose();
+	test_tie_key();
 	sam_hdr_destroy(hdr);
 	sm_ref_destroy(ref);
 	free(text.s);
