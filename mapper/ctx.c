@@ -246,7 +246,8 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	ctx->opt = *o;
 	ij.o = &ctx->opt;
 	ctx->paired = o->paired;
-	if (sm_cpu_isa_parse(o->cpu_isa, &ctx->isa) < 0)
+	if (sm_cpu_isa_parse(o->cpu_isa, &ctx->isa) < 0 ||
+	    !(ctx->cscore = sm_cpu_score_create(&o->score)))
 		goto out;
 	sm_gpu_opt_init(&gopt);
 	gopt.gpus = o->gpus;
@@ -365,6 +366,7 @@ void sm_ctx_destroy(sm_ctx_t *ctx)
 	if (ctx->engine)
 		sm_engine_destroy(ctx->engine);
 	free(ctx->ins.score);
+	sm_cpu_score_destroy(ctx->cscore);
 	sm_ref_destroy(ctx->ref);   /* before the index file, which may hold its bases */
 	if (ctx->index != ctx->index_file)
 		sm_index_destroy(ctx->index);

@@ -52,7 +52,7 @@ sm_tbuf_t *sm_tbuf_create(const sm_ctx_t *ctx)
 	if (!ws->aws)
 		goto fail;
 	/* Window scans: seeded windows, mate rescue, tandem copies (XS). */
-	ws->cscan = sm_cpu_scan_create(ctx->isa, SM_CELLS_AUTO, ctx->opt.max_read_len);
+	ws->cscan = sm_cpu_scan_create(ctx->isa, SM_CELLS_AUTO, ctx->cscore, ctx->opt.max_read_len);
 	if (!ws->cscan)
 		goto fail;
 	if (ctx->seeded && !(ws->seeder = sm_seeder_create()))
@@ -360,7 +360,7 @@ static int run_list(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_wscan_t *jobs, int ki
 		ws->list_jobs[kind] += jobs->n;
 		ws->list_cols[kind] += sm_wscan_columns(jobs);
 	}
-	return sm_wscan_run(jobs, ctx->wengine, ws->cscan, &ctx->opt.score, &ws->seed_st);
+	return sm_wscan_run(jobs, ctx->wengine, ws->cscan, &ws->seed_st);
 }
 
 /* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into
@@ -574,10 +574,19 @@ int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_
 
 	sm_wscan_clear(&ws->one);
 	if (tandem_add(ctx, &ws->one, q, c, side) < 0 ||
-	    sm_wscan_run(&ws->one, NULL, ws->cscan, &ctx->opt.score, &ws->seed_st) < 0)
+	    sm_wscan_run(&ws->one, NULL, ws->cscan, &ws->seed_st) < 0)
 		return -1;
 	tandem_finish(c, side, ws->one.out);
 	return 0;
+}
+
+/* Scans q against the small reference ref now (pairing's scans: a mate's
+ * rescue window, a copy's window, a re-seeded window), with the CPU,
+ * adding the cells to ws->seed_st.  Returns 0 or -1 (logged). */
+int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+		    sm_scan_t *out)
+{
+	return sm_cpu_scan(ws->cscan, ref, q, out, &ws->seed_st);
 }
 
 /* Tandem copies of every mapped read's best hit, scanned for the batch at

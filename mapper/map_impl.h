@@ -196,6 +196,7 @@ struct sm_ctx_s {
 	sm_seed_opt_t seed_opt;
 	sm_seed_opt_t retry_opt; /* the relaxed limits of the second seeding pass */
 	sm_cpu_isa_t isa;        /* of the window scans */
+	sm_cpu_score_t *cscore;  /* the scoring in the CPU kernels' form (window scans) */
 	int seeded, fallback, paired;
 	insert_t ins;
 	char engine_name[SM_ENGINE_NAME_LEN];  /* sm_ctx_engine_name */
@@ -278,6 +279,12 @@ int sm_map_ensure_traced(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, c
 /* Tandem copies beside candidate c, scanned now on the CPU: sets c->near,
  * c->copy[] and raises c->xs.  Returns 0 or -1. */
 int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_t *c);
+
+/* Scans q against the small reference ref now, on this thread (pairing's
+ * scans of single windows), adding the cells to ws->seed_st.  Returns 0 or
+ * -1 (logged). */
+int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+		    sm_scan_t *out);
 
 /* ---- pair.c ---- */
 

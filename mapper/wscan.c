@@ -133,8 +133,7 @@ static void resolve(sm_wscan_t *w)
 	}
 }
 
-int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,
-		 sm_engine_stats_t *st)
+int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, sm_engine_stats_t *st)
 {
 	if (w->n == 0)
 		return 0;
@@ -156,7 +155,7 @@ int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const s
 		return 0;
 	}
 	for (int k = 0; k < w->n; k++)
-		if (sm_cpu_scan(cpu, w->refs[k], sc, &w->qs[k], &w->out[k], st) < 0)
+		if (sm_cpu_scan(cpu, w->refs[k], &w->qs[k], &w->out[k], st) < 0)
 			return -1;
 	return 0;
 }

@@ -83,8 +83,7 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
  * spans list needs the GPU engine).  Adds
  * the cells to st (with an engine, query length times reference length per
  * job).  Returns 0 or -1 (logged). */
-int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,
-		 sm_engine_stats_t *st);
+int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, sm_engine_stats_t *st);
 
 /* The reference columns of all jobs (statistics). */
 int64_t sm_wscan_columns(const sm_wscan_t *w);

@@ -152,6 +152,9 @@ static const char *const kernel_name[N_KERNEL] = { "auto", "tiles", "diag" };
  * for the width checks). */
 static void run_case(tcase_t *t, uint64_t widths_out[3])
 {
+	sm_cpu_score_t *k_sc = sm_cpu_score_create(&t->sc);
+
+	CHECK(k_sc != NULL, "%s: the scoring compiles", t->name);
 	for (int isa = SM_CPU_ISA_SCALAR; isa <= SM_CPU_ISA_AVX512; isa++) {
 		if (!sm_cpu_isa_supported((sm_cpu_isa_t)isa)) {
 			printf("skip %s: this CPU has no %s\n", t->name,
@@ -162,15 +165,15 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 		int n_kernel = isa == SM_CPU_ISA_SCALAR ? 1 : N_KERNEL;
 		for (int cells = 0; cells < n_ladder; cells++)
 		for (int kern = 0; kern < n_kernel; kern++) {
-			sm_cpu_scan_t *ws = sm_cpu_scan_create((sm_cpu_isa_t)isa,
-							       (sm_cells_t)cells, 16);
+			sm_cpu_scan_t *ws = k_sc ? sm_cpu_scan_create((sm_cpu_isa_t)isa,
+								      (sm_cells_t)cells, k_sc, 16) : NULL;
 			sm_engine_stats_t st = { 0 };
 			int bad = -1, err = 0;
 			if (ws)
 				sm_cpu_scan_set_kernel(ws, (sm_cpu_kernel_t)kern);
 			for (int k = 0; k < t->nq && ws; k++) {
 				sm_scan_t got;
-				if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[k], &got, &st) != 0)
+				if (sm_cpu_scan(ws, t->ref, &t->q[k], &got, &st) != 0)
 					err = 1;
 				else if (bad < 0 && !sm_scan_equal(&got, &t->want[k]))
 					bad = k;
@@ -191,6 +194,7 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 			sm_cpu_scan_destroy(ws);
 		}
 	}
+	sm_cpu_score_destroy(k_sc);
 }
 
 static const sm_score_t default_sc = { 1, 4, 6, 1, 0, 0 };
@@ -593,14 +597,18 @@ static sm_engine_stats_t scan_stats(const tcase_t *t, sm_cpu_kernel_t kernel)
 {
 	sm_engine_stats_t st = { 0 };
 	sm_scan_t got;
-	sm_cpu_scan_t *ws = sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, 16);
+	sm_cpu_score_t *k_sc = sm_cpu_score_create(&t->sc);
+	sm_cpu_scan_t *ws = k_sc ? sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, k_sc, 16) : NULL;
 
-	if (!ws)
+	if (!ws) {
+		sm_cpu_score_destroy(k_sc);
 		return st;
+	}
 	sm_cpu_scan_set_kernel(ws, kernel);
-	if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[0], &got, &st) != 0)
+	if (sm_cpu_scan(ws, t->ref, &t->q[0], &got, &st) != 0)
 		memset(&st, 0, sizeof st);
 	sm_cpu_scan_destroy(ws);
+	sm_cpu_score_destroy(k_sc);
 	return st;
 }
 

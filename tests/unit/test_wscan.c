@@ -77,6 +77,7 @@ int main(void)
 	sm_wscan_t w;
 	expect_t ex[N_JOBS];
 	sm_cpu_scan_t *cpu;
+	sm_cpu_score_t *ksc;
 	sm_engine_t *oracle, *cpu_engine;
 	sm_engine_opt_t eo;
 	sm_engine_stats_t st;
@@ -88,7 +89,6 @@ int main(void)
 	if (sm_ref_from_strings(N_CONTIG, names, (const char *const *)contig, &whole) < 0)
 		return 2;
 	memset(&w, 0, sizeof w);
-	cpu = sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, QLEN);
 	memset(&eo, 0, sizeof eo);
 	eo.max_query_len = QLEN;
 
@@ -97,6 +97,8 @@ int main(void)
 		sc = scores[round];
 		eo.kind = SM_ENGINE_ORACLE;
 		oracle = sm_engine_create(whole, &sc, &eo);
+		ksc = sm_cpu_score_create(&sc);
+		cpu = ksc ? sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, ksc, QLEN) : NULL;
 		CHECK(cpu && oracle, "round %d: CPU scan and oracle engine created", round);
 		sm_wscan_clear(&w);
 		for (int k = 0; k < N_JOBS; k++) {
@@ -141,7 +143,7 @@ int main(void)
 		      w.n_own);
 
 		memset(&st, 0, sizeof st);
-		ok = sm_wscan_run(&w, NULL, cpu, &sc, &st) == 0;
+		ok = sm_wscan_run(&w, NULL, cpu, &st) == 0;
 		for (int k = 0; ok && k < N_JOBS; k++)
 			ok = sm_scan_equal(&w.out[k], &ex[k].want);
 		CHECK(ok && st.queries == N_JOBS, "round %d: CPU scan equals the oracle on every job",
@@ -149,7 +151,7 @@ int main(void)
 
 		memset(&st, 0, sizeof st);
 		memset(w.out, 0, (size_t)w.n * sizeof *w.out);
-		ok = sm_wscan_run(&w, oracle, NULL, &sc, &st) == 0;
+		ok = sm_wscan_run(&w, oracle, NULL, &st) == 0;
 		for (int k = 0; ok && k < N_JOBS; k++)
 			ok = sm_scan_equal(&w.out[k], &ex[k].want);
 		CHECK(ok && st.cells > 0, "round %d: the engine path (oracle) equals it too", round);
@@ -160,11 +162,15 @@ int main(void)
 				sm_ref_destroy(ex[k].ref);
 		}
 		sm_engine_destroy(oracle);
+		sm_cpu_scan_destroy(cpu);
+		sm_cpu_score_destroy(ksc);
 	}
+	ksc = sm_cpu_score_create(&sc);
+	cpu = ksc ? sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, ksc, QLEN) : NULL;
 
 	sm_wscan_clear(&w);
 	memset(&st, 0, sizeof st);
-	CHECK(sm_wscan_run(&w, NULL, cpu, &sc, &st) == 0 && st.queries == 0, "an empty list runs");
+	CHECK(sm_wscan_run(&w, NULL, cpu, &st) == 0 && st.queries == 0, "an empty list runs");
 
 	eo.kind = SM_ENGINE_CPU;
 	cpu_engine = sm_engine_create(whole, &sc, &eo);
@@ -186,8 +192,8 @@ int main(void)
 		w.spans = 1;
 		ok = sm_wscan_add_part(&w, &q, 0, whole, 10, 200, 1) == 0 && w.n_bytes == 0;
 		capture_begin();
-		ok = ok && sm_wscan_run(&w, cpu_engine, cpu, &sc, &st) < 0 &&
-		     sm_wscan_run(&w, NULL, cpu, &sc, &st) < 0;
+		ok = ok && sm_wscan_run(&w, cpu_engine, cpu, &st) < 0 &&
+		     sm_wscan_run(&w, NULL, cpu, &st) < 0;
 		capture_end();
 		CHECK(ok && strstr(errbuf, "needs the GPU engine"),
 		      "a list of spans copies no bases and runs on nothing but the GPU");
@@ -196,6 +202,7 @@ int main(void)
 
 	sm_engine_destroy(cpu_engine);
 	sm_cpu_scan_destroy(cpu);
+	sm_cpu_score_destroy(ksc);
 	sm_wscan_free(&w);
 	sm_ref_destroy(whole);
 	for (int c = 0; c < N_CONTIG; c++)
