@@ -11,11 +11,9 @@
  *     built once and shared (read only) by any number of workspaces;
  *   - sm_cpu_scan_t, a workspace for one thread (not shareable), with
  *     sm_cpu_scan() scanning one query against a reference;
- *   - sm_cpu_engine_t, bound to a reference and a scoring scheme (compiled
- *     once, at creation), safe to call from any number of threads at once:
- *     each calling thread gets its own workspace, created on its first call
- *     and freed when the engine is destroyed.  No lock is taken after a
- *     thread's first call.
+ *   - the CPU engine (cpu_engine.c): the engine interface (engine_ops.h)
+ *     over these, with one compiled scoring and, per calling thread, a
+ *     workspace and a seeder.
  *
  * All memory is host memory. */
 #ifndef SM_CPU_SCAN_H
@@ -24,7 +22,7 @@
 #include <stdint.h>
 
 #include "io/ref.h"
-#include "mapper/engine.h"
+#include "mapper/engine_ops.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
 
@@ -97,24 +95,8 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q, sm_
 
 void sm_cpu_scan_destroy(sm_cpu_scan_t *ws);
 
-typedef struct sm_cpu_engine_s sm_cpu_engine_t;
-
-/* An engine over ref and sc (both must outlive it) with per-thread
- * workspaces; sc is compiled once, here.  Returns NULL after logging why. */
-sm_cpu_engine_t *sm_cpu_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
-				      sm_cpu_isa_t isa, sm_cells_t cells,
-				      int max_query_len);
-
-/* Scans nq queries with the calling thread's workspace; out[k] receives
- * query k's result.  Thread-safe.  st as for sm_cpu_scan (may be NULL; the
- * caller sums the figures of its threads).  Returns 0 or -1 (logged). */
-int sm_cpu_engine_scan(sm_cpu_engine_t *e, int nq, const sm_query_t *q,
-		       sm_scan_t *out, sm_engine_stats_t *st);
-
-sm_cpu_isa_t sm_cpu_engine_isa(const sm_cpu_engine_t *e);
-
-/* Frees the engine and every thread's workspace.  No thread may be inside
- * sm_cpu_engine_scan() on e. */
-void sm_cpu_engine_destroy(sm_cpu_engine_t *e);
+/* The CPU engine's entry points (cpu_engine.c; sm_engine_create() picks
+ * them for SM_ENGINE_CPU). */
+extern const sm_engine_ops_t sm_cpu_engine_ops;
 
 #endif

@@ -5,9 +5,9 @@
 #   mapper/scanmap.h  the public header: no project header (it is installed
 #              alone); any layer above io/ may include it
 #   io/        includes io/ only (formats and leaf utilities: the ground floor)
-#   contract   mapper/{score,scan,engine_types,index,seed,radix}.h, the types
-#              and inline rules the engines share with the mapper: io/,
-#              scanmap.h and each other only
+#   contract   mapper/{score,scan,engine_types,engine_ops,index,seed,radix}.h,
+#              the types, inline rules and the engine interface the engines
+#              share with the mapper: io/, scanmap.h and each other only
 #   gpu/       io/, scanmap.h, the contract and gpu/; no other mapper/ header
 #   mapper/    anything below, but of gpu/ only its public headers
 #              (gpu_engine.h, gpu_seed.h); X_impl.h only from mapper/
@@ -19,7 +19,8 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 
-contract="mapper/score.h mapper/scan.h mapper/engine_types.h mapper/index.h mapper/seed.h mapper/radix.h"
+contract="mapper/score.h mapper/scan.h mapper/engine_types.h mapper/engine_ops.h mapper/index.h
+	mapper/seed.h mapper/radix.h"
 gpu_public="gpu/gpu_engine.h gpu/gpu_seed.h"
 
 in_list() {  # in_list WORD LIST...
