@@ -87,6 +87,7 @@ typedef struct {
 typedef struct {
 	const sm_ref_t *ref;
 	const sm_score_t *sc;
+	const sm_cpu_score_t *ksc;  /* sc in the CPU kernels' form (scanmap) */
 	char **contig_chars;     /* per contig, "ACGTN" letters, for parasail */
 	int nq;
 	sm_query_t *q;
@@ -207,7 +208,7 @@ static void *worker(void *p)
 	double c0 = thread_cpu();
 
 	if (w->m->kind == M_SCANMAP) {
-		ws = sm_cpu_scan_create(w->m->isa, SM_CELLS_AUTO, 256);
+		ws = sm_cpu_scan_create(w->m->isa, SM_CELLS_AUTO, b->ksc, 256);
 		if (!ws) {
 			w->err = 1;
 			return NULL;
@@ -222,7 +223,7 @@ static void *worker(void *p)
 			break;
 		if (ws) {
 			sm_scan_t out;
-			if (sm_cpu_scan(ws, b->ref, b->sc, &b->q[k], &out, &w->st) != 0) {
+			if (sm_cpu_scan(ws, b->ref, &b->q[k], &out, &w->st) != 0) {
 				w->err = 1;
 				break;
 			}
@@ -365,12 +366,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "reference shorter than the reads\n");
 		return 1;
 	}
-	bench_t b = { .ref = ref, .sc = &sc, .nq = nq };
+	bench_t b = { .ref = ref, .sc = &sc, .ksc = sm_cpu_score_create(&sc), .nq = nq };
 	b.q = calloc((size_t)nq, sizeof(*b.q));
 	b.q_chars = calloc((size_t)nq, sizeof(*b.q_chars));
 	b.expected = malloc(sizeof(*b.expected) * (size_t)nq);
 	b.contig_chars = calloc((size_t)ref->n_contig, sizeof(*b.contig_chars));
-	if (!b.q || !b.q_chars || !b.expected || !b.contig_chars)
+	if (!b.ksc || !b.q || !b.q_chars || !b.expected || !b.contig_chars)
 		return 1;
 	rng_state = seed ? seed : 1;
 	for (int k = 0; k < nq; k++) {

@@ -5,7 +5,8 @@
  * device.  One sm_gpu_t drives every GPU it was given (sm_gpu_opt_t.gpus):
  * one engine per listed device, each with the reference resident, and each
  * call goes to the engine with the fewest calls in flight.  Results do not
- * depend on which device scored them.  All pointers are host memory; the
+ * depend on which device scored them.  sm_gpu_engine_ops (below) puts it
+ * behind the mapper's engine interface.  All pointers are host memory; the
  * engine owns its device and pinned buffers. */
 #ifndef SM_GPU_ENGINE_H
 #define SM_GPU_ENGINE_H
@@ -14,6 +15,7 @@
 
 #include "gpu/gpu_opt.h"
 #include "io/ref.h"
+#include "mapper/engine_ops.h"
 #include "mapper/engine_types.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
@@ -77,6 +79,11 @@ const char *sm_gpu_name(const sm_gpu_t *g);
 int sm_gpu_engines(const sm_gpu_t *g);
 /* Logs each engine's calls at debug level, frees everything. */
 void sm_gpu_destroy(sm_gpu_t *g);
+
+/* The engine interface (mapper/engine_ops.h) over the functions above and
+ * the seeder of gpu_seed.h (gpu_ops.c; sm_engine_create() picks it for
+ * SM_ENGINE_GPU). */
+extern const sm_engine_ops_t sm_gpu_engine_ops;
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
-/* cpu_scan.c — CPU engine: ISA detection and dispatch, workspaces, the
- * scalar fallback of the tiled algorithm, and the thread-safe engine.
+/* cpu_scan.c — the CPU scan: ISA detection and dispatch, the compiled
+ * scoring, workspaces and the scalar fallback of the tiled algorithm.
  * The SIMD kernels are in cpu_scan_simd.h (one source, three ISAs). */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,7 +120,8 @@ static int resolve_isa(sm_cpu_isa_t *isa)
 	return 0;
 }
 
-sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_query_len)
+sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, const sm_cpu_score_t *k,
+				  int max_query_len)
 {
 	if (resolve_isa(&isa) < 0)
 		return NULL;
@@ -131,7 +131,8 @@ sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, int max_qu
 		return NULL;
 	}
 	ws->isa = isa;
-	ws->allowed = allowed_widths(isa, cells);
+	ws->sc = k;
+	ws->allowed = allowed_widths(isa, cells) & k->allowed;
 	ws->kernel = SM_CPU_KERNEL_AUTO;
 	/* sref, CODES profile rows, and H, F, column maxima at 1, 2, 4 bytes;
 	 * the anti-diagonal kernel's reversed contig and 2 x 3 boundary rows
@@ -205,10 +206,12 @@ static int32_t max32(int32_t a, int32_t b)
 /* The scalar fallback: the same tiles, boundaries and recurrence as the
  * SIMD kernels (cpu_scan_simd.h) with one segment per tile, one cell at a
  * time in 32-bit. */
-static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc,
-		       const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
+static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+		       sm_scan_t *out, sm_engine_stats_t *st)
 {
-	const int shift = sc->locus_shift;
+	const sm_cpu_score_t *sc = ws->sc;
+	const int shift = sm_locus_shift(&sc->score, q->len);
+	const uint8_t first = sm_cpu_first_code(q);
 	const int wide = SM_CPU_N_WIDTHS - 1;
 	int32_t *hp = (int32_t *)(void *)ws->hp[wide];
 	int32_t *f = (int32_t *)(void *)ws->f[wide];
@@ -231,7 +234,8 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
 			memset(cm, 0, sizeof(*cm) * (size_t)cols);
 			for (int32_t i = 1; i <= q->len; i++) {
 				uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
-				const int8_t *lut = sc->lut[i == 1 ? SM_CPU_FIRST_ROW : code];
+				const int8_t *lut = sm_cpu_lut_row(sc, i == 1 ? SM_CPU_FIRST_ROW : code,
+								   first);
 				/* Along the row the scan form keeps the dependency chain
 				 * short: s = E~ = max(H~, E~ - E), H = max(H~, E~ - O).
 				 * E(i, j) = E~(i, j-1) - O - E; a zero E from the left
@@ -272,23 +276,63 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_scor
  * n * match + clip5 + clip3 (sm_best_possible()). */
 #define SM_CPU_SCORE_LIMIT (INT32_MAX / 2)
 
-int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
-		const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
+sm_cpu_score_t *sm_cpu_score_create(const sm_score_t *sc)
 {
-	sm_cpu_score_t k;
+	sm_cpu_score_t *k = calloc(1, sizeof *k);
+
+	if (!k) {
+		sm_log(SM_LOG_ERROR, "out of memory for the CPU engine's scoring tables");
+		return NULL;
+	}
+	k->score = *sc;
+	k->match = sc->match;
+	k->gap_open = sc->gap_open;
+	k->gap_ext = sc->gap_ext;
+	k->clip5 = sc->clip5;
+	k->clip3 = sc->clip3;
+	k->n_prof = sc->clip5 ? SM_CPU_N_PROF : SM_CPU_N_CODES;
+	/* 8-bit lanes subtract O + E in one saturating instruction. */
+	k->allowed = sc->gap_open + sc->gap_ext > INT8_MAX ? ~1 : ~0;
+	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
+		for (int rc = 0; rc < SM_CPU_N_CODES; rc++) {
+			k->lut[qc][rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
+			k->lut1[qc][rc] = (int8_t)sm_subst_first(sc, (uint8_t)rc, (uint8_t)qc);
+		}
+	/* xtab5: the bonus against a reference base, whatever the read's
+	 * (indices 0-3 and 8-11); nothing against a reference N (4-7, 12). */
+	for (int t = 0; t < 16; t++)
+		k->xtab5[t] = (int8_t)((t & 7) < SM_BASE_N && t <= SM_CPU_XOR_N + 3 ? sc->clip5 : 0);
+	/* The anti-diagonal kernel's table: x(q) ^ r is 0 for a match, 1-3 for
+	 * a mismatch, 4-7 for a reference N and 8-12 for a read N.  It gives the
+	 * same scores as lut as long as sm_subst() has that shape (checked). */
+	for (int t = 0; t < 16; t++)
+		k->xtab[t] = t < SM_BASE_N ? k->lut[0][t] :
+			t < SM_CPU_XOR_N ? k->lut[0][SM_BASE_N] : k->lut[SM_BASE_N][0];
+	/* Padding rows and columns (read and reference N) must stay at 0. */
+	k->xtab_ok = k->lut[0][SM_BASE_N] <= 0 && k->lut[SM_BASE_N][0] <= 0;
+	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
+		for (int rc = 0; rc < SM_CPU_N_CODES; rc++) {
+			int x = qc < SM_BASE_N ? qc : SM_CPU_XOR_N;
+			k->xtab_ok &= k->xtab[x ^ rc] == k->lut[qc][rc];
+		}
+	return k;
+}
+
+void sm_cpu_score_destroy(sm_cpu_score_t *k)
+{
+	free(k);
+}
+
+/* Largest score a lane may have to hold: every column maximum is <=
+ * n * match + clip5 + clip3 (sm_best_possible()). */
+#define SM_CPU_SCORE_LIMIT (INT32_MAX / 2)
+
+int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q, sm_scan_t *out,
+		sm_engine_stats_t *st)
+{
+	const sm_score_t *sc = &ws->sc->score;
 
 	out->n = 0;
-	k.match = sc->match;
-	k.gap_open = sc->gap_open;
-	k.gap_ext = sc->gap_ext;
-	k.locus_shift = sm_locus_shift(sc, q->len);
-	k.clip5 = sc->clip5;
-	k.clip3 = sc->clip3;
-	k.n_prof = sc->clip5 ? SM_CPU_N_PROF : SM_CPU_N_CODES;
-	/* 8-bit lanes subtract O + E in one saturating instruction. */
-	k.allowed = ws->allowed;
-	if (sc->gap_open + sc->gap_ext > INT8_MAX)
-		k.allowed &= ~1;
 	if (sm_best_possible(sc, q->len) + sc->match > SM_CPU_SCORE_LIMIT) {
 		sm_log(SM_LOG_ERROR, "query of length %d: scores could exceed %d with match "
 		       "score %d", (int)q->len, SM_CPU_SCORE_LIMIT, sc->match);
@@ -296,139 +340,7 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	}
 	if (grow_rows(ws, q->len) != 0)
 		return -1;
-	memset(k.lut, 0, sizeof(k.lut));
-	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
-		for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
-			k.lut[qc][rc] = (int8_t)sm_subst(sc, (uint8_t)rc, (uint8_t)qc);
-	for (int rc = 0; rc < SM_CPU_N_CODES; rc++)
-		k.lut[SM_CPU_FIRST_ROW][rc] = (int8_t)sm_subst_first(sc, (uint8_t)rc, q->seq[0]);
-	/* xtab5: the bonus against a reference base, whatever the read's
-	 * (indices 0-3 and 8-11); nothing against a reference N (4-7, 12). */
-	for (int t = 0; t < 16; t++)
-		k.xtab5[t] = (int8_t)((t & 7) < SM_BASE_N && t <= SM_CPU_XOR_N + 3 ? sc->clip5 : 0);
-	/* The anti-diagonal kernel's table: x(q) ^ r is 0 for a match, 1-3 for
-	 * a mismatch, 4-7 for a reference N and 8-12 for a read N.  It gives the
-	 * same scores as lut as long as sm_subst() has that shape (checked). */
-	for (int t = 0; t < 16; t++)
-		k.xtab[t] = t < SM_BASE_N ? k.lut[0][t] :
-			t < SM_CPU_XOR_N ? k.lut[0][SM_BASE_N] : k.lut[SM_BASE_N][0];
-	/* Padding rows and columns (read and reference N) must stay at 0. */
-	k.xtab_ok = k.lut[0][SM_BASE_N] <= 0 && k.lut[SM_BASE_N][0] <= 0;
-	for (int qc = 0; qc < SM_CPU_N_CODES; qc++)
-		for (int rc = 0; rc < SM_CPU_N_CODES; rc++) {
-			int x = qc < SM_BASE_N ? qc : SM_CPU_XOR_N;
-			k.xtab_ok &= k.xtab[x ^ rc] == k.lut[qc][rc];
-		}
 	if (ws->isa == SM_CPU_ISA_SCALAR)
-		return scan_scalar(ws, ref, &k, q, out, st);
-	return isa_kernels[ws->isa](ws, ref, &k, q, out, st);
-}
-
-/* ---- the thread-safe engine ---- */
-
-typedef struct sm_cpu_ws_node_s {
-	sm_cpu_scan_t *ws;
-	struct sm_cpu_ws_node_s *next;
-} sm_cpu_ws_node_t;
-
-struct sm_cpu_engine_s {
-	const sm_ref_t *ref;
-	sm_score_t sc;
-	sm_cpu_isa_t isa;
-	sm_cells_t cells;
-	int max_query_len;
-	pthread_key_t key;          /* the calling thread's sm_cpu_scan_t */
-	pthread_mutex_t lock;       /* guards `all` (taken once per thread) */
-	sm_cpu_ws_node_t *all;      /* every workspace made, freed at destroy */
-};
-
-sm_cpu_engine_t *sm_cpu_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
-				      sm_cpu_isa_t isa, sm_cells_t cells,
-				      int max_query_len)
-{
-	if (resolve_isa(&isa) < 0)
-		return NULL;
-	sm_cpu_engine_t *e = calloc(1, sizeof(*e));
-	if (!e) {
-		sm_log(SM_LOG_ERROR, "out of memory for the CPU engine");
-		return NULL;
-	}
-	e->ref = ref;
-	e->sc = *sc;
-	e->isa = isa;
-	e->cells = cells;
-	e->max_query_len = max_query_len;
-	if (pthread_key_create(&e->key, NULL) != 0) {
-		sm_log(SM_LOG_ERROR, "cannot create a thread key for the CPU engine");
-		free(e);
-		return NULL;
-	}
-	if (pthread_mutex_init(&e->lock, NULL) != 0) {
-		sm_log(SM_LOG_ERROR, "cannot create a mutex for the CPU engine");
-		pthread_key_delete(e->key);
-		free(e);
-		return NULL;
-	}
-	return e;
-}
-
-static sm_cpu_scan_t *thread_workspace(sm_cpu_engine_t *e)
-{
-	sm_cpu_scan_t *ws = pthread_getspecific(e->key);
-	if (ws)
-		return ws;
-	sm_cpu_ws_node_t *node = malloc(sizeof(*node));
-	if (!node) {
-		sm_log(SM_LOG_ERROR, "out of memory for a CPU workspace");
-		return NULL;
-	}
-	ws = sm_cpu_scan_create(e->isa, e->cells, e->max_query_len);
-	if (!ws) {
-		free(node);
-		return NULL;
-	}
-	if (pthread_setspecific(e->key, ws) != 0) {
-		sm_log(SM_LOG_ERROR, "cannot attach a CPU workspace to this thread");
-		sm_cpu_scan_destroy(ws);
-		free(node);
-		return NULL;
-	}
-	node->ws = ws;
-	pthread_mutex_lock(&e->lock);
-	node->next = e->all;
-	e->all = node;
-	pthread_mutex_unlock(&e->lock);
-	return ws;
-}
-
-int sm_cpu_engine_scan(sm_cpu_engine_t *e, int nq, const sm_query_t *q,
-		       sm_scan_t *out, sm_engine_stats_t *st)
-{
-	sm_cpu_scan_t *ws = thread_workspace(e);
-	if (!ws)
-		return -1;
-	for (int k = 0; k < nq; k++)
-		if (sm_cpu_scan(ws, e->ref, &e->sc, &q[k], &out[k], st) != 0)
-			return -1;
-	return 0;
-}
-
-sm_cpu_isa_t sm_cpu_engine_isa(const sm_cpu_engine_t *e)
-{
-	return e->isa;
-}
-
-void sm_cpu_engine_destroy(sm_cpu_engine_t *e)
-{
-	if (!e)
-		return;
-	pthread_key_delete(e->key);
-	pthread_mutex_destroy(&e->lock);
-	while (e->all) {
-		sm_cpu_ws_node_t *next = e->all->next;
-		sm_cpu_scan_destroy(e->all->ws);
-		free(e->all);
-		e->all = next;
-	}
-	free(e);
+		return scan_scalar(ws, ref, q, out, st);
+	return isa_kernels[ws->isa](ws, ref, q, out, st);
 }

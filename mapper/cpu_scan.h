@@ -6,13 +6,14 @@
  * the SM_TOPK best locus bins of the column maxima C(j) = max_i H(i,j) over
  * the whole reference.  Design and measurements: docs/cpu-engine.md.
  *
- * Two layers:
+ * Three pieces:
+ *   - sm_cpu_score_t, the scoring scheme compiled into the kernels' tables,
+ *     built once and shared (read only) by any number of workspaces;
  *   - sm_cpu_scan_t, a workspace for one thread (not shareable), with
- *     sm_cpu_scan() scanning one query;
- *   - sm_cpu_engine_t, bound to a reference and a scoring scheme, safe to call
- *     from any number of threads at once: each calling thread gets its own
- *     workspace, created on its first call and freed when the thread exits or
- *     the engine is destroyed.  No lock is taken after a thread's first call.
+ *     sm_cpu_scan() scanning one query against a reference;
+ *   - the CPU engine (cpu_engine.c): the engine interface (engine_ops.h)
+ *     over these, with one compiled scoring and, per calling thread, a
+ *     workspace and a seeder.
  *
  * All memory is host memory. */
 #ifndef SM_CPU_SCAN_H
@@ -21,7 +22,7 @@
 #include <stdint.h>
 
 #include "io/ref.h"
-#include "mapper/engine.h"
+#include "mapper/engine_ops.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
 
@@ -47,14 +48,22 @@ int sm_cpu_isa_parse(const char *name, sm_cpu_isa_t *isa);
 /* "scalar", "sse41", "avx2", "avx512" ("auto" for AUTO). */
 const char *sm_cpu_isa_name(sm_cpu_isa_t isa);
 
+typedef struct sm_cpu_score_s sm_cpu_score_t;
 typedef struct sm_cpu_scan_s sm_cpu_scan_t;
 
-/* Creates a workspace for one thread.  isa AUTO picks sm_cpu_isa_best();
- * cells selects the ladder of cell widths (engine.h; AUTO = 8, 16, 32 bit);
- * the scalar ISA always uses 32-bit cells.  max_query_len pre-sizes the
- * per-row buffers (longer queries grow them).  Returns NULL after logging
- * why (ISA not supported by this CPU, out of memory). */
-sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells,
+/* Compiles sc into the kernels' form (substitution tables of both kernels,
+ * row 1's with the 5' bonus for each first base, the widths the gap
+ * penalties allow).  Returns NULL after logging (out of memory). */
+sm_cpu_score_t *sm_cpu_score_create(const sm_score_t *sc);
+void sm_cpu_score_destroy(sm_cpu_score_t *k);
+
+/* Creates a workspace for one thread that scans with scoring k (which must
+ * outlive it).  isa AUTO picks sm_cpu_isa_best(); cells selects the ladder
+ * of cell widths (engine.h; AUTO = 8, 16, 32 bit); the scalar ISA always
+ * uses 32-bit cells.  max_query_len pre-sizes the per-row buffers (longer
+ * queries grow them).  Returns NULL after logging why (ISA not supported by
+ * this CPU, out of memory). */
+sm_cpu_scan_t *sm_cpu_scan_create(sm_cpu_isa_t isa, sm_cells_t cells, const sm_cpu_score_t *k,
 				  int max_query_len);
 
 /* The ISA a workspace runs. */
@@ -76,34 +85,18 @@ typedef enum {
  * benchmarks; the scalar ISA has one kernel and ignores it. */
 void sm_cpu_scan_set_kernel(sm_cpu_scan_t *ws, sm_cpu_kernel_t kernel);
 
-/* Scans query q against ref with scoring sc; writes *out, identical to
- * sm_scan_oracle(ref, sc, q, out).  If st is not NULL, adds this query's
- * cells (st->cells, st->cells_w[]) and 1 to st->queries; st->seconds is
- * left to the caller.  Returns 0, or -1 after logging an error (query too
- * long for 32-bit cells with this scoring, out of memory). */
-int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
-		const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
+/* Scans query q against ref with the workspace's scoring (compiled from a
+ * scheme sc); writes *out, identical to sm_scan_oracle(ref, sc, q, out).  If st is not NULL, adds
+ * this query's cells (st->cells, st->cells_w[]) and 1 to st->queries;
+ * st->seconds is left to the caller.  Returns 0, or -1 after logging an
+ * error (query too long for 32-bit cells with this scoring, out of memory). */
+int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q, sm_scan_t *out,
+		sm_engine_stats_t *st);
 
 void sm_cpu_scan_destroy(sm_cpu_scan_t *ws);
 
-typedef struct sm_cpu_engine_s sm_cpu_engine_t;
-
-/* An engine over ref and sc (both must outlive it) with per-thread
- * workspaces.  Returns NULL after logging why. */
-sm_cpu_engine_t *sm_cpu_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
-				      sm_cpu_isa_t isa, sm_cells_t cells,
-				      int max_query_len);
-
-/* Scans nq queries with the calling thread's workspace; out[k] receives
- * query k's result.  Thread-safe.  st as for sm_cpu_scan (may be NULL; the
- * caller sums the figures of its threads).  Returns 0 or -1 (logged). */
-int sm_cpu_engine_scan(sm_cpu_engine_t *e, int nq, const sm_query_t *q,
-		       sm_scan_t *out, sm_engine_stats_t *st);
-
-sm_cpu_isa_t sm_cpu_engine_isa(const sm_cpu_engine_t *e);
-
-/* Frees the engine and every thread's workspace.  No thread may be inside
- * sm_cpu_engine_scan() on e. */
-void sm_cpu_engine_destroy(sm_cpu_engine_t *e);
+/* The CPU engine's entry points (cpu_engine.c; sm_engine_create() picks
+ * them for SM_ENGINE_CPU). */
+extern const sm_engine_ops_t sm_cpu_engine_ops;
 
 #endif

@@ -70,7 +70,8 @@
 
 struct sm_cpu_scan_s {
 	sm_cpu_isa_t isa;
-	int allowed;            /* bit k set: width 8 << k may be used */
+	const sm_cpu_score_t *sc;  /* the scoring in kernel form (the creator's) */
+	int allowed;            /* bit k set: width 8 << k may be used (ISA, ladder, scoring) */
 	int32_t cap_rows;       /* rows the boundary arrays hold */
 	int32_t *hb;            /* [cap_rows + 1] H(i, last column of previous tile) */
 	int32_t *eb;            /* [cap_rows + 1] E(i, first column of this tile) */
@@ -88,33 +89,49 @@ struct sm_cpu_scan_s {
 				 * column maxima of the last row of a group of stripes */
 };
 
-/* Constants of one query's scan, shared by every kernel. */
-typedef struct {
+/* The scoring scheme in the kernels' form (sm_cpu_score_create), the same
+ * for every query: only the query's first base picks one of the row-1
+ * tables, and its length the locus shift. */
+struct sm_cpu_score_s {
+	sm_score_t score;       /* the scheme it was compiled from */
 	int32_t match, gap_open, gap_ext;
-	int locus_shift;        /* sm_locus_shift() of the query */
-	int allowed;            /* bit k: cells of 8 << k bits may be used */
 	int32_t clip5, clip3;   /* the end bonuses (score.h) */
+	int allowed;            /* bit k: the scoring fits cells of 8 << k bits (8-bit
+				 * lanes subtract O + E in one saturating instruction) */
 	int n_prof;             /* profile rows to build: SM_CPU_N_PROF if clip5, else CODES */
-	/* [read code][ref code] substitution score; row SM_CPU_FIRST_ROW:
-	 * the read's first base with the 5' bonus (sm_subst_first()) */
-	int8_t lut[SM_CPU_N_PROF][16];
+	int8_t lut[SM_CPU_N_CODES][16];   /* [read code][ref code] substitution score */
+	/* [read's first base][ref code]: row 1's scores, with the 5' bonus
+	 * (sm_subst_first()); profile row SM_CPU_FIRST_ROW */
+	int8_t lut1[SM_CPU_N_CODES][16];
 	int8_t xtab[16];        /* [x(q) ^ r] the same scores (SM_CPU_XOR_N) */
 	int8_t xtab5[16];       /* [x(q) ^ r] the 5' bonus row 1 adds to xtab's */
 	int xtab_ok;            /* 1 if xtab gives every entry of lut */
-} sm_cpu_score_t;
+};
 
-/* Per-ISA entry points: one query against the whole reference.  Same
- * contract as sm_cpu_scan(); sc_k prepared by cpu_scan.c. */
-typedef int (*sm_cpu_kernel_fn)(sm_cpu_scan_t *ws, const sm_ref_t *ref,
-				const sm_cpu_score_t *sc_k, const sm_query_t *q,
+/* Per-ISA entry points: one query against the whole reference, with the
+ * workspace's scoring (ws->sc).  Same contract as sm_cpu_scan(). */
+typedef int (*sm_cpu_kernel_fn)(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q,
 				sm_scan_t *out, sm_engine_stats_t *st);
 
-int sm_cpu_kernel_sse41(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc_k,
-			const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
-int sm_cpu_kernel_avx2(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc_k,
-		       const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
-int sm_cpu_kernel_avx512(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc_k,
-			 const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st);
+int sm_cpu_kernel_sse41(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+			sm_scan_t *out, sm_engine_stats_t *st);
+int sm_cpu_kernel_avx2(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+		       sm_scan_t *out, sm_engine_stats_t *st);
+int sm_cpu_kernel_avx512(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+			 sm_scan_t *out, sm_engine_stats_t *st);
+
+/* The substitution table of profile row `code`: a read base's (0..N), or
+ * row 1's (SM_CPU_FIRST_ROW) for a read whose first base is `first`. */
+static inline const int8_t *sm_cpu_lut_row(const sm_cpu_score_t *sc, int code, uint8_t first)
+{
+	return code == SM_CPU_FIRST_ROW ? sc->lut1[first] : sc->lut[code];
+}
+
+/* The read's first base as a row-1 table index (codes above N are N). */
+static inline uint8_t sm_cpu_first_code(const sm_query_t *q)
+{
+	return q->seq[0] < SM_BASE_N ? q->seq[0] : SM_BASE_N;
+}
 
 /* Offers column `col` (global) with score s to out if it can change it: a
  * column scoring below the last of a full list can never enter it nor move

@@ -620,7 +620,7 @@ static void stripe_full(uint8_t *restrict sref, const uint8_t *seq, int W)
 /* Striped reference codes and the profile rows of the tile (one per read
  * code, and row 1's with the 5' bonus when there is one). */
 static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W,
-			  const sm_cpu_score_t *sc)
+			  const sm_cpu_score_t *sc, uint8_t first)
 {
 	uint8_t *restrict sref = ws->sref;
 	if (cols == SM_CPU_TILE_COLS)
@@ -635,7 +635,7 @@ static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W
 			sref[(size_t)v * SM_SEGS + l] = SM_BASE_N;
 	}
 	for (int code = 0; code < sc->n_prof; code++) {
-		V lut = v_lut(sc->lut[code]);
+		V lut = v_lut(sm_cpu_lut_row(sc, code, first));
 		uint8_t *dst = ws->prof + (size_t)code * SM_CPU_TILE_COLS;
 		for (int v = 0; v < W; v++) {
 			V idx = v_load((const V *)(const void *)(ws->sref + (size_t)v * SM_SEGS));
@@ -684,7 +684,8 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 {
 	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
 	const size_t n8 = (size_t)W * SM_SEGS;
-	const int k_min = __builtin_ctz((unsigned)sc->allowed);
+	const int allowed = ws->allowed;
+	const int k_min = __builtin_ctz((unsigned)allowed);
 	/* Columns below the floor of the top list at the start of the tile
 	 * can never be offered (the floor only rises), so the column maxima
 	 * need only the rows that reach it. */
@@ -694,7 +695,7 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 	uint32_t rowmax = 0, hin = 0, fmax[SM_MAX_BLOCKS] = { 0 };
 	uint8_t hot[SM_MAX_BLOCKS] = { 0 };
 
-	build_profile(ws, seq, cols, W, sc);
+	build_profile(ws, seq, cols, W, sc, sm_cpu_first_code(q));
 	fill_zero(ws->hp[k], n8, k);
 	fill_zero(ws->f[k], n8, k);
 	for (int32_t i = 1; i <= q->len; i++) {
@@ -709,7 +710,7 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			code = SM_CPU_FIRST_ROW;
 			in += (uint32_t)sc->clip5;
 		}
-		int nk = pick_width(k, (int64_t)in + sc->match, sc->allowed);
+		int nk = pick_width(k, (int64_t)in + sc->match, allowed);
 		if (nk != k) {
 			convert_rows(ws, n8, k, nk);
 			k = nk;
@@ -1029,27 +1030,29 @@ SM_INLINE uint64_t diag_contig(sm_cpu_scan_t *ws, const uint8_t *seq, int C, int
 	return (uint64_t)S * L * (uint64_t)(C + L - 1);
 }
 
-/* Width index for the anti-diagonal kernel: the narrowest allowed that
- * holds n * A + clip5 + clip3 (and O + E in one subtraction); -1 if none. */
-static int diag_width(const sm_cpu_score_t *sc, int32_t n)
+/* Width index for the anti-diagonal kernel: the narrowest allowed one
+ * (bit k of `allowed`) that holds n * A + clip5 + clip3 (and O + E in one
+ * subtraction); -1 if none. */
+static int diag_width(const sm_cpu_score_t *sc, int allowed, int32_t n)
 {
 	const int64_t top = (int64_t)n * sc->match + sc->clip5 + sc->clip3;
 	const int64_t oe = sc->gap_open + sc->gap_ext;
 
 	for (int k = 0; k < SM_CPU_N_WIDTHS; k++)
-		if ((sc->allowed >> k & 1) && top <= (int64_t)lane_max(8 << k) &&
+		if ((allowed >> k & 1) && top <= (int64_t)lane_max(8 << k) &&
 		    oe <= (int64_t)lane_max_sub(8 << k))
 			return k;
 	return -1;
 }
 
-int SM_KERNEL_NAME(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_cpu_score_t *sc,
-		   const sm_query_t *q, sm_scan_t *out, sm_engine_stats_t *st)
+int SM_KERNEL_NAME(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q, sm_scan_t *out,
+		   sm_engine_stats_t *st)
 {
-	const int shift = sc->locus_shift;
+	const sm_cpu_score_t *sc = ws->sc;
+	const int shift = sm_locus_shift(&sc->score, q->len);
 	uint64_t cells_w[SM_CPU_N_WIDTHS] = { 0 };
 
-	const int dk = sc->xtab_ok ? diag_width(sc, q->len) : -1;
+	const int dk = sc->xtab_ok ? diag_width(sc, ws->allowed, q->len) : -1;
 	/* AUTO (cpu_scan_impl.h): the anti-diagonal kernel pays with 8-bit
 	 * cells, and with 16-bit ones on 512-bit vectors (32 lanes a stripe). */
 	const int auto_diag = ref->total <= SM_CPU_DIAG_REF &&

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu/gpu_engine.h"
 #include "io/sam_out.h"
 
 /* Room for sm_gpu_available()'s one-line reason. */
@@ -207,25 +208,22 @@ static void *index_main(void *arg)
 	return NULL;
 }
 
-/* ctx->engine_name: seeded runs scan their windows on the GPU (or the
- * oracle) when that is the engine, else on each thread's CPU scan; the
- * engine, when there is one, also serves the reads that fall back. */
+/* ctx->engine_name: the engine, and in seeded mode what it scans (the
+ * windows, and the reads that fall back to the whole reference). */
 static void name_engines(sm_ctx_t *ctx)
 {
-	sm_cpu_isa_t isa = ctx->isa == SM_CPU_ISA_AUTO ? sm_cpu_isa_best() : ctx->isa;
+	const char *name = sm_engine_name(ctx->engine);
 	char *s = ctx->engine_name;
 	size_t n = sizeof ctx->engine_name;
 
 	if (!ctx->seeded)
-		snprintf(s, n, "%s", sm_engine_name(ctx->engine));
-	else if (ctx->wengine)
-		snprintf(s, n, "%s (windows%s)", sm_engine_name(ctx->engine),
-			 ctx->fallback ? " and fallback" : "");
-	else if (ctx->engine)
-		snprintf(s, n, "cpu:%s (windows), %s (fallback)", sm_cpu_isa_name(isa),
-			 sm_engine_name(ctx->engine));
+		snprintf(s, n, "%s", name);
+	else if (ctx->engine != ctx->cpu)
+		snprintf(s, n, "%s (windows%s)", name, ctx->fallback ? " and fallback" : "");
+	else if (ctx->fallback)
+		snprintf(s, n, "%s (windows), %s (fallback)", name, name);
 	else
-		snprintf(s, n, "cpu:%s (windows)", sm_cpu_isa_name(isa));
+		snprintf(s, n, "%s (windows)", name);
 }
 
 sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
@@ -235,7 +233,7 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	pthread_t warm_th, index_th;
 	int warming = 0, indexing = 0, gpu, ok = 0;
 	char gpu_msg[SM_GPU_MSG_LEN];
-	sm_gpu_opt_t gopt;   /* the GPU engine's and seeder's devices and knobs */
+	sm_gpu_opt_t gopt;   /* the GPU's devices and knobs (warm-up, engine options) */
 	sm_engine_opt_t eo;
 	int64_t bound;
 	double t;
@@ -312,12 +310,20 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 		pthread_join(warm_th, NULL);
 		warming = 0;
 	}
-	/* The GPU (and the oracle, for tests), when asked for, runs the window
-	 * scans too; otherwise each thread scans windows with its own CPU scan. */
+	/* The engine runs every scan of the batches.  Pairing's single-window
+	 * scans run on a CPU engine: the engine itself, or one beside it with
+	 * the default ladder (--cells is then the GPU's). */
 	t = sm_seconds();
-	if (!ctx->seeded || ctx->fallback || gpu || o->engine == SM_ENGINE_ORACLE) {
-		ctx->engine = sm_engine_create(ctx->ref, &o->score, &eo);
-		if (!ctx->engine)
+	if (!(ctx->engine = sm_engine_create(ctx->ref, &o->score, &eo)))
+		goto out;
+	if (sm_engine_kind(ctx->engine) == SM_ENGINE_CPU) {
+		ctx->cpu = ctx->engine;
+	} else {
+		sm_engine_opt_t co = eo;
+
+		co.kind = SM_ENGINE_CPU;
+		co.cells = SM_CELLS_AUTO;
+		if (!(ctx->cpu = sm_engine_create(ctx->ref, &o->score, &co)))
 			goto out;
 	}
 	sm_log(SM_LOG_DEBUG, "set-up: engine created in %.2f s", sm_seconds() - t);
@@ -327,16 +333,23 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	}
 	if (ctx->seeded && !(ctx->index = ij.idx))
 		goto out;
-	if (ctx->engine && sm_engine_kind(ctx->engine) != SM_ENGINE_CPU)
-		ctx->wengine = ctx->engine;
-	/* With the GPU engine the GPU seeds too (the same windows as the CPU:
-	 * gpu_seed.h); if the index does not fit on it, the threads seed. */
-	if (ctx->seeded && ctx->engine && sm_engine_kind(ctx->engine) == SM_ENGINE_GPU) {
+	/* The engine seeds when it has a seeder of its own (the GPU: the same
+	 * windows as the CPU, gpu_seed.h); if the index does not fit on it, or
+	 * it has none, the CPU engine seeds on the workers' threads. */
+	if (ctx->seeded) {
+		int rc;
+
 		t = sm_seconds();
-		if (!(ctx->gseed = sm_gpu_seed_create(ctx->index, ctx->ref, &gopt)))
+		ctx->seeder = ctx->engine;
+		if ((rc = sm_engine_seed_start(ctx->engine, ctx->index)) < 0)
 			sm_log(SM_LOG_WARNING, "seeding on the CPU: the index could not be put on the GPU");
-		else
+		else if (rc == 0 && ctx->engine != ctx->cpu)
 			sm_log(SM_LOG_DEBUG, "set-up: index put on the GPU in %.2f s", sm_seconds() - t);
+		if (rc != 0) {
+			ctx->seeder = ctx->cpu;
+			if (sm_engine_seed_start(ctx->cpu, ctx->index) != 0)
+				goto out;
+		}
 	}
 	name_engines(ctx);
 	/* No pair is proper until sm_ctx_estimate_inserts gives the model. */
@@ -362,9 +375,9 @@ void sm_ctx_destroy(sm_ctx_t *ctx)
 {
 	if (!ctx)
 		return;
-	sm_gpu_seed_destroy(ctx->gseed);
-	if (ctx->engine)
-		sm_engine_destroy(ctx->engine);
+	if (ctx->cpu != ctx->engine)
+		sm_engine_destroy(ctx->cpu);
+	sm_engine_destroy(ctx->engine);
 	free(ctx->ins.score);
 	sm_ref_destroy(ctx->ref);   /* before the index file, which may hold its bases */
 	if (ctx->index != ctx->index_file)

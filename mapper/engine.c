@@ -1,11 +1,11 @@
-/* engine.c — picks and drives a scoring engine (see engine.h). */
+/* engine.c — picks an engine and drives it through its entry points
+ * (engine.h, engine_ops.h); the oracle engine. */
 #include "mapper/engine.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gpu/gpu_engine.h"
 #include "io/clock.h"
@@ -14,74 +14,102 @@
 
 struct sm_engine_s {
 	sm_engine_kind_t kind;
-	const sm_ref_t *ref;
-	sm_score_t score;
-	sm_gpu_t *gpu;
-	sm_cpu_engine_t *cpu;
-	char name[160];
+	const sm_engine_ops_t *ops;
+	void *self;              /* the engine's state (ops->create) */
+	int seeding;             /* sm_engine_seed_start succeeded */
 	pthread_mutex_t lock;    /* guards stats */
-	sm_engine_stats_t stats;
+	sm_engine_stats_t stats; /* the whole-reference scans (sm_engine_scan) */
 };
+
+/* ---- the oracle: scan.h's recurrence behind the interface ---- */
+
+typedef struct {
+	const sm_ref_t *ref;
+	sm_score_t sc;
+} oracle_t;
+
+static void *oracle_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_engine_opt_t *opt)
+{
+	oracle_t *o = malloc(sizeof *o);
+
+	if (!o) {
+		sm_log(SM_LOG_ERROR, "out of memory creating the oracle engine");
+		return NULL;
+	}
+	o->ref = ref;
+	o->sc = *sc;
+	return o;
+}
+
+static const char *oracle_name(const void *self) { return "oracle"; }
+
+static int oracle_scan(void *self, int n, const sm_query_t *q, sm_scan_t *out,
+		       sm_engine_stats_t *st)
+{
+	const oracle_t *o = self;
+
+	for (int k = 0; k < n; k++) {
+		uint64_t cells = sm_scan_oracle(o->ref, &o->sc, &q[k], &out[k]);
+
+		st->cells += cells;
+		st->cells_w[2] += cells;
+	}
+	st->queries += (uint64_t)n;
+	return 0;
+}
+
+static int oracle_scan_refs(void *self, int n, const sm_query_t *q, const sm_ref_t *const *refs,
+			    const sm_ref_src_t *src, sm_scan_t *out, sm_engine_stats_t *st)
+{
+	const oracle_t *o = self;
+
+	for (int k = 0; k < n; k++)
+		st->cells += sm_scan_oracle(refs[k], &o->sc, &q[k], &out[k]);
+	st->queries += (uint64_t)n;
+	return 0;
+}
+
+static void oracle_destroy(void *self) { free(self); }
+
+static const sm_engine_ops_t oracle_ops = {
+	.create = oracle_create,
+	.name = oracle_name,
+	.scan = oracle_scan,
+	.scan_refs = oracle_scan_refs,
+	.destroy = oracle_destroy,
+};
+
+/* ---- the front ---- */
 
 sm_engine_t *sm_engine_create(const sm_ref_t *ref, const sm_score_t *sc,
 			      const sm_engine_opt_t *opt)
 {
 	sm_engine_t *e = calloc(1, sizeof *e);
+	sm_engine_opt_t o = *opt;
 	char msg[128];
-	sm_engine_kind_t kind = opt->kind;
 
 	if (!e) {
 		sm_log(SM_LOG_ERROR, "out of memory creating the engine");
 		return NULL;
 	}
-	e->ref = ref;
-	e->score = *sc;
 	pthread_mutex_init(&e->lock, NULL);
-
-	if (kind == SM_ENGINE_AUTO || kind == SM_ENGINE_GPU) {
-		if (sm_gpu_available(&opt->gpus, msg, sizeof msg)) {
-			kind = SM_ENGINE_GPU;
-		} else if (kind == SM_ENGINE_GPU || opt->gpus.n > 0) {
-			sm_log(SM_LOG_ERROR, "%s: %s", kind == SM_ENGINE_GPU ? "--engine gpu" : "--gpu(s)",
+	if (o.kind == SM_ENGINE_AUTO || o.kind == SM_ENGINE_GPU) {
+		if (sm_gpu_available(&o.gpus, msg, sizeof msg)) {
+			o.kind = SM_ENGINE_GPU;
+		} else if (o.kind == SM_ENGINE_GPU || o.gpus.n > 0) {
+			sm_log(SM_LOG_ERROR, "%s: %s", o.kind == SM_ENGINE_GPU ? "--engine gpu" : "--gpu(s)",
 			       msg);
 			goto fail;
 		} else {
 			sm_log(SM_LOG_INFO, "no usable GPU (%s): using the CPU engine", msg);
-			kind = SM_ENGINE_CPU;
+			o.kind = SM_ENGINE_CPU;
 		}
 	}
-	e->kind = kind;
-	switch (kind) {
-	case SM_ENGINE_GPU:
-	{
-		sm_gpu_opt_t go;
-
-		sm_gpu_opt_init(&go);
-		go.gpus = opt->gpus;
-		go.cells = opt->cells;
-		go.max_query_len = opt->max_query_len;
-		go.tune = opt->gpu_tune;
-		e->gpu = sm_gpu_create(ref, sc, &go);
-		if (!e->gpu)
-			goto fail;
-	}
-		snprintf(e->name, sizeof e->name, "gpu:%s", sm_gpu_name(e->gpu));
-		break;
-	case SM_ENGINE_CPU: {
-		sm_cpu_isa_t isa;
-
-		if (sm_cpu_isa_parse(opt->cpu_isa, &isa) < 0)
-			goto fail;
-		e->cpu = sm_cpu_engine_create(ref, sc, isa, opt->cells, opt->max_query_len);
-		if (!e->cpu)
-			goto fail;
-		snprintf(e->name, sizeof e->name, "cpu:%s", sm_cpu_isa_name(sm_cpu_engine_isa(e->cpu)));
-		break;
-	}
-	default:
-		snprintf(e->name, sizeof e->name, "oracle");
-		break;
-	}
+	e->kind = o.kind;
+	e->ops = o.kind == SM_ENGINE_GPU ? &sm_gpu_engine_ops :
+		 o.kind == SM_ENGINE_CPU ? &sm_cpu_engine_ops : &oracle_ops;
+	if (!(e->self = e->ops->create(ref, sc, &o)))
+		goto fail;
 	return e;
 fail:
 	pthread_mutex_destroy(&e->lock);
@@ -93,23 +121,8 @@ int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 {
 	double t0 = sm_seconds();
 	sm_engine_stats_t st = { 0 };
-	int rc = 0;
+	int rc = e->ops->scan(e->self, n, q, out, &st);
 
-	switch (e->kind) {
-	case SM_ENGINE_GPU:
-		rc = sm_gpu_scan(e->gpu, n, q, out);  /* counts its own cells */
-		st.queries = (uint64_t)n;
-		break;
-	case SM_ENGINE_CPU:
-		rc = sm_cpu_engine_scan(e->cpu, n, q, out, &st);
-		break;
-	default:
-		for (int k = 0; k < n; k++)
-			st.cells += sm_scan_oracle(e->ref, &e->score, &q[k], &out[k]);
-		st.cells_w[2] = st.cells;
-		st.queries = (uint64_t)n;
-		break;
-	}
 	pthread_mutex_lock(&e->lock);
 	e->stats.cells += st.cells;
 	for (int w = 0; w < 3; w++)
@@ -121,40 +134,57 @@ int sm_engine_scan(sm_engine_t *e, int n, const sm_query_t *q, sm_scan_t *out)
 }
 
 int sm_engine_scan_refs(sm_engine_t *e, int n, const sm_query_t *q, const sm_ref_t *const *refs,
-			const sm_ref_src_t *src, sm_scan_t *out)
+			const sm_ref_src_t *src, sm_scan_t *out, sm_engine_stats_t *st)
 {
-	switch (e->kind) {
-	case SM_ENGINE_GPU:
-		return sm_gpu_scan_refs(e->gpu, n, q, refs, src, out);
-	case SM_ENGINE_ORACLE:
-		for (int k = 0; k < n; k++)
-			sm_scan_oracle(refs[k], &e->score, &q[k], &out[k]);
-		return 0;
-	default:
-		sm_log(SM_LOG_ERROR, "the %s engine scans own references per thread (sm_cpu_scan)",
-		       e->name);
+	if (src && !e->ops->reads_src) {
+		sm_log(SM_LOG_ERROR, "internal: the %s engine has no copy of the reference to read "
+		       "spans from (a list of spans needs the GPU engine)", sm_engine_name(e));
 		return -1;
 	}
+	return e->ops->scan_refs(e->self, n, q, refs, src, out, st);
+}
+
+int sm_engine_reads_src(const sm_engine_t *e) { return e->ops->reads_src; }
+
+int sm_engine_seed_start(sm_engine_t *e, const sm_index_t *idx)
+{
+	if (!e->ops->seed_start)
+		return 1;
+	if (e->ops->seed_start(e->self, idx) < 0)
+		return -1;
+	e->seeding = 1;
+	return 0;
+}
+
+int sm_engine_seed(sm_engine_t *e, const sm_seed_opt_t *opt, int n, const uint8_t *const *reads,
+		   const int32_t *len, const int64_t *margin, sm_window_t *win, int32_t *n_win,
+		   sm_seed_left_t *left, uint8_t *skip)
+{
+	if (!e->seeding) {
+		sm_log(SM_LOG_ERROR, "internal: the %s engine was not given an index to seed with",
+		       sm_engine_name(e));
+		return -1;
+	}
+	return e->ops->seed(e->self, opt, n, reads, len, margin, win, n_win, left, skip);
 }
 
 sm_engine_kind_t sm_engine_kind(const sm_engine_t *e) { return e->kind; }
-const char *sm_engine_name(const sm_engine_t *e) { return e->name; }
+const char *sm_engine_name(const sm_engine_t *e) { return e->ops->name(e->self); }
 
 void sm_engine_stats(const sm_engine_t *e, sm_engine_stats_t *st)
 {
 	pthread_mutex_lock((pthread_mutex_t *)&e->lock);
 	*st = e->stats;
 	pthread_mutex_unlock((pthread_mutex_t *)&e->lock);
-	if (e->gpu)
-		sm_gpu_stats(e->gpu, st);
+	if (e->ops->stats)
+		e->ops->stats(e->self, st);
 }
 
 void sm_engine_destroy(sm_engine_t *e)
 {
 	if (!e)
 		return;
-	sm_gpu_destroy(e->gpu);
-	sm_cpu_engine_destroy(e->cpu);
+	e->ops->destroy(e->self);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

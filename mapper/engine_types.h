@@ -16,12 +16,15 @@ typedef struct {
 	uint64_t cells;        /* cells computed (reference columns x read rows, halos included) */
 	uint64_t cells_w[3];   /* of which in 8-, 16- and 32-bit lanes */
 	uint64_t queries;
-	double seconds;        /* wall time inside sm_engine_scan */
+	double seconds;        /* wall time inside sm_engine_scan (whole-reference scans) */
 	/* The GPU's calls (both entry points), summed over calls: */
 	uint64_t calls;
 	double wait_s;         /* waiting for a free slot (gpu_engine.h: two run at once) */
 	double call_s;         /* in a slot: packing, copies, kernels, unpacking */
 	double kernel_s;       /* of which the kernels (CUDA events) */
+	/* The GPU's seeder (sm_engine_seed): */
+	double seed_s;         /* seconds inside it, summed over threads */
+	int64_t seed_reads;    /* reads seeded */
 } sm_engine_stats_t;
 
 /* Where a small reference's bases lie in the engine's whole reference

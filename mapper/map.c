@@ -51,15 +51,11 @@ sm_tbuf_t *sm_tbuf_create(const sm_ctx_t *ctx)
 	ws->aws = sm_align_ws_create(ctx->isa);
 	if (!ws->aws)
 		goto fail;
-	/* Window scans: seeded windows, mate rescue, tandem copies (XS). */
-	ws->cscan = sm_cpu_scan_create(ctx->isa, SM_CELLS_AUTO, ctx->opt.max_read_len);
-	if (!ws->cscan)
-		goto fail;
 	if (ctx->seeded && !(ws->seeder = sm_seeder_create()))
 		goto fail;
 	/* With the GPU, the batch's scan lists hold no reference bases: the GPU
 	 * copies them from the reference it keeps (wscan.h). */
-	ws->jobs.spans = ctx->wengine && sm_engine_kind(ctx->wengine) == SM_ENGINE_GPU;
+	ws->jobs.spans = sm_engine_reads_src(ctx->engine);
 	return ws;
 fail:
 	sm_log(SM_LOG_ERROR, "cannot create a mapping thread's buffers");
@@ -78,7 +74,6 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	sm_align_ws_destroy(ws->aws);
 	sm_record_ws_free(&ws->rws);
 	sm_seeder_destroy(ws->seeder);
-	sm_cpu_scan_destroy(ws->cscan);
 	sm_wref_free(&ws->wref);
 	sm_wscan_free(&ws->jobs);
 	sm_wscan_free(&ws->one);
@@ -380,14 +375,14 @@ static int run_list(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_wscan_t *jobs, int ki
 		ws->list_jobs[kind] += jobs->n;
 		ws->list_cols[kind] += sm_wscan_columns(jobs);
 	}
-	return sm_wscan_run(jobs, ctx->wengine, ws->cscan, &ctx->opt.score, &ws->seed_st);
+	return sm_wscan_run(jobs, ctx->engine, &ws->seed_st);
 }
 
 /* Seeds reads ws->seed_todo[0..n) of the batch with limits opt into
  * ws->seed_win (at most opt->max_windows each) and their strands' window
- * references ws->wrefs[], and lists their scans: on the GPU in one call
- * when there is a GPU seeder, else read by read on this thread (the same
- * windows either way, gpu_seed.h).  Returns 0 or -1 (logged). */
+ * references ws->wrefs[], and lists their scans: with ctx->seeder, on the
+ * GPU in one call or with the CPU engine read by read on this thread (the
+ * same windows either way, gpu_seed.h).  Returns 0 or -1 (logged). */
 static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 		      const sm_seed_opt_t *opt)
 {
@@ -407,32 +402,16 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 		return -1;
 	}
-	if (!ctx->gseed) {
-		for (int t = 0; t < n; t++) {
-			int k = ws->seed_todo[t];
-			int nw = sm_seed_find(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, opt,
-					      ws->q[SM_STRANDS * k].seq, reads[k].len, &ws->wref,
-					      &ws->seed_left[t], ws->seed_skip + ws->seed_skip_at[t]);
+	for (int t = 0; t < n; t++) {
+		int k = ws->seed_todo[t];
 
-			if (nw < 0)
-				return -1;
-			if (nw > 0)   /* wref.win may be NULL when empty */
-				memcpy(ws->seed_win + (int64_t)t * keep, ws->wref.win,
-				       (size_t)nw * sizeof *ws->seed_win);
-			ws->seed_nwin[t] = nw;
-		}
-	} else {
-		for (int t = 0; t < n; t++) {
-			int k = ws->seed_todo[t];
-
-			ws->seed_read[t] = ws->q[SM_STRANDS * k].seq;
-			ws->seed_len[t] = reads[k].len;
-			ws->seed_margin[t] = sm_reach(&ctx->opt.score, reads[k].len) + opt->band;
-		}
-		if (sm_gpu_seed_find(ctx->gseed, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
-				     ws->seed_win, ws->seed_nwin, ws->seed_left, ws->seed_skip) < 0)
-			return -1;
+		ws->seed_read[t] = ws->q[SM_STRANDS * k].seq;
+		ws->seed_len[t] = reads[k].len;
+		ws->seed_margin[t] = sm_reach(&ctx->opt.score, reads[k].len) + opt->band;
 	}
+	if (sm_engine_seed(ctx->seeder, opt, n, ws->seed_read, ws->seed_len, ws->seed_margin,
+			   ws->seed_win, ws->seed_nwin, ws->seed_left, ws->seed_skip) < 0)
+		return -1;
 	/* The GPU scans windows from its own reference: no bases to copy. */
 	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
 	for (int t = 0; t < n; t++)
@@ -676,10 +655,19 @@ int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_
 
 	sm_wscan_clear(&ws->one);
 	if (tandem_add(ctx, &ws->one, q, c, side) < 0 ||
-	    sm_wscan_run(&ws->one, NULL, ws->cscan, &ctx->opt.score, &ws->seed_st) < 0)
+	    sm_wscan_run(&ws->one, ctx->cpu, &ws->seed_st) < 0)
 		return -1;
 	tandem_finish(c, side, ws->one.out);
 	return 0;
+}
+
+/* Scans q against the small reference ref now (pairing's scans: a mate's
+ * rescue window, a copy's window, a re-seeded window), with the CPU
+ * engine, adding the cells to ws->seed_st.  Returns 0 or -1 (logged). */
+int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+		    sm_scan_t *out)
+{
+	return sm_engine_scan_refs(ctx->cpu, 1, q, &ref, NULL, out, &ws->seed_st);
 }
 
 /* Tandem copies of every mapped read's best hit, scanned for the batch at

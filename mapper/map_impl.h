@@ -17,8 +17,6 @@
 
 #include <stdint.h>
 
-#include "gpu/gpu_engine.h"
-#include "gpu/gpu_seed.h"
 #include "io/clock.h"
 #include "io/fastq.h"
 #include "io/log.h"
@@ -194,15 +192,16 @@ typedef struct {
 struct sm_ctx_s {
 	sm_mapopt_t opt;
 	sm_ref_t *ref;
-	sm_engine_t *engine;     /* NULL when seeded mode runs on the CPU and never falls back */
-	sm_engine_t *wengine;    /* engine, when it is the GPU or the oracle: it runs the window
-				  * and tandem scans too; NULL: each worker's CPU scan does */
+	sm_engine_t *engine;     /* --engine: the batches' scans, whole-reference and windows */
+	sm_engine_t *cpu;        /* the CPU engine (engine, when that is the CPU): pairing's
+				  * scans, one window at a time */
+	sm_engine_t *seeder;     /* seeded mode's seeding: engine when it seeds (the GPU with
+				  * the index on it), else cpu */
 	sm_index_t *index;       /* NULL in exhaustive mode */
 	sm_index_t *index_file;  /* REF.smi as loaded; it may hold ref's bases */
-	sm_gpu_seed_t *gseed;    /* seeds on the GPU when the GPU engine runs; NULL: CPU seeding */
 	sm_seed_opt_t seed_opt;
 	sm_seed_opt_t retry_opt; /* the relaxed limits of the completion pass */
-	sm_cpu_isa_t isa;        /* of the window scans */
+	sm_cpu_isa_t isa;        /* of the tracebacks */
 	int seeded, fallback, paired;
 	insert_t ins;
 	char engine_name[SM_ENGINE_NAME_LEN];  /* sm_ctx_engine_name */
@@ -232,8 +231,7 @@ struct sm_tbuf_s {
 	size_t m_q, m_codes;
 	sm_align_ws_t *aws;
 	sm_record_ws_t rws;
-	sm_seeder_t *seeder;
-	sm_cpu_scan_t *cscan;    /* window scans when they run on the CPU */
+	sm_seeder_t *seeder;     /* pairs' windows (sm_seed_pair_windows) */
 	sm_wref_t wref;          /* scratch window reference (rescue, late tracebacks) */
 	sm_wscan_t jobs;         /* the batch's window or tandem scans (wscan.h) */
 	sm_wscan_t one;          /* one candidate's tandem scans (pairing) */
@@ -290,6 +288,12 @@ int sm_map_ensure_traced(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, c
 /* Tandem copies beside candidate c, scanned now on the CPU: sets c->near,
  * c->copy[] and raises c->xs.  Returns 0 or -1. */
 int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_t *c);
+
+/* Scans q against the small reference ref now, on this thread, with the
+ * CPU engine (pairing's scans of single windows), adding the cells to
+ * ws->seed_st.  Returns 0 or -1 (logged). */
+int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, const sm_query_t *q,
+		    sm_scan_t *out);
 
 /* ---- pair.c ---- */
 

@@ -194,7 +194,7 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	if (lo >= hi)
 		return 0;
 	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
-	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
+	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
 	for (int k = 0; k < global.n; k++) {
@@ -420,7 +420,7 @@ static int adopt_copy(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, co
 	if (lo >= hi)
 		return 0;
 	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
-	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[c->is_rev], &local, &ws->seed_st) < 0)
+	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[c->is_rev], &local) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
 	for (int t = 0; t < global.n && end < 0; t++)
@@ -468,7 +468,7 @@ static int window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	sm_scan_t local, global;
 
 	if (sm_wref_set_window(&ws->wref, ctx->ref, w->start, w->end) < 0 ||
-	    sm_cpu_scan(ws->cscan, &ws->wref.ref, sc, &q[st], &local, &ws->seed_st) < 0)
+	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
 	if (global.n == 0 || global.top[0].score < ctx->opt.min_score)

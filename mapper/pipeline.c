@@ -586,9 +586,7 @@ static void summary(const pipe_t *p, const counts_t *c)
 	sm_engine_stats_t es;
 	double dt = sm_seconds() - c->t0;
 
-	memset(&es, 0, sizeof es);
-	if (ctx->engine)
-		sm_engine_stats(ctx->engine, &es);
+	sm_engine_stats(ctx->engine, &es);
 	if (dt <= 0)
 		dt = 1e-9;
 	sm_log(SM_LOG_INFO, "%lld reads, %lld mapped (%.2f%%), %.2f s, %.1f reads/s, "
@@ -634,17 +632,11 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       fills ? (double)st->aln.cells / (double)fills : 0.0,
 			       fills ? 100.0 * (double)st->aln.narrow / (double)fills : 0.0);
 		}
-		if (ctx->engine && sm_engine_kind(ctx->engine) == SM_ENGINE_GPU) {
-			double seed_s = 0;
-			int64_t seed_reads = 0;
-
-			if (ctx->gseed)
-				sm_gpu_seed_stats(ctx->gseed, &seed_s, &seed_reads);
+		if (sm_engine_kind(ctx->engine) == SM_ENGINE_GPU)
 			sm_log(SM_LOG_DEBUG, "GPU (summed over calls): scans %llu calls, %.2f s waiting "
 			       "for a slot, %.2f s in one (kernels %.2f); seeding %lld reads, %.2f s",
 			       (unsigned long long)es.calls, es.wait_s, es.call_s, es.kernel_s,
-			       (long long)seed_reads, seed_s);
-		}
+			       (long long)es.seed_reads, es.seed_s);
 	}
 }
 
@@ -768,7 +760,7 @@ int sm_map_run(const sm_opt_t *o)
 	if (!(p.ctx = sm_ctx_create(o->ref_path, &mo)))
 		goto out;
 	rd->max_read_len = mo.max_read_len;
-	if (p.ctx->engine && sm_engine_kind(p.ctx->engine) == SM_ENGINE_GPU) {
+	if (sm_engine_kind(p.ctx->engine) == SM_ENGINE_GPU) {
 		rd->batch_reads = SM_BATCH_READS_GPU;
 		rd->batch_cells = SM_BATCH_CELLS_GPU;
 	} else {

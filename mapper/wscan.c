@@ -133,32 +133,13 @@ static void resolve(sm_wscan_t *w)
 	}
 }
 
-int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,
-		 sm_engine_stats_t *st)
+int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_engine_stats_t *st)
 {
 	if (w->n == 0)
 		return 0;
 	resolve(w);
-	if (w->spans && (!engine || sm_engine_kind(engine) != SM_ENGINE_GPU)) {
-		sm_log(SM_LOG_ERROR, "internal: a list of reference spans needs the GPU engine");
-		return -1;
-	}
-	if (engine) {
-		if (sm_engine_scan_refs(engine, w->n, w->qs, w->refs, w->spans ? w->srcs : NULL,
-					w->out) < 0)
-			return -1;
-		for (int k = 0; k < w->n; k++) {
-			uint64_t cells = (uint64_t)w->qs[k].len * (uint64_t)w->refs[k]->total;
-
-			st->cells += cells;
-			st->queries++;
-		}
-		return 0;
-	}
-	for (int k = 0; k < w->n; k++)
-		if (sm_cpu_scan(cpu, w->refs[k], sc, &w->qs[k], &w->out[k], st) < 0)
-			return -1;
-	return 0;
+	return sm_engine_scan_refs(engine, w->n, w->qs, w->refs, w->spans ? w->srcs : NULL, w->out,
+				   st);
 }
 
 int64_t sm_wscan_columns(const sm_wscan_t *w)

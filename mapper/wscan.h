@@ -3,10 +3,10 @@
  * Seeded mode scans every read against its candidate windows (seed.h), and
  * the tandem check scans a hit's read against the reference beside the hit.
  * A worker collects these scans for a whole batch in one list and runs them
- * together: on the GPU in one engine call (sm_engine_scan_refs), else one
- * after another with the worker's CPU scan.  Every job's result equals
- * sm_scan_oracle(job's reference, sc, job's query), whichever runs it, so
- * the mapper's output does not depend on the engine.
+ * together in one engine call (sm_engine_scan_refs: one GPU call, or the
+ * CPU engine's scans one after another on the worker's thread).  Every
+ * job's result equals sm_scan_oracle(job's reference, sc, job's query),
+ * whichever engine runs it, so the mapper's output does not depend on it.
  *
  * A job's reference is either the caller's (it must stay unchanged until
  * sm_wscan_run returns) or a one-contig copy of part of a reference, maybe
@@ -14,10 +14,11 @@
  * with the same caller's reference share the GPU's work (add a read's two
  * strands one after the other).
  *
- * A list for the GPU engine may be set to `spans`: then no reference bases
- * are copied on the host at all.  Every job says where its reference's
- * contigs lie in the whole reference (sm_ref_src_t), and the GPU copies
- * them from the reference it keeps. */
+ * A list for an engine that keeps its own reference (sm_engine_reads_src:
+ * the GPU) may be set to `spans`: then no reference bases are copied on the
+ * host at all.  Every job says where its reference's contigs lie in the
+ * whole reference (sm_ref_src_t), and the GPU copies them from the
+ * reference it keeps. */
 #ifndef SM_WSCAN_H
 #define SM_WSCAN_H
 
@@ -25,7 +26,6 @@
 #include <stdint.h>
 
 #include "io/ref.h"
-#include "mapper/cpu_scan.h"
 #include "mapper/engine.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
@@ -59,7 +59,7 @@ typedef struct {
 	sm_wscan_part_t *own;
 	uint8_t *bytes;        /* owned bases (references and queries) */
 	size_t n_bytes, m_bytes;
-	int spans;             /* the GPU copies reference bases (see above) */
+	int spans;             /* the engine copies reference bases (see above) */
 	sm_ref_src_t *srcs;    /* scratch: each job's source at run time (spans) */
 } sm_wscan_t;
 
@@ -78,13 +78,10 @@ int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref, const 
 int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const sm_ref_t *ref,
 		      int64_t lo, int64_t hi, int rev_ref);
 
-/* Runs every job: with engine (the GPU or the oracle: sm_engine_scan_refs)
- * in one call when it is not NULL, else with cpu one job at a time (a
- * spans list needs the GPU engine).  Adds
- * the cells to st (with an engine, query length times reference length per
- * job).  Returns 0 or -1 (logged). */
-int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_cpu_scan_t *cpu, const sm_score_t *sc,
-		 sm_engine_stats_t *st);
+/* Runs every job with engine, in one sm_engine_scan_refs call (a spans
+ * list needs an engine that sm_engine_reads_src), adding the queries and
+ * their cells to st.  Returns 0 or -1 (logged). */
+int sm_wscan_run(sm_wscan_t *w, sm_engine_t *engine, sm_engine_stats_t *st);
 
 /* The reference columns of all jobs (statistics). */
 int64_t sm_wscan_columns(const sm_wscan_t *w);

@@ -13,6 +13,7 @@
 #include "tests/unit/unit.h"
 #include "io/ref.h"
 #include "mapper/cpu_scan.h"
+#include "mapper/engine.h"
 #include "mapper/scan.h"
 
 #define MAX_QUERIES 64
@@ -152,6 +153,9 @@ static const char *const kernel_name[N_KERNEL] = { "auto", "tiles", "diag" };
  * for the width checks). */
 static void run_case(tcase_t *t, uint64_t widths_out[3])
 {
+	sm_cpu_score_t *k_sc = sm_cpu_score_create(&t->sc);
+
+	CHECK(k_sc != NULL, "%s: the scoring compiles", t->name);
 	for (int isa = SM_CPU_ISA_SCALAR; isa <= SM_CPU_ISA_AVX512; isa++) {
 		if (!sm_cpu_isa_supported((sm_cpu_isa_t)isa)) {
 			printf("skip %s: this CPU has no %s\n", t->name,
@@ -162,15 +166,15 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 		int n_kernel = isa == SM_CPU_ISA_SCALAR ? 1 : N_KERNEL;
 		for (int cells = 0; cells < n_ladder; cells++)
 		for (int kern = 0; kern < n_kernel; kern++) {
-			sm_cpu_scan_t *ws = sm_cpu_scan_create((sm_cpu_isa_t)isa,
-							       (sm_cells_t)cells, 16);
+			sm_cpu_scan_t *ws = k_sc ? sm_cpu_scan_create((sm_cpu_isa_t)isa,
+								      (sm_cells_t)cells, k_sc, 16) : NULL;
 			sm_engine_stats_t st = { 0 };
 			int bad = -1, err = 0;
 			if (ws)
 				sm_cpu_scan_set_kernel(ws, (sm_cpu_kernel_t)kern);
 			for (int k = 0; k < t->nq && ws; k++) {
 				sm_scan_t got;
-				if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[k], &got, &st) != 0)
+				if (sm_cpu_scan(ws, t->ref, &t->q[k], &got, &st) != 0)
 					err = 1;
 				else if (bad < 0 && !sm_scan_equal(&got, &t->want[k]))
 					bad = k;
@@ -191,6 +195,7 @@ static void run_case(tcase_t *t, uint64_t widths_out[3])
 			sm_cpu_scan_destroy(ws);
 		}
 	}
+	sm_cpu_score_destroy(k_sc);
 }
 
 static const sm_score_t default_sc = { 1, 4, 6, 1, 0, 0 };
@@ -593,14 +598,18 @@ static sm_engine_stats_t scan_stats(const tcase_t *t, sm_cpu_kernel_t kernel)
 {
 	sm_engine_stats_t st = { 0 };
 	sm_scan_t got;
-	sm_cpu_scan_t *ws = sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, 16);
+	sm_cpu_score_t *k_sc = sm_cpu_score_create(&t->sc);
+	sm_cpu_scan_t *ws = k_sc ? sm_cpu_scan_create(SM_CPU_ISA_AUTO, SM_CELLS_AUTO, k_sc, 16) : NULL;
 
-	if (!ws)
+	if (!ws) {
+		sm_cpu_score_destroy(k_sc);
 		return st;
+	}
 	sm_cpu_scan_set_kernel(ws, kernel);
-	if (sm_cpu_scan(ws, t->ref, &t->sc, &t->q[0], &got, &st) != 0)
+	if (sm_cpu_scan(ws, t->ref, &t->q[0], &got, &st) != 0)
 		memset(&st, 0, sizeof st);
 	sm_cpu_scan_destroy(ws);
+	sm_cpu_score_destroy(k_sc);
 	return st;
 }
 
@@ -692,18 +701,24 @@ static void case_kernel_choice(void)
 }
 
 typedef struct {
-	sm_cpu_engine_t *e;
+	sm_engine_t *e;
 	tcase_t *t;
 	int first, step, bad;
+	sm_engine_stats_t st;   /* the window scans' */
 } thread_arg_t;
 
+/* Every other query through each of the engine's two scans: against its
+ * whole reference, and against the same reference given as a query's own. */
 static void *engine_thread(void *p)
 {
 	thread_arg_t *a = p;
+	const sm_ref_t *own = a->t->ref;
 	for (int k = a->first; k < a->t->nq; k += a->step) {
 		sm_scan_t got;
-		if (sm_cpu_engine_scan(a->e, 1, &a->t->q[k], &got, NULL) != 0 ||
-		    !sm_scan_equal(&got, &a->t->want[k]))
+		int rc = k / a->step % 2 ?
+			sm_engine_scan_refs(a->e, 1, &a->t->q[k], &own, NULL, &got, &a->st) :
+			sm_engine_scan(a->e, 1, &a->t->q[k], &got);
+		if (rc != 0 || !sm_scan_equal(&got, &a->t->want[k]))
 			a->bad++;
 	}
 	return NULL;
@@ -718,19 +733,25 @@ static void case_engine_threads(void)
 	for (int k = 0; k < 32; k++)
 		add_sampled(&t, rnd(20500), 100 + rnd(150), 20, 5, 10);
 	finish(&t);
-	sm_cpu_engine_t *e = sm_cpu_engine_create(t.ref, &t.sc, SM_CPU_ISA_AUTO,
-						  SM_CELLS_AUTO, 64);
-	thread_arg_t a[2] = { { e, &t, 0, 2, 0 }, { e, &t, 1, 2, 0 } };
+	sm_engine_opt_t eo = { .kind = SM_ENGINE_CPU, .cells = SM_CELLS_AUTO, .max_query_len = 64 };
+	sm_engine_t *e = sm_engine_create(t.ref, &t.sc, &eo);
+	sm_engine_stats_t est = { 0 };
+	thread_arg_t a[2] = { { e, &t, 0, 2, 0, { 0 } }, { e, &t, 1, 2, 0, { 0 } } };
 	pthread_t th[2];
 	int started = 0;
 	for (int k = 0; k < 2 && e; k++)
 		started += pthread_create(&th[k], NULL, engine_thread, &a[k]) == 0;
 	for (int k = 0; k < started; k++)
 		pthread_join(th[k], NULL);
+	if (e)
+		sm_engine_stats(e, &est);
 	CHECK(e && started == 2 && a[0].bad == 0 && a[1].bad == 0,
-	      "engine (%s) on 2 threads: 32 queries equal the oracle",
-	      e ? sm_cpu_isa_name(sm_cpu_engine_isa(e)) : "none");
-	sm_cpu_engine_destroy(e);
+	      "engine (%s) on 2 threads: 32 queries, whole-reference and window scans, equal "
+	      "the oracle", e ? sm_engine_name(e) : "none");
+	CHECK(e && est.queries == 16 && a[0].st.queries + a[1].st.queries == 16 &&
+	      est.cells > 0 && a[0].st.cells > 0,
+	      "engine: whole-reference scans in its statistics, window scans in the callers'");
+	sm_engine_destroy(e);
 	free_case(&t);
 }
 

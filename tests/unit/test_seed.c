@@ -4,10 +4,14 @@
  * own as the mapper scans them (oracle scan of the window references), must
  * equal the whole-reference optimum for >= 99% of the
  * reads whose optimum reaches 30, and window-reference coordinates must map
- * back to the right global columns. */
+ * back to the right global columns.  The CPU engine's seeding (engine.h)
+ * gives sm_seed_find's windows. */
+#include <pthread.h>
+
 #include "tests/unit/unit.h"
 
 #include "io/ref.h"
+#include "mapper/engine.h"
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
@@ -95,6 +99,97 @@ static void test_pair_windows(const sm_ref_t *ref, const sm_index_t *idx, const 
 	CHECK(facing, "window pairs face each other");
 }
 
+/* The engine interface's seeding (engine.h): the CPU engine finds, for a
+ * batch of reads on two threads at once, the windows sm_seed_find() finds
+ * read by read, and what they leave out; the oracle engine has no seeder. */
+#define ENGINE_READS 64
+
+typedef struct {
+	sm_engine_t *e;
+	const sm_seed_opt_t *opt;
+	const uint8_t *const *reads;
+	const int32_t *len;
+	const int64_t *margin;
+	sm_window_t *win;
+	int32_t *n_win;
+	sm_seed_left_t *left;
+	uint8_t *skip;
+	int rc;
+} seed_job_t;
+
+static void *seed_thread(void *p)
+{
+	seed_job_t *j = p;
+
+	j->rc = sm_engine_seed(j->e, j->opt, ENGINE_READS / 2, j->reads, j->len, j->margin, j->win,
+			       j->n_win, j->left, j->skip);
+	return NULL;
+}
+
+static void test_engine_seed(const sm_ref_t *ref, const sm_index_t *idx, const sm_score_t *sc,
+			     const sm_seed_opt_t *opt, sm_seeder_t *seeder)
+{
+	static uint8_t bases[ENGINE_READS][READ_LEN];
+	const uint8_t *reads[ENGINE_READS];
+	int32_t len[ENGINE_READS], n_win[ENGINE_READS];
+	int64_t margin[ENGINE_READS];
+	sm_seed_left_t left[ENGINE_READS], l;
+	static uint8_t skip[ENGINE_READS * READ_LEN], skip1[READ_LEN];
+	sm_window_t *win = calloc((size_t)ENGINE_READS * opt->max_windows, sizeof *win);
+	sm_engine_opt_t eo = { .kind = SM_ENGINE_CPU, .cells = SM_CELLS_AUTO, .max_query_len = READ_LEN };
+	sm_engine_t *e = sm_engine_create(ref, sc, &eo), *oracle;
+	sm_wref_t w = { 0 };
+	seed_job_t job[2];
+	pthread_t th[2];
+	int same = 1, with_win = 0, started = 0;
+
+	for (int k = 0; k < ENGINE_READS; k++) {
+		int32_t c = (int32_t)rnd(2);
+
+		sample_read(ref, ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * READ_LEN)), 5,
+			    bases[k]);
+		if (k % 2)
+			revcomp(bases[k], READ_LEN);
+		reads[k] = bases[k];
+		len[k] = READ_LEN;
+		margin[k] = sm_reach(sc, READ_LEN) + opt->band;
+	}
+	CHECK(win && e && sm_engine_seed_start(e, idx) == 0, "CPU engine: seeding starts");
+	if (!win || !e)
+		goto out;
+	for (int h = 0; h < 2; h++) {
+		int at = h * ENGINE_READS / 2;
+
+		job[h] = (seed_job_t){ e, opt, reads + at, len + at, margin + at,
+				       win + (int64_t)at * opt->max_windows, n_win + at, left + at,
+				       skip + (int64_t)at * READ_LEN, -1 };
+		started += pthread_create(&th[h], NULL, seed_thread, &job[h]) == 0;
+	}
+	for (int h = 0; h < started; h++)
+		pthread_join(th[h], NULL);
+	for (int k = 0; started == 2 && k < ENGINE_READS; k++) {
+		int nw = sm_seed_find(seeder, idx, ref, sc, opt, reads[k], len[k], &w, &l, skip1);
+
+		with_win += nw > 0;
+		same &= nw == n_win[k] &&
+			(nw == 0 || memcmp(w.win, win + (int64_t)k * opt->max_windows,
+					   (size_t)nw * sizeof *win) == 0) &&
+			l.skipped == left[k].skipped && l.dropped == left[k].dropped &&
+			memcmp(skip1, skip + (int64_t)k * READ_LEN, READ_LEN) == 0;
+	}
+	CHECK(started == 2 && job[0].rc == 0 && job[1].rc == 0 && same && with_win > 0,
+	      "CPU engine on 2 threads: the windows of sm_seed_find for %d reads (%d with windows)",
+	      ENGINE_READS, with_win);
+	eo.kind = SM_ENGINE_ORACLE;
+	oracle = sm_engine_create(ref, sc, &eo);
+	CHECK(oracle && sm_engine_seed_start(oracle, idx) == 1, "the oracle engine has no seeder");
+	sm_engine_destroy(oracle);
+out:
+	sm_wref_free(&w);
+	sm_engine_destroy(e);
+	free(win);
+}
+
 int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
@@ -179,6 +274,7 @@ int main(void)
 	CHECK(mapped_back, "window coordinates map back to the global reference");
 	printf("# seeded optimum = exhaustive for %d/%d reads (5-10%% differences)\n", found, eligible);
 	test_pair_windows(ref, idx, &sc, &opt, seeder);
+	test_engine_seed(ref, idx, &sc, &opt, seeder);
 	sm_wref_free(&w);
 	sm_wref_free(&ws[0]);
 	sm_wref_free(&ws[1]);
