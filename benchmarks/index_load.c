@@ -11,7 +11,11 @@
  *   unchecked: sm_index_load without the checks (mapping, bucket table,
  *              the held reference), then one read of every page, which
  *              mapping pays before or during the first reads;
- *   checked:   sm_index_load with its checks, which read every page.
+ *   checked:   sm_index_load with its checks, which read every page;
+ *   touch, stream: the file mapped (no scanmap) and one byte of each page
+ *              read, or every byte read once (a sum of its words): stream -
+ *              touch is the least that any check of every byte adds to the
+ *              unchecked load on this machine.
  * The checks' cost is checked - unchecked, in wall-clock seconds and in the
  * process's CPU seconds (user + system, all threads: on a shared machine
  * the steadier measure); the last line gives the medians over the rounds
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +81,31 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Keeps the reads of map_read from being optimised away. */
+static volatile uint64_t sink_sum;
+
+/* Seconds to map the file and read one word of every page (every = 0) or
+ * every word of it (every = 1). */
+static double map_read(const char *path, int every)
+{
+	double t0 = now();
+	int fd = open(path, O_RDONLY);
+	size_t n = (size_t)lseek(fd, 0, SEEK_END), words = n / sizeof(uint64_t);
+	size_t step = every ? 4 : PAGE / sizeof(uint64_t);
+	const uint64_t *w = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	uint64_t s[4] = { 0 };
+
+	close(fd);
+	if (w == MAP_FAILED)
+		return -1;
+	for (size_t i = 0; i + 4 <= words; i += step)
+		for (int l = 0; l < 4; l++)
+			s[l] += w[i + l];
+	munmap((void *)w, n);
+	sink_sum = s[0] ^ s[1] ^ s[2] ^ s[3];
+	return now() - t0;
+}
+
 /* Seconds to read() the whole file into one buffer. */
 static double read_file(const char *path, size_t *n)
 {
@@ -105,7 +135,7 @@ int main(int argc, char **argv)
 	int threads = argc > 3 ? atoi(argv[3]) : 1;
 	/* Per round: wall and CPU seconds of each load. */
 	static double plain[MAX_ROUNDS], checked[MAX_ROUNDS], plain_cpu[MAX_ROUNDS],
-		      checked_cpu[MAX_ROUNDS];
+		      checked_cpu[MAX_ROUNDS], touch[MAX_ROUNDS], stream[MAX_ROUNDS];
 	sm_index_t *idx;
 	double t_read;
 	size_t n;
@@ -120,9 +150,13 @@ int main(int argc, char **argv)
 	t_read = read_file(argv[1], &n);
 	printf("%.1f MB: read %.3f s\n", (double)n / 1e6, t_read);
 	for (int r = 0; r < rounds; r++) {
-		double t0 = now(), c0 = cpu_now();
+		double t0, c0;
 		volatile uint8_t sink = 0;
 
+		touch[r] = map_read(argv[1], 0);
+		stream[r] = map_read(argv[1], 1);
+		t0 = now();
+		c0 = cpu_now();
 		if (!(idx = load(argv[1], threads, 0)))
 			return 1;
 		for (size_t at = 0; at < idx->map_len; at += PAGE)
@@ -138,17 +172,21 @@ int main(int argc, char **argv)
 		checked_cpu[r] = cpu_now() - c0;
 		sm_index_destroy(idx);
 		printf("%d thread(s): unchecked load %.4f s (CPU %.4f s), checked load %.4f s "
-		       "(CPU %.4f s): checks %+.1f%% (CPU %+.1f%%)\n", threads, plain[r],
-		       plain_cpu[r], checked[r], checked_cpu[r], pct(plain[r], checked[r]),
-		       pct(plain_cpu[r], checked_cpu[r]));
+		       "(CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); touch %.4f s, stream %.4f s\n",
+		       threads, plain[r], plain_cpu[r], checked[r], checked_cpu[r],
+		       pct(plain[r], checked[r]), pct(plain_cpu[r], checked_cpu[r]), touch[r],
+		       stream[r]);
 	}
 	{
 		double mp = median(plain, rounds), mc = median(checked, rounds);
 		double mpc = median(plain_cpu, rounds), mcc = median(checked_cpu, rounds);
+		double mt = median(touch, rounds), ms = median(stream, rounds);
 
 		printf("median of %d rounds, %d thread(s): unchecked load %.4f s (CPU %.4f s), "
-		       "checked load %.4f s (CPU %.4f s): checks %+.1f%% (CPU %+.1f%%)\n", rounds,
-		       threads, mp, mpc, mc, mcc, pct(mp, mc), pct(mpc, mcc));
+		       "checked load %.4f s (CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); reading "
+		       "every byte instead of one per page adds %.4f s (touch %.4f s, stream %.4f s), "
+		       "%+.1f%% of the unchecked load\n", rounds, threads, mp, mpc, mc, mcc,
+		       pct(mp, mc), pct(mpc, mcc), ms - mt, mt, ms, 100.0 * (ms - mt) / mp);
 	}
 	return 0;
 }
