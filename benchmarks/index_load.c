@@ -3,19 +3,28 @@
  *
  *   build/benchmarks/index_load REF.smi [ROUNDS [THREADS]]
  *
- * Per round, the file is already in the page cache (a first untimed load
- * puts it there):
+ * The file is in the page cache (a first untimed load puts it there).
+ * Once:
  *   read:      read() of the whole file into memory, what a loader that
  *              copies it pays at least;
+ * then per round:
  *   unchecked: sm_index_load without the checks (mapping, bucket table,
  *              the held reference), then one read of every page, which
  *              mapping pays before or during the first reads;
- *   checked:   sm_index_load with its checks, which read every page.
- * The checks' cost is checked - unchecked. */
+ *   checked:   sm_index_load with its checks, which read every page;
+ *   touch, stream: the file mapped (no scanmap) and one byte of each page
+ *              read, or every byte read once (a sum of its words): stream -
+ *              touch is the least that any check of every byte adds to the
+ *              unchecked load on this machine.
+ * The checks' cost is checked - unchecked, in wall-clock seconds and in the
+ * process's CPU seconds (user + system, all threads: on a shared machine
+ * the steadier measure); the last line gives the medians over the rounds
+ * (medians resist the rounds that another job slowed down). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,14 +32,25 @@
 #include "mapper/index.h"
 
 #define DEFAULT_ROUNDS 3
+#define MAX_ROUNDS 1000
 #define PAGE 4096
 
-static double now(void)
+static double clock_s(clockid_t c)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(c, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
+}
+
+static double cpu_now(void)
+{
+	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static sm_index_t *load(const char *path, int threads, int verify)
@@ -45,6 +65,45 @@ static sm_index_t *load(const char *path, int threads, int verify)
 	idx = sm_index_load(path, &o, &ref);
 	sm_ref_destroy(ref);
 	return idx;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (sorts v). */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Keeps the reads of map_read from being optimised away. */
+static volatile uint64_t sink_sum;
+
+/* Seconds to map the file and read one word of every page (every = 0) or
+ * every word of it (every = 1). */
+static double map_read(const char *path, int every)
+{
+	double t0 = now();
+	int fd = open(path, O_RDONLY);
+	size_t n = (size_t)lseek(fd, 0, SEEK_END), words = n / sizeof(uint64_t);
+	size_t step = every ? 4 : PAGE / sizeof(uint64_t);
+	const uint64_t *w = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	uint64_t s[4] = { 0 };
+
+	close(fd);
+	if (w == MAP_FAILED)
+		return -1;
+	for (size_t i = 0; i + 4 <= words; i += step)
+		for (int l = 0; l < 4; l++)
+			s[l] += w[i + l];
+	munmap((void *)w, n);
+	sink_sum = s[0] ^ s[1] ^ s[2] ^ s[3];
+	return now() - t0;
 }
 
 /* Seconds to read() the whole file into one buffer. */
@@ -65,38 +124,69 @@ static double read_file(const char *path, size_t *n)
 	return now() - t0;
 }
 
+static double pct(double base, double x)
+{
+	return 100.0 * (x - base) / base;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : DEFAULT_ROUNDS;
 	int threads = argc > 3 ? atoi(argv[3]) : 1;
+	/* Per round: wall and CPU seconds of each load. */
+	static double plain[MAX_ROUNDS], checked[MAX_ROUNDS], plain_cpu[MAX_ROUNDS],
+		      checked_cpu[MAX_ROUNDS], touch[MAX_ROUNDS], stream[MAX_ROUNDS];
 	sm_index_t *idx;
+	double t_read;
 	size_t n;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: index_load REF.smi [ROUNDS [THREADS]]\n");
+	if (argc < 2 || rounds < 1 || rounds > MAX_ROUNDS || threads < 1) {
+		fprintf(stderr, "usage: index_load REF.smi [ROUNDS (1..%d) [THREADS]]\n", MAX_ROUNDS);
 		return 2;
 	}
 	if (!(idx = load(argv[1], threads, 1)))
 		return 1;
 	sm_index_destroy(idx);
+	t_read = read_file(argv[1], &n);
+	printf("%.1f MB: read %.3f s\n", (double)n / 1e6, t_read);
 	for (int r = 0; r < rounds; r++) {
-		double t_read = read_file(argv[1], &n), t0 = now(), t_plain, t_checked;
+		double t0, c0;
 		volatile uint8_t sink = 0;
 
+		touch[r] = map_read(argv[1], 0);
+		stream[r] = map_read(argv[1], 1);
+		t0 = now();
+		c0 = cpu_now();
 		if (!(idx = load(argv[1], threads, 0)))
 			return 1;
 		for (size_t at = 0; at < idx->map_len; at += PAGE)
 			sink ^= ((const uint8_t *)idx->map)[at];
-		t_plain = now() - t0;
+		plain[r] = now() - t0;
+		plain_cpu[r] = cpu_now() - c0;
 		sm_index_destroy(idx);
 		t0 = now();
+		c0 = cpu_now();
 		if (!(idx = load(argv[1], threads, 1)))
 			return 1;
-		t_checked = now() - t0;
+		checked[r] = now() - t0;
+		checked_cpu[r] = cpu_now() - c0;
 		sm_index_destroy(idx);
-		printf("%.1f MB, %d thread(s): read %.3f s, unchecked load %.3f s, checked load "
-		       "%.3f s (checks +%.1f%%)\n", (double)n / 1e6, threads, t_read, t_plain,
-		       t_checked, 100.0 * (t_checked - t_plain) / t_plain);
+		printf("%d thread(s): unchecked load %.4f s (CPU %.4f s), checked load %.4f s "
+		       "(CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); touch %.4f s, stream %.4f s\n",
+		       threads, plain[r], plain_cpu[r], checked[r], checked_cpu[r],
+		       pct(plain[r], checked[r]), pct(plain_cpu[r], checked_cpu[r]), touch[r],
+		       stream[r]);
+	}
+	{
+		double mp = median(plain, rounds), mc = median(checked, rounds);
+		double mpc = median(plain_cpu, rounds), mcc = median(checked_cpu, rounds);
+		double mt = median(touch, rounds), ms = median(stream, rounds);
+
+		printf("median of %d rounds, %d thread(s): unchecked load %.4f s (CPU %.4f s), "
+		       "checked load %.4f s (CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); reading "
+		       "every byte instead of one per page adds %.4f s (touch %.4f s, stream %.4f s), "
+		       "%+.1f%% of the unchecked load\n", rounds, threads, mp, mpc, mc, mcc,
+		       pct(mp, mc), pct(mpc, mcc), ms - mt, mt, ms, 100.0 * (ms - mt) / mp);
 	}
 	return 0;
 }

@@ -60,7 +60,8 @@ typedef struct {
 	/* bwa mem's options that are not the mapper's (docs/cli.md, "bwa mem
 	 * options"); the others are in map. */
 	char *hdr_lines;          /* -H: header lines (malloc'ed, '\n'-separated), or NULL */
-	int64_t batch_bases;      /* -K: accepted; the output never depends on batching */
+	int64_t batch_bases;      /* -K: bases per batch at most, 0 for the engine's batches
+				     (the output never depends on batching) */
 	char *cmdline;            /* argv joined by spaces, for @PG CL (malloc'ed) */
 	sm_insert_opt_t insert;   /* -I; insert.set 0: estimated from the first pairs */
 	const char *trace_path;   /* timeline of the threads' work (io/trace.h), or NULL;

@@ -161,43 +161,66 @@ void sm_index_destroy(sm_index_t *idx)
 
 /* ---- the bucket table (index.h) ---- */
 
-/* Keys per job of the passes over the keys (bucket table, checks). */
-#define SM_KEY_JOB ((int64_t)1 << 18)
+/* Keys per job of the passes over the keys (bucket table, checks, and the
+ * checksums of the key, offset and position sections: part of the file
+ * format, see "the checksum" below).  A job's keys, offsets and positions
+ * (about 200 KB on a human chromosome) stay in a core's L2 cache between
+ * the checksum and the checks. */
+#define SM_INDEX_KEY_BLOCK ((int64_t)1 << 13)
 
 static int64_t key_jobs(int64_t n_key)
 {
-	return n_key ? (n_key + SM_KEY_JOB - 1) / SM_KEY_JOB : 1;
+	return n_key ? (n_key + SM_INDEX_KEY_BLOCK - 1) / SM_INDEX_KEY_BLOCK : 1;
 }
 
-/* The bucket entries that keys j*SM_KEY_JOB .. (j+1)*SM_KEY_JOB decide:
- * bucket[b] is the first key whose top bits are >= b, so each key t sets
- * the entries above its predecessor's top bits up to its own (the last
- * job also those above the last key's: n_key).  Keys must be increasing. */
+/* Marks a bucket entry that no key of the job has set yet. */
+#define SM_BUCKET_UNSET UINT32_MAX
+
+/* The bucket entries that keys t0 = j*SM_INDEX_KEY_BLOCK .. t1 decide:
+ * bucket[b] is the first key whose top bits are >= b, so job j owns the
+ * entries above its predecessor key's top bits (key[t0 - 1]) up to its
+ * last key's (the last job also those above, up to 2^bucket_bits: n_key).
+ * Without branches that depend on the keys: the owned entries are marked
+ * unset, each key writes its index into its own entry in descending order
+ * (the first key of an entry writes last), and a descending sweep gives
+ * each unset entry the value of the next set one.  Keys must be increasing
+ * for the table to be right; if they are not, every write still stays
+ * within the job's own entries. */
 static void bucket_range(const sm_index_t *idx, int64_t j)
 {
 	const int sh = SM_HASH_BITS - idx->bucket_bits;
-	const uint64_t n_b = (uint64_t)1 << idx->bucket_bits;
-	int64_t t0 = j * SM_KEY_JOB, t1 = t0 + SM_KEY_JOB < idx->n_key ? t0 + SM_KEY_JOB : idx->n_key;
+	const uint32_t *key = idx->key;
+	uint32_t *bucket = idx->bucket;
+	int64_t t0 = j * SM_INDEX_KEY_BLOCK;
+	int64_t t1 = t0 + SM_INDEX_KEY_BLOCK < idx->n_key ? t0 + SM_INDEX_KEY_BLOCK : idx->n_key;
+	uint64_t lo = t0 ? (uint64_t)(key[t0 - 1] >> sh) + 1 : 0;
+	uint64_t hi = t1 == idx->n_key ? (uint64_t)1 << idx->bucket_bits :
+		      (uint64_t)(key[t1 - 1] >> sh);
+	uint32_t next = (uint32_t)t1;
 
-	for (int64_t t = t0; t < t1; t++) {
-		uint64_t lo = t ? (uint64_t)(idx->key[t - 1] >> sh) + 1 : 0, hi = idx->key[t] >> sh;
+	if (hi < lo)
+		return;   /* all the job's keys share its predecessor's entry */
+	for (uint64_t b = lo; b <= hi; b++)
+		bucket[b] = SM_BUCKET_UNSET;
+	for (int64_t t = t1 - 1; t >= t0; t--) {
+		uint64_t b = key[t] >> sh;
 
-		for (uint64_t b = lo; b <= hi; b++)
-			idx->bucket[b] = (uint32_t)t;
+		if (b - lo <= hi - lo)
+			bucket[b] = (uint32_t)t;
 	}
-	if (t1 == idx->n_key)
-		for (uint64_t b = idx->n_key ? (uint64_t)(idx->key[idx->n_key - 1] >> sh) + 1 : 0;
-		     b <= n_b; b++)
-			idx->bucket[b] = (uint32_t)idx->n_key;
+	for (uint64_t b = hi + 1; b-- > lo;) {
+		next = bucket[b] != SM_BUCKET_UNSET ? bucket[b] : next;
+		bucket[b] = next;
+	}
 }
 
-/* Allocates idx->bucket (zeroed) for the keys: 0, or -1 when out of memory;
- * leaves it NULL (binary search) for more than 2^32 - 1 keys. */
+/* Allocates idx->bucket (zeroed) for the keys: 0, or -1 when out of memory; leaves
+ * it NULL (binary search) for n_key >= SM_BUCKET_UNSET. */
 static int bucket_alloc(sm_index_t *idx)
 {
 	int bits = SM_BUCKET_MIN_BITS;
 
-	if (idx->n_key > (int64_t)UINT32_MAX)
+	if (idx->n_key >= (int64_t)SM_BUCKET_UNSET)
 		return 0;
 	while (bits < SM_HASH_BITS && ((int64_t)SM_BUCKET_KEYS << bits) < idx->n_key)
 		bits++;
@@ -559,51 +582,209 @@ void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int
 
 /* ---- the checksum ---- */
 
-/* sm_index_checksum: the data is cut into blocks of SM_INDEX_SUM_BLOCK
- * bytes; each block is summed by SM_SUM_LANES independent multiply-rotate
- * chains over its 64-bit little-endian words (the last group of a block
- * padded with zeros), so that one core sums at memory speed, and threads
- * sum blocks of their own; the block sums, in order, are folded into one.
- * Each step h -> rotl((h ^ w) * odd, r) is a bijection of h for any word w
- * and of w for any h, so a change confined to one word (any number of
- * flipped bits in it) always changes the block's sum and then the whole. */
+/* A byte range is summed by SM_SUM_LANES independent chains over its
+ * 64-bit little-endian words: of each group of SM_SUM_WORDS words (the
+ * last one padded with zeros, and added even when empty), words l and l +
+ * SM_SUM_LANES go to chain l, whose step h -> rotl((h ^ a) * odd + b, r)
+ * takes both; then the chains and the length are folded into one value by
+ * h -> rotl((h ^ w) * odd, r).  Each step is a bijection of h, and of each
+ * word, for the others fixed, so a change confined to one word (any number
+ * of flipped bits in it) always changes the range's sum.  Independent
+ * chains and one multiplication per two words let one core sum faster than
+ * it reads memory, with room left for the checks that run in the same loops
+ * (the load's pass below).
+ *
+ * The file's checksums (index.h): the header's and each of the reference's
+ * sections' (lengths, names, ambiguity runs, base codes) are
+ * sm_index_checksum(), which sums blocks of SM_INDEX_SUM_BLOCK bytes and
+ * folds the block sums in order.  The key, offset and position sections
+ * are summed per job of SM_INDEX_KEY_BLOCK keys instead, so that the job
+ * that checks those keys, their offsets and their positions sums them in
+ * the same pass: block j of the keys is key[t0..t1) (t0 = j *
+ * SM_INDEX_KEY_BLOCK, t1 the next job's t0 or n_key), of the offsets
+ * start[t0..t1) and, in the last block, start[n_key], of the positions
+ * pos[start[t0]..start[t1]) (nothing when those offsets are not 0 <=
+ * start[t0] <= start[t1] <= n_pos).  Each section's block sums are folded
+ * in order as sm_index_checksum() folds its blocks. */
 #define SM_INDEX_SUM_BLOCK ((size_t)1 << 20)
-#define SM_SUM_LANES 4
-#define SM_SUM_GROUP (SM_SUM_LANES * 8)
+#define SM_SUM_LANES 8
+#define SM_SUM_WORDS (2 * SM_SUM_LANES)   /* words per group: two per step of a chain */
+#define SM_SUM_GROUP (SM_SUM_WORDS * 8)   /* bytes per group */
 #define SM_SUM_MUL 0x9E3779B97F4A7C15ull
 #define SM_SUM_SEED 0xC2B2AE3D27D4EB4Full
 #define SM_SUM_ROT 29
 
+/* One step of the fold: h -> rotl((h ^ w) * odd, r). */
 static inline uint64_t sum_step(uint64_t h, uint64_t w)
 {
 	h = (h ^ w) * SM_SUM_MUL;
 	return h << SM_SUM_ROT | h >> (64 - SM_SUM_ROT);
 }
 
-/* The sum of one block p[0..n), n <= SM_INDEX_SUM_BLOCK. */
-static uint64_t block_sum(const uint8_t *p, size_t n)
+/* A chain's step over two words: h -> rotl((h ^ a) * odd + b, r). */
+static inline uint64_t chain_step(uint64_t h, uint64_t a, uint64_t b)
 {
-	uint64_t h0 = SM_SUM_SEED, h1 = 2 * SM_SUM_SEED, h2 = 3 * SM_SUM_SEED, h3 = 4 * SM_SUM_SEED;
-	uint64_t w[SM_SUM_LANES], h = n;
+	h = (h ^ a) * SM_SUM_MUL + b;
+	return h << SM_SUM_ROT | h >> (64 - SM_SUM_ROT);
+}
+
+static inline void lanes_init(uint64_t h[SM_SUM_LANES])
+{
+#pragma GCC unroll 16
+	for (int l = 0; l < SM_SUM_LANES; l++)
+		h[l] = (uint64_t)(l + 1) * SM_SUM_SEED;
+}
+
+/* Adds a group of words: w[l] and w[l + SM_SUM_LANES] go to chain l.
+ * (The loops over lanes and words are unrolled so that GCC keeps them in
+ * registers.) */
+static inline void lanes_add(uint64_t h[SM_SUM_LANES], const uint64_t w[SM_SUM_WORDS])
+{
+#pragma GCC unroll 16
+	for (int l = 0; l < SM_SUM_LANES; l++)
+		h[l] = chain_step(h[l], w[l], w[l + SM_SUM_LANES]);
+}
+
+/* The group at p, as words (the file is little-endian, as x86). */
+static inline void group_at(uint64_t w[SM_SUM_WORDS], const void *p)
+{
+	memcpy(w, p, SM_SUM_GROUP);
+}
+
+/* The sum of n bytes whose whole groups were added to h, the rest (n %
+ * SM_SUM_GROUP bytes) being at tail. */
+static inline uint64_t lanes_end(uint64_t h[SM_SUM_LANES], const uint8_t *tail, size_t n)
+{
+	uint64_t w[SM_SUM_WORDS] = { 0 }, s = n;
+
+	memcpy(w, tail, n % SM_SUM_GROUP);
+	lanes_add(h, w);
+#pragma GCC unroll 16
+	for (int l = 0; l < SM_SUM_LANES; l++)
+		s = sum_step(s, h[l]);
+	return s;
+}
+
+/* The sum of p[0..n). */
+static uint64_t range_sum(const uint8_t *p, size_t n)
+{
+	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS];
 	size_t g = n / SM_SUM_GROUP;
 
-	for (size_t b = 0; b < g; b++, p += SM_SUM_GROUP) {
-		memcpy(w, p, sizeof w);   /* the file is little-endian, as x86 */
-		h0 = sum_step(h0, w[0]);
-		h1 = sum_step(h1, w[1]);
-		h2 = sum_step(h2, w[2]);
-		h3 = sum_step(h3, w[3]);
+	lanes_init(h);
+	for (size_t b = 0; b < g; b++) {
+		group_at(w, p + b * SM_SUM_GROUP);
+		lanes_add(h, w);
 	}
-	memset(w, 0, sizeof w);
-	memcpy(w, p, n % SM_SUM_GROUP);
-	h0 = sum_step(h0, w[0]);
-	h1 = sum_step(h1, w[1]);
-	h2 = sum_step(h2, w[2]);
-	h3 = sum_step(h3, w[3]);
-	h = sum_step(h, h0);
-	h = sum_step(h, h1);
-	h = sum_step(h, h2);
-	return sum_step(h, h3);
+	return lanes_end(h, p + g * SM_SUM_GROUP, n);
+}
+
+/* range_sum(p, n) of base codes, and *bad = 1 when one is above SM_BASE_N
+ * (left alone otherwise), eight at a time: adding 127 - SM_BASE_N to a byte
+ * below 128 sets its top bit only when it is above SM_BASE_N (no carry
+ * out of it); a byte of 128 or more has it set already. */
+static uint64_t seq_sum(const uint8_t *p, size_t n, int *bad)
+{
+	const uint64_t ones = ~0ull / 255, add = ones * (127 - SM_BASE_N), top = ones * 128;
+	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS], over = 0;
+	size_t g = n / SM_SUM_GROUP;
+
+	lanes_init(h);
+	for (size_t b = 0; b < g; b++) {
+		group_at(w, p + b * SM_SUM_GROUP);
+		lanes_add(h, w);
+#pragma GCC unroll 16
+		for (int i = 0; i < SM_SUM_WORDS; i++)
+			over |= (w[i] + add) | w[i];
+	}
+	for (size_t i = g * SM_SUM_GROUP; i < n; i++)
+		over |= p[i] > SM_BASE_N ? top : 0;
+	if (over & top)
+		*bad = 1;
+	return lanes_end(h, p + g * SM_SUM_GROUP, n);
+}
+
+/* range_sum() of the positions u[0..n), and *fall = how many of them
+ * (after the first) do not lie after the one before: (u[i] >> 1) <=
+ * (u[i - 1] >> 1), compared as (u | 1) to keep the strand bit out. */
+static uint64_t pos_sum(const uint64_t *u, size_t n, uint64_t *fall)
+{
+	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS], prev = n ? u[0] | 1 : 0, f = 0;
+	size_t g = n / SM_SUM_WORDS;
+
+	lanes_init(h);
+	for (size_t b = 0; b < g; b++) {
+		group_at(w, u + b * SM_SUM_WORDS);
+		lanes_add(h, w);
+#pragma GCC unroll 16
+		for (int i = 0; i < SM_SUM_WORDS; i++) {
+			f += (w[i] | 1) <= prev;
+			prev = w[i] | 1;
+		}
+	}
+	for (size_t i = g * SM_SUM_WORDS; i < n; i++) {
+		f += (u[i] | 1) <= prev;
+		prev = u[i] | 1;
+	}
+	/* u[0] was compared with itself. */
+	*fall = n ? f - 1 : 0;
+	return lanes_end(h, (const uint8_t *)(u + g * SM_SUM_WORDS), n * sizeof *u);
+}
+
+/* range_sum() of the offsets v[0..n), and *bad = 1 when one is not above
+ * the one before (v[0] is compared with prev). */
+static uint64_t rising_sum64(const int64_t *v, size_t n, int64_t prev, int *bad)
+{
+	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS];
+	size_t g = n / SM_SUM_WORDS;
+	int fall = 0;
+
+	lanes_init(h);
+	for (size_t b = 0; b < g; b++) {
+		group_at(w, v + b * SM_SUM_WORDS);
+		lanes_add(h, w);
+#pragma GCC unroll 16
+		for (int i = 0; i < SM_SUM_WORDS; i++) {
+			fall |= (int64_t)w[i] <= prev;
+			prev = (int64_t)w[i];
+		}
+	}
+	for (size_t i = g * SM_SUM_WORDS; i < n; i++) {
+		fall |= v[i] <= prev;
+		prev = v[i];
+	}
+	if (fall)
+		*bad = 1;
+	return lanes_end(h, (const uint8_t *)(v + g * SM_SUM_WORDS), n * sizeof *v);
+}
+
+/* rising_sum64() of the keys k[0..n): two to a word, the first in its low
+ * half. */
+static uint64_t rising_sum32(const uint32_t *k, size_t n, int64_t prev, int *bad)
+{
+	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS];
+	size_t g = n / (2 * SM_SUM_WORDS);
+	int fall = 0;
+
+	lanes_init(h);
+	for (size_t b = 0; b < g; b++) {
+		group_at(w, k + b * 2 * SM_SUM_WORDS);
+		lanes_add(h, w);
+#pragma GCC unroll 16
+		for (int i = 0; i < SM_SUM_WORDS; i++) {
+			int64_t lo = (uint32_t)w[i], hi = (int64_t)(w[i] >> 32);
+
+			fall |= (lo <= prev) | (hi <= lo);
+			prev = hi;
+		}
+	}
+	for (size_t i = g * 2 * SM_SUM_WORDS; i < n; i++) {
+		fall |= (int64_t)k[i] <= prev;
+		prev = k[i];
+	}
+	if (fall)
+		*bad = 1;
+	return lanes_end(h, (const uint8_t *)(k + g * 2 * SM_SUM_WORDS), n * sizeof *k);
 }
 
 static size_t n_blocks(size_t n)
@@ -611,12 +792,12 @@ static size_t n_blocks(size_t n)
 	return (n + SM_INDEX_SUM_BLOCK - 1) / SM_INDEX_SUM_BLOCK;
 }
 
-/* The whole from the block sums bs[0..n_blocks(n)) of n bytes. */
-static uint64_t fold_sums(const uint64_t *bs, size_t n)
+/* The sum of n bytes from its block sums bs[0..n_bs), in order. */
+static uint64_t fold_sums(const uint64_t *bs, size_t n_bs, size_t n)
 {
 	uint64_t h = sum_step(SM_SUM_SEED, n);
 
-	for (size_t b = 0; b < n_blocks(n); b++)
+	for (size_t b = 0; b < n_bs; b++)
 		h = sum_step(h, bs[b]);
 	return h;
 }
@@ -627,7 +808,7 @@ uint64_t sm_index_checksum(const void *data, size_t n)
 	const uint8_t *p = data;
 
 	for (size_t at = 0; at < n; at += SM_INDEX_SUM_BLOCK)
-		h = sum_step(h, block_sum(p + at, n - at < SM_INDEX_SUM_BLOCK ? n - at :
+		h = sum_step(h, range_sum(p + at, n - at < SM_INDEX_SUM_BLOCK ? n - at :
 					  SM_INDEX_SUM_BLOCK));
 	return h;
 }
@@ -670,27 +851,70 @@ int sm_index_layout(const sm_index_head_t *h, int64_t off[SM_SEC_N + 1])
 	return 0;
 }
 
-/* Checksums of sections: one job per block of every section. */
+/* One pass over a file image (or, when saving, the arrays it is written
+ * from): every section's block sums (see "the checksum") and, with check,
+ * the structure of the keys, offsets and positions and the bucket table,
+ * in the same jobs: the reference's blocks (the base codes checked while
+ * they are summed), then one job per SM_INDEX_KEY_BLOCK keys.  What a job
+ * reads after summing it is still in its core's cache, so the file is read
+ * from memory once. */
+enum { KEY_OK, KEY_ORDER, KEY_OFFSET, KEY_POS };
+
 typedef struct {
 	const uint8_t *base[SM_SEC_N];   /* each section's bytes */
 	int64_t size[SM_SEC_N];
+	int64_t n_key, n_pos, ref_len;
+	int check;
+	sm_index_t *idx;                 /* with check: its bucket table is filled */
 	size_t first[SM_SEC_N + 1];      /* each section's first block among all */
+	int64_t n_ref_jobs, n_kj;        /* jobs over the reference's blocks, over keys */
 	uint64_t *bs;                    /* the block sums */
-	uint8_t *seq_bad;                /* per SEQ block: a code above SM_BASE_N (or NULL) */
-} sums_t;
+	int *seq_bad;                    /* with check, per job: a base code above SM_BASE_N */
+	/* With check, per key job: the first key at fault (or -1), what is
+	 * wrong with it and, for KEY_POS, the position's rank within it. */
+	int64_t *bad, *bad_pos;
+	uint8_t *what;
+} pass_t;
 
-static int sums_init(sums_t *s)
+/* Sets the block counts of s (base, size, the counts and check set) and
+ * allocates its arrays: 0, or -1 when out of memory. */
+static int pass_init(pass_t *s)
 {
+	s->n_kj = key_jobs(s->n_key);
 	s->first[0] = 0;
 	for (int c = 0; c < SM_SEC_N; c++)
-		s->first[c + 1] = s->first[c] + n_blocks((size_t)s->size[c]);
-	s->bs = malloc((s->first[SM_SEC_N] + 1) * sizeof *s->bs);
-	return s->bs ? 0 : -1;
+		s->first[c + 1] = s->first[c] + (c < SM_SEC_KEY ? n_blocks((size_t)s->size[c]) :
+						 (size_t)s->n_kj);
+	s->n_ref_jobs = (int64_t)s->first[SM_SEC_KEY];
+	s->bs = calloc(s->first[SM_SEC_N] + 1, sizeof *s->bs);
+	if (!s->bs)
+		return -1;
+	if (!s->check)
+		return 0;
+	s->seq_bad = calloc((size_t)s->n_ref_jobs + 1, sizeof *s->seq_bad);
+	s->bad = malloc((size_t)s->n_kj * sizeof *s->bad);
+	s->bad_pos = calloc((size_t)s->n_kj, sizeof *s->bad_pos);
+	s->what = calloc((size_t)s->n_kj, 1);
+	return s->seq_bad && s->bad && s->bad_pos && s->what ? 0 : -1;
 }
 
-static void sum_job(void *ctx, int64_t j, int thread)
+static void pass_free(pass_t *s)
 {
-	sums_t *s = ctx;
+	free(s->bs);
+	free(s->seq_bad);
+	free(s->bad);
+	free(s->bad_pos);
+	free(s->what);
+}
+
+static uint64_t section_sum(const pass_t *s, int c)
+{
+	return fold_sums(s->bs + s->first[c], s->first[c + 1] - s->first[c], (size_t)s->size[c]);
+}
+
+/* Job j < n_ref_jobs: block j of the reference's sections. */
+static void ref_job(pass_t *s, int64_t j)
+{
 	int c = 0;
 	size_t at, n;
 
@@ -699,30 +923,118 @@ static void sum_job(void *ctx, int64_t j, int thread)
 	at = ((size_t)j - s->first[c]) * SM_INDEX_SUM_BLOCK;
 	n = (size_t)s->size[c] - at < SM_INDEX_SUM_BLOCK ? (size_t)s->size[c] - at :
 	    SM_INDEX_SUM_BLOCK;
-	s->bs[j] = block_sum(s->base[c] + at, n);
-	if (c == SM_SEC_SEQ && s->seq_bad) {
-		/* A byte above SM_BASE_N, eight at a time: adding 127 - SM_BASE_N
-		 * to a byte below 128 sets its top bit only when it is above
-		 * SM_BASE_N (no carry out of it); a byte of 128 or more has it
-		 * set already. */
-		const uint64_t ones = ~0ull / 255, add = ones * (127 - SM_BASE_N), top = ones * 128;
-		const uint8_t *p = s->base[c] + at;
-		uint64_t bad = 0, x;
-		size_t i = 0;
-
-		for (; i + 8 <= n; i += 8) {
-			memcpy(&x, p + i, 8);
-			bad |= (x + add) | x;
-		}
-		for (; i < n; i++)
-			bad |= p[i] > SM_BASE_N ? top : 0;
-		s->seq_bad[j - (int64_t)s->first[c]] = (bad & top) != 0;
-	}
+	if (c == SM_SEC_SEQ && s->check)
+		s->bs[j] = seq_sum(s->base[c] + at, n, &s->seq_bad[j]);
+	else
+		s->bs[j] = range_sum(s->base[c] + at, n);
 }
 
-static uint64_t section_sum(const sums_t *s, int c)
+/* The first fault among keys t0..t1, for the message: the checks of
+ * key_job one key at a time, in order, as slowly as that is. */
+static void explain_keys(pass_t *s, int64_t j, int64_t t0, int64_t t1)
 {
-	return fold_sums(s->bs + s->first[c], (size_t)s->size[c]);
+	const uint32_t *key = (const uint32_t *)s->base[SM_SEC_KEY];
+	const int64_t *start = (const int64_t *)s->base[SM_SEC_START];
+	const int64_t *pos = (const int64_t *)s->base[SM_SEC_POS];
+
+	for (int64_t t = t0; t < t1; t++) {
+		int64_t s0 = start[t], s1 = start[t + 1];
+
+		if (t > 0 && key[t] <= key[t - 1]) {
+			s->bad[j] = t, s->what[j] = KEY_ORDER;
+			return;
+		}
+		if (s1 <= s0 || s1 > s->n_pos || s0 < 0) {
+			s->bad[j] = t, s->what[j] = KEY_OFFSET;
+			return;
+		}
+		for (int64_t i = s0; i < s1; i++) {
+			int64_t g = pos[i] >> 1;
+
+			if (pos[i] < 0 || g >= s->ref_len || (i > s0 && g <= pos[i - 1] >> 1)) {
+				s->bad[j] = t, s->what[j] = KEY_POS, s->bad_pos[j] = i - s0;
+				return;
+			}
+		}
+	}
+	/* Only the offsets around an empty job (no keys) can get here. */
+	s->bad[j] = t0, s->what[j] = KEY_OFFSET;
+}
+
+/* Key job j: keys t0..t1, their offsets and positions summed and, with
+ * check, checked (keys strictly increasing; offsets strictly increasing
+ * within 0..n_pos; each key's positions increasing and inside the
+ * reference), then its share of the bucket table filled.  Without a branch
+ * per key: the positions' ranks where a position does not lie after the one
+ * before are counted in the sum's loop, and those at the keys' first
+ * positions in a loop over the keys; the positions increase within every
+ * key exactly when the counts are equal (the keys' first positions are
+ * distinct places among them).  With each key's positions increasing, all
+ * of them lie inside the reference when its last one does, read as
+ * unsigned (a negative position is a large one).  On a fault, explain_keys
+ * names the first. */
+static void key_job(pass_t *s, int64_t j)
+{
+	const uint32_t *key = (const uint32_t *)s->base[SM_SEC_KEY];
+	const int64_t *start = (const int64_t *)s->base[SM_SEC_START];
+	const uint64_t *pos = (const uint64_t *)s->base[SM_SEC_POS];
+	const int64_t t0 = j * SM_INDEX_KEY_BLOCK;
+	const int64_t t1 = t0 + SM_INDEX_KEY_BLOCK < s->n_key ? t0 + SM_INDEX_KEY_BLOCK : s->n_key;
+	const int64_t p0 = start[t0], p1 = start[t1];
+	const int pos_ok = p0 >= 0 && p0 <= p1 && p1 <= s->n_pos;
+	const uint64_t end = 2 * (uint64_t)s->ref_len;   /* (position << 1 | strand) < end */
+	uint64_t fall = 0, fall_first = 0;
+	int bad = !pos_ok;
+
+	/* Without check, the order is found and ignored. */
+	s->bs[s->first[SM_SEC_KEY] + j] = rising_sum32(key + t0, (size_t)(t1 - t0),
+						       t0 ? (int64_t)key[t0 - 1] : -1, &bad);
+	s->bs[s->first[SM_SEC_START] + j] =
+		rising_sum64(start + t0, (size_t)(t1 - t0 + (t1 == s->n_key)), INT64_MIN, &bad);
+	if (pos_ok)
+		s->bs[s->first[SM_SEC_POS] + j] = pos_sum(pos + p0, (size_t)(p1 - p0), &fall);
+	if (!s->check)
+		return;
+	if (t1 > t0)
+		bad |= start[t1] <= start[t1 - 1];
+	if (!bad) {
+		/* Offsets increase from p0 to p1 within 0..n_pos: every read
+		 * below is inside the positions. */
+		for (int64_t t = t0; t < t1 - 1; t++) {
+			uint64_t last = pos[start[t + 1] - 1];
+
+			bad |= last >= end;
+			fall_first += (pos[start[t + 1]] | 1) <= (last | 1);
+		}
+		if (t1 > t0)
+			bad |= pos[p1 - 1] >= end;
+		bad |= fall != fall_first;
+	}
+	s->bad[j] = -1;
+	if (bad)
+		explain_keys(s, j, t0, t1);
+	else if (s->idx && s->idx->bucket)
+		bucket_range(s->idx, j);
+}
+
+static void pass_job(void *ctx, int64_t j, int thread)
+{
+	pass_t *s = ctx;
+
+	if (j < s->n_ref_jobs)
+		ref_job(s, j);
+	else
+		key_job(s, j - s->n_ref_jobs);
+}
+
+/* Runs the pass over s's sections with n_threads threads: 0, or -1 when out
+ * of memory. */
+static int pass_run(pass_t *s, int n_threads)
+{
+	if (pass_init(s) < 0)
+		return -1;
+	run_jobs(n_threads, s->n_ref_jobs + s->n_kj, pass_job, s);
+	return 0;
 }
 
 static uint64_t head_sum(const sm_index_head_t *h)
@@ -750,7 +1062,7 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 	sm_outfile_t out;
 	FILE *fp = NULL;
 	sm_index_head_t h;
-	sums_t s;
+	pass_t s;
 	char *names = NULL;
 	sm_index_amb_t *amb = NULL;
 	int64_t at = 0;
@@ -794,11 +1106,13 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 	s.base[SM_SEC_START] = (const uint8_t *)idx->start;
 	s.base[SM_SEC_POS] = (const uint8_t *)idx->pos;
 	section_sizes(&h, s.size);
-	if (sums_init(&s) < 0) {
+	s.n_key = h.n_key;
+	s.n_pos = h.n_pos;
+	s.ref_len = h.ref_len;
+	if (pass_run(&s, n_threads) < 0) {
 		sm_log(SM_LOG_ERROR, "%s: out of memory writing the index", path);
 		goto out;
 	}
-	run_jobs(n_threads, (int64_t)s.first[SM_SEC_N], sum_job, &s);
 	for (int c = 0; c < SM_SEC_N; c++)
 		h.sum[c] = section_sum(&s, c);
 	h.head_sum = head_sum(&h);
@@ -824,7 +1138,7 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 out:
 	free(names);
 	free(amb);
-	free(s.bs);
+	pass_free(&s);
 	return ok ? 0 : -1;
 }
 
@@ -832,7 +1146,7 @@ int sm_index_seal(uint8_t *data, size_t n)
 {
 	sm_index_head_t h;
 	int64_t off[SM_SEC_N + 1];
-	sums_t s;
+	pass_t s;
 
 	if (n < sizeof h)
 		return -1;
@@ -843,14 +1157,18 @@ int sm_index_seal(uint8_t *data, size_t n)
 	section_sizes(&h, s.size);
 	for (int c = 0; c < SM_SEC_N; c++)
 		s.base[c] = data + off[c];
-	if (sums_init(&s) < 0)
+	s.n_key = h.n_key;
+	s.n_pos = h.n_pos;
+	s.ref_len = h.ref_len;
+	if (pass_run(&s, 1) < 0) {
+		pass_free(&s);
 		return -1;
-	run_jobs(1, (int64_t)s.first[SM_SEC_N], sum_job, &s);
+	}
 	for (int c = 0; c < SM_SEC_N; c++)
 		h.sum[c] = section_sum(&s, c);
 	h.head_sum = head_sum(&h);
 	memcpy(data, &h, sizeof h);
-	free(s.bs);
+	pass_free(&s);
 	return 0;
 }
 
@@ -861,51 +1179,6 @@ void sm_index_load_opt_init(sm_index_load_opt_t *o)
 	memset(o, 0, sizeof o[0]);
 	o->n_threads = 1;
 	o->verify = 1;
-}
-
-/* The structure of the keys, offsets and positions, checked in parallel:
- * one job per SM_KEY_JOB keys, which also fills its share of the bucket
- * table; bad[j] is the first key of job j at fault (or -1) and what[j]
- * says how. */
-enum { KEY_OK, KEY_ORDER, KEY_OFFSET, KEY_POS };
-
-typedef struct {
-	const sm_index_t *idx;
-	int64_t n_pos;
-	int64_t *bad;
-	uint8_t *what;
-	int64_t *bad_pos;   /* the position's rank within its key, for KEY_POS */
-} keycheck_t;
-
-static void keycheck_job(void *ctx, int64_t j, int thread)
-{
-	keycheck_t *kc = ctx;
-	const sm_index_t *idx = kc->idx;
-	int64_t t0 = j * SM_KEY_JOB, t1 = t0 + SM_KEY_JOB < idx->n_key ? t0 + SM_KEY_JOB : idx->n_key;
-
-	kc->bad[j] = -1;
-	for (int64_t t = t0; t < t1; t++) {
-		int64_t s0 = idx->start[t], s1 = idx->start[t + 1];
-
-		if (t > 0 && idx->key[t] <= idx->key[t - 1]) {
-			kc->bad[j] = t, kc->what[j] = KEY_ORDER;
-			return;
-		}
-		if (s1 <= s0 || s1 > kc->n_pos || s0 < 0) {
-			kc->bad[j] = t, kc->what[j] = KEY_OFFSET;
-			return;
-		}
-		for (int64_t i = s0; i < s1; i++) {
-			int64_t g = idx->pos[i] >> 1;
-
-			if (idx->pos[i] < 0 || g >= idx->ref_len || (i > s0 && g <= idx->pos[i - 1] >> 1)) {
-				kc->bad[j] = t, kc->what[j] = KEY_POS, kc->bad_pos[j] = i - s0;
-				return;
-			}
-		}
-	}
-	if (idx->bucket)
-		bucket_range(idx, j);
 }
 
 /* The small sections: contig lengths adding up to the reference, n_contig
@@ -1056,8 +1329,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 	int64_t off[SM_SEC_N + 1];
 	sm_index_t *idx = NULL;
 	sm_ref_t *ref = NULL;
-	sums_t s;
-	keycheck_t kc;
+	pass_t s;
 	struct stat st;
 	uint8_t *map = NULL;
 	ssize_t got;
@@ -1070,7 +1342,6 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 	if (ref_out)
 		*ref_out = NULL;
 	memset(&s, 0, sizeof s);
-	memset(&kc, 0, sizeof kc);
 	memset(&h, 0, sizeof h);
 	if ((fd = open(path, O_RDONLY)) < 0) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open the index: %s", path, strerror(errno));
@@ -1149,18 +1420,21 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 		goto oom;
 	if (opt.verify) {
 		const uint8_t *m = idx->map;
-		int64_t n_kj = key_jobs(h.n_key), first_bad = -1;
-		int bad_seq = 0, j_bad = 0;
+		int64_t first_bad = -1, j_bad = 0;
+		int bad_seq = 0;
 
 		section_sizes(&h, s.size);
 		for (int c = 0; c < SM_SEC_N; c++)
 			s.base[c] = m + off[c];
-		if (sums_init(&s) < 0 ||
-		    !(s.seq_bad = calloc(n_blocks((size_t)h.ref_len) + 1, 1)))
+		s.n_key = h.n_key;
+		s.n_pos = h.n_pos;
+		s.ref_len = h.ref_len;
+		s.check = 1;
+		s.idx = idx;
+		if (pass_run(&s, opt.n_threads) < 0)
 			goto oom;
-		/* The checksums first: structure is checked only on data that is
-		 * what was written. */
-		run_jobs(opt.n_threads, (int64_t)s.first[SM_SEC_N], sum_job, &s);
+		/* The checksums first: a structural fault in a damaged file is
+		 * reported as the damage. */
 		for (int c = 0; c < SM_SEC_N; c++) {
 			int pad_ok = 1;
 
@@ -1173,8 +1447,8 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 				goto fail;
 			}
 		}
-		for (size_t b = 0; b < n_blocks((size_t)h.ref_len); b++)
-			bad_seq |= s.seq_bad[b];
+		for (int64_t j = 0; j < s.n_ref_jobs; j++)
+			bad_seq |= s.seq_bad[j];
 		if (bad_seq) {
 			sm_log(SM_LOG_ERROR, "%s: corrupt index: its reference holds a base code "
 			       "above %d", path, SM_BASE_N);
@@ -1189,31 +1463,23 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 			       (long long)h.n_pos);
 			goto fail;
 		}
-		kc.idx = idx;
-		kc.n_pos = h.n_pos;
-		kc.bad = malloc((size_t)n_kj * sizeof *kc.bad);
-		kc.what = malloc((size_t)n_kj);
-		kc.bad_pos = malloc((size_t)n_kj * sizeof *kc.bad_pos);
-		if (!kc.bad || !kc.what || !kc.bad_pos)
-			goto oom;
-		run_jobs(opt.n_threads, n_kj, keycheck_job, &kc);
-		for (int64_t j = 0; j < n_kj && first_bad < 0; j++)
-			if (kc.bad[j] >= 0)
-				first_bad = kc.bad[j], j_bad = (int)j;
+		for (int64_t j = 0; j < s.n_kj && first_bad < 0; j++)
+			if (s.bad[j] >= 0)
+				first_bad = s.bad[j], j_bad = j;
 		if (first_bad >= 0) {
 			int64_t t = first_bad;
 
-			if (kc.what[j_bad] == KEY_ORDER)
+			if (s.what[j_bad] == KEY_ORDER)
 				sm_log(SM_LOG_ERROR, "%s: corrupt index: key %lld is not above the key "
 				       "before it", path, (long long)t);
-			else if (kc.what[j_bad] == KEY_OFFSET)
+			else if (s.what[j_bad] == KEY_OFFSET)
 				sm_log(SM_LOG_ERROR, "%s: corrupt index: offset %lld (%lld) does not "
 				       "increase within 0..%lld", path, (long long)t + 1,
 				       (long long)idx->start[t + 1], (long long)h.n_pos);
 			else
 				sm_log(SM_LOG_ERROR, "%s: corrupt index: position %lld of key %lld is "
 				       "out of order or outside the %lld-base reference", path,
-				       (long long)kc.bad_pos[j_bad], (long long)t, (long long)h.ref_len);
+				       (long long)s.bad_pos[j_bad], (long long)t, (long long)h.ref_len);
 			goto fail;
 		}
 	} else if (idx->bucket) {
@@ -1223,11 +1489,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 		goto oom;
 	if (opt.fasta_path && check_fasta(path, opt.fasta_path, &h, ref) < 0)
 		goto fail;
-	free(s.bs);
-	free(s.seq_bad);
-	free(kc.bad);
-	free(kc.what);
-	free(kc.bad_pos);
+	pass_free(&s);
 	if (ref_out)
 		*ref_out = ref;
 	else
@@ -1240,11 +1502,7 @@ fail:
 		close(fd);
 	if (map)
 		munmap(map, (size_t)st.st_size);
-	free(s.bs);
-	free(s.seq_bad);
-	free(kc.bad);
-	free(kc.what);
-	free(kc.bad_pos);
+	pass_free(&s);
 	sm_ref_destroy(ref);
 	sm_index_destroy(idx);
 	return NULL;

@@ -5,7 +5,7 @@
  * canonical form (the lesser of the k-mer and its reverse complement) is a
  * minimizer.  The index maps a minimizer hash to its reference positions.
  *
- * File format (little-endian), version 3: the header sm_index_head_t, then
+ * File format (little-endian), version 4: the header sm_index_head_t, then
  * the sections of enum sm_index_sec in that order, each padded with zeros
  * to a multiple of 8 bytes (sm_index_layout gives their offsets; the file
  * ends where the last one does):
@@ -17,15 +17,20 @@
  *   n_pos).
  * The file holds all that mapping needs of the reference, so 'scanmap map'
  * maps it (mmap) instead of parsing the FASTA again.  Each section has its
- * own sm_index_checksum() in the header, and the header one of its own.
+ * own checksum in the header, and the header one of its own: the header's
+ * and the reference sections' are sm_index_checksum() of their bytes; the
+ * keys', offsets' and positions' are taken per block of a fixed number of
+ * keys, so that the loader sums and checks each block in one pass
+ * (index.c, "the checksum").  Version 3 had the same sections with every
+ * checksum taken per 1 MiB block: it is refused (rebuild it).
  * The header records the FASTA's size and modification time: a FASTA of
  * another size is refused as another reference; one of the same size but
  * another time is read and compared base for base (a copy that did not keep
  * the time), and refused if it differs.
  *
  * sm_index_load rejects, with a message naming the file, a file that is not
- * an index, of another version (1 and 2 did not hold the reference: rebuild
- * it), truncated or longer than its counts say, whose checksums do not
+ * an index, of another version (1 and 2 did not hold the reference, 3 had
+ * other checksums: rebuild it), truncated or longer than its counts say, whose checksums do not
  * match, built from another reference, or whose structure is wrong although
  * the checksums match (a crafted file): k or w out of range, contig lengths
  * or names that do not add up, ambiguity runs outside the reference or
@@ -47,7 +52,7 @@
 #include "io/hd.h"
 #include "io/ref.h"
 
-#define SM_INDEX_VERSION 3
+#define SM_INDEX_VERSION 4
 #define SM_INDEX_DEFAULT_K 15
 #define SM_INDEX_DEFAULT_W 10
 #define SM_INDEX_MIN_K 4
@@ -80,7 +85,7 @@ typedef struct {
 	/* The FASTA's size and modification time when it was read (all 0 for
 	 * a reference from memory: nothing to compare). */
 	int64_t fasta_size, fasta_mtime_s, fasta_mtime_ns;
-	uint64_t sum[SM_SEC_N]; /* sm_index_checksum() of each padded section */
+	uint64_t sum[SM_SEC_N]; /* each section's checksum (above) */
 	uint64_t head_sum;      /* sm_index_checksum() of the bytes above */
 } sm_index_head_t;
 
@@ -220,8 +225,9 @@ void sm_index_get_many(const sm_index_t *idx, int64_t n, const sm_mini_t *m, int
 
 /* The index file's checksum of data[0..n) (see the file format above): a
  * fast 64-bit hash that any change confined to one 8-byte word always
- * changes, computed per SM_INDEX_SUM_BLOCK bytes so that threads can share
- * it.  Exposed for tests and benchmarks. */
+ * changes, computed per block of 1 MiB so that threads can share it.  The
+ * key, offset and position sections are summed with the same chains but
+ * per block of keys (index.c). */
 uint64_t sm_index_checksum(const void *data, size_t n);
 
 void sm_index_destroy(sm_index_t *idx);

@@ -73,6 +73,7 @@ typedef struct {
 	int max_read_len;
 	int batch_reads;         /* read limit of one batch */
 	uint64_t batch_cells;    /* cell budget of one batch */
+	int64_t batch_bases;     /* -K: bases of one batch at most (0: no limit) */
 	uint64_t cells_per_base; /* cells a read base costs (exhaustive mode), else 0 */
 	int sample_left;         /* pairs still to read into the insert-size sample */
 	int sample_job_pairs;    /* pairs of one sample job */
@@ -203,6 +204,7 @@ static int fill_job(reader_t *rd, job_t *j)
 {
 	sm_batch_t *b = j->b;
 	uint64_t cells = 0;
+	int64_t bases = 0;
 	int unit = rd->paired ? SM_STRANDS : 1, limit = rd->batch_reads;
 
 	sm_batch_clear(b);
@@ -210,7 +212,9 @@ static int fill_job(reader_t *rd, job_t *j)
 	if (j->sample)
 		limit = SM_STRANDS * (rd->sample_left < rd->sample_job_pairs ? rd->sample_left :
 				      rd->sample_job_pairs);
-	while (b->n + unit <= limit && (j->sample || b->n == 0 || cells < rd->batch_cells)) {
+	while (b->n + unit <= limit && (j->sample || b->n == 0 ||
+					(cells < rd->batch_cells &&
+					 (!rd->batch_bases || bases < rd->batch_bases)))) {
 		sm_read_t *r;
 		int rc;
 
@@ -224,8 +228,10 @@ static int fill_job(reader_t *rd, job_t *j)
 			return rc;
 		if (read_max_len_check(rd, r, unit) < 0)
 			return -1;
-		for (int k = 0; k < unit; k++)
+		for (int k = 0; k < unit; k++) {
 			cells += rd->cells_per_base * (uint64_t)r[k].len;
+			bases += r[k].len;
+		}
 		b->n += unit;
 		if (j->sample)
 			rd->sample_left--;
@@ -768,6 +774,7 @@ int sm_map_run(const sm_opt_t *o)
 		rd->batch_cells = SM_BATCH_CELLS_CPU;
 	}
 	rd->batch_reads -= rd->batch_reads % SM_STRANDS;
+	rd->batch_bases = o->batch_bases;
 	rd->cells_per_base = p.ctx->seeded ? 0 : SM_STRANDS * (uint64_t)p.ctx->ref->total;
 	/* A fixed model (-I) needs no sample.  The sample is cut into one job
 	 * per worker, so that all of them map it. */

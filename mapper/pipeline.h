@@ -13,7 +13,7 @@
  * Reads are cut into batches of at most SM_BATCH_MAX_READS reads (fewer
  * for the CPU engine) whose scan (read length x 2 strands x reference
  * length cells) stays within a per-engine cell budget, so a batch takes
- * seconds whatever the reference.
+ * seconds whatever the reference; -K caps a batch's bases as well.
  * A fixed pool of batches circulates (SM_BATCHES_PER_WORKER per worker plus
  * SM_BATCHES_SPARE), so memory does not grow with the input.  The writer
  * emits batches in input order, so the output does not depend on -t.

@@ -5,8 +5,8 @@
 # (a report aborts the process: halt_on_error), leak reports included.
 # Mapping runs: the bundled example single-end and as pairs, exhaustive and
 # seeded (with a saved index and one built in memory), -t 1 and -t 3, SAM and
-# BAM, -N 2; and failing runs (bad input, bad index, -o on an input), which
-# must fail cleanly with nothing reported.
+# BAM, -N 2; and failing runs (bad input, bad index, -o on an input, SAM, BAM
+# and CRAM to a full disk), which must fail cleanly with nothing reported.
 set -uo pipefail
 build=${1:?usage: asan.sh BUILD}
 cd "$(dirname "$0")/.." || exit 1
@@ -77,14 +77,30 @@ printf '@bad\nACGT\n+\nII\n' >"$tmp/bad.fq"
 step "bad reads fail cleanly" fail "$bin" map -o "$tmp/bad.sam" "$tmp/ref.fa" "$tmp/bad.fq"
 head -c 300 "$tmp/ref.fa.smi" >"$tmp/cut.smi" && mv "$tmp/cut.smi" "$tmp/ref.fa.smi"
 step "cut index fails cleanly" fail "$bin" map --mode seeded "$tmp/ref.fa" "$reads"
+rm -f "$tmp/ref.fa.smi"   # the runs below must fail for their own reasons
 step "-o the reference fails cleanly" fail "$bin" map -o "$tmp/ref.fa" "$tmp/ref.fa" "$reads"
+# full_disk WHAT: the run just made must have failed on writing its output.
+full_disk() {
+	grep -qE 'cannot (finish )?writ' "$tmp/err" ||
+		{ echo "FAIL $1: failed before writing: $(grep -m 1 error "$tmp/err")"; n_fail=$((n_fail + 1)); }
+}
 step "-o /dev/full fails cleanly" fail "$bin" map -o /dev/full "$tmp/ref.fa" "$reads"
-ln -s /dev/full "$tmp/full.bam"
-# Without leak detection: when a BGZF close fails, libhts does not free
-# its file buffers (the leaked blocks are hfile_init's, inside libhts); the
-# run must still fail cleanly, which this checks.
-step "BAM to a full disk fails cleanly" fail env ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
-	"$bin" map -t 2 -o "$tmp/full.bam" "$tmp/ref.fa" "$reads"
+full_disk "-o /dev/full"
+# BAM and CRAM to a full disk: htslib does not free an output whose close
+# fails (tests/lsan-htslib-close.supp says where and why), so these two runs,
+# and only they, suppress leaks allocated inside libhts; scanmap's own are
+# still reported.  The suppression must still be needed: when an htslib
+# release frees the output, the run says so and the file can go.
+supp=$PWD/tests/lsan-htslib-close.supp
+for fmt in bam cram; do
+	ln -s /dev/full "$tmp/full.$fmt"
+	step "${fmt^^} to a full disk fails cleanly, nothing leaked outside libhts" fail \
+		env LSAN_OPTIONS="suppressions=$supp:print_suppressions=1" \
+		"$bin" map -t 2 -o "$tmp/full.$fmt" "$tmp/ref.fa" "$reads"
+	full_disk "${fmt^^} to a full disk"
+	grep -q 'libhts.so$' "$tmp/err" ||
+		echo "note ${fmt^^} to a full disk: htslib leaked nothing: $supp is no longer needed"
+done
 head -n 40 "$tmp/r2n.fq" >"$tmp/short.fq"
 step "pairs out of step fail cleanly" fail "$bin" map "$tmp/ref.fa" "$tmp/r1.fq" "$tmp/short.fq"
 printf '@*\nACGT\n+\nIIII\n' >"$tmp/star.fq"

@@ -103,9 +103,11 @@ bad_index "index cut in its tables" "truncated or corrupt index"
 { printf 'SMIDX\377'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
 bad_index "other index version" "index version 255"
 { printf 'SMIDX\001'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
-bad_index "version-1 index (no checksum)" "index version 1, this scanmap reads version 3: rebuild it"
+bad_index "version-1 index (no checksum)" "index version 1, this scanmap reads version 4: rebuild it"
 { printf 'SMIDX\002'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
-bad_index "version-2 index (no reference)" "index version 2, this scanmap reads version 3: rebuild it"
+bad_index "version-2 index (no reference)" "index version 2, this scanmap reads version 4: rebuild it"
+{ printf 'SMIDX\003'; tail -c +7 "$tmp/good.smi"; } >"$tmp/ref.fa.smi"
+bad_index "version-3 index (older checksums)" "index version 3, this scanmap reads version 4: rebuild it with 'scanmap index'"
 # One flipped bit of k (the header's first byte after the version): the
 # checksum catches what the range check cannot.
 cp "$tmp/good.smi" "$tmp/ref.fa.smi"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# threads.sh — the output is the same whatever -t (several batches in flight),
-# records come in input order, one primary per read.
+# threads.sh — the output is the same whatever -t (several batches in flight)
+# and batch size (-K), records come in input order, one primary per read.
 source "$(dirname "$0")/lib.bash"
 
 refseq=$(random_seq 3000 31)
@@ -24,6 +24,12 @@ for t in 1 2 3; do
 done
 check "-t 1 and -t 2 give identical SAM" cmp -s "$tmp/t1.sam" "$tmp/t2.sam"
 check "-t 1 and -t 3 give identical SAM" cmp -s "$tmp/t1.sam" "$tmp/t3.sam"
+# -K: batches of one read (-K 1) and of a few (-K 500) instead of 256.
+for k in 1 500; do
+	run "$SCANMAP" map -t 3 -K "$k" -v 4 "$tmp/ref.fa" "$tmp/reads.fq"
+	expect_status 0 "-K $k"
+	check "-t 3 -K $k gives identical SAM" cmp -s "$tmp/t1.sam" <(grep -v '^@PG' "$tmp/out")
+done
 # (reads across the two contigs' junction are split reads: their supplementary
 # records, 0x800, follow their primary)
 check "one primary record per read, in input order, names cut at the space" bash -c \

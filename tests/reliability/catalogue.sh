@@ -110,6 +110,8 @@ case_ "index: one position byte changed" error map --mode seeded -o out.sam ref.
 case_ "index: version 1 (no checksum)" error map --mode seeded -o out.sam ref.fa reads.fq
 { printf 'SMIDX\002'; tail -c +7 good.smi; } >ref.fa.smi
 case_ "index: version 2 (no reference)" error map --mode seeded -o out.sam ref.fa reads.fq
+{ printf 'SMIDX\003'; tail -c +7 good.smi; } >ref.fa.smi
+case_ "index: version 3 (older checksums)" error map --mode seeded -o out.sam ref.fa reads.fq
 cp good.smi ref.fa.smi; cp -p ref.fa ref.fa.keep; printf '>c3\nACGT\n' >>ref.fa
 case_ "index: FASTA changed since (stale)" error map --mode seeded -o out.sam ref.fa reads.fq
 mv ref.fa.keep ref.fa

@@ -9,7 +9,8 @@
  * rejected; the fault sweep (SM_FLIPS random bit flips over header and
  * body, and a truncation at every SM_CUT_STEP-th length) and crafted files
  * whose checksums match but whose structure is wrong all end in an error
- * naming the file. */
+ * naming the file.  The bucket table is compared entry by entry with its
+ * definition. */
 #include "tests/unit/unit.h"
 
 #include <sys/stat.h>
@@ -37,6 +38,23 @@ static sm_ref_t *random_ref(int n_contig, int len)
 	for (int c = 0; c < n_contig; c++)
 		free(seqs[c]);
 	free(seqs);
+	return ref;
+}
+
+/* Two copies of one random contig of len bases: every minimizer has two
+ * positions. */
+static sm_ref_t *repeat_ref(int len)
+{
+	char *seq = malloc((size_t)len + 1);
+	const char *names[2] = { "a", "b" }, *seqs[2] = { seq, seq };
+	sm_ref_t *ref = NULL;
+
+	for (int k = 0; k < len; k++)
+		seq[k] = "ACGT"[rnd(4)];
+	seq[len] = 0;
+	if (sm_ref_from_strings(2, names, seqs, &ref) < 0)
+		ref = NULL;
+	free(seq);
 	return ref;
 }
 
@@ -220,6 +238,14 @@ static void test_buckets(const sm_index_t *idx)
 	CHECK(idx->bucket && idx->bucket[0] == 0 &&
 	      idx->bucket[(size_t)1 << idx->bucket_bits] == (uint32_t)idx->n_key,
 	      "bucket table spans the %lld keys (%d bits)", (long long)idx->n_key, idx->bucket_bits);
+	/* Entry by entry: the first key whose top bits are >= the entry's. */
+	for (uint64_t b = 0, t = 0; b <= (uint64_t)1 << idx->bucket_bits; b++) {
+		while ((int64_t)t < idx->n_key &&
+		       idx->key[t] >> (SM_HASH_BITS - idx->bucket_bits) < b)
+			t++;
+		bad += idx->bucket[b] != t;
+	}
+	CHECK(bad == 0, "every bucket entry is its first key (%d not)", bad);
 	for (int64_t t = 0; t < 4 * idx->n_key + 4; t++) {
 		uint32_t h = t < idx->n_key ? idx->key[t] :
 			     t < 2 * idx->n_key ? idx->key[t - idx->n_key] + 1 :
@@ -383,6 +409,28 @@ static void pos_outside(uint8_t *d, const sm_index_head_t *h, const int64_t *off
 	memcpy(d + off[SM_SEC_POS] + 8 * (h->n_pos - 1), &v, 8);
 }
 
+/* The first position of the last key (of an index where every key has
+ * two): keys that far in are checked by another job than the first. */
+static int64_t *late_pair(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
+{
+	const int64_t *start = (const int64_t *)(d + off[SM_SEC_START]);
+
+	return (int64_t *)(d + off[SM_SEC_POS]) + start[h->n_key - 1];
+}
+
+static void pos_swapped(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
+{
+	int64_t *p = late_pair(d, h, off), v = p[0];
+
+	p[0] = p[1];
+	p[1] = v;
+}
+
+static void pos_negative(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
+{
+	late_pair(d, h, off)[0] = -2;
+}
+
 static void big_k(uint8_t *d, const sm_index_head_t *h, const int64_t *off)
 {
 	int32_t k = SM_INDEX_MAX_K + 1;
@@ -442,9 +490,9 @@ static void set_mtime(const char *path, time_t t)
 
 int main(void)
 {
-	sm_ref_t *mem, *ref, *other, *held;
-	sm_index_t *idx, *back;
-	char path[512], fa[512], ofa[512];
+	sm_ref_t *mem, *ref, *other, *held, *rep;
+	sm_index_t *idx, *back, *ridx;
+	char path[512], fa[512], ofa[512], rpath[512];
 	FILE *fp;
 	long size;
 
@@ -494,6 +542,19 @@ int main(void)
 	crafted(path, "base code above N", "base code", bad_base);
 	crafted(path, "contig longer than the reference", "contig lengths", long_contig);
 	crafted(path, "names not NUL-terminated", "contig table", bad_name);
+
+	/* Positions within a key, in an index of a repeated contig (two
+	 * positions per key, more keys than one check job takes). */
+	rep = repeat_ref(50000);
+	ridx = rep ? sm_index_build(rep, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0) : NULL;
+	snprintf(rpath, sizeof rpath, "%s", tmp_path("rep.smi"));
+	CHECK(ridx && ridx->n_key > 8192 && ridx->start[ridx->n_key] == 2 * ridx->n_key &&
+	      sm_index_save(ridx, rep, rpath, 2) == 0, "index of a repeated contig: %lld keys",
+	      ridx ? (long long)ridx->n_key : 0LL);
+	crafted(rpath, "a key's positions out of order", "out of order", pos_swapped);
+	crafted(rpath, "a key's first position negative", "out of order or outside", pos_negative);
+	sm_index_destroy(ridx);
+	sm_ref_destroy(rep);
 
 	/* The FASTA beside it: another size, the same contents at another
 	 * time, other contents of the same size and time. */
