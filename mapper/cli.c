@@ -47,6 +47,7 @@ static const char *const mode_names[] = {
 static const char *const completion_names[] = {
 	[SM_COMPLETE_WEAK] = "weak",
 	[SM_COMPLETE_ALL] = "all",
+	[SM_COMPLETE_OFF] = "off",
 };
 
 static const char *const engine_names[] = {
@@ -183,7 +184,8 @@ void sm_usage(FILE *fp, int full)
 		"                 all: seeded again (%dx --max-occ, up to %dx --max-windows\n"
 		"                 more windows: those that could beat the hit), AS then the\n"
 		"                 exhaustive optimum; weak: only reads without a hit or under\n"
-		"                 half a perfect score, the others get MAPQ <= 15 [%s]\n"
+		"                 half a perfect score, the others get MAPQ <= 15; off: only\n"
+		"                 those reads, the others unchecked [%s]\n"
 		"                 A seeded read with no window, or no hit reaching -T, is\n"
 		"                 aligned exhaustively when the reference is under the auto\n"
 		"                 bound, else written unmapped.  With the GPU engine the\n"

@@ -483,6 +483,9 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len))
 		return RETRY_NONE;
+	if (ctx->opt.completion == SM_COMPLETE_OFF)
+		return (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match ?
+		       RETRY_COMPLETE : RETRY_NONE;
 	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left, skip,
 				  res->win, res->n_win, seq, r->len, best);
 	if (settled != 0)

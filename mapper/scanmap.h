@@ -100,10 +100,13 @@ typedef enum {
  * within seeding's reach), or its MAPQ is capped at 15.  WEAK: only the
  * reads without a hit or under half a perfect score are completed, the
  * others capped (the default: the pass is costly for reads inside
- * high-copy repeats).  ALL: every such read is completed. */
+ * high-copy repeats).  ALL: every such read is completed.  OFF: no read is
+ * checked; reads without a hit or under half a perfect score are completed
+ * (the cheapest: MAPQ does not know what seeding left out). */
 typedef enum {
 	SM_COMPLETE_WEAK = 0,
 	SM_COMPLETE_ALL,
+	SM_COMPLETE_OFF,
 } sm_complete_t;
 
 #define SM_AUTO_MAX_REF_CPU 1000000
