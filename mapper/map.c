@@ -90,6 +90,7 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_left);
 	free(ws->seed_skip);
 	free(ws->seed_skip_at);
+	free(ws->retry_how);
 	free(ws->seed_margin);
 	free(ws->seed_win);
 	free(ws->seed_gap);
@@ -151,6 +152,7 @@ static int ws_reserve_reads(sm_tbuf_t *ws, int n)
 	    !(ws->seed_nwin = realloc(ws->seed_nwin, (size_t)n * sizeof *ws->seed_nwin)) ||
 	    !(ws->seed_left = realloc(ws->seed_left, (size_t)n * sizeof *ws->seed_left)) ||
 	    !(ws->seed_skip_at = realloc(ws->seed_skip_at, (size_t)n * sizeof *ws->seed_skip_at)) ||
+	    !(ws->retry_how = realloc(ws->retry_how, (size_t)n * sizeof *ws->retry_how)) ||
 	    !(ws->seed_margin = realloc(ws->seed_margin, (size_t)n * sizeof *ws->seed_margin)))
 		goto oom;
 	return 0;
@@ -425,6 +427,13 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * ws->seed_win, what those leave out in ws->seed_gap, their strands' window
  * references and scans as seed_reads lists them.  It runs on this thread
  * whatever the engine, so its windows do not depend on the engine. */
+/* What the second pass does for a read (needs_retry): nothing; the
+ * completion pass; seeding again with the relaxed limits (retry_opt), as
+ * a read without a hit or under half a perfect score always was, its
+ * first windows kept (RESEED_UNSURE: and the read is unsure after); or
+ * only the unsure mark. */
+enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE };
+
 static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 			  const res_t *res, int stride)
 {
@@ -440,11 +449,23 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	for (int t = 0; t < n; t++) {
 		int k = ws->seed_todo[t];
 		const res_t *rs = &res[k];
-		int nw = sm_seed_complete(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
-					  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
-					  rs->prim >= 0 ? rs->cand[0].score : 0, rs->win, rs->n_win,
-					  &ws->wref, &ws->seed_gap[t]);
+		int nw;
 
+		if (ws->retry_how[t] == RETRY_COMPLETE) {
+			nw = sm_seed_complete(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
+					      &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
+					      rs->prim >= 0 ? rs->cand[0].score : 0, rs->win, rs->n_win,
+					      &ws->wref, &ws->seed_gap[t]);
+		} else {
+			nw = sm_seed_find(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
+					  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
+					  &ws->wref, NULL, NULL);
+			if (nw >= 0)
+				nw = sm_windows_add(&ws->wref, ctx->ref, rs->win, rs->n_win);
+			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
+			ws->seed_gap[t].left = ws->retry_how[t] == RETRY_RESEED_UNSURE ?
+					       SM_SEED_UNREACHABLE : 0;
+		}
 		if (nw < 0)
 			return -1;
 		if (nw > 0)
@@ -459,8 +480,6 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	return 0;
 }
 
-/* What the completion pass does for a read (needs_retry). */
-enum { RETRY_NONE, RETRY_COMPLETE, RETRY_UNSURE };
 
 /* RETRY_COMPLETE if read r's first seeded result res (its first pass's
  * skipped k-mers: skip, as sm_seed_find leaves them) could be beaten at a
@@ -476,23 +495,27 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	int32_t best;
 	int settled;
 
+	int all = ctx->opt.completion == SM_COMPLETE_ALL, low;
+
 	if (res->exhaustive)
 		return RETRY_NONE;
 	if (res->prim < 0)
-		return RETRY_COMPLETE;
+		return all ? RETRY_COMPLETE : RETRY_RESEED;
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len))
 		return RETRY_NONE;
+	low = (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match;
 	if (ctx->opt.completion == SM_COMPLETE_OFF)
-		return (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match ?
-		       RETRY_COMPLETE : RETRY_NONE;
+		return low ? RETRY_RESEED : RETRY_NONE;
 	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left, skip,
 				  res->win, res->n_win, seq, r->len, best);
-	if (settled != 0)
-		return settled < 0 ? -1 : RETRY_NONE;
-	return ctx->opt.completion == SM_COMPLETE_ALL ||
-	       (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match ?
-	       RETRY_COMPLETE : RETRY_UNSURE;
+	if (settled < 0)
+		return -1;
+	if (all)
+		return settled ? RETRY_NONE : RETRY_COMPLETE;
+	if (low)
+		return settled ? RETRY_RESEED : RETRY_RESEED_UNSURE;
+	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -526,8 +549,10 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			if (todo == RETRY_UNSURE)
 				for (int c = 0; c < res[k].n_cand; c++)
 					res[k].cand[c].unsure = 1;
-			if (todo == RETRY_COMPLETE)
+			if (todo != RETRY_NONE && todo != RETRY_UNSURE) {
+				ws->retry_how[n_todo] = (uint8_t)todo;
 				ws->seed_todo[n_todo++] = k;
+			}
 		}
 		if ((pass == 0 ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
 				 complete_reads(ctx, ws, reads, n_todo, res, stride[1])) < 0)

@@ -243,6 +243,7 @@ struct sm_tbuf_s {
 	sm_seed_left_t *seed_left; /* what seed_todo[t]'s first pass left out */
 	uint8_t *seed_skip;        /* its skipped k-mers (sm_seed_find), from seed_skip_at[t] */
 	int64_t *seed_skip_at, m_seed_skip;
+	uint8_t *retry_how;        /* the second pass's RETRY_* of seed_todo[t] (map.c) */
 	int64_t *seed_margin;
 	sm_window_t *seed_win;   /* seed_todo[t]'s windows from t * (the pass's most), seed_nwin[t] */
 	int64_t m_seed_win;

@@ -417,6 +417,19 @@ oom:
 	return -1;
 }
 
+int32_t sm_windows_add(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *more, int32_t m)
+{
+	if (sm_grow((void **)&w->win, &w->cap_win, (int64_t)w->n_win + m, sizeof *w->win) < 0) {
+		sm_log(SM_LOG_ERROR, "seeding: out of memory");
+		return -1;
+	}
+	if (m > 0)
+		memcpy(w->win + w->n_win, more, (size_t)m * sizeof *more);
+	qsort(w->win, (size_t)(w->n_win + m), sizeof *w->win, cmp_window);
+	w->n_win = sm_windows_merge(w->win, w->n_win + m, ref->offset, ref->n_contig);
+	return w->n_win;
+}
+
 int32_t sm_windows_of_strand(const sm_window_t *win, int32_t n, int st, sm_window_t *out)
 {
 	int32_t m = 0;

@@ -171,6 +171,11 @@ int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		 const uint8_t *read, int32_t n, sm_wref_t *w, sm_seed_left_t *left,
 		 uint8_t *skip);
 
+/* Adds windows more[0..m) (sorted, merged, as sm_seed_find leaves them) to
+ * w->win[0..w->n_win), sorted and merged again.  Returns the new count, or
+ * -1 when out of memory (logged). */
+int32_t sm_windows_add(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *more, int32_t m);
+
 /* The windows among win[0..n) that strand st's clusters made (the ones
  * that strand is scanned in), in order, into out (room for n); returns
  * their number. */
