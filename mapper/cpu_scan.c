@@ -211,7 +211,6 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t 
 {
 	const sm_cpu_score_t *sc = ws->sc;
 	const int shift = sm_locus_shift(&sc->score, q->len);
-	const uint8_t first = sm_cpu_first_code(q);
 	const int wide = SM_CPU_N_WIDTHS - 1;
 	int32_t *hp = (int32_t *)(void *)ws->hp[wide];
 	int32_t *f = (int32_t *)(void *)ws->f[wide];
@@ -234,8 +233,7 @@ static int scan_scalar(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t 
 			memset(cm, 0, sizeof(*cm) * (size_t)cols);
 			for (int32_t i = 1; i <= q->len; i++) {
 				uint8_t code = q->seq[i - 1] < SM_BASE_N ? q->seq[i - 1] : SM_BASE_N;
-				const int8_t *lut = sm_cpu_lut_row(sc, i == 1 ? SM_CPU_FIRST_ROW : code,
-								   first);
+				const int8_t *lut = i == 1 ? ws->lut1 : sc->lut[code];
 				/* Along the row the scan form keeps the dependency chain
 				 * short: s = E~ = max(H~, E~ - E), H = max(H~, E~ - O).
 				 * E(i, j) = E~(i, j-1) - O - E; a zero E from the left
@@ -340,6 +338,8 @@ int sm_cpu_scan(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q, sm_
 	}
 	if (grow_rows(ws, q->len) != 0)
 		return -1;
+	/* Codes above N are N (io/base.h). */
+	ws->lut1 = ws->sc->lut1[q->seq[0] < SM_BASE_N ? q->seq[0] : SM_BASE_N];
 	if (ws->isa == SM_CPU_ISA_SCALAR)
 		return scan_scalar(ws, ref, q, out, st);
 	return isa_kernels[ws->isa](ws, ref, q, out, st);

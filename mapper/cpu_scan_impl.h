@@ -71,6 +71,7 @@
 struct sm_cpu_scan_s {
 	sm_cpu_isa_t isa;
 	const sm_cpu_score_t *sc;  /* the scoring in kernel form (the creator's) */
+	const int8_t *lut1;     /* the query's row-1 table: sc->lut1[its first base] */
 	int allowed;            /* bit k set: width 8 << k may be used (ISA, ladder, scoring) */
 	int32_t cap_rows;       /* rows the boundary arrays hold */
 	int32_t *hb;            /* [cap_rows + 1] H(i, last column of previous tile) */
@@ -119,19 +120,6 @@ int sm_cpu_kernel_avx2(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t 
 		       sm_scan_t *out, sm_engine_stats_t *st);
 int sm_cpu_kernel_avx512(sm_cpu_scan_t *ws, const sm_ref_t *ref, const sm_query_t *q,
 			 sm_scan_t *out, sm_engine_stats_t *st);
-
-/* The substitution table of profile row `code`: a read base's (0..N), or
- * row 1's (SM_CPU_FIRST_ROW) for a read whose first base is `first`. */
-static inline const int8_t *sm_cpu_lut_row(const sm_cpu_score_t *sc, int code, uint8_t first)
-{
-	return code == SM_CPU_FIRST_ROW ? sc->lut1[first] : sc->lut[code];
-}
-
-/* The read's first base as a row-1 table index (codes above N are N). */
-static inline uint8_t sm_cpu_first_code(const sm_query_t *q)
-{
-	return q->seq[0] < SM_BASE_N ? q->seq[0] : SM_BASE_N;
-}
 
 /* Offers column `col` (global) with score s to out if it can change it: a
  * column scoring below the last of a full list can never enter it nor move

@@ -620,7 +620,7 @@ static void stripe_full(uint8_t *restrict sref, const uint8_t *seq, int W)
 /* Striped reference codes and the profile rows of the tile (one per read
  * code, and row 1's with the 5' bonus when there is one). */
 static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W,
-			  const sm_cpu_score_t *sc, uint8_t first)
+			  const sm_cpu_score_t *sc)
 {
 	uint8_t *restrict sref = ws->sref;
 	if (cols == SM_CPU_TILE_COLS)
@@ -635,7 +635,7 @@ static void build_profile(sm_cpu_scan_t *ws, const uint8_t *seq, int cols, int W
 			sref[(size_t)v * SM_SEGS + l] = SM_BASE_N;
 	}
 	for (int code = 0; code < sc->n_prof; code++) {
-		V lut = v_lut(sm_cpu_lut_row(sc, code, first));
+		V lut = v_lut(code == SM_CPU_FIRST_ROW ? ws->lut1 : sc->lut[code]);
 		uint8_t *dst = ws->prof + (size_t)code * SM_CPU_TILE_COLS;
 		for (int v = 0; v < W; v++) {
 			V idx = v_load((const V *)(const void *)(ws->sref + (size_t)v * SM_SEGS));
@@ -684,8 +684,7 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 {
 	const int W = (cols + SM_SEGS - 1) / SM_SEGS;
 	const size_t n8 = (size_t)W * SM_SEGS;
-	const int allowed = ws->allowed;
-	const int k_min = __builtin_ctz((unsigned)allowed);
+	const int k_min = __builtin_ctz((unsigned)ws->allowed);
 	/* Columns below the floor of the top list at the start of the tile
 	 * can never be offered (the floor only rises), so the column maxima
 	 * need only the rows that reach it. */
@@ -695,7 +694,7 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 	uint32_t rowmax = 0, hin = 0, fmax[SM_MAX_BLOCKS] = { 0 };
 	uint8_t hot[SM_MAX_BLOCKS] = { 0 };
 
-	build_profile(ws, seq, cols, W, sc, sm_cpu_first_code(q));
+	build_profile(ws, seq, cols, W, sc);
 	fill_zero(ws->hp[k], n8, k);
 	fill_zero(ws->f[k], n8, k);
 	for (int32_t i = 1; i <= q->len; i++) {
@@ -710,7 +709,7 @@ static void scan_tile(sm_cpu_scan_t *ws, const uint8_t *seq, int64_t t0, int col
 			code = SM_CPU_FIRST_ROW;
 			in += (uint32_t)sc->clip5;
 		}
-		int nk = pick_width(k, (int64_t)in + sc->match, allowed);
+		int nk = pick_width(k, (int64_t)in + sc->match, ws->allowed);
 		if (nk != k) {
 			convert_rows(ws, n8, k, nk);
 			k = nk;
