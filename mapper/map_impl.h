@@ -91,8 +91,10 @@
  * its best score is scanned.  A read for which a better locus cannot be
  * ruled out is unsure: its MAPQ is at most SM_MAPQ_UNSURE, below 20 (the
  * usual bar of a confident placement) though above 10.  --completion weak
- * completes only reads without a hit or under 1/SM_RETRY_BELOW of a perfect
- * match; the other unsettled reads are unsure without the pass. */
+ * and off seed reads without a hit or under 1/SM_RETRY_BELOW of a perfect
+ * match again with the relaxed limits instead (cheaper: their many
+ * clusters each need a bound in the completion pass), keeping the first
+ * windows; weak marks unsettled reads unsure, off checks nothing. */
 #define SM_MAPQ_UNSURE 15
 #define SM_RETRY_BELOW 2
 

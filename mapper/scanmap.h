@@ -97,12 +97,11 @@ typedef enum {
  * whose first windows may have missed a better locus (the seeding limits
  * left out enough seeds for one) is either seeded again and scanned at
  * every locus that could beat it (then its AS is the exhaustive optimum
- * within seeding's reach), or its MAPQ is capped at 15.  WEAK: only the
- * reads without a hit or under half a perfect score are completed, the
- * others capped (the default: the pass is costly for reads inside
- * high-copy repeats).  ALL: every such read is completed.  OFF: no read is
- * checked; reads without a hit or under half a perfect score are completed
- * (the cheapest: MAPQ does not know what seeding left out). */
+ * within seeding's reach), or its MAPQ is capped at 15.  WEAK: capped (the
+ * default: the pass is costly for reads inside high-copy repeats).  ALL:
+ * completed.  OFF: not checked (MAPQ does not know what seeding left out).
+ * Under WEAK and OFF, reads without a hit or under half a perfect score
+ * are seeded again with the relaxed limits. */
 typedef enum {
 	SM_COMPLETE_WEAK = 0,
 	SM_COMPLETE_ALL,
