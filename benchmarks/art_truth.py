@@ -28,7 +28,9 @@ def origins(sam):
             q, flag, contig, pos, _, cigar = line.split("\t", 6)[:6]
             flag = int(flag)
             mate = 1 if flag & 64 else 2 if flag & 128 else 0
-            span = sum(int(n) for n, _ in CIGAR_REF.findall(cigar))
+            # ART can write a read as all insertion (250I seen with -ss MSv3): no reference
+            # span; it is taken as one base at POS.
+            span = max(1, sum(int(n) for n, _ in CIGAR_REF.findall(cigar)))
             out[(q, mate)] = (contig, int(pos), int(pos) + span - 1, "-" if flag & 16 else "+")
     return out
 
