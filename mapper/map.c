@@ -518,6 +518,13 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
+/* Marks every candidate of res unsure (SM_MAPQ_UNSURE caps its MAPQ). */
+static void mark_unsure(res_t *res)
+{
+	for (int c = 0; c < res->n_cand; c++)
+		res->cand[c].unsure = 1;
+}
+
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
  * then the scans of both strands against them for the whole batch at once
  * (one GPU call, or the worker's CPU scan), then each read's candidates;
@@ -537,9 +544,10 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n; k++) {
-			int todo = pass == 0 ? RETRY_COMPLETE :
-				   needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
+		for (int k = 0; k < n && pass == 0; k++)
+			ws->seed_todo[n_todo++] = k;
+		for (int k = 0; k < n && pass == 1; k++) {
+			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
 					       ws->seed_skip + ws->seed_skip_at[k], &res[k]);
 
 			if (todo < 0) {
@@ -547,8 +555,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				return -1;
 			}
 			if (todo == RETRY_UNSURE)
-				for (int c = 0; c < res[k].n_cand; c++)
-					res[k].cand[c].unsure = 1;
+				mark_unsure(&res[k]);
 			if (todo != RETRY_NONE && todo != RETRY_UNSURE) {
 				ws->retry_how[n_todo] = (uint8_t)todo;
 				ws->seed_todo[n_todo++] = k;
@@ -579,8 +586,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				rs->left = ws->seed_left[u];
 			if (pass == 1 && !rs->exhaustive &&
 			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
-				for (int c = 0; c < rs->n_cand; c++)
-					rs->cand[c].unsure = 1;
+				mark_unsure(rs);
 		}
 		sm_ph_add(ws, PH_CANDS, &t);
 	}
