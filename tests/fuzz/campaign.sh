@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
 # campaign.sh — a fuzz campaign: every libFuzzer target for the same time.
 #
-#   tests/fuzz/campaign.sh TARGET_SECONDS JOBS OUTDIR
+#   tests/fuzz/campaign.sh TARGET_SECONDS JOBS OUTDIR [TARGET...]
 #
 # Builds the targets (make fuzz: clang) unless build/fuzz/ already holds them
 # (built elsewhere and carried here: they need only glibc and libstdc++, and
 # ISA-L from build/fuzz/lib), then runs each target for TARGET_SECONDS of
 # wall time with JOBS fuzzing processes (-jobs/-workers), one target after
-# another, growing OUTDIR/corpus/NAME from tests/fuzz/corpus/NAME.  CPU time
+# another (every tests/fuzz/fuzz_*.c, or the TARGETs named: index,
+# fastq, ...), growing OUTDIR/corpus/NAME from tests/fuzz/corpus/NAME.  CPU time
 # per target is about TARGET_SECONDS x JOBS.  Crashes go to OUTDIR/crashes/NAME/.
 # Prints, per target: executions, coverage (libFuzzer's cov and ft), corpus
 # size and crashes; the table is also in OUTDIR/summary.md.  Exits 1 if any
 # target crashed.
 set -uo pipefail
-secs=${1:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR}
-jobs=${2:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR}
-out=${3:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR}
+secs=${1:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR [TARGET...]}
+jobs=${2:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR [TARGET...]}
+out=${3:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR [TARGET...]}
+shift 3
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 
-targets=()
-for f in tests/fuzz/fuzz_*.c; do
-	t=${f##*/fuzz_}
-	targets+=("${t%.c}")
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+	for f in tests/fuzz/fuzz_*.c; do
+		t=${f##*/fuzz_}
+		targets+=("${t%.c}")
+	done
+fi
+for t in "${targets[@]}"; do
+	[[ -f tests/fuzz/fuzz_$t.c ]] || { echo "campaign: no target tests/fuzz/fuzz_$t.c" >&2; exit 1; }
 done
 missing=0
 for t in "${targets[@]}"; do
