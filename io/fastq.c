@@ -1,13 +1,18 @@
 #include "io/fastq.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/base.h"
 #include "io/lines.h"
 #include "io/log.h"
+#include "io/trace.h"
 
 /* SAM's QNAME: [!-?A-~]{1,254}. */
 #define SM_QNAME_MAX 254
@@ -19,12 +24,41 @@
 /* The letters SEQ may hold (io/base.h). */
 static const char fq_iupac[] = SM_IUPAC_LETTERS;
 
+/* Records parsed ahead (sm_fastq_ahead) travel in chunks of FQ_CHUNK, in
+ * a ring of FQ_CHUNKS: enough to keep the parser busy between the
+ * consumer's visits, little enough to stay in cache. */
+#define FQ_CHUNK 256
+#define FQ_CHUNKS 8
+
+typedef struct {
+	sm_read_t rec[FQ_CHUNK];
+	int n;               /* records parsed into rec */
+	int rc;              /* what follows them: 1 more, 0 the end, -1 an error */
+	sm_log_held_t log;   /* the error's messages, written when it is reached */
+} fq_chunk_t;
+
+/* The parsing thread and its ring: the thread fills chunk[head], the
+ * consumer takes records from chunk[tail]; n_full counts filled chunks not
+ * yet given back, the one the consumer holds included. */
+typedef struct {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t filled, emptied;
+	fq_chunk_t chunk[FQ_CHUNKS];
+	int head, tail, n_full;
+	int held;            /* the consumer holds chunk[tail] */
+	int pos;             /* the consumer's next record in it */
+	int stop;            /* the consumer is closing */
+	double cpu;          /* the thread's CPU seconds so far */
+} fq_ahead_t;
+
 struct sm_fastq_s {
 	sm_lines_t lr;
-	int64_t n_rec;       /* records returned so far */
+	int64_t n_rec;       /* records parsed so far */
 	char *title;         /* header line of the current record, after '@' */
 	size_t title_len, title_cap;
 	uint8_t seq_ok[256]; /* 1 for IUPAC nucleotide letters, either case */
+	fq_ahead_t *ahead;   /* parsing on a thread of its own, or NULL */
 };
 
 /* Logs an error naming the file, the 1-based record number, the read name
@@ -63,16 +97,31 @@ sm_fastq_t *sm_fastq_open(const char *path)
 	return f;
 }
 
+/* Makes *dst hold at least need bytes, reusing its allocation when it is
+ * large enough: a record's buffers are reused record after record, so this
+ * reallocates only while the longest line grows (malloc_usable_size keeps
+ * the capacity without a field in sm_read_t, whose buffers any malloc may
+ * have made). */
+static int reserve(char **dst, size_t need)
+{
+	char *p;
+
+	if (*dst && malloc_usable_size(*dst) >= need)
+		return 0;
+	if (!(p = realloc(*dst, need + need / 2)))
+		return -1;
+	*dst = p;
+	return 0;
+}
+
 /* Appends line[0..n) to the NUL-terminated *dst holding *len bytes. */
 static int append(char **dst, size_t *len, const char *line, size_t n)
 {
-	char *p = realloc(*dst, *len + n + 1);
-	if (!p)
+	if (reserve(dst, *len + n + 1) < 0)
 		return -1;
-	memcpy(p + *len, line, n);
+	memcpy(*dst + *len, line, n);
 	*len += n;
-	p[*len] = '\0';
-	*dst = p;
+	(*dst)[*len] = '\0';
 	return 0;
 }
 
@@ -86,24 +135,73 @@ static const char *byte_desc(unsigned char c, char buf[16])
 	return buf;
 }
 
+/* Sixteen bytes as one vector (GCC and clang vector extensions, on any
+ * target): comparisons give 0xff or 0 per byte. */
+typedef unsigned char fq_v16 __attribute__((vector_size(16)));
+
+static fq_v16 fq_load(const char *s)
+{
+	fq_v16 v;
+
+	memcpy(&v, s, sizeof v);
+	return v;
+}
+
+static int fq_any(fq_v16 v)
+{
+	uint64_t w[2];
+
+	memcpy(w, &v, sizeof w);
+	return (w[0] | w[1]) != 0;
+}
+
+/* Whether s[0..n) holds a byte other than A, C, G, T and N: nearly every
+ * line does not, and then the table below is never read. */
+static int other_than_acgtn(const char *s, size_t n)
+{
+	fq_v16 other = { 0 };
+	size_t k = 0;
+
+	for (; k + sizeof other <= n; k += sizeof other) {
+		fq_v16 c = fq_load(s + k);
+		other |= ~((c == 'A') | (c == 'C') | (c == 'G') | (c == 'T') | (c == 'N'));
+	}
+	for (; k < n; k++)
+		if (!strchr("ACGTN", s[k]) || !s[k])
+			return 1;
+	return fq_any(other);
+}
+
 /* Index of the first byte of s[0..n) with table[byte] == 0, or n. */
 static size_t first_bad(const uint8_t *table, const char *s, size_t n)
 {
 	size_t i = 0;
+
+	if (!other_than_acgtn(s, n))
+		return n;
 	while (i < n && table[(unsigned char)s[i]])
 		i++;
 	return i;
 }
 
+/* Index of the first byte of s[0..n) outside Phred+33, or n (sixteen
+ * bytes at a time until one is out). */
 static size_t first_bad_qual(const char *s, size_t n)
 {
 	size_t i = 0;
+
+	for (; i + sizeof(fq_v16) <= n; i += sizeof(fq_v16)) {
+		fq_v16 c = fq_load(s + i);
+		if (fq_any((c < SM_QUAL_MIN) | (c > SM_QUAL_MAX)))
+			break;
+	}
 	while (i < n && s[i] >= SM_QUAL_MIN && s[i] <= SM_QUAL_MAX)
 		i++;
 	return i;
 }
 
-int sm_fastq_next(sm_fastq_t *f, sm_read_t *r)
+/* Parses the next record into r (sm_fastq_next's contract). */
+static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 {
 	sm_lines_t *lr = &f->lr;
 	size_t seq_len = 0, qual_len = 0, name_len, bad;
@@ -158,12 +256,12 @@ int sm_fastq_next(sm_fastq_t *f, sm_read_t *r)
 	}
 	/* The name and the comment share one allocation: the name ends at
 	 * the first whitespace, the comment starts after the whitespace run. */
-	free(r->name);
-	r->name = strndup(f->title, f->title_len);
-	if (r->name == NULL) {
+	if (reserve(&r->name, f->title_len + 1) < 0) {
 		fq_error(f, NULL, "out of memory");
 		return -1;
 	}
+	memcpy(r->name, f->title, f->title_len);
+	r->name[f->title_len] = '\0';
 	r->name[name_len] = '\0';
 	r->comment = NULL;
 	for (size_t i = name_len + 1; i < f->title_len; i++)
@@ -253,6 +351,155 @@ int sm_fastq_next(sm_fastq_t *f, sm_read_t *r)
 	return 1;
 }
 
+/* ---- parsing ahead ---- */
+
+static double fq_thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The parsing thread: fills chunks in ring order until the end of input,
+ * an error or stop.  What it logs is held with the chunk it ends. */
+static void *fq_ahead_main(void *arg)
+{
+	sm_fastq_t *f = arg;
+	fq_ahead_t *a = f->ahead;
+	int rc = 1;
+
+	sm_trace_thread("parse");
+	while (rc == 1) {
+		fq_chunk_t *c;
+
+		pthread_mutex_lock(&a->lock);
+		while (a->n_full == FQ_CHUNKS && !a->stop)
+			pthread_cond_wait(&a->emptied, &a->lock);
+		if (a->stop) {
+			pthread_mutex_unlock(&a->lock);
+			break;
+		}
+		c = &a->chunk[a->head];
+		pthread_mutex_unlock(&a->lock);
+
+		sm_log_hold(&c->log);
+		for (c->n = 0; c->n < FQ_CHUNK && (rc = fq_parse(f, &c->rec[c->n])) == 1; c->n++)
+			;
+		sm_log_hold(NULL);
+		c->rc = rc;
+
+		pthread_mutex_lock(&a->lock);
+		a->head = (a->head + 1) % FQ_CHUNKS;
+		a->n_full++;
+		a->cpu = fq_thread_cpu();
+		pthread_cond_signal(&a->filled);
+		pthread_mutex_unlock(&a->lock);
+	}
+	return NULL;
+}
+
+int sm_fastq_ahead(sm_fastq_t *f)
+{
+	fq_ahead_t *a = calloc(1, sizeof *a);
+
+	if (!a) {
+		sm_log(SM_LOG_ERROR, "%s: out of memory", f->lr.path);
+		return -1;
+	}
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->filled, NULL);
+	pthread_cond_init(&a->emptied, NULL);
+	f->ahead = a;
+	if (pthread_create(&a->thread, NULL, fq_ahead_main, f) != 0) {
+		sm_log(SM_LOG_ERROR, "%s: cannot start a parsing thread", f->lr.path);
+		f->ahead = NULL;
+		pthread_mutex_destroy(&a->lock);
+		pthread_cond_destroy(&a->filled);
+		pthread_cond_destroy(&a->emptied);
+		free(a);
+		return -1;
+	}
+	return 0;
+}
+
+/* sm_fastq_next from the ring: the records are swapped into r, r's old
+ * buffers go to the parser for reuse. */
+static int fq_ahead_next(fq_ahead_t *a, sm_read_t *r)
+{
+	for (;;) {
+		fq_chunk_t *c;
+
+		if (!a->held) {
+			pthread_mutex_lock(&a->lock);
+			while (a->n_full == 0)
+				pthread_cond_wait(&a->filled, &a->lock);
+			pthread_mutex_unlock(&a->lock);
+			a->held = 1;
+			a->pos = 0;
+		}
+		c = &a->chunk[a->tail];
+		if (a->pos < c->n) {
+			sm_read_t t = *r;
+
+			*r = c->rec[a->pos];
+			c->rec[a->pos++] = t;
+			return 1;
+		}
+		if (c->rc != 1) {
+			/* The end or an error, reached: it stays (every later call
+			 * returns the same), and its messages are written once. */
+			sm_log_release(&c->log);
+			return c->rc;
+		}
+		pthread_mutex_lock(&a->lock);
+		a->tail = (a->tail + 1) % FQ_CHUNKS;
+		a->n_full--;
+		a->held = 0;
+		pthread_cond_signal(&a->emptied);
+		pthread_mutex_unlock(&a->lock);
+	}
+}
+
+int sm_fastq_next(sm_fastq_t *f, sm_read_t *r)
+{
+	return f->ahead ? fq_ahead_next(f->ahead, r) : fq_parse(f, r);
+}
+
+double sm_fastq_parse_cpu(const sm_fastq_t *f)
+{
+	double cpu;
+
+	if (!f->ahead)
+		return 0.0;
+	pthread_mutex_lock(&f->ahead->lock);
+	cpu = f->ahead->cpu;
+	pthread_mutex_unlock(&f->ahead->lock);
+	return cpu;
+}
+
+/* Stops the parsing thread, also one waiting for input inside the line
+ * reader, and frees the ring. */
+static void fq_ahead_close(sm_fastq_t *f)
+{
+	fq_ahead_t *a = f->ahead;
+
+	pthread_mutex_lock(&a->lock);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->emptied);
+	pthread_mutex_unlock(&a->lock);
+	sm_lines_stop(&f->lr);
+	pthread_join(a->thread, NULL);
+	for (int k = 0; k < FQ_CHUNKS; k++)
+		for (int i = 0; i < FQ_CHUNK; i++)
+			sm_read_free(&a->chunk[k].rec[i]);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->filled);
+	pthread_cond_destroy(&a->emptied);
+	free(a);
+	f->ahead = NULL;
+}
+
 const char *sm_fastq_path(const sm_fastq_t *f)
 {
 	return f->lr.path;
@@ -262,6 +509,8 @@ void sm_fastq_close(sm_fastq_t *f)
 {
 	if (!f)
 		return;
+	if (f->ahead)
+		fq_ahead_close(f);
 	sm_lines_close(&f->lr);
 	free(f->title);
 	free(f);

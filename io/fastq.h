@@ -35,6 +35,17 @@ sm_fastq_t *sm_fastq_open(const char *path);
  * and read names SAM cannot hold (containing '@', or over 254 characters). */
 int sm_fastq_next(sm_fastq_t *f, sm_read_t *r);
 
+/* Moves parsing to a thread of f's own, which parses records ahead of
+ * sm_fastq_next() (a few thousand, in chunks): the caller then only takes
+ * them.  Records, their order and every error stay the same; an error's
+ * messages are written when sm_fastq_next() reaches it, not when the
+ * thread meets it.  Call once, before the first sm_fastq_next().  Returns
+ * 0, or -1 after logging (f then parses on the caller's thread). */
+int sm_fastq_ahead(sm_fastq_t *f);
+
+/* CPU seconds of f's parsing thread so far (0 without one). */
+double sm_fastq_parse_cpu(const sm_fastq_t *f);
+
 const char *sm_fastq_path(const sm_fastq_t *f);
 void sm_fastq_close(sm_fastq_t *f);
 void sm_read_free(sm_read_t *r);

@@ -177,8 +177,9 @@ oom:
 
 /* Gives the block the reader holds back to the thread and waits for the
  * next one.  Only called while the held block's state is LINES_MORE (or
- * none is held), so a next block always comes. */
-static void lines_take(sm_lines_t *lr)
+ * none is held), so a next block always comes, unless sm_lines_stop() is
+ * called meanwhile: then returns -1. */
+static int lines_take(sm_lines_t *lr)
 {
 	sm_lines_src_t *s = lr->src;
 	lines_blk_t *b;
@@ -190,8 +191,13 @@ static void lines_take(sm_lines_t *lr)
 		s->n_full--;
 		pthread_cond_signal(&s->emptied);
 	}
-	while (s->n_full == 0)
+	s->held = 0;
+	while (s->n_full == 0 && !s->stop)
 		pthread_cond_wait(&s->filled, &s->lock);
+	if (s->n_full == 0) {
+		pthread_mutex_unlock(&s->lock);
+		return -1;
+	}
 	if (sm_trace_on)
 		sm_trace_span("wait for inflate", t, sm_seconds());
 	s->held = 1;
@@ -201,6 +207,7 @@ static void lines_take(sm_lines_t *lr)
 	lr->pos = 0;
 	lr->end = b->len;
 	lr->state = b->state;
+	return 0;
 }
 
 /* Appends n bytes at lr->data + lr->pos to the *have bytes gathered in
@@ -281,7 +288,8 @@ int sm_lines_next(sm_lines_t *lr)
 				lines_report(lr);
 				return -1;
 			}
-			lines_take(lr);
+			if (lines_take(lr) < 0)
+				return -1;  /* stopped: the caller is closing */
 			nl = memchr(lr->data, '\n', lr->end);
 			if (nl) {
 				if (lines_gather(lr, &have, (size_t)(nl - lr->data)) < 0)
@@ -305,6 +313,19 @@ int sm_lines_next(sm_lines_t *lr)
 		return -1;
 	}
 	return 1;
+}
+
+void sm_lines_stop(sm_lines_t *lr)
+{
+	sm_lines_src_t *s = lr->src;
+
+	if (!s || !s->started)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->filled);
+	pthread_cond_broadcast(&s->emptied);
+	pthread_mutex_unlock(&s->lock);
 }
 
 void sm_lines_close(sm_lines_t *lr)

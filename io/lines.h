@@ -56,6 +56,11 @@ int sm_lines_open(sm_lines_t *lr, const char *path);
  * at, or the byte offset of trailing data).  A last line without a newline is a line. */
 int sm_lines_next(sm_lines_t *lr);
 
+/* Makes a sm_lines_next() that waits for input, on another thread, return
+ * -1 without a message (and every later call): for a caller that parses on
+ * a thread of its own and is being closed.  Then call sm_lines_close(). */
+void sm_lines_stop(sm_lines_t *lr);
+
 /* Stops the inflate thread (also one waiting on input that never comes, such
  * as a terminal on stdin), closes the stream and frees the buffers; lr may
  * be zeroed or opened. */

@@ -2,9 +2,23 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static enum sm_log_level log_level = SM_LOG_INFO;
+static __thread sm_log_held_t *log_held;
+
+void sm_log_hold(sm_log_held_t *h) { log_held = h; }
+
+void sm_log_release(sm_log_held_t *h)
+{
+	if (h->len > 0) {
+		ssize_t w = write(STDERR_FILENO, h->text, h->len);  /* nowhere to report a failure */
+
+		(void)w;
+	}
+	h->len = 0;
+}
 
 void sm_log_set_level(enum sm_log_level level) { log_level = level; }
 enum sm_log_level sm_log_get_level(void) { return log_level; }
@@ -25,6 +39,13 @@ void sm_log(enum sm_log_level level, const char *fmt, ...)
 	if (len > (int)sizeof line - 2)
 		len = (int)sizeof line - 2;
 	line[len++] = '\n';
+	if (log_held) {
+		if (log_held->len + (size_t)len <= sizeof log_held->text) {
+			memcpy(log_held->text + log_held->len, line, (size_t)len);
+			log_held->len += (size_t)len;
+		}
+		return;
+	}
 	/* One write() per line keeps lines from different threads whole. */
 	if (write(STDERR_FILENO, line, (size_t)len) < 0)
 		return;

@@ -612,9 +612,13 @@ static void summary(const pipe_t *p, const counts_t *c)
 		for (int k = 0; k < PH_N && at < (int)sizeof line; k++)
 			at += snprintf(line + at, sizeof line - (size_t)at, "%s%s %.2f", k ? ", " : "",
 				       sm_ph_name[k], st->ph[k]);
-		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f (CPU %.2f); "
-		       "writer %.2f (CPU %.2f); wall %.2f", line, p->rd.read_s, p->rd.read_cpu,
-		       c->write_s, c->write_cpu, dt);
+		char parse[64];
+
+		snprintf(parse, sizeof parse, p->rd.fq2 ? "%.2f + %.2f" : "%.2f",
+			 sm_fastq_parse_cpu(p->rd.fq), p->rd.fq2 ? sm_fastq_parse_cpu(p->rd.fq2) : 0.0);
+		sm_log(SM_LOG_DEBUG, "seconds: workers (summed) %s; reader %.2f (CPU %.2f; parsing "
+		       "threads' CPU %s); writer %.2f (CPU %.2f); wall %.2f", line, p->rd.read_s,
+		       p->rd.read_cpu, parse, c->write_s, c->write_cpu, dt);
 		sm_log(SM_LOG_DEBUG, "threads: workers' CPU %.2f s, waiting for a batch %.2f s "
 		       "(summed); reader waiting for a free batch %.2f s; process CPU %.2f s",
 		       q->work_cpu, q->work_idle, p->rd.read_idle,
@@ -758,6 +762,11 @@ int sm_map_run(const sm_opt_t *o)
 		return -1;
 	rd->paired = o->mates_path || o->interleaved;
 	if (o->mates_path && !(rd->fq2 = sm_fastq_open(o->mates_path)))
+		goto out;
+	/* Each file parses on a thread of its own, from now on (during the
+	 * set-up too): the reader thread then only fills batches, and one
+	 * parser would limit a run with several GPUs. */
+	if (sm_fastq_ahead(rd->fq) < 0 || (rd->fq2 && sm_fastq_ahead(rd->fq2) < 0))
 		goto out;
 	mo = o->map;
 	mo.rg_id = o->rg_id;

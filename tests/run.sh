@@ -87,6 +87,9 @@ if grep -q 'isal=1' build/config 2>/dev/null; then
 		[[ -x $t ]] && run_one "unit/${t##*/}-zlib" "$t" --zlib
 	done
 fi
+# The FASTQ reader again with every file parsed on a thread of its own
+# (sm_fastq_ahead, as scanmap map reads): the same records and messages.
+[[ -x build/tests/unit/test_fastq ]] && run_one unit/test_fastq-ahead build/tests/unit/test_fastq --ahead
 for t in tests/cli/*.sh tests/integration/*.sh; do
 	[[ -f $t ]] && run_one "${t#tests/}" bash "$t"
 done

@@ -8,8 +8,21 @@
 /* Reads every record of path into a fresh reader with stderr captured.
  * Returns the last sm_fastq_next() value (0: clean end) or -2 when open
  * failed; *n gets the number of records read. */
-/* The inflater main() chose (--zlib). */
+/* The inflater main() chose (--zlib), and whether every reader parses on
+ * a thread of its own (--ahead, sm_fastq_ahead). */
 static sm_inflater_t inflater;
+static int ahead;
+
+static sm_fastq_t *open_fq(const char *path)
+{
+	sm_fastq_t *f = sm_fastq_open(path);
+
+	if (f && ahead && sm_fastq_ahead(f) < 0) {
+		sm_fastq_close(f);
+		return NULL;
+	}
+	return f;
+}
 
 static int read_all(const char *path, int64_t *n, sm_read_t *last)
 {
@@ -19,7 +32,7 @@ static int read_all(const char *path, int64_t *n, sm_read_t *last)
 
 	*n = 0;
 	capture_begin();
-	f = sm_fastq_open(path);
+	f = open_fq(path);
 	if (!f) {
 		capture_end();
 		return -2;
@@ -63,7 +76,7 @@ static void test_basic(void)
 		"@r3\r\nGATT\r\n+\r\n!!!~\r\n"
 		"@r4\nAC\nGT\nA\n+\nII\nI\nII\n"
 		"@r5\nC\n+\n5");
-	sm_fastq_t *f = sm_fastq_open(p);
+	sm_fastq_t *f = open_fq(p);
 	sm_read_t r = { 0 };
 
 	CHECK(f != NULL, "open plain FASTQ");
@@ -248,7 +261,7 @@ static void test_random_records(void)
 		wrapped += wrap < l;
 	}
 	const char *p = write_file("random.fq", text, len);
-	sm_fastq_t *f = sm_fastq_open(p);
+	sm_fastq_t *f = open_fq(p);
 	sm_read_t r = { 0 };
 	while (f && sm_fastq_next(f, &r) == 1) {
 		char nm[32];
@@ -333,7 +346,7 @@ static void test_gzip_blocks(void)
 			dup2(fd, STDIN_FILENO);
 			close(fd);
 		}
-		f = sm_fastq_open(pass ? "-" : p);
+		f = open_fq(pass ? "-" : p);
 		n = 0;
 		bad = 0;
 		while (f && (ret = sm_fastq_next(f, &r)) == 1) {
@@ -512,12 +525,68 @@ static void test_trailing_and_cr(void)
 	CHECK(ret == 0 && got == 1, "CRLF line endings read (%lld)", (long long)got);
 }
 
+/* Parsing ahead (sm_fastq_ahead): an error's message waits until the
+ * records before it are taken; closing early, with the parser blocked on a
+ * full ring, returns. */
+static void test_ahead(void)
+{
+	size_t cap = 4000 * 32 + 64, len = 0;
+	char *text = malloc(cap);
+	sm_read_t r = { 0 };
+	sm_fastq_t *f;
+	const char *p;
+	int64_t n = 0;
+	int ret, early;
+
+	for (int i = 0; i < 4000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "@a%d\nACGT\n+\nIIII\n", i);
+	len += (size_t)snprintf(text + len, cap - len, "@bad\nAC!T\n+\nIIII\n");
+	p = write_file("ahead.fq", text, len);
+	capture_begin();
+	f = sm_fastq_open(p);
+	CHECK(f && sm_fastq_ahead(f) == 0, "ahead: parsing thread started");
+	if (!f) {
+		capture_end();
+		free(text);
+		return;
+	}
+	while ((ret = sm_fastq_next(f, &r)) == 1 && ++n < 3990)
+		;
+	capture_end();
+	early = errbuf[0] != '\0';
+	capture_begin();
+	while ((ret = sm_fastq_next(f, &r)) == 1)
+		n++;
+	capture_end();
+	CHECK(ret == -1 && n == 4000 && !early && strstr(errbuf, "record 4001"),
+	      "ahead: the error after 4,000 records is written when reached (%lld read, early %d): %.200s",
+	      (long long)n, early, errbuf);
+	CHECK(sm_fastq_next(f, &r) == -1, "ahead: the error stays");
+	sm_fastq_close(f);
+
+	f = open_fq(p);
+	if (f && !ahead)
+		sm_fastq_ahead(f);
+	CHECK(f && sm_fastq_next(f, &r) == 1, "ahead: closing after one record (parser on a full ring)");
+	usleep(20000);
+	sm_fastq_close(f);
+	sm_read_free(&r);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
-	/* tests/run.sh runs this again with --zlib (io/inflate.h) */
-	inflater = argc > 1 && strcmp(argv[1], "--zlib") == 0 ? SM_INFLATER_ZLIB : SM_INFLATER_AUTO;
+	/* tests/run.sh runs this again with --zlib (io/inflate.h) and with
+	 * --ahead (every reader parsing on its own thread). */
+	for (int k = 1; k < argc; k++) {
+		if (strcmp(argv[k], "--zlib") == 0)
+			inflater = SM_INFLATER_ZLIB;
+		else if (strcmp(argv[k], "--ahead") == 0)
+			ahead = 1;
+	}
 	sm_inflate_set_default(inflater);
 	unit_begin("fastq");
+	test_ahead();
 	test_trailing_and_cr();
 	test_basic();
 	test_empty_and_stdin();
