@@ -30,21 +30,21 @@ def ref_span(cigar):
     return sum(int(n) for n, op in CIGAR.findall(cigar) if op in "MDN=X")
 
 
-def main():
-    if len(sys.argv) not in (5, 6):
-        sys.exit(__doc__)
-    truth, origin = {}, {}
-    with open(sys.argv[1]) as f:
+def read_truth(path):
+    """TRUTH.tsv (art_truth.py): read key -> (contig, start, end, strand), 1-based, inclusive."""
+    truth = {}
+    with open(path) as f:
         for line in f:
             k, c, s, e, st = line.split("\t")[:5]
             truth[k] = (c, int(s), int(e), st)
-    with open(sys.argv[2]) as f:
-        for line in f:
-            k, score = line.split()
-            origin[k] = int(score)
-    label, sam = sys.argv[3], sys.argv[4]
-    misses = open(sys.argv[5], "w") if len(sys.argv) == 6 else None
-    n = {h: 0 for h in HEADER[1:]}
+    return truth
+
+
+def primary_records(sam, truth, prog="seeded_eval.py"):
+    """Yields (key, fields, flag) for the primary record of every read in the SAM text file:
+    key as in TRUTH.tsv (the name, then /0 single-end, /1 or /2 for a mate), fields the record's
+    tab-separated columns.  Exits naming the file when a read comes twice, is not in the truth,
+    or when a read of the truth has no primary record."""
     seen = set()
     with open(sam) as f:
         for line in f:
@@ -57,39 +57,60 @@ def main():
             mate = 1 if flag & 64 else 2 if flag & 128 else 0
             key = f"{t[0]}/{mate}"
             if key in seen or key not in truth:
-                sys.exit(f"seeded_eval.py: {sam}: read {key} twice or not in the truth")
+                sys.exit(f"{prog}: {sam}: read {key} twice or not in the truth")
             seen.add(key)
-            n["reads"] += 1
-            tags = {x[:2]: x[5:] for x in t[11:]}
-            c, s, e, st = truth[key]
-            mapq = int(t[4])
-            if flag & 4:
-                n["unmapped"] += 1
-                ok, score, pos = False, 0, "*"
-            else:
-                pos = int(t[3])
-                end = pos + ref_span(t[5]) - 1
-                strand = "-" if flag & 16 else "+"
-                ok = t[2] == c and strand == st and pos <= e and end >= s
-                score = int(tags.get("AS", "0"))
-                ops = CIGAR.findall(t[5])
-                score += CLIP_BONUS * ((ops[0][1] not in "SH") + (ops[-1][1] not in "SH"))
-                if ok and mapq >= 10:
-                    n["correct_q10"] += 1
-                if not ok and mapq >= 20:
-                    n["wrong_q20"] += 1
-            if score < origin[key]:
-                n["below_q0" if mapq == 0 else "below_q1_19" if mapq < 20 else "below_q20"] += 1
-                if not ok:
-                    n["below_elsewhere"] += 1
-                if misses:
-                    misses.write(f"{key}\t{origin[key]}\t{score}\t{mapq}\t"
-                                 f"{'origin' if ok else 'elsewhere'}\t{t[2]}:{t[3]}\t"
-                                 f"{'-' if flag & 16 else '+'}\t{tags.get('XS', '.')}\n")
+            yield key, t, flag
+    if len(seen) != len(truth):
+        sys.exit(f"{prog}: {sam}: {len(seen)} primary records, {len(truth)} reads")
+
+
+def at_origin(t, flag, origin):
+    """True when the mapped record t (SAM columns) lies on the origin's contig and strand, its
+    aligned span overlapping the origin's (contig, start, end, strand) from read_truth."""
+    c, s, e, st = origin
+    pos = int(t[3])
+    end = pos + ref_span(t[5]) - 1
+    strand = "-" if flag & 16 else "+"
+    return t[2] == c and strand == st and pos <= e and end >= s
+
+
+def main():
+    if len(sys.argv) not in (5, 6):
+        sys.exit(__doc__)
+    truth, origin = read_truth(sys.argv[1]), {}
+    with open(sys.argv[2]) as f:
+        for line in f:
+            k, score = line.split()
+            origin[k] = int(score)
+    label, sam = sys.argv[3], sys.argv[4]
+    misses = open(sys.argv[5], "w") if len(sys.argv) == 6 else None
+    n = {h: 0 for h in HEADER[1:]}
+    for key, t, flag in primary_records(sam, truth):
+        n["reads"] += 1
+        tags = {x[:2]: x[5:] for x in t[11:]}
+        mapq = int(t[4])
+        if flag & 4:
+            n["unmapped"] += 1
+            ok, score = False, 0
+        else:
+            ok = at_origin(t, flag, truth[key])
+            score = int(tags.get("AS", "0"))
+            ops = CIGAR.findall(t[5])
+            score += CLIP_BONUS * ((ops[0][1] not in "SH") + (ops[-1][1] not in "SH"))
+            if ok and mapq >= 10:
+                n["correct_q10"] += 1
+            if not ok and mapq >= 20:
+                n["wrong_q20"] += 1
+        if score < origin[key]:
+            n["below_q0" if mapq == 0 else "below_q1_19" if mapq < 20 else "below_q20"] += 1
+            if not ok:
+                n["below_elsewhere"] += 1
+            if misses:
+                misses.write(f"{key}\t{origin[key]}\t{score}\t{mapq}\t"
+                             f"{'origin' if ok else 'elsewhere'}\t{t[2]}:{t[3]}\t"
+                             f"{'-' if flag & 16 else '+'}\t{tags.get('XS', '.')}\n")
     if misses:
         misses.close()
-    if n["reads"] != len(truth):
-        sys.exit(f"seeded_eval.py: {sam}: {n['reads']} primary records, {len(truth)} reads")
     print("\t".join([label] + [str(n[h]) for h in HEADER[1:]]))
 
 
