@@ -191,7 +191,8 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	int shift = sm_locus_shift(&ctx->opt.score, n);
 	sm_hit_t hit;
 
-	sm_hit_choose(&s[0], &s[1], shift, ctx->opt.min_score, sm_tie_key(r->name), &hit);
+	sm_hit_choose(&s[0], &s[1], shift, (int64_t)n + sm_reach(&ctx->opt.score, n),
+		      ctx->opt.min_score, sm_tie_key(r->name), &hit);
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
@@ -490,10 +491,10 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * it (map_impl.h, SM_RETRY_BELOW); RETRY_UNSURE for such a read left as it
  * is; RETRY_NONE otherwise; -1 when out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
-		       const uint8_t *seq, const uint8_t *skip, const res_t *res)
+		       const uint8_t *seq, const uint8_t *skip, res_t *res)
 {
 	int32_t best;
-	int settled;
+	int settled, perfect;
 
 	int all = ctx->opt.completion == SM_COMPLETE_ALL, low;
 
@@ -502,15 +503,30 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	if (res->prim < 0)
 		return all ? RETRY_COMPLETE : RETRY_RESEED;
 	best = res->cand[0].score;
-	if (best >= sm_best_possible(&ctx->opt.score, r->len))
-		return RETRY_NONE;
+	perfect = best >= sm_best_possible(&ctx->opt.score, r->len);
 	low = (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match;
 	if (ctx->opt.completion == SM_COMPLETE_OFF)
-		return low ? RETRY_RESEED : RETRY_NONE;
-	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left, skip,
-				  res->win, res->n_win, seq, r->len, best);
+		return low && !perfect ? RETRY_RESEED : RETRY_NONE;
+	settled = perfect ? 1 : sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
+						&res->left, skip, res->win, res->n_win, seq, r->len,
+						best);
+	if (settled > 0) {
+		/* No better locus outside the windows: a rival may still be
+		 * (the second pass looks for better loci only). */
+		int32_t floor = best - sm_claim_lead(&ctx->opt.score, best, r->len);
+		int clear = floor <= 0 ? 0 : sm_seed_settled(ws->seeder, ctx->index, ctx->ref,
+							     &ctx->opt.score, &res->left, skip,
+							     res->win, res->n_win, seq, r->len,
+							     floor);
+
+		if (clear < 0)
+			return -1;
+		res->rival = !clear;
+	}
 	if (settled < 0)
 		return -1;
+	if (perfect)
+		return RETRY_NONE;
 	if (all)
 		return settled ? RETRY_NONE : RETRY_COMPLETE;
 	if (low)
@@ -518,11 +534,18 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
-/* Marks every candidate of res unsure (SM_MAPQ_UNSURE caps its MAPQ). */
-static void mark_unsure(res_t *res)
+/* Raises every candidate of res to unsure level `level` (its MAPQ cap:
+ * sm_unsure_cap). */
+static void mark_unsure_level(res_t *res, int level)
 {
 	for (int c = 0; c < res->n_cand; c++)
-		res->cand[c].unsure = 1;
+		if (res->cand[c].unsure < level)
+			res->cand[c].unsure = level;
+}
+
+static void mark_unsure(res_t *res)
+{
+	mark_unsure_level(res, SM_UNSURE_BETTER);
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -544,8 +567,10 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n && pass == 0; k++)
+		for (int k = 0; k < n && pass == 0; k++) {
 			ws->seed_todo[n_todo++] = k;
+			res[k].rival = 0;
+		}
 		for (int k = 0; k < n && pass == 1; k++) {
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
 					       ws->seed_skip + ws->seed_skip_at[k], &res[k]);
@@ -584,12 +609,23 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				return -1;
 			if (pass == 0)
 				rs->left = ws->seed_left[u];
-			if (pass == 1 && !rs->exhaustive &&
-			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
-				mark_unsure(rs);
+			if (pass == 1 && !rs->exhaustive) {
+				int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
+
+				if (sm_seed_unsure(&ws->seed_gap[u], best))
+					mark_unsure(rs);
+				else if (ws->retry_how[u] == RETRY_COMPLETE && rs->prim >= 0 &&
+					 sm_seed_unsure(&ws->seed_gap[u],
+							best - sm_claim_lead(&ctx->opt.score, best,
+									     reads[k].len)))
+					rs->rival = 1;
+			}
 		}
 		sm_ph_add(ws, PH_CANDS, &t);
 	}
+	for (int k = 0; k < n; k++)
+		if (res[k].rival)
+			mark_unsure_level(&res[k], SM_UNSURE_RIVAL);
 	return 0;
 }
 
@@ -726,9 +762,8 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 		if (rs->prim < 0)
 			continue;
 		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
-		rs->mapq = sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs, reads[k].len);
-		if (rs->cand[0].unsure && rs->mapq > SM_MAPQ_UNSURE)
-			rs->mapq = SM_MAPQ_UNSURE;
+		rs->mapq = sm_unsure_cap(rs->cand[0].unsure, sm_mapq(&ctx->opt.score, rs->cand[0].score,
+								    rs->cand[0].xs, reads[k].len));
 	}
 	sm_ph_add(ws, PH_TANDEM, &t);
 	return 0;

@@ -98,6 +98,23 @@
 #define SM_MAPQ_UNSURE 15
 #define SM_RETRY_BELOW 2
 
+/* MAPQ 20 and more claim a placement (the usual bar of a confident one):
+ * a read for which seeding cannot rule out an unseen locus within the lead
+ * that such a MAPQ needs (a rival: a locus as good or nearly, an equal copy
+ * above all) gets at most SM_MAPQ_RIVAL (SM_MAPQ_CLAIM: record.h).  Levels
+ * of cand_t.unsure: */
+#define SM_MAPQ_RIVAL (SM_MAPQ_CLAIM - 1)
+enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
+
+/* q capped as a candidate's unsure level asks. */
+static inline int sm_unsure_cap(int unsure, int q)
+{
+	int cap = unsure == SM_UNSURE_BETTER ? SM_MAPQ_UNSURE : unsure == SM_UNSURE_RIVAL ?
+		  SM_MAPQ_RIVAL : q;
+
+	return q > cap ? cap : q;
+}
+
 /* Where the workers' time goes (summed over workers; logged at -v 4). */
 enum {
 	PH_SEED,         /* minimizers, votes, windows */
@@ -148,7 +165,8 @@ typedef struct {
 	int rescued;         /* found by mate rescue: the read's other loci are unknown */
 	int32_t qlen;        /* the read's length */
 	int traced;          /* aln holds the traceback (done lazily: see sm_map_ensure_traced) */
-	int unsure;          /* seeding could not rule out a better locus (SM_MAPQ_UNSURE) */
+	int unsure;          /* SM_SURE, or what seeding could not rule out: a rival
+				(SM_UNSURE_RIVAL) or a better locus (SM_UNSURE_BETTER) */
 	sm_aln_t aln;        /* traceback, global coordinates */
 } cand_t;
 
@@ -165,6 +183,7 @@ typedef struct {
 	int32_t n_win;
 	int32_t m_win;
 	sm_seed_left_t left; /* what the first seeding pass left out of win */
+	int rival;           /* the seeding passes could not rule out a rival (SM_MAPQ_RIVAL) */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its

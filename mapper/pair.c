@@ -164,6 +164,23 @@ static int32_t clip_cost(const sm_ctx_t *ctx, const cand_t *c, const sm_query_t 
 	return cost;
 }
 
+/* The unsure level (map_impl.h) of candidate c that pairing adds to read
+ * res (mate rescue, pair re-seeding): what the read's own seeding could
+ * not rule out holds for c's locus too, but a perfect score cannot be
+ * beaten, only tied; a read without candidates had its other loci never
+ * looked for. */
+static int added_unsure(const sm_ctx_t *ctx, const res_t *res, const cand_t *c)
+{
+	int level = res->n_cand ? SM_SURE : SM_UNSURE_RIVAL;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].unsure > level)
+			level = res->cand[k].unsure;
+	if (level == SM_UNSURE_BETTER && c->score >= sm_best_possible(&ctx->opt.score, c->qlen))
+		level = SM_UNSURE_RIVAL;
+	return level;
+}
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
  * pairs best with a (pair_score) joins res, unless it is there already. */
@@ -220,6 +237,7 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 			return 0;
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
 	c->rescued = 1;
+	c->unsure = added_unsure(ctx, res, c);
 	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, c, r) < 0)
 		return -1;
 	res->n_cand++;
@@ -239,13 +257,11 @@ static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res
 }
 
 /* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
- * competitors elsewhere were never looked for; at most SM_MAPQ_UNSURE when
- * seeding could not rule out a better locus. */
+ * competitors elsewhere were never looked for; capped when seeding could
+ * not rule out a rival or a better locus (sm_unsure_cap). */
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 {
-	int q = c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len);
-
-	return c->unsure && q > SM_MAPQ_UNSURE ? SM_MAPQ_UNSURE : q;
+	return sm_unsure_cap(c->unsure, c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len));
 }
 
 /* A pair of candidates: res[0].cand[i] and res[1].cand[j]. */
@@ -493,6 +509,7 @@ static int add_window_cand(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *
 	rc = window_best(ctx, ws, r, q, st, w, n);
 	if (rc <= 0)
 		return rc;
+	n->unsure = added_unsure(ctx, res, n);
 	for (int k = 0; k < res->n_cand; k++)
 		if (res->cand[k].score >= n->score && same_place(ctx, &res->cand[k], n))
 			return 0;
@@ -852,11 +869,14 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		if (res[e].mapq > SM_MAPQ_MAX)
 			res[e].mapq = SM_MAPQ_MAX;
 	}
-	/* The pair's evidence lifts an unsure read only when its mate is sure. */
-	if (res[0].cand[bi].unsure && res[1].cand[bj].unsure)
+	/* The pair's evidence lifts an unsure read only when its mate is sure:
+	 * when both are unsure, an unseen pair of loci may be as good. */
+	{
+		int a = res[0].cand[bi].unsure, b = res[1].cand[bj].unsure;
+
 		for (int e = 0; e < SM_STRANDS; e++)
-			if (res[e].mapq > SM_MAPQ_UNSURE)
-				res[e].mapq = SM_MAPQ_UNSURE;
+			res[e].mapq = sm_unsure_cap(a < b ? a : b, res[e].mapq);
+	}
 	return 0;
 }
 

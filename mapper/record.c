@@ -50,14 +50,22 @@ static int tie_before(const sm_locus_t *a, int a_rev, const sm_locus_t *b, int b
 	return a->end != b->end ? a->end < b->end : a_rev < b_rev;
 }
 
-void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
+/* Whether loci ending at columns a and b are the same place: in the same
+ * or neighbouring bins and no more than `apart` columns apart. */
+static int same_place(int64_t a, int64_t b, int shift, int64_t apart)
+{
+	int64_t d = (a >> shift) - (b >> shift);
+
+	return d <= 1 && d >= -1 && (a > b ? a - b : b - a) <= apart;
+}
+
+void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift, int64_t apart,
 		   int32_t min_score, uint64_t tie, sm_hit_t *hit)
 {
 	const sm_scan_t *list[2] = { fwd, rev };
 	sm_locus_t tied[2 * SM_TOPK];
 	int tied_rev[2 * SM_TOPK], n = 0, at[2] = { 0, 0 }, pick;
 	int32_t best = 0;
-	int64_t bin;
 
 	memset(hit, 0, sizeof *hit);
 	for (int st = 0; st < 2; st++)
@@ -78,9 +86,8 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 			break;
 		st = !c[0] || (c[1] && tie_before(c[1], 1, c[0], 0));
 		at[st]++;
-		bin = c[st]->end >> shift;
 		for (int k = 0; k < n && c[st]; k++)
-			if ((tied[k].end >> shift) - bin <= 1 && bin - (tied[k].end >> shift) <= 1)
+			if (same_place(tied[k].end, c[st]->end, shift, apart))
 				c[st] = NULL;
 		if (c[st]) {
 			tied[n] = *c[st];
@@ -90,17 +97,14 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
 	pick = sm_tie_pick(tie, n);
 	hit->best = tied[pick];
 	hit->is_rev = tied_rev[pick];
-	bin = hit->best.end >> shift;
-	/* XS: the best of what lies outside bins bin-1..bin+1.  Each list holds
-	 * its strand's SM_TOPK best bins, and at most three are left out, so
-	 * the best of the rest is in the lists (scan.h). */
+	/* XS: the best of what is not the hit's place.  Each list holds its
+	 * strand's SM_TOPK best bins, and at most three are left out, so the
+	 * best of the rest is in the lists (scan.h). */
 	for (int st = 0; st < 2; st++)
-		for (int k = 0; k < list[st]->n; k++) {
-			int64_t b = list[st]->top[k].end >> shift;
-
-			if ((b < bin - 1 || b > bin + 1) && list[st]->top[k].score > hit->xs)
+		for (int k = 0; k < list[st]->n; k++)
+			if (!same_place(list[st]->top[k].end, hit->best.end, shift, apart) &&
+			    list[st]->top[k].score > hit->xs)
 				hit->xs = list[st]->top[k].score;
-		}
 	hit->mapped = best >= min_score;
 }
 
@@ -128,6 +132,14 @@ int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
 	double a = as;
 
 	return sm_mapq_lead(sc, (double)as - xs, 1, &a, &len);
+}
+
+int32_t sm_claim_lead(const sm_score_t *sc, int32_t as, int32_t len)
+{
+	for (int32_t lead = 1; lead < as; lead++)
+		if (sm_mapq(sc, as, as - lead, len) >= SM_MAPQ_CLAIM)
+			return lead;
+	return as;
 }
 
 /* sm_ref_base_char() without the call for a plain base (nearly all). */

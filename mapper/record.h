@@ -98,19 +98,29 @@ static inline int sm_tie_pick(uint64_t key, int n)
 
 /* Picks the hit from the forward and reverse lists (both built with the
  * same shift).  The loci of both lists with the highest score, ordered by
- * end, then forward strand first, are the tied hits, but for any within a
- * bin of an earlier one (the same place as XS sees it: a locus's own bin
- * and its neighbours are not its rivals); the hit is tied hit
- * sm_tie_pick(tie, n) (one tied hit: the smallest end, then the forward
- * strand).  XS is the best score of either list outside the hit's bin and
- * its neighbours, the hit's own score when there are several tied hits.
- * mapped is set when the score reaches min_score (-T). */
-void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift,
+ * end, then forward strand first, are the tied hits, but for any at the
+ * same place as an earlier one; the hit is tied hit sm_tie_pick(tie, n)
+ * (one tied hit: the smallest end, then the forward strand).  XS is the
+ * best score of either list elsewhere than the hit's place, the hit's own
+ * score when there are several tied hits.  A locus is at the same place
+ * as the hit when it lies in the hit's bin or a neighbour and ends at most
+ * `apart` columns from it (the read's length plus sm_reach(): the hit's
+ * own truncations, shifted sub-alignments and deletion tail end there; a
+ * locus further away is another alignment, and a rival).  mapped is set
+ * when the score reaches min_score (-T). */
+void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift, int64_t apart,
 		   int32_t min_score, uint64_t tie, sm_hit_t *hit);
 
 /* Mapping quality from the alignment score, XS and the read length (see
  * above). */
 int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len);
+
+/* MAPQ that claims a placement: the usual bar of a confident one. */
+#define SM_MAPQ_CLAIM 20
+
+/* The least lead over every other locus with which a read of length len
+ * and score as gets MAPQ SM_MAPQ_CLAIM or more (as when none suffices). */
+int32_t sm_claim_lead(const sm_score_t *sc, int32_t as, int32_t len);
 
 /* The same from a lead (AS - XS, or a pair's score less its rival's: need
  * not be whole) and the alignments whose differences could turn it around:

@@ -240,9 +240,7 @@ static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	if (xs >= c->xs)
 		return 0;
 	c->xs = xs;
-	mapq = sm_mapq(&ctx->opt.score, c->score, xs, r->len);
-	if (c->unsure && mapq > SM_MAPQ_UNSURE)
-		mapq = SM_MAPQ_UNSURE;
+	mapq = sm_unsure_cap(c->unsure, sm_mapq(&ctx->opt.score, c->score, xs, r->len));
 	me->mapq = mapq > me->mapq ? mapq : me->mapq;
 	return 0;
 }

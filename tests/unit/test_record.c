@@ -243,30 +243,33 @@ static void test_hit_choose(void)
 {
 	const int shift = SM_LOCUS_MIN_SHIFT;
 	const int64_t w = (int64_t)1 << shift;
+	/* `apart` reaching over the neighbouring bins: every locus there is
+	 * the hit's place. */
+	const int64_t near_all = 2 * w;
 	sm_scan_t f = { 0 }, r = { 0 };
 	sm_hit_t h;
 
-	sm_hit_choose(&f, &r, shift, 30, 0, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 0, &h);
 	CHECK(!h.mapped && h.xs == 0, "no loci: unmapped");
 
 	/* Two tied hits, in the order (end, forward first): rev 500, fwd 1000. */
 	sm_scan_offer(&f, shift, 50, 1000);
 	sm_scan_offer(&r, shift, 50, 500);
-	sm_hit_choose(&f, &r, shift, 30, 0, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 0, &h);
 	CHECK(h.mapped && h.is_rev && h.best.end == 500 && h.xs == 50,
 	      "equal scores, key 0: the smaller end, the other is XS (rev %d end %lld xs %d)",
 	      h.is_rev, (long long)h.best.end, h.xs);
-	sm_hit_choose(&f, &r, shift, 30, 1, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 1, &h);
 	CHECK(h.mapped && !h.is_rev && h.best.end == 1000 && h.xs == 50,
 	      "equal scores, key 1: the second tied hit, the first is XS (rev %d end %lld xs %d)",
 	      h.is_rev, (long long)h.best.end, h.xs);
-	sm_hit_choose(&f, &r, shift, 30, 2, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 2, &h);
 	CHECK(h.is_rev && h.best.end == 500, "equal scores, key 2: the first again (key mod 2)");
 
 	memset(&r, 0, sizeof r);
 	sm_scan_offer(&r, shift, 50, 1000);
 	for (uint64_t key = 0; key < 4; key++) {
-		sm_hit_choose(&f, &r, shift, 30, key, &h);
+		sm_hit_choose(&f, &r, shift, near_all, 30, key, &h);
 		CHECK(h.mapped && !h.is_rev && h.xs == 0,
 		      "equal score and end, key %d: forward first; same bin is no tie and not XS "
 		      "(rev %d xs %d)", (int)key, h.is_rev, h.xs);
@@ -280,18 +283,36 @@ static void test_hit_choose(void)
 	sm_scan_offer(&f, shift, 60, 11 * w + 5);
 	sm_scan_offer(&f, shift, 40, 20 * w);
 	for (uint64_t key = 0; key < 4; key++) {
-		sm_hit_choose(&f, &r, shift, 30, key, &h);
+		sm_hit_choose(&f, &r, shift, near_all, 30, key, &h);
 		CHECK(h.best.end == 10 * w + 5 && h.xs == 40,
 		      "neighbouring bins, key %d: the leftmost, no tie (end %lld xs %d)", (int)key,
 		      (long long)h.best.end, h.xs);
 	}
 	sm_scan_offer(&f, shift, 60, 12 * w + 5);
-	sm_hit_choose(&f, &r, shift, 30, 0, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 0, &h);
 	CHECK(h.best.end == 10 * w + 5 && h.xs == 60, "bins 10-12, key 0: bin 10, XS = AS (xs %d)",
 	      h.xs);
-	sm_hit_choose(&f, &r, shift, 30, 1, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 1, &h);
 	CHECK(h.best.end == 12 * w + 5 && h.xs == 60, "bins 10-12, key 1: bin 12, XS = AS (end %lld xs %d)",
 	      (long long)h.best.end, h.xs);
+
+	/* Neighbouring bins, but further apart than a read and its reach
+	 * (apart): two alignments, a tie, each the other's XS; nearer, one
+	 * place. */
+	memset(&f, 0, sizeof f);
+	memset(&r, 0, sizeof r);
+	sm_scan_offer(&f, shift, 60, 10 * w + 2);
+	sm_scan_offer(&f, shift, 60, 11 * w + 50);
+	sm_hit_choose(&f, &r, shift, w, 30, 0, &h);
+	CHECK(h.best.end == 10 * w + 2 && h.xs == 60, "neighbouring bins %d columns apart, apart %d, "
+	      "key 0: a tie, XS = AS (end %lld xs %d)", (int)(w + 48), (int)w, (long long)h.best.end,
+	      h.xs);
+	sm_hit_choose(&f, &r, shift, w, 30, 1, &h);
+	CHECK(h.best.end == 11 * w + 50 && h.xs == 60, "the same, key 1: the second (end %lld xs %d)",
+	      (long long)h.best.end, h.xs);
+	sm_hit_choose(&f, &r, shift, 2 * w, 30, 1, &h);
+	CHECK(h.best.end == 10 * w + 2 && h.xs == 0, "the same within apart %d: one place (end %lld "
+	      "xs %d)", (int)(2 * w), (long long)h.best.end, h.xs);
 
 	/* A full list of ties on each strand: every tied hit is reachable,
 	 * in the order of ends, forward first. */
@@ -302,7 +323,7 @@ static void test_hit_choose(void)
 		sm_scan_offer(&r, shift, 70, (4 * k + 4) * w);
 	}
 	for (uint64_t key = 0; key < 2 * SM_TOPK; key++) {
-		sm_hit_choose(&f, &r, shift, 30, key, &h);
+		sm_hit_choose(&f, &r, shift, near_all, 30, key, &h);
 		CHECK(h.best.end == (int64_t)(2 * key + 2) * w &&
 		      h.is_rev == (int)(key % 2) && h.xs == 70,
 		      "eight tied hits, key %d: hit %d (rev %d end %lld xs %d)", (int)key, (int)key,
@@ -314,14 +335,14 @@ static void test_hit_choose(void)
 	sm_scan_offer(&f, shift, 50, 1000);
 	sm_scan_offer(&r, shift, 70, 5000);
 	sm_scan_offer(&f, shift, 40, 9000);
-	sm_hit_choose(&f, &r, shift, 30, 1, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 30, 1, &h);
 	CHECK(h.mapped && h.is_rev && h.best.score == 70 && h.xs == 50,
 	      "higher score wins whatever the end (rev %d score %d xs %d)",
 	      h.is_rev, h.best.score, h.xs);
 
-	sm_hit_choose(&f, &r, shift, 71, 0, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 71, 0, &h);
 	CHECK(!h.mapped, "best below -T: unmapped");
-	sm_hit_choose(&f, &r, shift, 70, 0, &h);
+	sm_hit_choose(&f, &r, shift, near_all, 70, 0, &h);
 	CHECK(h.mapped, "best equal to -T: mapped");
 }
 
