@@ -1029,6 +1029,9 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	int32_t n_amb = 0, floor;
 	complete_ws_t *cw;
 
+	/* Nothing left out (most reads): the support test below passes. */
+	if (left->skipped == 0 && left->dropped == 0)
+		return !window_at_contig_end(ref, win, n_win);
 	for (int32_t i = 0; i < n; i++)
 		n_amb += read[i] >= SM_BASE_N;
 	floor = sm_seed_support_min(idx, sc, (int)sm_reach(sc, n), n, n_amb, (int64_t)best + 1);
