@@ -491,10 +491,10 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * it (map_impl.h, SM_RETRY_BELOW); RETRY_UNSURE for such a read left as it
  * is; RETRY_NONE otherwise; -1 when out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
-		       const uint8_t *seq, const uint8_t *skip, res_t *res)
+		       const uint8_t *seq, const uint8_t *skip, const res_t *res)
 {
 	int32_t best;
-	int settled, perfect;
+	int settled;
 
 	int all = ctx->opt.completion == SM_COMPLETE_ALL, low;
 
@@ -503,30 +503,15 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	if (res->prim < 0)
 		return all ? RETRY_COMPLETE : RETRY_RESEED;
 	best = res->cand[0].score;
-	perfect = best >= sm_best_possible(&ctx->opt.score, r->len);
+	if (best >= sm_best_possible(&ctx->opt.score, r->len))
+		return RETRY_NONE;
 	low = (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match;
 	if (ctx->opt.completion == SM_COMPLETE_OFF)
-		return low && !perfect ? RETRY_RESEED : RETRY_NONE;
-	settled = perfect ? 1 : sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
-						&res->left, skip, res->win, res->n_win, seq, r->len,
-						best);
-	if (settled > 0) {
-		/* No better locus outside the windows: a rival may still be
-		 * (the second pass looks for better loci only). */
-		int32_t floor = best - sm_claim_lead(&ctx->opt.score, best, r->len);
-		int clear = floor <= 0 ? 0 : sm_seed_settled(ws->seeder, ctx->index, ctx->ref,
-							     &ctx->opt.score, &res->left, skip,
-							     res->win, res->n_win, seq, r->len,
-							     floor);
-
-		if (clear < 0)
-			return -1;
-		res->rival = !clear;
-	}
+		return low ? RETRY_RESEED : RETRY_NONE;
+	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left, skip,
+				  res->win, res->n_win, seq, r->len, best);
 	if (settled < 0)
 		return -1;
-	if (perfect)
-		return RETRY_NONE;
 	if (all)
 		return settled ? RETRY_NONE : RETRY_COMPLETE;
 	if (low)
@@ -534,18 +519,12 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
-/* Raises every candidate of res to unsure level `level` (its MAPQ cap:
- * sm_unsure_cap). */
-static void mark_unsure_level(res_t *res, int level)
-{
-	for (int c = 0; c < res->n_cand; c++)
-		if (res->cand[c].unsure < level)
-			res->cand[c].unsure = level;
-}
-
+/* Marks every candidate of res unsure: a better locus may be unseen
+ * (SM_MAPQ_UNSURE caps its MAPQ). */
 static void mark_unsure(res_t *res)
 {
-	mark_unsure_level(res, SM_UNSURE_BETTER);
+	for (int c = 0; c < res->n_cand; c++)
+		res->cand[c].unsure = SM_UNSURE_BETTER;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -567,10 +546,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n && pass == 0; k++) {
+		for (int k = 0; k < n && pass == 0; k++)
 			ws->seed_todo[n_todo++] = k;
-			res[k].rival = 0;
-		}
 		for (int k = 0; k < n && pass == 1; k++) {
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
 					       ws->seed_skip + ws->seed_skip_at[k], &res[k]);
@@ -609,23 +586,12 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				return -1;
 			if (pass == 0)
 				rs->left = ws->seed_left[u];
-			if (pass == 1 && !rs->exhaustive) {
-				int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
-
-				if (sm_seed_unsure(&ws->seed_gap[u], best))
-					mark_unsure(rs);
-				else if (ws->retry_how[u] == RETRY_COMPLETE && rs->prim >= 0 &&
-					 sm_seed_unsure(&ws->seed_gap[u],
-							best - sm_claim_lead(&ctx->opt.score, best,
-									     reads[k].len)))
-					rs->rival = 1;
-			}
+			if (pass == 1 && !rs->exhaustive &&
+			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
+				mark_unsure(rs);
 		}
 		sm_ph_add(ws, PH_CANDS, &t);
 	}
-	for (int k = 0; k < n; k++)
-		if (res[k].rival)
-			mark_unsure_level(&res[k], SM_UNSURE_RIVAL);
 	return 0;
 }
 

@@ -98,11 +98,12 @@
 #define SM_MAPQ_UNSURE 15
 #define SM_RETRY_BELOW 2
 
-/* MAPQ 20 and more claim a placement (the usual bar of a confident one):
- * a read for which seeding cannot rule out an unseen locus within the lead
- * that such a MAPQ needs (a rival: a locus as good or nearly, an equal copy
- * above all) gets at most SM_MAPQ_RIVAL (SM_MAPQ_CLAIM: record.h).  Levels
- * of cand_t.unsure: */
+/* MAPQ 20 and more claim a placement (SM_MAPQ_CLAIM, record.h).  A locus
+ * that pairing adds (mate rescue, pair re-seeding) for a read whose own
+ * seeding could not rule out a better one inherits that doubt; when it
+ * scores a perfect match it cannot be beaten, but an equal copy may still
+ * be unseen: at most SM_MAPQ_RIVAL, below the claim.  Levels of
+ * cand_t.unsure: */
 #define SM_MAPQ_RIVAL (SM_MAPQ_CLAIM - 1)
 enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
 
@@ -183,7 +184,6 @@ typedef struct {
 	int32_t n_win;
 	int32_t m_win;
 	sm_seed_left_t left; /* what the first seeding pass left out of win */
-	int rival;           /* the seeding passes could not rule out a rival (SM_MAPQ_RIVAL) */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its

@@ -134,14 +134,6 @@ int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len)
 	return sm_mapq_lead(sc, (double)as - xs, 1, &a, &len);
 }
 
-int32_t sm_claim_lead(const sm_score_t *sc, int32_t as, int32_t len)
-{
-	for (int32_t lead = 1; lead < as; lead++)
-		if (sm_mapq(sc, as, as - lead, len) >= SM_MAPQ_CLAIM)
-			return lead;
-	return as;
-}
-
 /* sm_ref_base_char() without the call for a plain base (nearly all). */
 static inline char ref_char(const sm_ref_t *ref, int64_t x)
 {

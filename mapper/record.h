@@ -118,10 +118,6 @@ int sm_mapq(const sm_score_t *sc, int32_t as, int32_t xs, int32_t len);
 /* MAPQ that claims a placement: the usual bar of a confident one. */
 #define SM_MAPQ_CLAIM 20
 
-/* The least lead over every other locus with which a read of length len
- * and score as gets MAPQ SM_MAPQ_CLAIM or more (as when none suffices). */
-int32_t sm_claim_lead(const sm_score_t *sc, int32_t as, int32_t len);
-
 /* The same from a lead (AS - XS, or a pair's score less its rival's: need
  * not be whole) and the alignments whose differences could turn it around:
  * scores as[0..n) of reads of lengths len[0..n), their differences k
