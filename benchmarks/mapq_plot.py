@@ -75,8 +75,10 @@ def calibration(ax, groups):
             lo, hi = wilson(wrong, reads)
             size = 10 + 10 * math.log10(reads)
             if wrong:
-                ax.errorbar(x, wrong / reads, yerr=[[wrong / reads - max(lo, RATE_LIMITS[0])],
-                                                    [hi - wrong / reads]],
+                # Bars stop at the axis floor and never go negative (rounding at p = 1).
+                ax.errorbar(x, wrong / reads,
+                            yerr=[[max(0.0, wrong / reads - max(lo, RATE_LIMITS[0]))],
+                                  [max(0.0, hi - wrong / reads)]],
                             color=colour, lw=0.7, alpha=0.6, capsize=0, zorder=2)
                 ax.scatter(x, wrong / reads, s=size, marker=marker, color=colour, zorder=3)
             else:
