@@ -11,7 +11,9 @@
 # packages of those names) and ./scanmap built.  SCANMAP_MODES lists the
 # scanmap modes to run (default "seeded"; "seeded exhaustive" on a GPU, where
 # exhaustive E. coli is feasible), each a row "scanmap-MODE"; SCANMAP_OPTS
-# adds options (say "-L 5,5 --engine gpu"); THREADS defaults to the cores.
+# adds options (say "-L 5,5 --engine gpu"); THREADS defaults to the cores;
+# VARIANT_PEERS lists the peers mapped beside scanmap (default "bwa minimap2";
+# empty: scanmap alone, e.g. to add rows to an earlier run with the same reads).
 #
 # GENOME=chr20 takes a slice of human chromosome 20 instead (GRCh37 from
 # Debian vt-examples; REGION, default 20:30000001-40000000, 10 Mbp without
@@ -95,7 +97,7 @@ for cov in "${covs[@]}"; do
 	r2=$d/sim.bwa.read2.fastq.gz
 	mappers=()
 	for m in ${SCANMAP_MODES:-seeded}; do mappers+=("scanmap-$m"); done
-	for mapper in "${mappers[@]}" bwa minimap2; do
+	for mapper in "${mappers[@]}" ${VARIANT_PEERS-bwa minimap2}; do
 		t0=$(date +%s.%N)
 		case $mapper in
 		scanmap-*)
