@@ -432,8 +432,8 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * completion pass; seeding again with the relaxed limits (retry_opt), as
  * a read without a hit or under half a perfect score always was, its
  * first windows kept (RESEED_UNSURE: and the read is unsure after); or
- * only the unsure mark. */
-enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE };
+ * only the unsure mark (TIE: a perfect read's, SM_UNSURE_RIVAL). */
+enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE, RETRY_TIE };
 
 static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 			  const res_t *res, int stride)
@@ -503,8 +503,16 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	if (res->prim < 0)
 		return all ? RETRY_COMPLETE : RETRY_RESEED;
 	best = res->cand[0].score;
-	if (best >= sm_best_possible(&ctx->opt.score, r->len))
-		return RETRY_NONE;
+	if (best >= sm_best_possible(&ctx->opt.score, r->len)) {
+		/* Nothing beats a perfect match; an unseen equal copy still
+		 * would (map_impl.h, SM_TIE_CHECK_BELOW). */
+		if (ctx->opt.completion == SM_COMPLETE_OFF ||
+		    sm_mapq(&ctx->opt.score, best, res->cand[0].xs, r->len) >= SM_TIE_CHECK_BELOW)
+			return RETRY_NONE;
+		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left,
+					  skip, res->win, res->n_win, seq, r->len, best - 1);
+		return settled < 0 ? -1 : settled ? RETRY_NONE : RETRY_TIE;
+	}
 	low = (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match;
 	if (ctx->opt.completion == SM_COMPLETE_OFF)
 		return low ? RETRY_RESEED : RETRY_NONE;
@@ -519,12 +527,12 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
-/* Marks every candidate of res unsure: a better locus may be unseen
- * (SM_MAPQ_UNSURE caps its MAPQ). */
-static void mark_unsure(res_t *res)
+/* Marks every candidate of res unsure at `level` (map_impl.h): a better
+ * locus (SM_UNSURE_BETTER) or an equal one (SM_UNSURE_RIVAL) may be unseen. */
+static void mark_unsure(res_t *res, int level)
 {
 	for (int c = 0; c < res->n_cand; c++)
-		res->cand[c].unsure = SM_UNSURE_BETTER;
+		res->cand[c].unsure = level;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -556,9 +564,9 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
-			if (todo == RETRY_UNSURE)
-				mark_unsure(&res[k]);
-			if (todo != RETRY_NONE && todo != RETRY_UNSURE) {
+			if (todo == RETRY_UNSURE || todo == RETRY_TIE)
+				mark_unsure(&res[k], todo == RETRY_TIE ? SM_UNSURE_RIVAL : SM_UNSURE_BETTER);
+			if (todo != RETRY_NONE && todo != RETRY_UNSURE && todo != RETRY_TIE) {
 				ws->retry_how[n_todo] = (uint8_t)todo;
 				ws->seed_todo[n_todo++] = k;
 			}
@@ -588,7 +596,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				rs->left = ws->seed_left[u];
 			if (pass == 1 && !rs->exhaustive &&
 			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
-				mark_unsure(rs);
+				mark_unsure(rs, SM_UNSURE_BETTER);
 		}
 		sm_ph_add(ws, PH_CANDS, &t);
 	}

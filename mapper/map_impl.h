@@ -98,13 +98,19 @@
 #define SM_MAPQ_UNSURE 15
 #define SM_RETRY_BELOW 2
 
-/* MAPQ 20 and more claim a placement (SM_MAPQ_CLAIM, record.h).  A locus
- * that pairing adds (mate rescue, pair re-seeding) for a read whose own
- * seeding could not rule out a better one inherits that doubt; when it
- * scores a perfect match it cannot be beaten, but an equal copy may still
- * be unseen: at most SM_MAPQ_RIVAL, below the claim.  Levels of
+/* MAPQ 20 and more claim a placement (SM_MAPQ_CLAIM, record.h).  A
+ * perfect match cannot be beaten, but an unseen equal copy makes such a
+ * claim false: a perfect read whose MAPQ from the loci in view is below
+ * SM_TIE_CHECK_BELOW (a near copy in view: a repeat family) and for which
+ * seeding cannot rule out another locus as good gets at most SM_MAPQ_RIVAL.
+ * Only those reads: the bound of a dropped cluster comes from its hit
+ * count alone, and tested on every read it capped 2-5% of all reads
+ * (docs/seeded.md).  A locus that pairing adds (mate rescue, pair
+ * re-seeding) for a read whose own seeding could not rule out a better one
+ * inherits that doubt, a perfect one as SM_UNSURE_RIVAL.  Levels of
  * cand_t.unsure: */
 #define SM_MAPQ_RIVAL (SM_MAPQ_CLAIM - 1)
+#define SM_TIE_CHECK_BELOW 40
 enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
 
 /* q capped as a candidate's unsure level asks. */
