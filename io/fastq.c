@@ -167,7 +167,7 @@ static int other_than_acgtn(const char *s, size_t n)
 		other |= ~((c == 'A') | (c == 'C') | (c == 'G') | (c == 'T') | (c == 'N'));
 	}
 	for (; k < n; k++)
-		if (!strchr("ACGTN", s[k]) || !s[k])
+		if (s[k] != 'A' && s[k] != 'C' && s[k] != 'G' && s[k] != 'T' && s[k] != 'N')
 			return 1;
 	return fq_any(other);
 }

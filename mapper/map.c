@@ -423,11 +423,6 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 	return 0;
 }
 
-/* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
- * whose first pass left res: their windows (at most `stride` each) in
- * ws->seed_win, what those leave out in ws->seed_gap, their strands' window
- * references and scans as seed_reads lists them.  It runs on this thread
- * whatever the engine, so its windows do not depend on the engine. */
 /* What the second pass does for a read (needs_retry): nothing; the
  * completion pass; seeding again with the relaxed limits (retry_opt), as
  * a read without a hit or under half a perfect score always was, its
@@ -435,6 +430,11 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * only the unsure mark (TIE: a perfect read's, SM_UNSURE_RIVAL). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE, RETRY_TIE };
 
+/* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
+ * whose first pass left res: their windows (at most `stride` each) in
+ * ws->seed_win, what those leave out in ws->seed_gap, their strands' window
+ * references and scans as seed_reads lists them.  It runs on this thread
+ * whatever the engine, so its windows do not depend on the engine. */
 static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
 			  const res_t *res, int stride)
 {
@@ -481,22 +481,23 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	return 0;
 }
 
-
 /* RETRY_COMPLETE if read r's first seeded result res (its first pass's
  * skipped k-mers: skip, as sm_seed_find leaves them) could be beaten at a
  * locus that its seeding limits left out and the read takes the completion
  * pass: it has no hit, or scores below a perfect match (the best
  * objective, end bonuses included) while what the first pass left out
  * could hold a better locus (sm_seed_settled), and --completion asks for
- * it (map_impl.h, SM_RETRY_BELOW); RETRY_UNSURE for such a read left as it
- * is; RETRY_NONE otherwise; -1 when out of memory. */
+ * it (map_impl.h, SM_RETRY_BELOW); RETRY_RESEED(_UNSURE) for one without a
+ * hit or under half a perfect score under weak and off; RETRY_UNSURE for an
+ * unsettled read left as it is; RETRY_TIE for a perfect read that may have
+ * an unseen equal copy (SM_TIE_CHECK_BELOW); RETRY_NONE otherwise; -1 when
+ * out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		       const uint8_t *seq, const uint8_t *skip, const res_t *res)
 {
+	const int all = ctx->opt.completion == SM_COMPLETE_ALL;
 	int32_t best;
-	int settled;
-
-	int all = ctx->opt.completion == SM_COMPLETE_ALL, low;
+	int settled, low;
 
 	if (res->exhaustive)
 		return RETRY_NONE;
@@ -564,9 +565,9 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
-			if (todo == RETRY_UNSURE || todo == RETRY_TIE)
+			if (todo == RETRY_UNSURE || todo == RETRY_TIE) {
 				mark_unsure(&res[k], todo == RETRY_TIE ? SM_UNSURE_RIVAL : SM_UNSURE_BETTER);
-			if (todo != RETRY_NONE && todo != RETRY_UNSURE && todo != RETRY_TIE) {
+			} else if (todo != RETRY_NONE) {
 				ws->retry_how[n_todo] = (uint8_t)todo;
 				ws->seed_todo[n_todo++] = k;
 			}

@@ -335,8 +335,12 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
 			tied[u] = tied[u - 1];
 			tied[u - 1] = x;
 		}
-	pick[0] = tied[sm_tie_pick(tie, n_tied)].i;
-	pick[1] = tied[sm_tie_pick(tie, n_tied)].j;
+	{
+		const pair_at_t *p = &tied[sm_tie_pick(tie, n_tied)];
+
+		pick[0] = p->i;
+		pick[1] = p->j;
+	}
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
