@@ -48,6 +48,14 @@ typedef struct {
  * before opening readers, e.g. once in main).  Default SM_INFLATER_AUTO. */
 void sm_inflate_set_default(sm_inflater_t which);
 
+/* Threads that inflate the members of BGZF input (bgzip's, htslib's:
+ * gzip members that state their size) in parallel, per stream opened from
+ * now on (process-wide, like the inflater); 0 (the default): the stream's
+ * own thread inflates.  The bytes and errors are the same either way, but
+ * for how much of a corrupt member comes before the error: none of it with
+ * threads, whichever inflater; some or all of it without.  At most 16. */
+void sm_inflate_set_threads(int n);
+
 /* 1 when this build has ISA-L. */
 int sm_inflate_have_isal(void);
 

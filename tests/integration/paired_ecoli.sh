@@ -10,7 +10,8 @@
 # RNEXT, PNEXT and TLEN of every record; the insert size reported near 500;
 # >= 97% of the reads of non-random pairs placed within 20 bp of their
 # origin, none wrongly placed with MAPQ >= 20; the rescued pair proper; -t 1 and -t 2 give the same records;
-# -N 2 adds secondaries (0x100, SEQ '*') without changing primaries.
+# BGZF input the same records as its text; -N 2 adds secondaries (0x100, SEQ '*') without changing
+# primaries.
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/seeded_genomes.bash"
 
@@ -44,6 +45,24 @@ note "mapping, -t 2 and -t 1"
 cat "$WORK/t2.err"
 "$SCANMAP" map -t 1 -R "$rg" "$WORK/ecoli.fa" "$r1" "$r2" >"$WORK/t1.sam" 2>/dev/null || fail "-t 1 failed"
 cmp -s <(grep -v '^@PG' "$WORK/t1.sam") <(grep -v '^@PG' "$WORK/t2.sam") || fail "-t 1 and -t 2 differ"
+
+# BGZF input (samtools fastq writes .gz files as BGZF) inflates on threads of
+# its own (io/inflate.h; -t 8: two per file): the same records as its text.
+note "BGZF input on inflate threads against its plain text"
+samtools import -1 "$r1" -2 "$r2" -o "$WORK/pairs.bam" 2>/dev/null || fail "samtools import"
+samtools fastq -1 "$WORK/b1.fq.gz" -2 "$WORK/b2.fq.gz" -0 /dev/null -s /dev/null "$WORK/pairs.bam" \
+	2>/dev/null || fail "samtools fastq"
+for b in b1 b2; do
+	[[ $(head -c 14 "$WORK/$b.fq.gz" | tail -c 2) == BC ]] || fail "$b.fq.gz is not BGZF"
+	zcat "$WORK/$b.fq.gz" >"$WORK/$b.fq"
+done
+"$SCANMAP" map -t 8 "$WORK/ecoli.fa" "$WORK/b1.fq.gz" "$WORK/b2.fq.gz" >"$WORK/bgzf.sam" 2>/dev/null ||
+	fail "BGZF input failed"
+"$SCANMAP" map -t 8 "$WORK/ecoli.fa" "$WORK/b1.fq" "$WORK/b2.fq" >"$WORK/text.sam" 2>/dev/null ||
+	fail "the same pairs as text failed"
+[[ $(grep -vc '^@' "$WORK/bgzf.sam") -ge 2000 ]] || fail "BGZF input: too few records"
+cmp -s <(grep -v '^@PG' "$WORK/bgzf.sam") <(grep -v '^@PG' "$WORK/text.sam") ||
+	fail "BGZF input and its text give different records"
 sam=$WORK/t2.sam
 
 samtools quickcheck "$sam" || fail "samtools quickcheck"

@@ -2,6 +2,8 @@
  * every error the reader must report with file, record and line.
  * One line per check; the last line is "N passed, N failed". */
 #include "tests/unit/unit.h"
+#include <htslib/bgzf.h>
+
 #include "io/fastq.h"
 #include "io/inflate.h"
 
@@ -574,6 +576,193 @@ static void test_ahead(void)
 	free(text);
 }
 
+/* Reads path with `threads` BGZF inflate threads and the inflater `which`:
+ * read_all()'s return and count, a hash of every record's name and bases
+ * in *hash, the message (up to the inflater's own words for corrupt data)
+ * in msg. */
+static int read_bgzf(const char *path, int threads, sm_inflater_t which, int64_t *n,
+		     uint64_t *hash, char *msg, size_t cap)
+{
+	sm_read_t r = { 0 };
+	sm_fastq_t *f;
+	int ret = -2;
+
+	sm_inflate_set_threads(threads);
+	sm_inflate_set_default(which);
+	*n = 0;
+	*hash = 0;
+	capture_begin();
+	if ((f = open_fq(path))) {
+		while ((ret = sm_fastq_next(f, &r)) == 1) {
+			for (const char *c = r.name; *c; c++)
+				*hash = *hash * 31 + (unsigned char)*c;
+			for (int k = 0; k < r.len; k++)
+				*hash = *hash * 31 + (unsigned char)r.seq[k];
+			(*n)++;
+		}
+		sm_fastq_close(f);
+	}
+	capture_end();
+	sm_read_free(&r);
+	sm_inflate_set_threads(0);
+	sm_inflate_set_default(inflater);
+	snprintf(msg, cap, "%s", errbuf);
+	if (strstr(msg, "corrupt gzip data:"))
+		strstr(msg, "corrupt gzip data:")[strlen("corrupt gzip data:")] = '\0';
+	return ret;
+}
+
+/* BGZF input inflated on threads (io/inflate.h): a file of blocks of many
+ * sizes with a plain gzip member among them reads the same records with
+ * 0, 1 and 3 threads and either inflater; damaged copies (flipped bits,
+ * cuts, inserted bytes, text after the end) give the same records and
+ * message with threads as without, but for a corrupt member, of which the
+ * threads give nothing (then: no more records than without threads, where
+ * the damaged bytes may have failed as a bad record instead, and a corrupt
+ * gzip message); on threads both inflaters read the same records and fail
+ * with the same message. */
+static void test_bgzf(void)
+{
+	enum { N_REC = 12000, MAX_LEN = 300 };
+	size_t cap = (size_t)N_REC * (2 * MAX_LEN + 64), len = 0, cut[4] = { 0 };
+	char *text = xmalloc(cap + 1), *raw, *gz;
+	char p[512], q[512];   /* tmp_path()'s buffers are reused */
+	int64_t n[2], want_n;
+	uint64_t hash[2], want_hash;
+	char msg[2][sizeof errbuf];
+	int ret[2], ok = 1, agree = 0, fewer = 0, fails = 0, cases = 60;
+	long sz = 0;
+
+	unit_seed(77);
+	for (int i = 0; i < N_REC; i++) {
+		int l = 1 + (int)rnd(MAX_LEN);
+
+		len += (size_t)snprintf(text + len, cap - len, "@z%d\n", i);
+		for (int k = 0; k < l; k++)
+			text[len++] = "ACGTN"[rnd(5)];
+		len += (size_t)snprintf(text + len, cap - len, "\n+\n");
+		for (int k = 0; k < l; k++)
+			text[len++] = (char)('!' + rnd(94));
+		text[len++] = '\n';
+		if (i + 1 == N_REC / 3 || i + 1 == 2 * N_REC / 3)
+			cut[i + 1 == N_REC / 3 ? 1 : 2] = len;
+	}
+	cut[3] = len;
+	/* The first and last thirds as BGZF (htslib's writer) in blocks of
+	 * many sizes (random writes, some flushed early), the middle third as
+	 * one plain gzip member; the three joined. */
+	raw = xmalloc(2 * len + 1024);
+	for (int k = 0; k < 3; k++) {
+		char name[32];
+		size_t part = cut[k + 1] - cut[k], at = 0;
+		const char *path;
+		FILE *fp;
+
+		snprintf(name, sizeof name, "bgzf-part%d.gz", k);
+		if (k == 1) {
+			char *t = xmalloc(part + 1);
+
+			memcpy(t, text + cut[k], part);
+			t[part] = '\0';
+			path = write_gz(name, t);
+			free(t);
+		} else {
+			BGZF *b = bgzf_open(tmp_path(name), "w");
+
+			while (b && at < part) {
+				size_t m = 1 + rnd(3 << 16);
+
+				m = m > part - at ? part - at : m;
+				ok &= bgzf_write(b, text + cut[k] + at, m) == (ssize_t)m;
+				if (rnd(3) == 0)
+					ok &= bgzf_flush(b) == 0;
+				at += m;
+			}
+			ok &= b && bgzf_close(b) == 0;
+			path = tmp_path(name);
+		}
+		fp = fopen(path, "rb");
+		sz += fp ? (long)fread(raw + sz, 1, 2 * len + 1024 - (size_t)sz, fp) : 0;
+		if (fp)
+			fclose(fp);
+	}
+	snprintf(p, sizeof p, "%s", write_file("mixed.fq.gz", raw, (size_t)sz));
+	CHECK(ok && sz > 0, "bgzf: BGZF, a gzip member, BGZF: %ld bytes", sz);
+
+	ret[0] = read_bgzf(p, 0, inflater, &want_n, &want_hash, msg[0], sizeof msg[0]);
+	CHECK(ret[0] == 0 && want_n == N_REC, "bgzf: no threads: %lld records", (long long)want_n);
+	for (int threads = 1; threads <= 3; threads += 2)
+		for (int z = 0; z < 2; z++) {
+			sm_inflater_t which = z ? SM_INFLATER_ZLIB : SM_INFLATER_ISAL;
+
+			if (which == SM_INFLATER_ISAL && !sm_inflate_have_isal())
+				continue;
+			ret[1] = read_bgzf(p, threads, which, &n[1], &hash[1], msg[1], sizeof msg[1]);
+			CHECK(ret[1] == 0 && n[1] == want_n && hash[1] == want_hash,
+			      "bgzf: %d threads, %s: the same %lld records (ret %d): %.200s", threads, z ? "zlib" : "ISA-L",
+			      (long long)n[1], ret[1], msg[1]);
+		}
+
+	/* Damaged copies. */
+	gz = xmalloc(2 * (size_t)sz + 64);
+	for (int c = 0; c < cases; c++) {
+		size_t m = (size_t)sz;
+
+		memcpy(gz, raw, m);
+		if (c % 5 == 1) {                      /* text after the end */
+			memcpy(gz + m, "@t\nACGT\n+\nIIII\n", 16);
+			m += 16;
+		}
+		if (c % 3 != 2)                        /* flip 1-3 bits */
+			for (uint32_t k = rnd(3) + 1; k > 0; k--)
+				gz[rnd((uint32_t)m)] ^= (char)(1 << rnd(8));
+		if (c % 4 == 3)                        /* cut */
+			m = rnd((uint32_t)m);
+		if (c % 7 == 5) {                      /* insert bytes */
+			size_t at = rnd((uint32_t)m), k = rnd(16) + 1;
+
+			memmove(gz + at + k, gz + at, m - at);
+			for (size_t j = 0; j < k; j++)
+				gz[at + j] = (char)rnd(256);
+			m += k;
+		}
+		snprintf(q, sizeof q, "%s", write_file("bgzf-damaged.fq.gz", gz, m));
+		ret[0] = read_bgzf(q, 0, inflater, &n[0], &hash[0], msg[0], sizeof msg[0]);
+		ret[1] = read_bgzf(q, 3, inflater, &n[1], &hash[1], msg[1], sizeof msg[1]);
+		fails += ret[0] < 0;
+		if (ret[0] == ret[1] && n[0] == n[1] && hash[0] == hash[1] && strcmp(msg[0], msg[1]) == 0) {
+			agree++;
+		} else if (ret[0] == -1 && ret[1] == -1 && n[1] <= n[0] &&
+			   strstr(msg[1], "corrupt gzip data")) {
+			fewer++;
+		} else {
+			printf("     case %d: no threads %d/%lld '%s', 3 threads %d/%lld '%s'\n", c, ret[0],
+			       (long long)n[0], msg[0], ret[1], (long long)n[1], msg[1]);
+		}
+		if (sm_inflate_have_isal()) {   /* both inflaters on threads */
+			int64_t nz;
+			uint64_t hz;
+			char mz[sizeof errbuf];
+			int rz = read_bgzf(q, 3, inflater == SM_INFLATER_ZLIB ? SM_INFLATER_ISAL
+									      : SM_INFLATER_ZLIB,
+					   &nz, &hz, mz, sizeof mz);
+
+			if (!(rz == ret[1] && nz == n[1] && hz == hash[1] && strcmp(mz, msg[1]) == 0)) {
+				printf("     case %d: inflaters differ on threads: %d/%lld '%s' against "
+				       "%d/%lld '%s'\n", c, ret[1], (long long)n[1], msg[1], rz,
+				       (long long)nz, mz);
+				agree -= 1000;
+			}
+		}
+	}
+	CHECK(agree + fewer == cases && fails > 0 && fails < cases,
+	      "bgzf: %d damaged files read as without threads, %d with fewer records before a corrupt "
+	      "member, of %d (%d fail)", agree, fewer, cases, fails);
+	free(gz);
+	free(raw);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	/* tests/run.sh runs this again with --zlib (io/inflate.h) and with
@@ -596,5 +785,6 @@ int main(int argc, char **argv)
 	test_random_records();
 	test_gzip_blocks();
 	test_inflaters_agree();
+	test_bgzf();
 	return unit_end();
 }
