@@ -13,8 +13,11 @@
 # records must equal the one-GPU run's (all but @PG): a run that differs or
 # fails makes the script exit 1.
 #
-# Diagnostics: SM_MULTI_INPUT=plain maps uncompressed FASTQ (no inflate
-# threads); SM_MULTI_OUTPUT=null writes SAM to /dev/null (no page cache),
+# Input: SM_MULTI_INPUT=gz (default) the gzip files as they are (each copy
+# a plain gzip member: one inflate thread per file); bgzf: DATA's
+# chr20.r1.bgzf.fq.gz and chr20.r2.bgzf.fq.gz (the same reads through
+# bgzip), inflated on several threads per file; plain: uncompressed FASTQ
+# (no inflate threads).  SM_MULTI_OUTPUT=null writes SAM to /dev/null (no page cache),
 # then the identity check is skipped.  SM_BENCH_MAP_ARGS: more options for
 # scanmap map.
 #
@@ -41,14 +44,16 @@ reps=${SM_E2E_REPS:-20}
 input=${SM_MULTI_INPUT:-gz}
 output=${SM_MULTI_OUTPUT:-file}
 ref=$data/chr20.fa.gz
-[[ -s $ref.smi ]] || ./scanmap index "$ref" 2>"$out/index.log" || { cat "$out/index.log"; exit 1; }
+[[ -s $ref.smi ]] || ./scanmap index -t "$threads" "$ref" 2>"$out/index.log" || { cat "$out/index.log"; exit 1; }
 n_pairs=$(zcat "$data/chr20.r1.fq.gz" | awk 'END { print NR / 4 }')
 pairs=$((reps * n_pairs))
 work=${TMPDIR:-/tmp}/gpu_multi.$$
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 for m in 1 2; do
-	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$work/r$m.fq.gz"
+	src=$data/chr20.r$m.fq.gz
+	[[ $input == bgzf ]] && src=$data/chr20.r$m.bgzf.fq.gz
+	for ((i = 0; i < reps; i++)); do cat "$src"; done >"$work/r$m.fq.gz"
 	[[ $input == plain ]] && { zcat "$work/r$m.fq.gz" >"$work/r$m.fq"; rm "$work/r$m.fq.gz"; }
 done
 fq=("$work/r1.fq.gz" "$work/r2.fq.gz")
