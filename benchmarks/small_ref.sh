@@ -53,7 +53,9 @@
 #   -n READS    simulated per set [100000]  -r REPS     [8: 800,000 reads of 250 bp,
 #                                                         1.3 M of 150, 2.8 M of 72]
 #   -c DIV      the cpu run's share [4]     -s SETS     ["250 150 72"]
-# SM_BENCH_MAP_ARGS: more options for scanmap map.
+# SM_BENCH_MAP_ARGS: more options for scanmap map.  SM_SMALL_REF_BGZF=1: the
+# FASTQ.gz files are BGZF (bgzip -l 1, on PATH or in carry/cli_hts/bin), which
+# scanmap inflates on several threads a file, instead of gzip -1's one member.
 #
 # Prints a table; writes OUT/small_ref.tsv (set read_len mapper threads reads
 # seconds cpu_s reads_per_s tcups peak_mb mapped_pct engine_gcells same_sam)
@@ -120,7 +122,12 @@ if has gpu && [[ -z ${SCANMAP:-} ]]; then
 fi
 SCANMAP=${SCANMAP:-./scanmap}
 DIVERGE=${DIVERGE:-build/benchmarks/diverge}
-need=("$SCANMAP" "$DIVERGE" art_illumina python3)
+gz=(gzip -1)
+if [[ ${SM_SMALL_REF_BGZF:-0} == 1 ]]; then
+	[[ -x carry/cli_hts/bin/bgzip ]] && export PATH="$PWD/carry/cli_hts/bin:$PATH"
+	gz=(bgzip -l 1 -@ "$threads" -c)
+fi
+need=("$SCANMAP" "$DIVERGE" art_illumina python3 "${gz[0]}")
 has bwa && need+=(bwa)
 has minimap2 && need+=(minimap2)
 for tool in "${need[@]}"; do
@@ -148,13 +155,13 @@ for len in $sets; do
 	echo "small_ref.sh: simulating $n_sim reads of $len bp (ART ${profile[$len]})" >&2
 	art_illumina -ss "${profile[$len]}" -i "$out/donor.fa" -l "$len" -c "$n_sim" -rs "$len" \
 		-o "$work/art$len" -na -q >"$work/art.log" 2>&1 || { cat "$work/art.log"; die "art_illumina failed"; }
-	gzip -1 <"$work/art$len.fq" >"$work/sim$len.fq.gz" && rm "$work/art$len.fq"
+	"${gz[@]}" <"$work/art$len.fq" >"$work/sim$len.fq.gz" && rm "$work/art$len.fq"
 	copies[$len]=$(awk -v r="$reps" -v l="$len" 'BEGIN { c = int(r * 250 / l + 0.5); print (c > 0 ? c : 1) }')
 	for ((i = 0; i < copies[$len]; i++)); do cat "$work/sim$len.fq.gz"; done >"$work/$len.fq.gz"
 	reads[$len]=$((copies[$len] * n_sim))
 	cpu_reads[$len]=$((reads[$len] / div))
 	if has cpu; then
-		zcat "$work/$len.fq.gz" | awk -v n=$((4 * cpu_reads[$len])) 'NR <= n' | gzip -1 >"$work/$len.cpu.fq.gz"
+		zcat "$work/$len.fq.gz" | awk -v n=$((4 * cpu_reads[$len])) 'NR <= n' | "${gz[@]}" >"$work/$len.cpu.fq.gz"
 	fi
 	rm "$work/sim$len.fq.gz"
 done
