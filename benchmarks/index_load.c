@@ -1,9 +1,12 @@
 /* index_load.c — what the index file's checksums and structural checks add
  * to loading it (mapper/index.h).
  *
- *   build/benchmarks/index_load REF.smi [ROUNDS [THREADS]]
+ *   build/benchmarks/index_load REF.smi [ROUNDS [THREADS [cold]]]
  *
- * The file is in the page cache (a first untimed load puts it there).
+ * The file is in the page cache (a first untimed load puts it there), or
+ * with `cold` dropped from it before each load (posix_fadvise DONTNEED:
+ * no root needed; the file's pages must be clean), so that each load
+ * reads it from the disk, as the first run after copying an index does.
  * Once:
  *   read:      read() of the whole file into memory, what a loader that
  *              copies it pays at least;
@@ -124,6 +127,17 @@ static double read_file(const char *path, size_t *n)
 	return now() - t0;
 }
 
+/* Drops path's pages from the page cache (cold loads). */
+static void evict(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+	}
+}
+
 static double pct(double base, double x)
 {
 	return 100.0 * (x - base) / base;
@@ -133,6 +147,7 @@ int main(int argc, char **argv)
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : DEFAULT_ROUNDS;
 	int threads = argc > 3 ? atoi(argv[3]) : 1;
+	int cold = argc > 4 && strcmp(argv[4], "cold") == 0;
 	/* Per round: wall and CPU seconds of each load. */
 	static double plain[MAX_ROUNDS], checked[MAX_ROUNDS], plain_cpu[MAX_ROUNDS],
 		      checked_cpu[MAX_ROUNDS], touch[MAX_ROUNDS], stream[MAX_ROUNDS];
@@ -141,7 +156,8 @@ int main(int argc, char **argv)
 	size_t n;
 
 	if (argc < 2 || rounds < 1 || rounds > MAX_ROUNDS || threads < 1) {
-		fprintf(stderr, "usage: index_load REF.smi [ROUNDS (1..%d) [THREADS]]\n", MAX_ROUNDS);
+		fprintf(stderr, "usage: index_load REF.smi [ROUNDS (1..%d) [THREADS [cold]]]\n",
+			MAX_ROUNDS);
 		return 2;
 	}
 	if (!(idx = load(argv[1], threads, 1)))
@@ -153,8 +169,14 @@ int main(int argc, char **argv)
 		double t0, c0;
 		volatile uint8_t sink = 0;
 
+		if (cold)
+			evict(argv[1]);
 		touch[r] = map_read(argv[1], 0);
+		if (cold)
+			evict(argv[1]);
 		stream[r] = map_read(argv[1], 1);
+		if (cold)
+			evict(argv[1]);
 		t0 = now();
 		c0 = cpu_now();
 		if (!(idx = load(argv[1], threads, 0)))
@@ -164,6 +186,8 @@ int main(int argc, char **argv)
 		plain[r] = now() - t0;
 		plain_cpu[r] = cpu_now() - c0;
 		sm_index_destroy(idx);
+		if (cold)
+			evict(argv[1]);
 		t0 = now();
 		c0 = cpu_now();
 		if (!(idx = load(argv[1], threads, 1)))
@@ -171,9 +195,9 @@ int main(int argc, char **argv)
 		checked[r] = now() - t0;
 		checked_cpu[r] = cpu_now() - c0;
 		sm_index_destroy(idx);
-		printf("%d thread(s): unchecked load %.4f s (CPU %.4f s), checked load %.4f s "
+		printf("%s%d thread(s): unchecked load %.4f s (CPU %.4f s), checked load %.4f s "
 		       "(CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); touch %.4f s, stream %.4f s\n",
-		       threads, plain[r], plain_cpu[r], checked[r], checked_cpu[r],
+		       cold ? "cold, " : "", threads, plain[r], plain_cpu[r], checked[r], checked_cpu[r],
 		       pct(plain[r], checked[r]), pct(plain_cpu[r], checked_cpu[r]), touch[r],
 		       stream[r]);
 	}
@@ -182,10 +206,10 @@ int main(int argc, char **argv)
 		double mpc = median(plain_cpu, rounds), mcc = median(checked_cpu, rounds);
 		double mt = median(touch, rounds), ms = median(stream, rounds);
 
-		printf("median of %d rounds, %d thread(s): unchecked load %.4f s (CPU %.4f s), "
+		printf("median of %d rounds, %s%d thread(s): unchecked load %.4f s (CPU %.4f s), "
 		       "checked load %.4f s (CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); reading "
 		       "every byte instead of one per page adds %.4f s (touch %.4f s, stream %.4f s), "
-		       "%+.1f%% of the unchecked load\n", rounds, threads, mp, mpc, mc, mcc,
+		       "%+.1f%% of the unchecked load\n", rounds, cold ? "cold, " : "", threads, mp, mpc, mc, mcc,
 		       pct(mp, mc), pct(mpc, mcc), ms - mt, mt, ms, 100.0 * (ms - mt) / mp);
 	}
 	return 0;
