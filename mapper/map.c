@@ -427,8 +427,11 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * completion pass; seeding again with the relaxed limits (retry_opt), as
  * a read without a hit or under half a perfect score always was, its
  * first windows kept (RESEED_UNSURE: and the read is unsure after); or
- * only the unsure mark (TIE: a perfect read's, SM_UNSURE_RIVAL). */
-enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE, RETRY_TIE };
+ * only the unsure mark (TIE: a perfect read's, SM_UNSURE_RIVAL; COPY: the
+ * same for a perfect read with an exact copy out of view, whose XS is then
+ * its AS). */
+enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE, RETRY_TIE,
+       RETRY_COPY };
 
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
  * whose first pass left res: their windows (at most `stride` each) in
@@ -489,9 +492,10 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * could hold a better locus (sm_seed_settled), and --completion asks for
  * it (map_impl.h, SM_RETRY_BELOW); RETRY_RESEED(_UNSURE) for one without a
  * hit or under half a perfect score under weak and off; RETRY_UNSURE for an
- * unsettled read left as it is; RETRY_TIE for a perfect read that may have
- * an unseen equal copy (SM_TIE_CHECK_BELOW); RETRY_NONE otherwise; -1 when
- * out of memory. */
+ * unsettled read left as it is; RETRY_COPY for a perfect read with an
+ * exact copy out of view, RETRY_TIE for one that may have one where the
+ * copies were not looked up (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW);
+ * RETRY_NONE otherwise; -1 when out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		       const uint8_t *seq, const uint8_t *skip, const res_t *res)
 {
@@ -505,14 +509,22 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		return all ? RETRY_COMPLETE : RETRY_RESEED;
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len)) {
-		/* Nothing beats a perfect match; an unseen equal copy still
-		 * would (map_impl.h, SM_TIE_CHECK_BELOW). */
-		if (ctx->opt.completion == SM_COMPLETE_OFF ||
-		    sm_mapq(&ctx->opt.score, best, res->cand[0].xs, r->len) >= SM_TIE_CHECK_BELOW)
+		/* Nothing beats a perfect match; an unseen equal copy ties it
+		 * (map_impl.h, SM_EXACT_MAX_OCC). */
+		int64_t away;
+
+		if (ctx->opt.completion == SM_COMPLETE_OFF)
 			return RETRY_NONE;
 		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left,
 					  skip, res->win, res->n_win, seq, r->len, best - 1);
-		return settled < 0 ? -1 : settled ? RETRY_NONE : RETRY_TIE;
+		if (settled != 0)
+			return settled < 0 ? -1 : RETRY_NONE;
+		away = sm_seed_exact_copies(ws->seeder, ctx->index, ctx->ref, seq, r->len,
+					    SM_EXACT_MAX_OCC, res->win, res->n_win);
+		if (away != SM_SEED_UNDECIDED)
+			return away < 0 ? -1 : away > 0 ? RETRY_COPY : RETRY_NONE;
+		return sm_mapq(&ctx->opt.score, best, res->cand[0].xs, r->len) >= SM_TIE_CHECK_BELOW ?
+		       RETRY_NONE : RETRY_TIE;
 	}
 	low = (int64_t)SM_RETRY_BELOW * best < (int64_t)r->len * ctx->opt.score.match;
 	if (ctx->opt.completion == SM_COMPLETE_OFF)
@@ -534,6 +546,15 @@ static void mark_unsure(res_t *res, int level)
 {
 	for (int c = 0; c < res->n_cand; c++)
 		res->cand[c].unsure = level;
+}
+
+/* A locus out of view scores as well as res's best (an exact copy of a
+ * perfect read): it is every candidate's competitor, XS. */
+static void tie_unseen(res_t *res)
+{
+	for (int c = 0; c < res->n_cand; c++)
+		if (res->cand[c].xs < res->cand[0].score)
+			res->cand[c].xs = res->cand[0].score;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -565,8 +586,10 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
-			if (todo == RETRY_UNSURE || todo == RETRY_TIE) {
-				mark_unsure(&res[k], todo == RETRY_TIE ? SM_UNSURE_RIVAL : SM_UNSURE_BETTER);
+			if (todo == RETRY_COPY)
+				tie_unseen(&res[k]);
+			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
+				mark_unsure(&res[k], todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
 			} else if (todo != RETRY_NONE) {
 				ws->retry_how[n_todo] = (uint8_t)todo;
 				ws->seed_todo[n_todo++] = k;

@@ -100,17 +100,21 @@
 
 /* MAPQ 20 and more claim a placement (SM_MAPQ_CLAIM, record.h).  A
  * perfect match cannot be beaten, but an unseen equal copy makes such a
- * claim false: a perfect read whose MAPQ from the loci in view is below
- * SM_TIE_CHECK_BELOW (a near copy in view: a repeat family) and for which
- * seeding cannot rule out another locus as good gets at most SM_MAPQ_RIVAL.
- * Only those reads: the bound of a dropped cluster comes from its hit
- * count alone, and tested on every read it capped 2-5% of all reads
- * (docs/seeded.md).  A locus that pairing adds (mate rescue, pair
- * re-seeding) for a read whose own seeding could not rule out a better one
- * inherits that doubt, a perfect one as SM_UNSURE_RIVAL.  Levels of
- * cand_t.unsure: */
+ * claim false.  For a perfect read whose seeding cannot rule out another
+ * locus as good, the copies are looked up (sm_seed_exact_copies: an equal
+ * locus is an exact copy), when its rarest minimizer has at most
+ * SM_EXACT_MAX_OCC occurrences: a copy out of view is a tie (XS = AS) and
+ * the read is unsure (SM_UNSURE_RIVAL); none, and the read is sure.
+ * Beyond that cap, a read whose MAPQ from the loci in view is below
+ * SM_TIE_CHECK_BELOW (a near copy in view: a repeat family) gets at most
+ * SM_MAPQ_RIVAL: the bound of a dropped cluster comes from its hit count
+ * alone, and on every read it capped 2-5% of all reads (docs/seeded.md).
+ * A locus that pairing adds (mate rescue, pair re-seeding) for a read
+ * whose own seeding could not rule out a better one inherits that doubt, a
+ * perfect one as SM_UNSURE_RIVAL.  Levels of cand_t.unsure: */
 #define SM_MAPQ_RIVAL (SM_MAPQ_CLAIM - 1)
 #define SM_TIE_CHECK_BELOW 40
+#define SM_EXACT_MAX_OCC 4096
 enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
 
 /* q capped as a candidate's unsure level asks. */

@@ -417,6 +417,91 @@ oom:
 	return -1;
 }
 
+/* 1 if the reference at diagonal d of strand st holds read (length n, no
+ * N) base for base, inside one contig. */
+static int exact_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d)
+{
+	const uint8_t *g = ref->seq + d;
+	int32_t c;
+
+	if (d < 0 || d + n > ref->total)
+		return 0;
+	c = sm_ref_contig_of(ref, d);
+	if (d + n > ref->offset[c] + ref->len[c])
+		return 0;
+	if (st == 0)
+		return memcmp(g, read, (size_t)n) == 0;
+	for (int32_t i = 0; i < n; i++)
+		if (g[i] != 3 - read[n - 1 - i])   /* the complement of code c is 3 - c */
+			return 0;
+	return 1;
+}
+
+int64_t sm_seed_exact_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			     const uint8_t *read, int32_t n, int64_t max_occ,
+			     const sm_window_t *win, int32_t n_win)
+{
+	int64_t n_mini, occ, rare = -1, n_copy = 0, away = 0;
+	const int64_t *pos;
+	uint32_t hash = 0;
+
+	for (int32_t i = 0; i < n; i++)
+		if (read[i] >= SM_BASE_N)
+			return 0;   /* an N matches nothing: no copy anywhere */
+	/* The rarest of the read's minimizers (as the index chose them). */
+	n_mini = sm_minimizers(read, n, idx->k, idx->w, &s->mini, &s->cap_mini);
+	if (n_mini < 0)
+		return -1;
+	for (int64_t t = 0; t < n_mini; t++) {
+		const int64_t *p;
+
+		occ = sm_index_get(idx, s->mini[t].hash, &p);
+		if (rare < 0 || occ < rare) {
+			rare = occ;
+			hash = s->mini[t].hash;
+		}
+	}
+	if (rare < 0 || rare > max_occ)
+		return SM_SEED_UNDECIDED;
+	occ = sm_index_get(idx, hash, &pos);
+	/* Every k-mer of the read with that hash, against every occurrence. */
+	n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
+	if (n_mini < 0)
+		return -1;
+	for (int64_t t = 0; t < n_mini; t++) {
+		const sm_mini_t *m = &s->mini[t];
+
+		if (m->hash != hash)
+			continue;
+		for (int64_t u = 0; u < occ; u++) {
+			int64_t g = pos[u] >> 1;
+			int st = (int)((pos[u] & 1) ^ m->strand);
+			int64_t d = st ? g - (n - m->pos + idx->k - 2) : g - m->pos;
+
+			if (!exact_at(ref, read, n, st, d))
+				continue;
+			if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
+				return -1;
+			s->hit[n_copy++] = hit_pack(st, d);
+		}
+	}
+	/* A copy counts once however many of its k-mers found it. */
+	sort_hits(s->hit, n_copy);
+	for (int64_t t = 0; t < n_copy; t++) {
+		int st = hit_strand(s->hit[t]);
+		int64_t d = hit_diag(s->hit[t]);
+		int seen = 0;
+
+		if (t > 0 && s->hit[t] == s->hit[t - 1])
+			continue;
+		for (int32_t v = 0; v < n_win && !seen; v++)
+			seen = (win[v].strands >> st & 1) && win[v].start <= d && d + n <= win[v].end;
+		away += !seen;
+	}
+	s->n_hit = 0;
+	return away;
+}
+
 int32_t sm_windows_add(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *more, int32_t m)
 {
 	if (sm_grow((void **)&w->win, &w->cap_win, (int64_t)w->n_win + m, sizeof *w->win) < 0) {
