@@ -55,6 +55,14 @@ static int64_t take_bytes(sm_wscan_t *w, size_t n)
 	return (int64_t)at;
 }
 
+/* dst[0..n) = src[n - 1], ..., src[0] (local pointers and length: the
+ * byte stores cannot alias them, so the loop vectorizes). */
+static void reverse_copy(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+		dst[i] = src[n - 1 - i];
+}
+
 void sm_wscan_clear(sm_wscan_t *w)
 {
 	w->n = 0;
@@ -88,12 +96,13 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 	}
 	if (!w->spans) {
 		b = w->bytes + r_at;
-		for (int64_t i = 0; i < len; i++)
-			b[i] = ref->seq[rev_ref ? hi - 1 - i : lo + i];
+		if (rev_ref)
+			reverse_copy(b, ref->seq + lo, len);
+		else
+			memcpy(b, ref->seq + lo, (size_t)len);
 	}
 	if (rev_query)
-		for (int32_t i = 0; i < q->len; i++)
-			w->bytes[q_at + i] = q->seq[q->len - 1 - i];
+		reverse_copy(w->bytes + q_at, q->seq, q->len);
 	w->own[w->n_own].len = len;
 	w->own[w->n_own].lo = lo;
 	w->own[w->n_own].rev = rev_ref;
