@@ -38,6 +38,14 @@ static int same_bases(const cand_t *a, const cand_t *b)
 	       b->aln.ref_start < a->aln.ref_end;
 }
 
+/* 1 if candidate a, traced or not, shares reference bases with traced b
+ * (same_bases): it ends on b's strand inside b's alignment, and an
+ * alignment covers its end column (sm_align: ref_end is the end + 1). */
+static int ends_inside(const cand_t *a, const cand_t *b)
+{
+	return a->is_rev == b->is_rev && a->end >= b->aln.ref_start && a->end < b->aln.ref_end;
+}
+
 /* XA:Z of the primary record of read r (results me, queries q): the
  * candidates that cover the same part of the read as the primary c, on
  * other bases, scoring at least SM_XA_DROP_RATIO of it, best first; none
@@ -64,7 +72,8 @@ static int xa_tag(const sm_ctx_t *ctx, sm_tbuf_t *ws, bam1_t *rec, const sm_read
 		cand_t *a = &me->cand[k];
 		int dup = 0;
 
-		if (a == c || a->score < thr)
+		/* A remnant of c in a neighbouring bin needs no traceback. */
+		if (a == c || a->score < thr || ends_inside(a, c))
 			continue;
 		if (sm_map_ensure_traced(ctx, ws, me, r, q, a) < 0)
 			return -1;
@@ -230,7 +239,7 @@ static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	for (int k = 0; k < me->n_cand; k++) {
 		cand_t *a = &me->cand[k];
 
-		if (a == c || a->score <= xs)
+		if (a == c || a->score <= xs || ends_inside(a, c))
 			continue;
 		if (sm_map_ensure_traced(ctx, ws, me, r, q, a) < 0)
 			return -1;
