@@ -790,8 +790,17 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 	return 0;
 }
 
-/* Maps reads[0..n) read by read (no pairing) into res[0..n). */
-int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+/* Reads per part of sm_map_reads when seeded window scans copy their
+ * bases (the CPU engine): each read's window references (~35 KB of bases
+ * for 150 bp) live until the part's scans are done, and the first batch
+ * of a paired run (the insert-size sample, 4,096 reads on one worker)
+ * would touch 140 MB of fresh memory for them at once.  A part of a CPU
+ * batch's size reuses the same ~9 MB. */
+#define SM_MAP_PART_READS 256
+
+/* sm_map_reads for one part: reads[0..n) into res[0..n), queries in
+ * ws->q[0..2n). */
+static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	size_t n_codes;
 	int n_todo = 0;
@@ -811,6 +820,23 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
 		sm_ph_add(ws, PH_EXHAUSTIVE, &t);
 	}
 	return tandem_batch(ctx, ws, reads, n, res);
+}
+
+/* Maps reads[0..n) read by read (no pairing) into res[0..n), in parts
+ * when the window scans copy their bases; reads are independent, so the
+ * records do not depend on the parts. */
+int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	const int part = ctx->seeded && !ws->jobs.spans ? SM_MAP_PART_READS : n;
+	size_t n_codes;
+
+	if (n <= part)
+		return map_part(ctx, ws, reads, n, res);
+	for (int off = 0; off < n; off += part)
+		if (map_part(ctx, ws, reads + off, n - off < part ? n - off : part, res + off) < 0)
+			return -1;
+	/* The caller reads every read's queries (pairing, records). */
+	return sm_map_encode(ws, reads, n, &n_codes);
 }
 
 /* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
