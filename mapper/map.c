@@ -161,10 +161,11 @@ oom:
 	return -1;
 }
 
+_Static_assert(SM_BASE_N == 4, "encode_read's complement assumes codes 0-4");
+
 /* Base codes of the read (fwd) and of its reverse complement (rev).  The
  * complement runs eight codes at a time: codes 0-3 (bit 2 clear) become
  * 3 - c = c ^ 3, an N (4) stays. */
-_Static_assert(SM_BASE_N == 4, "encode_read's complement assumes codes 0-4");
 static void encode_read(const sm_read_t *r, uint8_t *restrict fwd, uint8_t *restrict rev)
 {
 	const uint64_t ones = 0x0101010101010101ull;
