@@ -146,10 +146,16 @@ static int cigar_push(sm_aln_t *a, int op)
 }
 
 /* The diagonal band (d = column - row, window coordinates) of every
- * alignment that scores `score` and ends in the window's last column w:
- * its end row is at least n - c with c = (n*match - score) / match read
- * bases left unaligned, and along it d moves by one per gap column, of
- * which there are at most align_span()'s slack. */
+ * alignment that scores `score` and ends in the window's last column w.
+ * Such an alignment leaves c read bases after its end row n - c, inserts I
+ * read bases and deletes D reference bases; each of the c + I read bases
+ * forgoes a match, and a gap costs gap_open once and gap_ext per base, so
+ * with R = sm_best_possible() - score:
+ *   c*match + I*(match + gap_ext) + D*gap_ext + (I + D > 0)*gap_open <= R.
+ * It ends on diagonal w - n + c, and walking back a deletion lowers d by
+ * one, an insertion raises it by one, so d lies in
+ * [w - n + c - D, w - n + c + I]: at least w - n - slack (D is at most
+ * align_span()'s slack) and at most w - n + R/match (c + I <= R/match). */
 static void align_band(const sm_score_t *sc, int n, int32_t score, int64_t w,
 		       int64_t *dlo, int64_t *dhi)
 {
@@ -157,7 +163,7 @@ static void align_band(const sm_score_t *sc, int n, int32_t score, int64_t w,
 	int64_t clip = (sm_best_possible(sc, n) - score) / sc->match;
 
 	*dlo = w - n - slack;
-	*dhi = w - n + clip + slack;
+	*dhi = w - n + clip;
 }
 
 /* The textbook recurrence over band b (32-bit cells, rows layout):

@@ -161,14 +161,32 @@ oom:
 	return -1;
 }
 
-/* Base codes of the read (fwd) and of its reverse complement (rev). */
-static void encode_read(const sm_read_t *r, uint8_t *fwd, uint8_t *rev)
-{
-	for (int32_t i = 0; i < r->len; i++) {
-		uint8_t c = sm_nt4_table[(unsigned char)r->seq[i]];
+_Static_assert(SM_BASE_N == 4, "encode_read's complement assumes codes 0-4");
 
-		fwd[i] = c;
-		rev[r->len - 1 - i] = c < SM_BASE_N ? (uint8_t)(SM_BASE_N - 1 - c) : c;
+/* Base codes of the read (fwd) and of its reverse complement (rev).  The
+ * complement runs eight codes at a time: codes 0-3 (bit 2 clear) become
+ * 3 - c = c ^ 3, an N (4) stays. */
+static void encode_read(const sm_read_t *r, uint8_t *restrict fwd, uint8_t *restrict rev)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const int32_t len = r->len;
+	const char *seq = r->seq;
+	int32_t i = 0;
+
+	for (int32_t k = 0; k < len; k++)
+		fwd[k] = sm_nt4_table[(unsigned char)seq[k]];
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, fwd + len - 8 - i, sizeof x);
+		x = __builtin_bswap64(x);
+		x ^= (~x >> 2 & ones) * 3;
+		memcpy(rev + i, &x, sizeof x);
+	}
+	for (; i < len; i++) {
+		uint8_t c = fwd[len - 1 - i];
+
+		rev[i] = c < SM_BASE_N ? (uint8_t)(SM_BASE_N - 1 - c) : c;
 	}
 }
 
@@ -796,8 +814,17 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 	return 0;
 }
 
-/* Maps reads[0..n) read by read (no pairing) into res[0..n). */
-int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+/* Reads per part of sm_map_reads when seeded window scans copy their
+ * bases (the CPU engine): each read's window references (~35 KB of bases
+ * for 150 bp) live until the part's scans are done, and the first batch
+ * of a paired run (the insert-size sample, 4,096 reads on one worker)
+ * would touch 140 MB of fresh memory for them at once.  A part of a CPU
+ * batch's size reuses the same ~9 MB. */
+#define SM_MAP_PART_READS 256
+
+/* sm_map_reads for one part: reads[0..n) into res[0..n), queries in
+ * ws->q[0..2n). */
+static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	size_t n_codes;
 	int n_todo = 0;
@@ -817,6 +844,23 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
 		sm_ph_add(ws, PH_EXHAUSTIVE, &t);
 	}
 	return tandem_batch(ctx, ws, reads, n, res);
+}
+
+/* Maps reads[0..n) read by read (no pairing) into res[0..n), in parts
+ * when the window scans copy their bases; reads are independent, so the
+ * records do not depend on the parts. */
+int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+{
+	const int part = ctx->seeded && !ws->jobs.spans ? SM_MAP_PART_READS : n;
+	size_t n_codes;
+
+	if (n <= part)
+		return map_part(ctx, ws, reads, n, res);
+	for (int off = 0; off < n; off += part)
+		if (map_part(ctx, ws, reads + off, n - off < part ? n - off : part, res + off) < 0)
+			return -1;
+	/* The caller reads every read's queries (pairing, records). */
+	return sm_map_encode(ws, reads, n, &n_codes);
 }
 
 /* The whole reference: the engine scans the reads ws->todo[0..n_todo) of

@@ -20,12 +20,6 @@
 #define FMIX_C1 0xff51afd7ed558ccdULL
 #define FMIX_C2 0xc4ceb9fe1a85ec53ULL
 
-/* Complement of a 4-bit code: reverse its bit order (A<->T, C<->G). */
-static inline int nt16_comp(int c)
-{
-	return ((c & 1) << 3) | ((c & 2) << 1) | ((c & 4) >> 1) | ((c & 8) >> 3);
-}
-
 uint64_t sm_tie_key(const char *name)
 {
 	size_t l = strlen(name);
@@ -158,14 +152,19 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
 		switch (op) {
 		case BAM_CMATCH:
 			for (int j = 0; j < len; j++, x++, y++) {
-				char rb = ref_char(ref, x);
+				/* A reference A/C/G/T (nearly all) has the 4-bit
+				 * code 1 << code, and no letter is needed unless
+				 * it differs. */
+				uint8_t code = ref->seq[x];
 				int c1 = seq_nt16_table[(unsigned char)seq[y]];
-				int c2 = seq_nt16_table[(unsigned char)rb];
+				char rb;
 
-				if (c1 == c2 && c1 != NT16_N) {
+				if (code < SM_BASE_N ? c1 == 1 << code :
+				    c1 == seq_nt16_table[(unsigned char)ref_char(ref, x)] && c1 != NT16_N) {
 					u++;
 					continue;
 				}
+				rb = ref_char(ref, x);
 				rc |= kputw(u, md) < 0;
 				rc |= kputc(rb, md) < 0;
 				u = 0;
@@ -196,24 +195,30 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
  * written: reverse-complemented and reversed for a reverse-strand hit. */
 static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 {
-	size_t n = (size_t)r->len;
+	/* The letter of the complement of each 4-bit code c: its bits
+	 * reversed (A<->T, C<->G), as seq_nt16_str spells it (test_record). */
+	static const char comp_str[17] = "=TGKCYSBAWRDMHVN";
+	const size_t n = (size_t)r->len;
+	const char *in_seq = r->seq, *in_qual = r->qual;
+	char *seq, *qual;
 
 	ws->seq.l = ws->qual.l = 0;
 	if (ks_resize(&ws->seq, n + 1) < 0 || ks_resize(&ws->qual, n + 1) < 0)
 		return -1;
+	/* Locals, so the byte stores cannot alias the pointers and lengths. */
+	seq = ws->seq.s;
+	qual = ws->qual.s;
 	if (is_rev) {
-		for (size_t i = 0; i < n; i++) {
-			int c = seq_nt16_table[(unsigned char)r->seq[n - 1 - i]];
-
-			ws->seq.s[i] = seq_nt16_str[nt16_comp(c)];
-			ws->qual.s[i] = (char)(r->qual[n - 1 - i] - PHRED_OFFSET);
-		}
-	} else {
-		memcpy(ws->seq.s, r->seq, n);
 		for (size_t i = 0; i < n; i++)
-			ws->qual.s[i] = (char)(r->qual[i] - PHRED_OFFSET);
+			seq[i] = comp_str[seq_nt16_table[(unsigned char)in_seq[n - 1 - i]]];
+		for (size_t i = 0; i < n; i++)
+			qual[i] = (char)(in_qual[n - 1 - i] - PHRED_OFFSET);
+	} else {
+		memcpy(seq, in_seq, n);
+		for (size_t i = 0; i < n; i++)
+			qual[i] = (char)(in_qual[i] - PHRED_OFFSET);
 	}
-	ws->seq.s[n] = ws->qual.s[n] = '\0';
+	seq[n] = qual[n] = '\0';
 	ws->seq.l = ws->qual.l = n;
 	return 0;
 }

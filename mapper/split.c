@@ -38,6 +38,21 @@ static int same_bases(const cand_t *a, const cand_t *b)
 	       b->aln.ref_start < a->aln.ref_end;
 }
 
+/* 1 if candidate a, traced or not, shares reference bases with traced b
+ * (same_bases), known without a's traceback: on b's strand, a's alignment
+ * ends at a->end + 1 (sm_align) and spans at least as many columns as it
+ * has matches, which its score (the objective: the end bonuses and match
+ * per matched base at most) bounds from below; so it starts at or before
+ * a->end + 1 - cols.  Mostly remnants of b in the neighbouring bins. */
+static int surely_same_bases(const sm_score_t *sc, const cand_t *a, const cand_t *b)
+{
+	int64_t cols = ((int64_t)a->score - sc->clip5 - sc->clip3 + sc->match - 1) / sc->match;
+
+	cols = cols < 1 ? 1 : cols;
+	return a->is_rev == b->is_rev && a->end >= b->aln.ref_start &&
+	       a->end + 1 - cols < b->aln.ref_end;
+}
+
 /* XA:Z of the primary record of read r (results me, queries q): the
  * candidates that cover the same part of the read as the primary c, on
  * other bases, scoring at least SM_XA_DROP_RATIO of it, best first; none
@@ -64,7 +79,7 @@ static int xa_tag(const sm_ctx_t *ctx, sm_tbuf_t *ws, bam1_t *rec, const sm_read
 		cand_t *a = &me->cand[k];
 		int dup = 0;
 
-		if (a == c || a->score < thr)
+		if (a == c || a->score < thr || surely_same_bases(&o->score, a, c))
 			continue;
 		if (sm_map_ensure_traced(ctx, ws, me, r, q, a) < 0)
 			return -1;
@@ -230,7 +245,7 @@ static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	for (int k = 0; k < me->n_cand; k++) {
 		cand_t *a = &me->cand[k];
 
-		if (a == c || a->score <= xs)
+		if (a == c || a->score <= xs || surely_same_bases(&ctx->opt.score, a, c))
 			continue;
 		if (sm_map_ensure_traced(ctx, ws, me, r, q, a) < 0)
 			return -1;

@@ -157,6 +157,43 @@ static void test_reverse(void)
 	sm_aln_free(&a);
 }
 
+/* A reverse record's SEQ complements every IUPAC letter, in either case, as
+ * htslib's 4-bit codes do (the bits of the code reversed: A<->T, C<->G). */
+static void test_reverse_iupac(void)
+{
+	static const char letters[] = "ACGTRYSWKMBDHVNacgtryswkmbdhvn";
+	const int n = (int)sizeof letters - 1;
+	char want[sizeof letters], qual[sizeof letters];
+	sm_read_t r = { (char *)"read1", (char *)letters, qual, n, 0, NULL };
+	sm_hit_t hit = { 1, 1, { 1, 0 }, 0 };
+	sm_record_ws_t ws = { 0 };
+	sm_aln_t a = { 0 };
+	bam1_t *b = bam_init1();
+	kstring_t s = KS_INITIALIZE;
+	int rc;
+
+	for (int i = 0; i < n; i++) {
+		int c = seq_nt16_table[(unsigned char)letters[n - 1 - i]];
+
+		want[i] = seq_nt16_str[((c & 1) << 3) | ((c & 2) << 1) | ((c & 4) >> 1) | ((c & 8) >> 3)];
+		qual[i] = 'I';
+	}
+	want[n] = qual[n] = '\0';
+	parse_cigar("1M", &a);
+	a.score = 1;
+	a.ref_start = 0;
+	a.ref_end = 1;
+	a.q_start = 0;
+	a.q_end = 1;
+	rc = sm_record_build(b, &r, ref, &sc, &hit, &a, NULL, NULL, &ws);
+	CHECK(rc == 0 && sam_format1(hdr, b, &s) >= 0 && strstr(s.s, want) != NULL,
+	      "reverse SEQ of %s: got %s, want SEQ %s", letters, s.s ? s.s : "", want);
+	free(s.s);
+	bam_destroy1(b);
+	sm_record_ws_free(&ws);
+	sm_aln_free(&a);
+}
+
 static void test_unmapped(void)
 {
 	sm_hit_t hit = { 0, 1, { 12, 5 }, 3 };
@@ -386,6 +423,7 @@ int main(void)
 	test_md_nm();
 	test_forward_and_clips();
 	test_reverse();
+	test_reverse_iupac();
 	test_unmapped();
 	test_long_name();
 	test_mapq();
