@@ -408,6 +408,27 @@ static void test_gzip_blocks(void)
 	free(sums);
 }
 
+/* Damages b[0..n) as case c asks: 1-3 flipped bits unless c % 3 == 2, a
+ * cut at a random point when c % 4 == 3, 1-16 random bytes inserted when
+ * c % 7 == 5 (b has room for 16 more).  Returns the new length. */
+static size_t damage(char *b, size_t n, int c)
+{
+	if (c % 3 != 2)
+		for (uint32_t k = rnd(3) + 1; k > 0; k--)
+			b[rnd((uint32_t)n)] ^= (char)(1 << rnd(8));
+	if (c % 4 == 3)
+		n = rnd((uint32_t)n);
+	if (c % 7 == 5) {
+		size_t at = rnd((uint32_t)n), k = rnd(16) + 1;
+
+		memmove(b + at + k, b + at, n - at);
+		for (size_t j = 0; j < k; j++)
+			b[at + j] = (char)rnd(256);
+		n += k;
+	}
+	return n;
+}
+
 /* The two inflaters (io/inflate.h) on damaged gzip: flipped bits, cuts,
  * inserted bytes, two members and trailing text.  Both must read the same
  * records and fail at the same one, with the same message but for zlib's
@@ -452,19 +473,7 @@ static void test_inflaters_agree(void)
 			memcpy(b + n, "tail\n", 5);
 			n += 5;
 		}
-		if (c % 3 != 2)                        /* flip 1-3 bits */
-			for (uint32_t k = rnd(3) + 1; k > 0; k--)
-				b[rnd((uint32_t)n)] ^= (char)(1 << rnd(8));
-		if (c % 4 == 3)                        /* cut */
-			n = rnd((uint32_t)n);
-		if (c % 7 == 5) {                      /* insert bytes */
-			size_t at = rnd((uint32_t)n), k = rnd(16) + 1;
-
-			memmove(b + at + k, b + at, n - at);
-			for (size_t j = 0; j < k; j++)
-				b[at + j] = (char)rnd(256);
-			n += k;
-		}
+		n = damage(b, n, c);
 		const char *q = write_file("damaged.fq.gz", b, n);
 		for (int z = 0; z < 2; z++) {
 			sm_inflate_set_default(z ? SM_INFLATER_ZLIB : SM_INFLATER_ISAL);
@@ -713,19 +722,7 @@ static void test_bgzf(void)
 			memcpy(gz + m, "@t\nACGT\n+\nIIII\n", 16);
 			m += 16;
 		}
-		if (c % 3 != 2)                        /* flip 1-3 bits */
-			for (uint32_t k = rnd(3) + 1; k > 0; k--)
-				gz[rnd((uint32_t)m)] ^= (char)(1 << rnd(8));
-		if (c % 4 == 3)                        /* cut */
-			m = rnd((uint32_t)m);
-		if (c % 7 == 5) {                      /* insert bytes */
-			size_t at = rnd((uint32_t)m), k = rnd(16) + 1;
-
-			memmove(gz + at + k, gz + at, m - at);
-			for (size_t j = 0; j < k; j++)
-				gz[at + j] = (char)rnd(256);
-			m += k;
-		}
+		m = damage(gz, m, c);
 		snprintf(q, sizeof q, "%s", write_file("bgzf-damaged.fq.gz", gz, m));
 		ret[0] = read_bgzf(q, 0, inflater, &n[0], &hash[0], msg[0], sizeof msg[0]);
 		ret[1] = read_bgzf(q, 3, inflater, &n[1], &hash[1], msg[1], sizeof msg[1]);
