@@ -334,7 +334,8 @@ static size_t gzip_step(sm_inflate_t *z, uint8_t *out, size_t room)
  * inflated on several threads at once, where one thread inflates a plain
  * gzip member (~260-500 MB/s of output a core).  The stream's own thread
  * (the one calling sm_inflate_read) queues whole members into a ring of
- * slots; the bgzf_t's threads inflate them in any order; the stream hands
+ * slots; the bgzf_t's threads take them in queue order and finish in any;
+ * the stream hands
  * the slots' bytes out in ring order.  What is not a whole BGZF member
  * (another gzip member, a member cut short by the end of the input, other
  * bytes, the end) halts the queue; once the queued members are handed out
@@ -359,7 +360,7 @@ typedef struct {
 	int64_t offset;       /* its first byte's offset in the input */
 	uint8_t *out;         /* inflated: out_len bytes, the first out_pos handed out */
 	uint32_t out_len, out_pos;
-	const char *msg;      /* corrupt member: why (after its out_len bytes) */
+	const char *msg;      /* corrupt member: why (then out_len is 0) */
 	int state;            /* SLOT_*, under the lock */
 } bgzf_slot_t;
 
