@@ -335,12 +335,11 @@ static size_t gzip_step(sm_inflate_t *z, uint8_t *out, size_t room)
  * gzip member (~260-500 MB/s of output a core).  The stream's own thread
  * (the one calling sm_inflate_read) queues whole members into a ring of
  * slots; the bgzf_t's threads take them in queue order and finish in any;
- * the stream hands
- * the slots' bytes out in ring order.  What is not a whole BGZF member
- * (another gzip member, a member cut short by the end of the input, other
- * bytes, the end) halts the queue; once the queued members are handed out
- * the plain gzip path goes on from there, so the same input gives the same
- * bytes and the same errors as without threads, with one difference: a
+ * the stream hands the slots' bytes out in ring order.  What is not a whole
+ * BGZF member (another gzip member, a member cut short by the end of the
+ * input, other bytes, the end) halts the queue; once the queued members are
+ * handed out the plain gzip path goes on from there, so the same input
+ * gives the same bytes and the same errors as without threads, but for: a
  * corrupt member (deflate data or checksum) gives none of its bytes, where
  * the plain path gives what it inflated of it before the call that failed
  * (with a bad checksum, all of it). */
