@@ -447,9 +447,10 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * first windows kept (RESEED_UNSURE: and the read is unsure after); or
  * only the unsure mark (TIE: a perfect read's, SM_UNSURE_RIVAL; COPY: the
  * same for a perfect read with an exact copy out of view, whose XS is then
- * its AS). */
+ * its AS); or only a competitor (NEAR: a perfect read's copy out of view
+ * one substitution away, whose score XS becomes). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE, RETRY_TIE,
-       RETRY_COPY };
+       RETRY_COPY, RETRY_NEAR };
 
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
  * whose first pass left res: their windows (at most `stride` each) in
@@ -511,11 +512,12 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * it (map_impl.h, SM_RETRY_BELOW); RETRY_RESEED(_UNSURE) for one without a
  * hit or under half a perfect score under weak and off; RETRY_UNSURE for an
  * unsettled read left as it is; RETRY_COPY for a perfect read with an
- * exact copy out of view, RETRY_TIE for one that may have one where the
- * copies were not looked up (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW);
+ * exact copy out of view, RETRY_NEAR for one with a copy one substitution
+ * away out of view, RETRY_TIE for one that may have an exact copy where
+ * the copies were not looked up (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW);
  * RETRY_NONE otherwise; -1 when out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
-		       const uint8_t *seq, const uint8_t *skip, const res_t *res)
+		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near)
 {
 	const int all = ctx->opt.completion == SM_COMPLETE_ALL;
 	int32_t best;
@@ -527,20 +529,36 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		return all ? RETRY_COMPLETE : RETRY_RESEED;
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len)) {
-		/* Nothing beats a perfect match; an unseen equal copy ties it
+		/* Nothing beats a perfect match; an unseen equal copy ties it,
+		 * an unseen copy one substitution away is its competitor
 		 * (map_impl.h, SM_EXACT_MAX_OCC). */
-		int64_t away;
+		const sm_score_t *sc = &ctx->opt.score;
+		int64_t away[2];
+		int32_t loss;
+		int rc;
 
 		if (ctx->opt.completion == SM_COMPLETE_OFF)
 			return RETRY_NONE;
+		/* No unseen locus within one substitution's least cost (its
+		 * score, or clipping an end base without its bonus)? */
+		loss = sc->match + (sc->mismatch < sc->clip5 ? sc->mismatch : sc->clip5);
+		loss = sc->match + sc->clip3 < loss ? sc->match + sc->clip3 : loss;
+		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, sc, &res->left, skip,
+					  res->win, res->n_win, seq, r->len, best - loss - 1);
+		if (settled != 0)
+			return settled < 0 ? -1 : RETRY_NONE;
+		rc = sm_seed_near_copies(ws->seeder, ctx->index, ctx->ref, sc, seq, r->len,
+					 SM_EXACT_MAX_OCC, res->win, res->n_win, away, &loss);
+		if (rc == -1)
+			return -1;
+		if (rc == 0) {
+			*near = best - loss;
+			return away[0] > 0 ? RETRY_COPY : away[1] > 0 ? RETRY_NEAR : RETRY_NONE;
+		}
 		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left,
 					  skip, res->win, res->n_win, seq, r->len, best - 1);
 		if (settled != 0)
 			return settled < 0 ? -1 : RETRY_NONE;
-		away = sm_seed_exact_copies(ws->seeder, ctx->index, ctx->ref, seq, r->len,
-					    SM_EXACT_MAX_OCC, res->win, res->n_win);
-		if (away != SM_SEED_UNDECIDED)
-			return away < 0 ? -1 : away > 0 ? RETRY_COPY : RETRY_NONE;
 		return sm_mapq(&ctx->opt.score, best, res->cand[0].xs, r->len) >= SM_TIE_CHECK_BELOW ?
 		       RETRY_NONE : RETRY_TIE;
 	}
@@ -566,13 +584,14 @@ static void mark_unsure(res_t *res, int level)
 		res->cand[c].unsure = level;
 }
 
-/* A locus out of view scores as well as res's best (an exact copy of a
- * perfect read): it is every candidate's competitor, XS. */
-static void tie_unseen(res_t *res)
+/* A locus out of view scores `score` (an exact copy of a perfect read, or
+ * one a substitution away): every candidate's competitor, XS, is at least
+ * that. */
+static void rival_unseen(res_t *res, int32_t score)
 {
 	for (int c = 0; c < res->n_cand; c++)
-		if (res->cand[c].xs < res->cand[0].score)
-			res->cand[c].xs = res->cand[0].score;
+		if (res->cand[c].xs < score)
+			res->cand[c].xs = score;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -597,16 +616,19 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		for (int k = 0; k < n && pass == 0; k++)
 			ws->seed_todo[n_todo++] = k;
 		for (int k = 0; k < n && pass == 1; k++) {
+			int32_t near = 0;
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
-					       ws->seed_skip + ws->seed_skip_at[k], &res[k]);
+					       ws->seed_skip + ws->seed_skip_at[k], &res[k], &near);
 
 			if (todo < 0) {
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
-			if (todo == RETRY_COPY)
-				tie_unseen(&res[k]);
-			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
+			if (todo == RETRY_COPY || todo == RETRY_NEAR)
+				rival_unseen(&res[k], todo == RETRY_COPY ? res[k].cand[0].score : near);
+			if (todo == RETRY_NEAR) {
+				/* the competitor is known: nothing more */
+			} else if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
 				mark_unsure(&res[k], todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
 			} else if (todo != RETRY_NONE) {
 				ws->retry_how[n_todo] = (uint8_t)todo;

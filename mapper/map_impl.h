@@ -100,12 +100,14 @@
 
 /* MAPQ 20 and more claim a placement (SM_MAPQ_CLAIM, record.h).  A
  * perfect match cannot be beaten, but an unseen equal copy makes such a
- * claim false.  For a perfect read whose seeding cannot rule out another
- * locus as good, the copies are looked up (sm_seed_exact_copies: an equal
- * locus is an exact copy), when its rarest minimizer has at most
- * SM_EXACT_MAX_OCC occurrences: a copy out of view is a tie (XS = AS) and
- * the read is unsure (SM_UNSURE_RIVAL); none, and the read is sure.
- * Beyond that cap, a read whose MAPQ from the loci in view is below
+ * claim false, and an unseen copy one substitution away makes MAPQ 40-60
+ * too high.  For a perfect read whose seeding cannot rule out a locus
+ * within one substitution, the copies are looked up (sm_seed_near_copies)
+ * through the windows' least hashes with at most SM_EXACT_MAX_OCC
+ * occurrences: an exact copy out of view is a tie (XS = AS) and the read
+ * is unsure (SM_UNSURE_RIVAL); one a substitution away sets XS; none, and
+ * the read is sure.  Where no window's hash is that rare, a read whose
+ * MAPQ from the loci in view is below
  * SM_TIE_CHECK_BELOW (a near copy in view: a repeat family) gets at most
  * SM_MAPQ_RIVAL: the bound of a dropped cluster comes from its hit count
  * alone, and on every read it capped 2-5% of all reads (docs/seeded.md).

@@ -51,6 +51,8 @@ struct sm_seeder_s {
 	const int64_t **pos;       /* [cap_look] and where they are */
 	int64_t cap_look;
 	struct complete_ws_s *cw;  /* sm_seed_complete's, made on first use */
+	uint32_t *wmin;            /* sm_seed_near_copies: the least hash of each window */
+	int64_t cap_wmin;
 };
 
 static void complete_ws_free(struct complete_ws_s *cw);
@@ -78,6 +80,7 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->cl_a);
 	free(s->occ);
 	free(s->pos);
+	free(s->wmin);
 	complete_ws_free(s->cw);
 	free(s);
 }
@@ -417,75 +420,122 @@ oom:
 	return -1;
 }
 
-/* 1 if the reference at diagonal d of strand st holds read (length n, no
- * N) base for base, inside one contig. */
-static int exact_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d)
+/* Substitutions between read (length n, no N) and the reference at
+ * diagonal d of strand st, counted up to most + 1 (also when the span
+ * leaves the reference or its contig). */
+static int32_t subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d,
+		       int32_t most)
 {
 	const uint8_t *g = ref->seq + d;
-	int32_t c;
+	int32_t c, subs = 0;
 
 	if (d < 0 || d + n > ref->total)
-		return 0;
+		return most + 1;
 	c = sm_ref_contig_of(ref, d);
 	if (d + n > ref->offset[c] + ref->len[c])
-		return 0;
-	if (st == 0)
-		return memcmp(g, read, (size_t)n) == 0;
-	for (int32_t i = 0; i < n; i++)
-		if (g[i] != 3 - read[n - 1 - i])   /* the complement of code c is 3 - c */
-			return 0;
-	return 1;
+		return most + 1;
+	for (int32_t i = 0; i < n && subs <= most; i++)   /* the complement of code c is 3 - c */
+		subs += g[i] != (st ? 3 - read[n - 1 - i] : read[i]);
+	return subs;
 }
 
-int64_t sm_seed_exact_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-			     const uint8_t *read, int32_t n, int64_t max_occ,
-			     const sm_window_t *win, int32_t n_win)
+/* What a substitution at oriented read position i (of n) takes from a
+ * perfect read's objective: the substitution, or clipping the bases up to
+ * it with the end's bonus, whichever costs less. */
+static int32_t sub_loss(const sm_score_t *sc, int32_t n, int32_t i)
 {
-	int64_t n_mini, occ, rare = -1, n_copy = 0, away = 0;
-	const int64_t *pos;
-	uint32_t hash = 0;
+	int32_t loss = sc->match + sc->mismatch;
+	int32_t left = (i + 1) * sc->match + sc->clip5, right = (n - i) * sc->match + sc->clip3;
 
+	loss = left < loss ? left : loss;
+	return right < loss ? right : loss;
+}
+
+int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
+			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss)
+{
+	const int k = idx->k, w = idx->w;
+	int64_t n_kmer, n_win_read, n_copy = 0;
+
+	away[0] = away[1] = 0;
+	*loss = INT32_MAX;
 	for (int32_t i = 0; i < n; i++)
 		if (read[i] >= SM_BASE_N)
 			return 0;   /* an N matches nothing: no copy anywhere */
-	/* The rarest of the read's minimizers (as the index chose them). */
-	n_mini = sm_minimizers(read, n, idx->k, idx->w, &s->mini, &s->cap_mini);
-	if (n_mini < 0)
+	/* Every k-mer's hash (no N: k-mer t ends at read position t + k - 1),
+	 * then the least hash of each window of w of them. */
+	n_kmer = sm_minimizers(read, n, k, 1, &s->mini, &s->cap_mini);
+	if (n_kmer < 0)
 		return -1;
-	for (int64_t t = 0; t < n_mini; t++) {
-		const int64_t *p;
-
-		occ = sm_index_get(idx, s->mini[t].hash, &p);
-		if (rare < 0 || occ < rare) {
-			rare = occ;
-			hash = s->mini[t].hash;
-		}
-	}
-	if (rare < 0 || rare > max_occ)
+	n_win_read = n_kmer - w + 1;
+	if (n_win_read <= 0)
 		return SM_SEED_UNDECIDED;
-	occ = sm_index_get(idx, hash, &pos);
-	/* Every k-mer of the read with that hash, against every occurrence. */
-	n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
-	if (n_mini < 0)
+	if (sm_grow((void **)&s->wmin, &s->cap_wmin, n_win_read, sizeof *s->wmin) < 0)
 		return -1;
-	for (int64_t t = 0; t < n_mini; t++) {
-		const sm_mini_t *m = &s->mini[t];
+	for (int64_t j = 0; j < n_win_read; j++) {
+		uint32_t h = s->mini[j].hash;
 
-		if (m->hash != hash)
-			continue;
-		for (int64_t u = 0; u < occ; u++) {
-			int64_t g = pos[u] >> 1;
-			int st = (int)((pos[u] & 1) ^ m->strand);
-			int64_t d = st ? g - (n - m->pos + idx->k - 2) : g - m->pos;
+		for (int t = 1; t < w; t++)
+			h = s->mini[j + t].hash < h ? s->mini[j + t].hash : h;
+		s->wmin[j] = h;
+	}
+	/* Two windows that share no base, with the fewest occurrences of their
+	 * least hashes: the rarest window, and the rarest apart from it (or
+	 * only the first when none is). */
+	int64_t pick[2] = { -1, -1 }, occ_of[2] = { 0, 0 };
+	const int64_t *pos_of[2] = { NULL, NULL };
 
-			if (!exact_at(ref, read, n, st, d))
-				continue;
-			if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
-				return -1;
-			s->hit[n_copy++] = hit_pack(st, d);
+	for (int64_t j = 0; j < n_win_read; j++) {
+		const int64_t *p;
+		int64_t occ = sm_index_get(idx, s->wmin[j], &p);
+
+		if (occ <= max_occ && (pick[0] < 0 || occ < occ_of[0])) {
+			pick[0] = j;
+			occ_of[0] = occ;
+			pos_of[0] = p;
 		}
 	}
-	/* A copy counts once however many of its k-mers found it. */
+	if (pick[0] < 0)
+		return SM_SEED_UNDECIDED;
+	for (int64_t j = 0; j < n_win_read; j++) {
+		const int64_t *p;
+		int64_t occ;
+
+		if (j - pick[0] < w + k - 1 && pick[0] - j < w + k - 1)
+			continue;   /* shares a base with the first */
+		occ = sm_index_get(idx, s->wmin[j], &p);
+		if (occ <= max_occ && (pick[1] < 0 || occ < occ_of[1])) {
+			pick[1] = j;
+			occ_of[1] = occ;
+			pos_of[1] = p;
+		}
+	}
+	/* Every k-mer of the read with a picked hash, against every occurrence. */
+	for (int x = 0; x < 2 && pick[x] >= 0; x++) {
+		const uint32_t h = s->wmin[pick[x]];
+
+		if (x == 1 && h == s->wmin[pick[0]])
+			break;
+		for (int64_t t = 0; t < n_kmer; t++) {
+			const sm_mini_t *m = &s->mini[t];
+
+			if (m->hash != h)
+				continue;
+			for (int64_t u = 0; u < occ_of[x]; u++) {
+				int64_t g = pos_of[x][u] >> 1;
+				int st = (int)((pos_of[x][u] & 1) ^ m->strand);
+				int64_t d = st ? g - (n - m->pos + k - 2) : g - m->pos;
+
+				if (subs_at(ref, read, n, st, d, 1) > 1)
+					continue;
+				if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
+					return -1;
+				s->hit[n_copy++] = hit_pack(st, d);
+			}
+		}
+	}
+	/* A copy counts once however many windows found it. */
 	sort_hits(s->hit, n_copy);
 	for (int64_t t = 0; t < n_copy; t++) {
 		int st = hit_strand(s->hit[t]);
@@ -496,10 +546,27 @@ int64_t sm_seed_exact_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref
 			continue;
 		for (int32_t v = 0; v < n_win && !seen; v++)
 			seen = (win[v].strands >> st & 1) && win[v].start <= d && d + n <= win[v].end;
-		away += !seen;
+		if (seen)
+			continue;
+		if (subs_at(ref, read, n, st, d, 1) == 0) {
+			away[0]++;
+			continue;
+		}
+		away[1]++;
+		for (int32_t i = 0; i < n; i++)   /* where the substitution is, oriented */
+			if (ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i])) {
+				int32_t l = sub_loss(sc, n, i);
+
+				*loss = l < *loss ? l : *loss;
+				break;
+			}
 	}
 	s->n_hit = 0;
-	return away;
+	/* One substitution changes the windows over it only: of two windows
+	 * that share no base, one finds every such copy. */
+	if (pick[1] < 0)
+		away[1] = -1;
+	return 0;
 }
 
 int32_t sm_windows_add(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *more, int32_t m)

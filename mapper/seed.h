@@ -285,21 +285,24 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_window_t *win, int32_t n_win, const uint8_t *read, int32_t n,
 		    int32_t best);
 
-/* The exact copies of a read (base codes, length n) outside its windows:
- * loci where the reference, on either strand, equals the read base for
- * base (the only loci where a perfect read scores its best objective) and
- * that no window win[0..n_win) of that strand holds whole.  Returns their
- * number, SM_SEED_UNDECIDED when the read's rarest minimizer has more than
- * max_occ occurrences (or it has none), -1 when out of memory.
- * Exact, not a bound: a copy holds the read's k-mers, so each window of w
- * of them has the same least hash as the read's window there, and the
- * index holds that minimizer at the copy; every occurrence of the read's
- * rarest minimizer hash, against every read position of a k-mer with that
- * hash, gives a diagonal, and the copy is one of them. */
+/* The copies of a read (base codes, length n) outside its windows: loci
+ * where the reference, on either strand, equals the read base for base
+ * (away[0]; for a perfect read the only loci that score its best) or but
+ * for one substitution (away[1]; *loss: the least that one takes from a
+ * perfect objective under sc, INT32_MAX for none), counted when no window
+ * win[0..n_win) of that strand holds them whole.  Returns 0; SM_SEED_UNDECIDED when no
+ * window of the read has a least hash with at most max_occ occurrences;
+ * -1 when out of memory.  away[1] is -1 (undecided) unless two such
+ * windows share no base.
+ * Exact, not a bound: a window of w k-mers of a copy that the substitution
+ * (if any) leaves alone holds the same k-mers as the read's window there,
+ * so the same least hash, and the index holds that minimizer at the copy;
+ * every occurrence of such a hash, against every read position of a k-mer
+ * with that hash, gives a diagonal, and the copy is one of them. */
 #define SM_SEED_UNDECIDED (-2)
-int64_t sm_seed_exact_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-			     const uint8_t *read, int32_t n, int64_t max_occ,
-			     const sm_window_t *win, int32_t n_win);
+int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
+			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss);
 
 /* 1 if a seeded locus outside the windows of a completion pass (gap) could
  * still score more than `best`, the best score found in them: the read's

@@ -190,45 +190,49 @@ out:
 	free(win);
 }
 
-/* Exact copies of read (length n) on either strand, by brute force over
- * every diagonal of every contig: the oracle of sm_seed_exact_copies. */
-static int64_t brute_copies(const sm_ref_t *ref, const uint8_t *read, int n)
+/* Copies of read (length n) on either strand with `subs` substitutions
+ * (0 or 1), by brute force over every diagonal of every contig: the oracle
+ * of sm_seed_near_copies. */
+static int64_t brute_copies(const sm_ref_t *ref, const uint8_t *read, int n, int subs)
 {
 	int64_t found = 0;
 
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		for (int64_t d = ref->offset[c]; d + n <= ref->offset[c] + ref->len[c]; d++)
 			for (int st = 0; st < 2; st++) {
-				int i = 0;
+				int diff = 0;
 
-				while (i < n && ref->seq[d + i] == (st ? 3 - read[n - 1 - i] : read[i]))
-					i++;
-				found += i == n;
+				for (int i = 0; i < n && diff <= subs; i++)
+					diff += ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i]);
+				found += diff == subs;
 			}
 	return found;
 }
 
-/* sm_seed_exact_copies: a 120 bp unit planted exactly at three loci (one
- * reverse-complemented, one in the second contig), one mismatch away at a
- * fourth, across the contigs' boundary at a fifth, its first half forty
- * times more (frequent minimizers), beside a 400 bp AC tandem; the copies outside the windows given
- * are counted, a read with an N has none, a cap below the rarest
- * minimizer's count leaves it undecided; and on 300 reads cut from the
- * reference (either strand, many from the planted loci), the count equals
- * the brute-force oracle's. */
-static void test_exact_copies(void)
+/* sm_seed_near_copies: a 120 bp unit planted exactly at three loci (one
+ * reverse-complemented, one in the second contig), one substitution away
+ * at two more (one near an end), across the contigs' boundary at another,
+ * its first half forty times more (frequent minimizers), beside a 400 bp
+ * AC tandem; the copies outside the windows given are counted, with the
+ * least a substitution costs; a read with an N has none, a cap below every
+ * window's least hash leaves it undecided; and on 300 reads cut from the
+ * reference (either strand, many from the planted loci, some with a
+ * substitution of their own), both counts equal the brute-force oracle's. */
+static void test_near_copies(void)
 {
 	enum { LEN_A = 60000, LEN_B = 20000, U = 120 };
 	static char a[LEN_A + 1], b[LEN_B + 1];
 	const char *names[2] = { "a", "b" }, *seqs[2] = { a, b };
 	const char *acgt = "ACGT";
+	const sm_score_t sc = { 1, 4, 6, 1, 5, 5 }, no_bonus = { 1, 4, 6, 1, 0, 0 };
 	char unit[U + 1];
 	uint8_t read[U];
 	sm_seeder_t *s = sm_seeder_create();
 	sm_ref_t *ref = NULL;
 	sm_index_t *idx;
-	int64_t got;
-	int agree = 0;
+	int64_t away[2];
+	int32_t loss;
+	int rc, agree = 0, decided = 0;
 
 	unit_seed(31337);
 	for (int k = 0; k < LEN_A; k++)
@@ -244,14 +248,16 @@ static void test_exact_copies(void)
 	for (int k = 0; k < U; k++)   /* reverse complement at 30,000 */
 		a[30000 + k] = acgt[3 - (strchr(acgt, unit[U - 1 - k]) - acgt)];
 	memcpy(b + 5000, unit, U);
-	memcpy(a + 45000, unit, U);
+	memcpy(a + 45000, unit, U);   /* one substitution in the middle */
 	a[45000 + U / 2] = a[45000 + U / 2] == 'A' ? 'C' : 'A';
+	memcpy(a + 50000, unit, U);   /* one at the second base */
+	a[50001] = a[50001] == 'G' ? 'T' : 'G';
 	memcpy(a + LEN_A - U / 2, unit, U / 2);   /* a's last bases, then b's first */
 	memcpy(b, unit + U / 2, U / 2);
 	for (int k = 0; k < 400; k++)   /* a tandem repeat: copies at every other shift */
 		b[10000 + k] = "AC"[k % 2];
 	if (sm_ref_from_strings(2, names, seqs, &ref) < 0 || !s) {
-		CHECK(0, "exact copies: reference");
+		CHECK(0, "near copies: reference");
 		return;
 	}
 	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
@@ -259,46 +265,63 @@ static void test_exact_copies(void)
 		read[k] = ref->seq[1000 + k];
 
 	const sm_window_t fwd = { 900, 1200, 1, 1 }, rev_only = { 900, 1200, 1, 2 },
-			  all[3] = { { 900, 1200, 1, 3 }, { 29950, 30200, 1, 2 },
+			  all[5] = { { 900, 1200, 1, 3 }, { 29950, 30200, 1, 2 },
+				     { 44900, 45200, 1, 1 }, { 49900, 50200, 1, 1 },
 				     { LEN_A + 4900, LEN_A + 5200, 1, 1 } };
-	CHECK(brute_copies(ref, read, U) == 3, "exact copies: the oracle finds the 3 planted");
-	got = sm_seed_exact_copies(s, idx, ref, read, U, 1000, NULL, 0);
-	CHECK(got == 3, "exact copies: 3 without windows (got %lld)", (long long)got);
-	got = sm_seed_exact_copies(s, idx, ref, read, U, 1000, &fwd, 1);
-	CHECK(got == 2, "exact copies: 2 outside a forward window on the first (got %lld)",
-	      (long long)got);
-	got = sm_seed_exact_copies(s, idx, ref, read, U, 1000, &rev_only, 1);
-	CHECK(got == 3, "exact copies: a reverse-strand window there hides none (got %lld)",
-	      (long long)got);
-	got = sm_seed_exact_copies(s, idx, ref, read, U, 1000, all, 3);
-	CHECK(got == 0, "exact copies: none outside windows on all three (got %lld)", (long long)got);
-	got = sm_seed_exact_copies(s, idx, ref, read, U, 0, NULL, 0);
-	CHECK(got == SM_SEED_UNDECIDED, "exact copies: undecided with a cap of 0 (got %lld)",
-	      (long long)got);
+	CHECK(brute_copies(ref, read, U, 0) == 3 && brute_copies(ref, read, U, 1) == 2,
+	      "near copies: the oracle finds the 3 exact and 2 one-substitution copies planted");
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss);
+	CHECK(rc == 0 && away[0] == 3 && away[1] == 2 && loss == 5,
+	      "near copies: 3 and 2 without windows, least cost 5 (a substitution; got %d: %lld, %lld, "
+	      "%d)", rc, (long long)away[0], (long long)away[1], loss);
+	rc = sm_seed_near_copies(s, idx, ref, &no_bonus, read, U, 1000, NULL, 0, away, &loss);
+	CHECK(rc == 0 && loss == 2, "near copies: without end bonuses clipping two bases costs 2 "
+	      "(got %d)", loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, &fwd, 1, away, &loss);
+	CHECK(rc == 0 && away[0] == 2 && away[1] == 2,
+	      "near copies: 2 exact outside a forward window on the first (got %lld)",
+	      (long long)away[0]);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, &rev_only, 1, away, &loss);
+	CHECK(rc == 0 && away[0] == 3, "near copies: a reverse-strand window there hides none (got %lld)",
+	      (long long)away[0]);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, all, 4, away, &loss);
+	CHECK(rc == 0 && away[0] == 1 && away[1] == 0 && loss == INT32_MAX,
+	      "near copies: windows on all but one exact copy leave that one (got %lld, %lld)",
+	      (long long)away[0], (long long)away[1]);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, all, 5, away, &loss);
+	CHECK(rc == 0 && away[0] == 0 && away[1] == 0, "near copies: none outside windows on all");
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 0, NULL, 0, away, &loss);
+	CHECK(rc == SM_SEED_UNDECIDED, "near copies: undecided with a cap of 0 (got %d)", rc);
 	read[7] = SM_BASE_N;
-	got = sm_seed_exact_copies(s, idx, ref, read, U, 1000, NULL, 0);
-	CHECK(got == 0, "exact copies: a read with an N has none (got %lld)", (long long)got);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss);
+	CHECK(rc == 0 && away[0] == 0 && away[1] == 0, "near copies: a read with an N has none");
 
 	for (int r = 0; r < 300; r++) {
 		int n = 40 + (int)rnd(U - 39);
 		int64_t from = r % 3 ? (int64_t)rnd((uint32_t)(ref->total - n)) :
-				       (int64_t[]){ 1000, 30000, LEN_A + 5000, 45000, 2000, LEN_A + 10100 }[r % 6] +
-					       (int64_t)rnd((uint32_t)(U - n + 1));
-		int64_t want;
+				       (int64_t[]){ 1000, 30000, LEN_A + 5000, 45000, 2000, LEN_A + 10100,
+						    50000 }[r % 7] + (int64_t)rnd((uint32_t)(U - n + 1));
+		int64_t want[2];
 
 		for (int k = 0; k < n; k++)
 			read[k] = ref->seq[from + k];
+		if (r % 5 == 4)   /* a substitution of the read's own */
+			read[rnd((uint32_t)n)] ^= 1;
 		if (r % 2)
 			revcomp(read, n);
-		want = brute_copies(ref, read, n);
-		got = sm_seed_exact_copies(s, idx, ref, read, n, 1 << 20, NULL, 0);
-		agree += got == want;
-		if (got != want)
-			printf("     read %d (%d bp from %lld): %lld copies, sm_seed_exact_copies %lld\n",
-			       r, n, (long long)from, (long long)want, (long long)got);
+		want[0] = brute_copies(ref, read, n, 0);
+		want[1] = brute_copies(ref, read, n, 1);
+		rc = sm_seed_near_copies(s, idx, ref, &sc, read, n, 1 << 20, NULL, 0, away, &loss);
+		decided += rc == 0 && away[1] >= 0;
+		agree += rc == 0 && away[0] == want[0] && (away[1] < 0 || away[1] == want[1]);
+		if (!(rc == 0 && away[0] == want[0] && (away[1] < 0 || away[1] == want[1])))
+			printf("     read %d (%d bp from %lld): %lld and %lld copies, got %d: %lld, %lld\n",
+			       r, n, (long long)from, (long long)want[0], (long long)want[1], rc,
+			       (long long)away[0], (long long)away[1]);
 	}
-	CHECK(agree == 300, "exact copies: %d of 300 reads cut from the reference as the oracle",
-	      agree);
+	CHECK(agree == 300 && decided > 250,
+	      "near copies: %d of 300 reads cut from the reference as the oracle (%d with the "
+	      "one-substitution count decided)", agree, decided);
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
 	sm_seeder_destroy(s);
@@ -316,7 +339,7 @@ int main(void)
 	sm_index_t *idx;
 	int eligible = 0, found = 0, mapped_back = 1;
 	unit_begin("seed");
-	test_exact_copies();
+	test_near_copies();
 	memset(ws, 0, sizeof ws);
 	unit_seed(0x2545F4914F6CDD1Dull);
 
