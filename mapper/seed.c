@@ -53,6 +53,8 @@ struct sm_seeder_s {
 	struct complete_ws_s *cw;  /* sm_seed_complete's, made on first use */
 	uint32_t *wmin;            /* sm_seed_near_copies: the least hash of each window */
 	int64_t cap_wmin;
+	int64_t *wocc;             /* and its occurrences (-1: over the cap) */
+	int64_t cap_wocc;
 };
 
 static void complete_ws_free(struct complete_ws_s *cw);
@@ -81,6 +83,7 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->occ);
 	free(s->pos);
 	free(s->wmin);
+	free(s->wocc);
 	complete_ws_free(s->cw);
 	free(s);
 }
@@ -480,37 +483,41 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			h = s->mini[j + t].hash < h ? s->mini[j + t].hash : h;
 		s->wmin[j] = h;
 	}
-	/* Two windows that share no base, with the fewest occurrences of their
-	 * least hashes: the rarest window, and the rarest apart from it (or
-	 * only the first when none is). */
-	int64_t pick[2] = { -1, -1 }, occ_of[2] = { 0, 0 };
+	/* The window with the rarest least hash (every exact copy holds it),
+	 * and the two windows that share no base with the fewest occurrences
+	 * together (every copy one substitution away holds one of them); when
+	 * there are two, they are the ones looked up. */
+	const int64_t span = w + k - 1;   /* bases a window covers */
+	int64_t pick[2] = { -1, -1 }, occ_of[2] = { 0, 0 }, best_pair = INT64_MAX, prefix = -1;
 	const int64_t *pos_of[2] = { NULL, NULL };
 
+	if (sm_grow((void **)&s->wocc, &s->cap_wocc, n_win_read, sizeof *s->wocc) < 0)
+		return -1;
 	for (int64_t j = 0; j < n_win_read; j++) {
 		const int64_t *p;
 		int64_t occ = sm_index_get(idx, s->wmin[j], &p);
 
-		if (occ <= max_occ && (pick[0] < 0 || occ < occ_of[0])) {
+		s->wocc[j] = occ <= max_occ ? occ : -1;
+		if (s->wocc[j] >= 0 && (pick[0] < 0 || occ < occ_of[0])) {
 			pick[0] = j;
 			occ_of[0] = occ;
-			pos_of[0] = p;
 		}
 	}
 	if (pick[0] < 0)
 		return SM_SEED_UNDECIDED;
-	for (int64_t j = 0; j < n_win_read; j++) {
-		const int64_t *p;
-		int64_t occ;
+	for (int64_t j = span; j < n_win_read; j++) {
+		const int64_t i = j - span;   /* windows up to i share no base with j */
 
-		if (j - pick[0] < w + k - 1 && pick[0] - j < w + k - 1)
-			continue;   /* shares a base with the first */
-		occ = sm_index_get(idx, s->wmin[j], &p);
-		if (occ <= max_occ && (pick[1] < 0 || occ < occ_of[1])) {
+		if (s->wocc[i] >= 0 && (prefix < 0 || s->wocc[i] < s->wocc[prefix]))
+			prefix = i;
+		if (prefix >= 0 && s->wocc[j] >= 0 && s->wocc[prefix] + s->wocc[j] < best_pair) {
+			best_pair = s->wocc[prefix] + s->wocc[j];
+			pick[0] = prefix;
 			pick[1] = j;
-			occ_of[1] = occ;
-			pos_of[1] = p;
 		}
 	}
+	for (int x = 0; x < 2 && pick[x] >= 0; x++)
+		occ_of[x] = sm_index_get(idx, s->wmin[pick[x]], &pos_of[x]);
 	/* Every k-mer of the read with a picked hash, against every occurrence. */
 	for (int x = 0; x < 2 && pick[x] >= 0; x++) {
 		const uint32_t h = s->wmin[pick[x]];
@@ -563,8 +570,9 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	}
 	s->n_hit = 0;
 	/* One substitution changes the windows over it only: of two windows
-	 * that share no base, one finds every such copy. */
-	if (pick[1] < 0)
+	 * that share no base, one finds every such copy; with one window, a
+	 * copy found is one, but none found proves nothing. */
+	if (pick[1] < 0 && away[1] == 0)
 		away[1] = -1;
 	return 0;
 }

@@ -292,8 +292,8 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
  * perfect objective under sc, INT32_MAX for none), counted when no window
  * win[0..n_win) of that strand holds them whole.  Returns 0; SM_SEED_UNDECIDED when no
  * window of the read has a least hash with at most max_occ occurrences;
- * -1 when out of memory.  away[1] is -1 (undecided) unless two such
- * windows share no base.
+ * -1 when out of memory.  away[1] is -1 (undecided) when it found none
+ * and no two such windows share no base.
  * Exact, not a bound: a window of w k-mers of a copy that the substitution
  * (if any) leaves alone holds the same k-mers as the read's window there,
  * so the same least hash, and the index holds that minimizer at the copy;

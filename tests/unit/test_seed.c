@@ -312,16 +312,24 @@ static void test_near_copies(void)
 		want[0] = brute_copies(ref, read, n, 0);
 		want[1] = brute_copies(ref, read, n, 1);
 		rc = sm_seed_near_copies(s, idx, ref, &sc, read, n, 1 << 20, NULL, 0, away, &loss);
-		decided += rc == 0 && away[1] >= 0;
-		agree += rc == 0 && away[0] == want[0] && (away[1] < 0 || away[1] == want[1]);
-		if (!(rc == 0 && away[0] == want[0] && (away[1] < 0 || away[1] == want[1])))
+		/* With every hash under the cap, a read of 2 (w + k) - 2 = 48 bases
+		 * or more has two windows that share no base: both counts exact; a
+		 * shorter one's one-substitution count may be undecided (-1) or,
+		 * from one window, short. */
+		int ok = rc == 0 && away[0] == want[0] &&
+			 (away[1] == want[1] ||
+			  (n < 2 * (SM_INDEX_DEFAULT_W + SM_INDEX_DEFAULT_K) - 2 && away[1] <= want[1] &&
+			   away[1] != 0));
+		decided += rc == 0 && away[1] == want[1];
+		agree += ok;
+		if (!ok)
 			printf("     read %d (%d bp from %lld): %lld and %lld copies, got %d: %lld, %lld\n",
 			       r, n, (long long)from, (long long)want[0], (long long)want[1], rc,
 			       (long long)away[0], (long long)away[1]);
 	}
 	CHECK(agree == 300 && decided > 250,
-	      "near copies: %d of 300 reads cut from the reference as the oracle (%d with the "
-	      "one-substitution count decided)", agree, decided);
+	      "near copies: %d of 300 reads cut from the reference as the oracle (%d with both "
+	      "counts equal to it)", agree, decided);
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
 	sm_seeder_destroy(s);
