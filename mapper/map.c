@@ -533,18 +533,17 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		 * an unseen copy one substitution away is its competitor
 		 * (map_impl.h, SM_EXACT_MAX_OCC). */
 		const sm_score_t *sc = &ctx->opt.score;
+		const int32_t end0 = sm_sub_loss(sc, r->len, 0), end1 = sm_sub_loss(sc, r->len, r->len - 1);
 		int64_t away[2];
 		int32_t loss;
 		int rc;
 
 		if (ctx->opt.completion == SM_COMPLETE_OFF)
 			return RETRY_NONE;
-		/* No unseen locus within one substitution's least cost (its
-		 * score, or clipping an end base without its bonus)? */
-		loss = sc->match + (sc->mismatch < sc->clip5 ? sc->mismatch : sc->clip5);
-		loss = sc->match + sc->clip3 < loss ? sc->match + sc->clip3 : loss;
+		/* No unseen locus within a substitution's least cost (at an end)? */
 		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, sc, &res->left, skip,
-					  res->win, res->n_win, seq, r->len, best - loss - 1);
+					  res->win, res->n_win, seq, r->len,
+					  best - (end0 < end1 ? end0 : end1) - 1);
 		if (settled != 0)
 			return settled < 0 ? -1 : RETRY_NONE;
 		rc = sm_seed_near_copies(ws->seeder, ctx->index, ctx->ref, sc, seq, r->len,

@@ -47,6 +47,19 @@ static inline int64_t sm_best_possible(const sm_score_t *s, int n)
 	return (int64_t)n * s->match + s->clip5 + s->clip3;
 }
 
+/* What a substitution at read position i (of n, in the orientation
+ * scanned) takes from a perfect read's objective: the substitution, or
+ * clipping the bases up to it with that end's bonus, whichever costs less.
+ * Least at an end (i = 0 or n - 1). */
+static inline int32_t sm_sub_loss(const sm_score_t *s, int32_t n, int32_t i)
+{
+	int32_t loss = s->match + s->mismatch;
+	int32_t left = (i + 1) * s->match + s->clip5, right = (n - i) * s->match + s->clip3;
+
+	loss = left < loss ? left : loss;
+	return right < loss ? right : loss;
+}
+
 /* Reach of a horizontal or vertical gap run (the paper's Eq. 11 with our gap
  * convention): no alignment of a read of length n with positive objective
  * has a gap run longer than this many cells, so no value travels further

@@ -442,18 +442,6 @@ static int32_t subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int 
 	return subs;
 }
 
-/* What a substitution at oriented read position i (of n) takes from a
- * perfect read's objective: the substitution, or clipping the bases up to
- * it with the end's bonus, whichever costs less. */
-static int32_t sub_loss(const sm_score_t *sc, int32_t n, int32_t i)
-{
-	int32_t loss = sc->match + sc->mismatch;
-	int32_t left = (i + 1) * sc->match + sc->clip5, right = (n - i) * sc->match + sc->clip3;
-
-	loss = left < loss ? left : loss;
-	return right < loss ? right : loss;
-}
-
 int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
 			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss)
@@ -562,7 +550,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 		away[1]++;
 		for (int32_t i = 0; i < n; i++)   /* where the substitution is, oriented */
 			if (ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i])) {
-				int32_t l = sub_loss(sc, n, i);
+				int32_t l = sm_sub_loss(sc, n, i);
 
 				*loss = l < *loss ? l : *loss;
 				break;
