@@ -1,5 +1,7 @@
-/* base.c — the base code tables of base.h. */
+/* base.c — the base code tables of base.h, and reversing codes. */
 #include "io/base.h"
+
+#include <string.h>
 
 #define X4 4, 4, 4, 4
 #define X16 X4, X4, X4, X4
@@ -12,3 +14,28 @@ const uint8_t sm_nt4_table[256] = {
 	X16, X16, X16, X16, X16, X16, X16, X16,           /* 128..255 */
 };
 const char sm_nt4_char[5] = { 'A', 'C', 'G', 'T', 'N' };
+
+_Static_assert(SM_BASE_N == 4, "sm_codes_reverse's complement assumes codes 0-4");
+
+void sm_codes_reverse(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int complement)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	int64_t i = 0;
+
+	/* A byte-swapped word reverses eight codes; codes 0-3 (bit 2 clear)
+	 * complement as c ^ 3. */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, src + n - 8 - i, sizeof x);
+		x = __builtin_bswap64(x);
+		if (complement)
+			x ^= (~x >> 2 & ones) * 3;
+		memcpy(dst + i, &x, sizeof x);
+	}
+	for (; i < n; i++) {
+		uint8_t c = src[n - 1 - i];
+
+		dst[i] = complement && c < SM_BASE_N ? (uint8_t)(SM_BASE_N - 1 - c) : c;
+	}
+}

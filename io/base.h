@@ -26,6 +26,11 @@ extern const uint8_t sm_nt4_table[256];
 /* Base code -> uppercase letter "ACGTN". */
 extern const char sm_nt4_char[5];
 
+/* dst[0..n) = src[n - 1], ..., src[0] (dst and src apart), each base
+ * complemented (code c < SM_BASE_N to 3 - c; an N stays) when complement
+ * is set, which takes codes 0..SM_BASE_N only.  Eight codes at a time. */
+void sm_codes_reverse(uint8_t *dst, const uint8_t *src, int64_t n, int complement);
+
 #ifdef __cplusplus
 }
 #endif

@@ -161,33 +161,15 @@ oom:
 	return -1;
 }
 
-_Static_assert(SM_BASE_N == 4, "encode_read's complement assumes codes 0-4");
-
-/* Base codes of the read (fwd) and of its reverse complement (rev).  The
- * complement runs eight codes at a time: codes 0-3 (bit 2 clear) become
- * 3 - c = c ^ 3, an N (4) stays. */
+/* Base codes of the read (fwd) and of its reverse complement (rev). */
 static void encode_read(const sm_read_t *r, uint8_t *restrict fwd, uint8_t *restrict rev)
 {
-	const uint64_t ones = 0x0101010101010101ull;
 	const int32_t len = r->len;
 	const char *seq = r->seq;
-	int32_t i = 0;
 
 	for (int32_t k = 0; k < len; k++)
 		fwd[k] = sm_nt4_table[(unsigned char)seq[k]];
-	for (; i + 8 <= len; i += 8) {
-		uint64_t x;
-
-		memcpy(&x, fwd + len - 8 - i, sizeof x);
-		x = __builtin_bswap64(x);
-		x ^= (~x >> 2 & ones) * 3;
-		memcpy(rev + i, &x, sizeof x);
-	}
-	for (; i < len; i++) {
-		uint8_t c = fwd[len - 1 - i];
-
-		rev[i] = c < SM_BASE_N ? (uint8_t)(SM_BASE_N - 1 - c) : c;
-	}
+	sm_codes_reverse(rev, fwd, len, 1);
 }
 
 static int cand_before(const cand_t *a, const cand_t *b)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/base.h"
 #include "io/log.h"
 #include "mapper/grow.h"
 
@@ -55,23 +56,6 @@ static int64_t take_bytes(sm_wscan_t *w, size_t n)
 	return (int64_t)at;
 }
 
-/* dst[0..n) = src[n - 1], ..., src[0]: eight bytes at a time, each word
- * byte-swapped. */
-static void reverse_copy(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n)
-{
-	int64_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x;
-
-		memcpy(&x, src + n - 8 - i, sizeof x);
-		x = __builtin_bswap64(x);
-		memcpy(dst + i, &x, sizeof x);
-	}
-	for (; i < n; i++)
-		dst[i] = src[n - 1 - i];
-}
-
 void sm_wscan_clear(sm_wscan_t *w)
 {
 	w->n = 0;
@@ -106,12 +90,12 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 	if (!w->spans) {
 		b = w->bytes + r_at;
 		if (rev_ref)
-			reverse_copy(b, ref->seq + lo, len);
+			sm_codes_reverse(b, ref->seq + lo, len, 0);
 		else
 			memcpy(b, ref->seq + lo, (size_t)len);
 	}
 	if (rev_query)
-		reverse_copy(w->bytes + q_at, q->seq, q->len);
+		sm_codes_reverse(w->bytes + q_at, q->seq, q->len, 0);
 	w->own[w->n_own].len = len;
 	w->own[w->n_own].lo = lo;
 	w->own[w->n_own].rev = rev_ref;
