@@ -47,6 +47,19 @@ static int parse_cigar(const char *s, sm_aln_t *a)
 	return a->n_cigar;
 }
 
+/* a: the alignment of CIGAR `cigar` scoring `score` over reference
+ * [ref_start, ref_end) and read [q_start, q_end). */
+static void set_aln(sm_aln_t *a, const char *cigar, int32_t score, int64_t ref_start,
+		    int64_t ref_end, int32_t q_start, int32_t q_end)
+{
+	parse_cigar(cigar, a);
+	a->score = score;
+	a->ref_start = ref_start;
+	a->ref_end = ref_end;
+	a->q_start = q_start;
+	a->q_end = q_end;
+}
+
 /* MD and NM of read letters `seq` aligned by `cigar` from global ref_start. */
 static void check_md(int line, int64_t ref_start, const char *cigar, const char *seq,
 		     const char *want_md, int want_nm)
@@ -108,12 +121,7 @@ static void test_forward_and_clips(void)
 	sm_hit_t hit = { 1, 0, { 8, 9 }, 0 };
 
 	/* Read XXACGTTGCAYY: bases 2..10 align to chr1:1-8. */
-	parse_cigar("8M", &a);
-	a.score = 8;
-	a.ref_start = 0;
-	a.ref_end = 8;
-	a.q_start = 2;
-	a.q_end = 10;
+	set_aln(&a, "8M", 8, 0, 8, 2, 10);
 	check_record(__LINE__, "GGACGTTGCATT", "ABCDEFGHIJKL", &hit, &a, NULL,
 		     "read1\t0\tchr1\t1\t31\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
 		     "NM:i:0\tMD:Z:8\tAS:i:8\tXS:i:0");
@@ -123,12 +131,7 @@ static void test_forward_and_clips(void)
 		     "read1\t0\tchr1\t1\t19\t2S8M2S\t*\t0\t0\tGGACGTTGCATT\tABCDEFGHIJKL\t"
 		     "NM:i:0\tMD:Z:8\tAS:i:8\tXS:i:3\tRG:Z:g1");
 	/* No clips at all, second contig: POS is contig-relative. */
-	parse_cigar("6M", &a);
-	a.score = 6;
-	a.ref_start = 30;  /* chr2 offset 10: AGCATG */
-	a.ref_end = 36;
-	a.q_start = 0;
-	a.q_end = 6;
+	set_aln(&a, "6M", 6, 30, 36, 0, 6);  /* chr2 offset 10: AGCATG */
 	hit.best.score = 6;
 	hit.xs = 6;
 	check_record(__LINE__, "AGCATG", "IIIIII", &hit, &a, NULL,
@@ -145,12 +148,7 @@ static void test_reverse(void)
 	/* The query (the read's reverse complement) is YC ACGTAGCA T: two
 	 * clipped bases, chr1:1-8 with one mismatch (T>A), one clipped base.
 	 * The read as sequenced is its reverse complement, with R for Y. */
-	parse_cigar("8M", &a);
-	a.score = 7;
-	a.ref_start = 0;
-	a.ref_end = 8;
-	a.q_start = 2;
-	a.q_end = 10;
+	set_aln(&a, "8M", 7, 0, 8, 2, 10);
 	check_record(__LINE__, "ATGCTACGTGR", "ABCDEFGHIJK", &hit, &a, NULL,
 		     "read1\t16\tchr1\t1\t27\t2S8M1S\t*\t0\t0\tYCACGTAGCAT\tKJIHGFEDCBA\t"
 		     "NM:i:1\tMD:Z:4T3\tAS:i:7\tXS:i:0");
@@ -179,12 +177,7 @@ static void test_reverse_iupac(void)
 		qual[i] = 'I';
 	}
 	want[n] = qual[n] = '\0';
-	parse_cigar("1M", &a);
-	a.score = 1;
-	a.ref_start = 0;
-	a.ref_end = 1;
-	a.q_start = 0;
-	a.q_end = 1;
+	set_aln(&a, "1M", 1, 0, 1, 0, 1);
 	rc = sm_record_build(b, &r, ref, &sc, &hit, &a, NULL, NULL, &ws);
 	CHECK(rc == 0 && sam_format1(hdr, b, &s) >= 0 && strstr(s.s, want) != NULL,
 	      "reverse SEQ of %s: got %s, want SEQ %s", letters, s.s ? s.s : "", want);
