@@ -3,7 +3,7 @@
 # scanmap against minimap2 -x sr (and bwa, -b) on one machine, same threads.
 #
 #   benchmarks/genome_scale.sh [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS]
-#                              [-r "SEEDS"] [-b] [OUT_DIR]
+#                              [-r "SEEDS"] [-p PROCS] [-x REPS] [-b] [OUT_DIR]
 #
 # Reference: no human assembly can be fetched offline, so one is made from
 # human chromosome 20 (GRCh37, Debian vt-examples' 20.fa.gz, 63 Mbp): 16
@@ -27,6 +27,14 @@
 #      mode) and minimap2 -ax sr, -t THREADS; throughput over the whole run
 #      and without the set-up of step 2; accuracy from ART's true alignments
 #      (benchmarks/art_eval.py: primary record within 20 bp of the origin).
+#      -p PROCS: ART runs as PROCS processes at once, each a share of the
+#      coverage with its own seed (seed x 100 + process) and read-name tag;
+#   4. throughput (-x REPS): the first seed's pairs compressed (BGZF, bgzip
+#      -l 1, or gzip -1 with SM_GS_GZIP=1) and REPS copies of them in one
+#      file per mate, mapped by scanmap FASTQ.gz to a SAM file: pairs/s over
+#      the whole run, set-up included (issue 22: 10 M pairs at 3 Gbp).  The
+#      first copy's records must equal the accuracy run's (all but @PG).
+# MINIMAP2= (empty) leaves minimap2 out (index and mapping).
 # Writes OUT_DIR/genome-scale.md (and the logs beside it); the work files
 # (reference, indexes, reads: 3-30 GB) go to $SM_BENCH_WORK/genome-scale
 # [benchmarks/work/genome-scale].
@@ -40,15 +48,17 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-size=1g threads=2 engine=cpu pairs=20000 seeds="1 2" with_bwa=0
-usage="usage: $0 [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS] [-r \"SEEDS\"] [-b] [OUT_DIR]"
-while getopts "s:t:e:n:r:b" o; do
+size=1g threads=2 engine=cpu pairs=20000 seeds="1 2" with_bwa=0 procs=1 reps=0
+usage="usage: $0 [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS] [-r \"SEEDS\"] [-p PROCS] [-x REPS] [-b] [OUT_DIR]"
+while getopts "s:t:e:n:r:p:x:b" o; do
 	case $o in
 	s) size=$OPTARG ;;
 	t) threads=$OPTARG ;;
 	e) engine=$OPTARG ;;
 	n) pairs=$OPTARG ;;
 	r) seeds=$OPTARG ;;
+	p) procs=$OPTARG ;;
+	x) reps=$OPTARG ;;
 	b) with_bwa=1 ;;
 	*) echo "$usage" >&2; exit 1 ;;
 	esac
@@ -66,12 +76,13 @@ mkdir -p "$out" "$work"
 out=$(cd "$out" && pwd)
 SCANMAP=${SCANMAP:-$top/scanmap}
 DIVERGE=${DIVERGE:-$top/build/benchmarks/diverge}
-MINIMAP2=${MINIMAP2:-minimap2}
+MINIMAP2=${MINIMAP2-minimap2}
 ART=${ART:-art_illumina}
 BWA=${BWA:-bwa}
 TIME=${TIME:-/usr/bin/time}
 PYTHON=${PYTHON:-python3}
-need=("$SCANMAP" "$DIVERGE" "$MINIMAP2" "$ART" "$TIME" "$PYTHON")
+need=("$SCANMAP" "$DIVERGE" "$ART" "$TIME" "$PYTHON")
+[ -n "$MINIMAP2" ] && need+=("$MINIMAP2")
 [ "$with_bwa" = 1 ] && need+=("$BWA")
 for tool in "${need[@]}"; do
 	command -v "$tool" >/dev/null || { echo "genome_scale.sh: $tool not found (see the tool variables in $0)" >&2; exit 1; }
@@ -112,8 +123,10 @@ index_rows=""
 rm -f "$ref.smi" "$ref.mmi"
 timed index-scanmap "$SCANMAP" index -t "$threads" "$ref"
 index_rows+="| scanmap index -t $threads | $wall | $cpu_s | $rss_mb | $(mb "$ref.smi") |"$'\n'
-timed index-minimap2 "$MINIMAP2" -x sr -t "$threads" -d "$ref.mmi" "$ref"
-index_rows+="| minimap2 -x sr -t $threads -d | $wall | $cpu_s | $rss_mb | $(mb "$ref.mmi") |"$'\n'
+if [ -n "$MINIMAP2" ]; then
+	timed index-minimap2 "$MINIMAP2" -x sr -t "$threads" -d "$ref.mmi" "$ref"
+	index_rows+="| minimap2 -x sr -t $threads -d | $wall | $cpu_s | $rss_mb | $(mb "$ref.mmi") |"$'\n'
+fi
 if [ "$with_bwa" = 1 ]; then
 	timed index-bwa "$BWA" index "$ref"
 	index_rows+="| bwa index | $wall | $cpu_s | $rss_mb | $(cat "$ref".{amb,ann,bwt,pac,sa} | wc -c | awk '{ printf "%.0f", $1 / 1e6 }') |"$'\n'
@@ -126,8 +139,37 @@ head -n 4 "$work/one2.fq" >"$work/pair2.fq"
 timed setup-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" "$ref" "$work/pair1.fq" "$work/pair2.fq"
 setup_sm=$wall setup_sm_rss=$rss_mb
 setup_sm_log=$(sed -n 's/.*set-up: \([0-9.]*\) s.*/\1/p' "$out/setup-scanmap.log")
-timed setup-minimap2 "$MINIMAP2" -ax sr -t "$threads" "$ref.mmi" "$work/pair1.fq" "$work/pair2.fq"
-setup_mm=$wall setup_mm_rss=$rss_mb
+setup_mm=- setup_mm_rss=-
+if [ -n "$MINIMAP2" ]; then
+	timed setup-minimap2 "$MINIMAP2" -ax sr -t "$threads" "$ref.mmi" "$work/pair1.fq" "$work/pair2.fq"
+	setup_mm=$wall setup_mm_rss=$rss_mb
+fi
+mappers=scanmap
+[ -n "$MINIMAP2" ] && mappers+=" minimap2"
+
+# simulate PREFIX SEED FCOV: ART pairs into PREFIX{1,2}.fq and PREFIX.sam,
+# as $procs processes, each FCOV / $procs with seed SEED x 100 + its number
+# and a read-name tag of its own (p<number>.), their files concatenated.
+simulate() {
+	local prefix=$1 seed=$2 fcov=$3
+	if [ "$procs" = 1 ]; then
+		"$ART" -ss HS25 -i "$ref" -p -l 150 -f "$fcov" -m 400 -s 50 -rs "$seed" -o "$prefix" -sam -na -q >/dev/null
+		return
+	fi
+	local part_cov i pids=()
+	part_cov=$(awk -v f="$fcov" -v p="$procs" 'BEGIN { printf "%.6f", f / p }')
+	for ((i = 0; i < procs; i++)); do
+		"$ART" -ss HS25 -i "$ref" -p -l 150 -f "$part_cov" -m 400 -s 50 -rs $((seed * 100 + i)) \
+			-d "p$i." -o "$prefix.p$i." -sam -na -q >/dev/null &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || return 1; done
+	for m in 1 2; do
+		for ((i = 0; i < procs; i++)); do cat "$prefix.p$i.$m.fq"; done >"$prefix$m.fq"
+	done
+	for ((i = 0; i < procs; i++)); do grep -v '^@' "$prefix.p$i..sam"; done >"$prefix.sam"
+	rm -f "$prefix".p*
+}
 
 # 3. Mapping ART pairs.
 fcov=$(awk -v p="$pairs" -v b="$ref_bases" 'BEGIN { printf "%.6f", p * 300 / b }')
@@ -136,10 +178,10 @@ for seed in $seeds; do
 	prefix=$work/art-$size-s$seed
 	if [ ! -s "${prefix}1.fq" ]; then
 		echo "genome_scale.sh: simulating pairs, seed $seed" >&2
-		"$ART" -ss HS25 -i "$ref" -p -l 150 -f "$fcov" -m 400 -s 50 -rs "$seed" -o "$prefix" -sam -na -q >/dev/null
+		simulate "$prefix" "$seed" "$fcov" || { echo "genome_scale.sh: art_illumina failed" >&2; exit 1; }
 	fi
 	reads=$(( $(wc -l <"${prefix}1.fq") / 2 ))
-	for mapper in scanmap minimap2; do
+	for mapper in $mappers; do
 		name=map-$mapper-s$seed
 		if [ $mapper = scanmap ]; then
 			timed "$name" "$SCANMAP" map -t "$threads" --engine "$engine" "$ref" "${prefix}1.fq" "${prefix}2.fq"
@@ -160,9 +202,40 @@ print('| %s | %s | %d | %.0f | %s | %.0f | %s | %.2f | %.2f | %d |' % (
     n / max(float(cpu), 1e-3), rss, r['correct_pct'], r['correct_q10_pct'], r['wrong_q20']))
 PY
 )$'\n'
+		if [ $mapper = scanmap ] && [ -z "${first_sam:-}" ]; then
+			first_sam=$work/first.sam first_prefix=$prefix first_reads=$reads
+			mv "$work/$name.out" "$first_sam"
+		fi
 		rm -f "$work/$name.out"
 	done
 done
+
+# 4. Throughput: REPS copies of the first seed's pairs, FASTQ.gz to SAM.
+tput_rows=""
+if [ "$reps" -gt 0 ]; then
+	if [ "${SM_GS_GZIP:-0}" = 1 ]; then gz=(gzip -1 -c) gz_name="gzip -1"
+	else gz=(bgzip -l 1 -@ "$threads" -c) gz_name="BGZF (bgzip -l 1)"; fi
+	for m in 1 2; do
+		"${gz[@]}" "${first_prefix}$m.fq" >"$work/one$m.fq.gz"
+		for ((i = 0; i < reps; i++)); do cat "$work/one$m.fq.gz"; done >"$work/reps$m.fq.gz"
+		rm -f "$work/one$m.fq.gz"
+	done
+	timed throughput-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" -o "$work/reps.sam" \
+		"$ref" "$work/reps1.fq.gz" "$work/reps2.fq.gz"
+	tput_pairs=$((first_reads / 2 * reps))
+	tput_same=yes
+	recs=$(grep -vc '^@' "$work/reps.sam" || true)
+	if [ "$recs" != $(( $(grep -vc '^@' "$first_sam") * reps )) ] ||
+	   ! cmp -s <(grep -v '^@PG' "$first_sam") \
+		<(grep -v '^@PG' "$work/reps.sam" | head -n "$(grep -vc '^@PG' "$first_sam")"); then
+		tput_same=NO
+	fi
+	tput_rows=$(awk -v p="$tput_pairs" -v w="$wall" -v c="$cpu_s" -v r="$rss_mb" -v s="$tput_same" \
+		-v su="$setup_sm" -v g="$gz_name" 'BEGIN { printf "| %s | %d | %.1f | %.0f | %.0f | %.1f | %s | %s |\n",
+		g, p, w, p / w, (w - su > 0.5 ? p / (w - su) : 0), c, r, s }')
+	rm -f "$work/reps.sam" "$work"/reps?.fq.gz
+fi
+rm -f "${first_sam:-}"
 
 commit=$("$SCANMAP" --version | head -n 1)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
@@ -174,7 +247,7 @@ mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1e6 }' /proc/meminfo)
 	echo "- command: \`benchmarks/genome_scale.sh -s $size -t $threads -e $engine -n $pairs -r \"$seeds\"$([ "$with_bwa" = 1 ] && echo " -b")\`"
 	echo "- machine: $cpu, $(nproc) cores, $mem; $threads threads for every tool"
 	echo "- reference: $copies copies of chr20 diverged by 1-3% (benchmarks/diverge.c, seed 7), $ref_bases bases"
-	echo "- tools: minimap2 $("$MINIMAP2" --version)$([ "$with_bwa" = 1 ] && echo ", bwa $("$BWA" 2>&1 | awk '/Version/ { print $2 }')"), art_illumina (HS25, 2x150, insert 400 +- 50)"
+	echo "- tools: minimap2 $([ -n "$MINIMAP2" ] && "$MINIMAP2" --version || echo "not run")$([ "$with_bwa" = 1 ] && echo ", bwa $("$BWA" 2>&1 | awk '/Version/ { print $2 }')"), art_illumina (HS25, 2x150, insert 400 +- 50)"
 	echo
 	echo "Index builds (wall and CPU seconds, peak resident memory, file size):"
 	echo
@@ -194,5 +267,13 @@ mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1e6 }' /proc/meminfo)
 	echo "| seed | mapper | reads | reads/s | reads/s after set-up | reads/CPU-s | peak MB | % correct | % correct MAPQ>=10 | wrong MAPQ>=20 |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	printf '%s' "$map_rows"
+	if [ -n "$tput_rows" ]; then
+		echo
+		echo "Throughput: $reps copies of seed ${seeds%% *}'s pairs in one FASTQ.gz per mate, scanmap ($engine) to a SAM file (pairs/s over the whole run, set-up included, and without the set-up above; same: the first copy's records equal the run above):"
+		echo
+		echo "| input | pairs | wall s | pairs/s | pairs/s after set-up | CPU s | peak MB | same |"
+		echo "|---|---|---|---|---|---|---|---|"
+		printf '%s\n' "$tput_rows"
+	fi
 } >"$out/genome-scale.md"
 echo "wrote $out/genome-scale.md"
