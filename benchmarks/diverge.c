@@ -1,12 +1,12 @@
 /* diverge.c — a large reference made of diverged copies of a small one, for
  * benchmarks/genome_scale.sh.
  *
- *   build/benchmarks/diverge IN.fa COPIES SEED > OUT.fa
+ *   build/benchmarks/diverge IN.fa COPIES SEED [MIN MAX] > OUT.fa
  *
  * Writes COPIES copies of every contig of IN.fa (plain FASTA), named
  * NAME_cI (I = 1..COPIES).  Copy I differs from the original by
- * substitutions at a rate from SM_DIV_MIN to SM_DIV_MAX (spread evenly over
- * the copies) and small indels (1..SM_INDEL_MAX bases) at a tenth of that
+ * substitutions at a rate from MIN to MAX (fractions, default SM_DIV_MIN
+ * and SM_DIV_MAX; spread evenly over the copies) and small indels (1..SM_INDEL_MAX bases) at a tenth of that
  * rate, drawn from its own stream of a fixed-seed generator (SEED + I), so
  * the output depends on the arguments alone.  Ambiguous letters (N runs)
  * are kept as they are; output letters are uppercase, 60 a line. */
@@ -63,9 +63,12 @@ int main(int argc, char **argv)
 	ssize_t got;
 	int copies;
 	uint64_t seed;
+	double div_min = argc == 6 ? atof(argv[4]) : SM_DIV_MIN;
+	double div_max = argc == 6 ? atof(argv[5]) : SM_DIV_MAX;
 
-	if (argc != 4 || !(fp = fopen(argv[1], "r"))) {
-		fprintf(stderr, "usage: diverge IN.fa COPIES SEED > OUT.fa\n");
+	if ((argc != 4 && argc != 6) || !(div_min >= 0 && div_min <= div_max && div_max < 0.75) ||
+	    !(fp = fopen(argv[1], "r"))) {
+		fprintf(stderr, "usage: diverge IN.fa COPIES SEED [MIN MAX] > OUT.fa\n");
 		return 2;
 	}
 	copies = atoi(argv[2]);
@@ -88,8 +91,7 @@ int main(int argc, char **argv)
 	}
 	fclose(fp);
 	for (int k = 1; k <= copies; k++) {
-		double sub = copies > 1 ? SM_DIV_MIN + (SM_DIV_MAX - SM_DIV_MIN) * (k - 1) / (copies - 1) :
-			     SM_DIV_MIN;
+		double sub = copies > 1 ? div_min + (div_max - div_min) * (k - 1) / (copies - 1) : div_min;
 		double indel = sub * SM_INDEL_SHARE;
 
 		rng = (seed + (uint64_t)k) * 0x9E3779B97F4A7C15ull | 1;

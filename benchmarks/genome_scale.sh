@@ -3,18 +3,26 @@
 # scanmap against minimap2 -x sr (and bwa, -b) on one machine, same threads.
 #
 #   benchmarks/genome_scale.sh [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS]
-#                              [-r "SEEDS"] [-p PROCS] [-x REPS] [-b] [OUT_DIR]
+#                              [-r "SEEDS"] [-d MIN,MAX] [-p PROCS] [-x REPS] [-b] [OUT_DIR]
 #
 # Reference: no human assembly can be fetched offline, so one is made from
 # human chromosome 20 (GRCh37, Debian vt-examples' 20.fa.gz, 63 Mbp): 16
 # (-s 1g, 1.0 Gbp) or 48 (-s 3g, 3.0 Gbp) copies, each diverged from it by
 # 1-3% substitutions and a tenth as many 1-5 bp indels (benchmarks/diverge.c,
-# fixed seeds; -s Nc: N copies, to try the script).  The copies keep chr20's repeats, GC and N runs, and make the
+# fixed seeds; -s Nc: N copies, to try the script; -d MIN,MAX: other
+# substitution rates, e.g. -d 0.10,0.20, the "far copies" reference below).  The copies keep chr20's repeats, GC and N runs, and make the
 # index as large as a human one: as many minimizer occurrences, and keys
 # that recur across copies as the human genome's interspersed repeats do.
 # The divergence gives every read one true origin (its copy), which a
 # mapper must find among 15 or 47 close paralogues: a harder test of
-# placement than the real genome, where most sequence is unique.
+# placement than the real genome, where most sequence is unique.  With -d
+# 0.10,0.20 the copies lie 10-20% from chr20 and 20-40% from each other:
+# few 15-mers survive across copies (0.8^15 = 3.5% at 20%), so outside
+# chr20's own repeats each locus is unique, as most of a human genome is,
+# while the interspersed repeats (Alu, L1: each family's members already
+# 10-20% apart) stay as many and as diverged as the genome's: 48 x chr20's.
+# Neither is the human genome; they bound it: every locus with 47 close
+# paralogues (the default), or none but the repeats' (-d 0.10,0.20).
 #
 # Steps, each under /usr/bin/time -v (wall clock, peak resident memory):
 #   1. index builds: scanmap index -t THREADS; minimap2 -x sr -t THREADS -d;
@@ -35,6 +43,8 @@
 #      the whole run, set-up included (issue 22: 10 M pairs at 3 Gbp).  The
 #      first copy's records must equal the accuracy run's (all but @PG).
 # MINIMAP2= (empty) leaves minimap2 out (index and mapping).
+# SM_BENCH_MAP_ARGS: more options for scanmap map (e.g. -v 4: the workers'
+# phases in the logs).
 # Writes OUT_DIR/genome-scale.md (and the logs beside it); the work files
 # (reference, indexes, reads: 3-30 GB) go to $SM_BENCH_WORK/genome-scale
 # [benchmarks/work/genome-scale].
@@ -48,15 +58,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-size=1g threads=2 engine=cpu pairs=20000 seeds="1 2" with_bwa=0 procs=1 reps=0
-usage="usage: $0 [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS] [-r \"SEEDS\"] [-p PROCS] [-x REPS] [-b] [OUT_DIR]"
-while getopts "s:t:e:n:r:p:x:b" o; do
+size=1g threads=2 engine=cpu pairs=20000 seeds="1 2" with_bwa=0 procs=1 reps=0 div=
+usage="usage: $0 [-s 1g|3g|Nc] [-t THREADS] [-e cpu|gpu] [-n PAIRS] [-r \"SEEDS\"] [-d MIN,MAX] [-p PROCS] [-x REPS] [-b] [OUT_DIR]"
+while getopts "s:t:e:n:r:d:p:x:b" o; do
 	case $o in
 	s) size=$OPTARG ;;
 	t) threads=$OPTARG ;;
 	e) engine=$OPTARG ;;
 	n) pairs=$OPTARG ;;
 	r) seeds=$OPTARG ;;
+	d) div=$OPTARG ;;
 	p) procs=$OPTARG ;;
 	x) reps=$OPTARG ;;
 	b) with_bwa=1 ;;
@@ -96,10 +107,11 @@ fi
 case $chr20 in
 *.gz) zcat "$chr20" >"$work/chr20.plain.fa"; chr20=$work/chr20.plain.fa ;;
 esac
-ref=$work/genome-$size.fa
+tag=$size${div:+-d$div}
+ref=$work/genome-$tag.fa
 if [ ! -s "$ref" ]; then
 	echo "genome_scale.sh: making $ref ($copies diverged copies of chr20)" >&2
-	"$DIVERGE" "$chr20" "$copies" 7 >"$ref.tmp"
+	"$DIVERGE" "$chr20" "$copies" 7 ${div:+${div%,*} ${div#*,}} >"$ref.tmp"
 	mv "$ref.tmp" "$ref"
 fi
 ref_bases=$(grep -v '^>' "$ref" | tr -d '\n' | wc -c)
@@ -136,7 +148,8 @@ fi
 "$ART" -ss HS25 -i "$ref" -p -l 150 -c 1 -m 400 -s 50 -rs 99 -o "$work/one" -na -q >/dev/null
 head -n 4 "$work/one1.fq" >"$work/pair1.fq"
 head -n 4 "$work/one2.fq" >"$work/pair2.fq"
-timed setup-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" "$ref" "$work/pair1.fq" "$work/pair2.fq"
+map_args=(${SM_BENCH_MAP_ARGS:-})
+timed setup-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" "${map_args[@]}" "$ref" "$work/pair1.fq" "$work/pair2.fq"
 setup_sm=$wall setup_sm_rss=$rss_mb
 setup_sm_log=$(sed -n 's/.*set-up: \([0-9.]*\) s.*/\1/p' "$out/setup-scanmap.log")
 setup_mm=- setup_mm_rss=-
@@ -175,7 +188,7 @@ simulate() {
 fcov=$(awk -v p="$pairs" -v b="$ref_bases" 'BEGIN { printf "%.6f", p * 300 / b }')
 map_rows=""
 for seed in $seeds; do
-	prefix=$work/art-$size-s$seed
+	prefix=$work/art-$tag-s$seed
 	if [ ! -s "${prefix}1.fq" ]; then
 		echo "genome_scale.sh: simulating pairs, seed $seed" >&2
 		simulate "$prefix" "$seed" "$fcov" || { echo "genome_scale.sh: art_illumina failed" >&2; exit 1; }
@@ -184,7 +197,7 @@ for seed in $seeds; do
 	for mapper in $mappers; do
 		name=map-$mapper-s$seed
 		if [ $mapper = scanmap ]; then
-			timed "$name" "$SCANMAP" map -t "$threads" --engine "$engine" "$ref" "${prefix}1.fq" "${prefix}2.fq"
+			timed "$name" "$SCANMAP" map -t "$threads" --engine "$engine" "${map_args[@]}" "$ref" "${prefix}1.fq" "${prefix}2.fq"
 			label="scanmap ($engine)" setup=$setup_sm
 		else
 			timed "$name" "$MINIMAP2" -ax sr -t "$threads" "$ref.mmi" "${prefix}1.fq" "${prefix}2.fq"
@@ -220,7 +233,7 @@ if [ "$reps" -gt 0 ]; then
 		for ((i = 0; i < reps; i++)); do cat "$work/one$m.fq.gz"; done >"$work/reps$m.fq.gz"
 		rm -f "$work/one$m.fq.gz"
 	done
-	timed throughput-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" -o "$work/reps.sam" \
+	timed throughput-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" "${map_args[@]}" -o "$work/reps.sam" \
 		"$ref" "$work/reps1.fq.gz" "$work/reps2.fq.gz"
 	tput_pairs=$((first_reads / 2 * reps))
 	tput_same=yes
@@ -244,9 +257,9 @@ mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1e6 }' /proc/meminfo)
 	echo "# Genome scale: $size ($(date -u +%Y-%m-%d))"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); scanmap: $commit"
-	echo "- command: \`benchmarks/genome_scale.sh -s $size -t $threads -e $engine -n $pairs -r \"$seeds\"$([ "$with_bwa" = 1 ] && echo " -b")\`"
+	echo "- command: \`benchmarks/genome_scale.sh -s $size -t $threads -e $engine -n $pairs -r \"$seeds\"${div:+ -d $div}$([ "$procs" != 1 ] && echo " -p $procs")$([ "$reps" != 0 ] && echo " -x $reps")$([ "$with_bwa" = 1 ] && echo " -b")\`"
 	echo "- machine: $cpu, $(nproc) cores, $mem; $threads threads for every tool"
-	echo "- reference: $copies copies of chr20 diverged by 1-3% (benchmarks/diverge.c, seed 7), $ref_bases bases"
+	echo "- reference: $copies copies of chr20 diverged by ${div:-0.01,0.03} substitutions (benchmarks/diverge.c, seed 7), $ref_bases bases"
 	echo "- tools: minimap2 $([ -n "$MINIMAP2" ] && "$MINIMAP2" --version || echo "not run")$([ "$with_bwa" = 1 ] && echo ", bwa $("$BWA" 2>&1 | awk '/Version/ { print $2 }')"), art_illumina (HS25, 2x150, insert 400 +- 50)"
 	echo
 	echo "Index builds (wall and CPU seconds, peak resident memory, file size):"
