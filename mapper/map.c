@@ -781,8 +781,10 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 		if (rs->prim < 0)
 			continue;
 		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
-		rs->mapq = sm_unsure_cap(rs->cand[0].unsure, sm_mapq(&ctx->opt.score, rs->cand[0].score,
-								    rs->cand[0].xs, reads[k].len));
+		rs->mapq = sm_unsure_cap(&ctx->opt.score, rs->cand[0].unsure,
+					 sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs,
+						 reads[k].len),
+					 rs->cand[0].score - rs->cand[0].xs);
 	}
 	sm_ph_add(ws, PH_TANDEM, &t);
 	return 0;

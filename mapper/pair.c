@@ -256,12 +256,19 @@ static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res
 	return best;
 }
 
-/* A read's own MAPQ at candidate c: 0 for a rescued placement, whose
- * competitors elsewhere were never looked for; capped when seeding could
- * not rule out a rival or a better locus (sm_unsure_cap). */
+/* Candidate c's lead over the loci in view (sm_unsure_cap): none for a
+ * rescued placement, whose competitors elsewhere were never looked for. */
+static int32_t own_lead(const cand_t *c)
+{
+	return c->rescued ? 0 : c->score - c->xs;
+}
+
+/* A read's own MAPQ at candidate c: 0 for a rescued placement; capped when
+ * seeding could not rule out a rival or a better locus (sm_unsure_cap). */
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 {
-	return sm_unsure_cap(c->unsure, c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len));
+	return sm_unsure_cap(&ctx->opt.score, c->unsure,
+			     c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len), own_lead(c));
 }
 
 /* A pair of candidates: res[0].cand[i] and res[1].cand[j]. */
@@ -874,12 +881,15 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 			res[e].mapq = SM_MAPQ_MAX;
 	}
 	/* The pair's evidence lifts an unsure read only when its mate is sure:
-	 * when both are unsure, an unseen pair of loci may be as good. */
+	 * when both are unsure, an unseen pair of loci may be as good (the
+	 * lesser of their leads says how likely). */
 	{
-		int a = res[0].cand[bi].unsure, b = res[1].cand[bj].unsure;
+		const cand_t *ca = &res[0].cand[bi], *cb = &res[1].cand[bj];
+		int32_t la = own_lead(ca), lb = own_lead(cb);
 
 		for (int e = 0; e < SM_STRANDS; e++)
-			res[e].mapq = sm_unsure_cap(a < b ? a : b, res[e].mapq);
+			res[e].mapq = sm_unsure_cap(&ctx->opt.score, ca->unsure < cb->unsure ? ca->unsure :
+						    cb->unsure, res[e].mapq, la < lb ? la : lb);
 	}
 	return 0;
 }

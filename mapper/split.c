@@ -255,7 +255,8 @@ static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	if (xs >= c->xs)
 		return 0;
 	c->xs = xs;
-	mapq = sm_unsure_cap(c->unsure, sm_mapq(&ctx->opt.score, c->score, xs, r->len));
+	mapq = sm_unsure_cap(&ctx->opt.score, c->unsure, sm_mapq(&ctx->opt.score, c->score, xs, r->len),
+			     c->score - xs);
 	me->mapq = mapq > me->mapq ? mapq : me->mapq;
 	return 0;
 }
