@@ -784,7 +784,7 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 		rs->mapq = sm_unsure_cap(&ctx->opt.score, rs->cand[0].unsure,
 					 sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs,
 						 reads[k].len),
-					 rs->cand[0].score - rs->cand[0].xs);
+					 rs->cand[0].score - rs->cand[0].xs, !ctx->paired);
 	}
 	sm_ph_add(ws, PH_TANDEM, &t);
 	return 0;

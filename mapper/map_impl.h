@@ -89,20 +89,23 @@
  * hit, takes a completion pass (seed.h, sm_seed_complete) with the relaxed
  * limits of seed.h (SM_SEED_RETRY_*): every cluster that could still beat
  * its best score is scanned.  A read for which a better locus cannot be
- * ruled out is unsure: its MAPQ is at most SM_MAPQ_UNSURE, below 20 (the
- * usual bar of a confident placement) though above 10, or SM_MAPQ_RIVAL
- * when its lead over the loci in view (objective less XS) is at least
- * SM_UNSURE_LEAD substitutions: a read of a repeat family sees some of its
+ * ruled out is unsure: its MAPQ stays below 20 (the usual bar of a
+ * confident placement).  How far below follows its lead over the loci in
+ * view (objective less XS): a read of a repeat family sees some of its
  * copies, one with no near locus in view rarely has a better one unseen.
  * Measured on the truth sets (100,000 ART reads or pairs of chr20 each,
- * four profiles; docs/seeded.md): unsure reads with a lead of 6
- * substitutions or more were misplaced 0.01-0.4% of the time (MAPQ 19
- * claims 1.3%), single reads below it 1-28%.  --completion weak
+ * four profiles; docs/seeded.md): unsure reads with a lead of
+ * SM_UNSURE_LEAD substitutions or more were misplaced 0.01-0.4% of the
+ * time, so they get SM_MAPQ_RIVAL (19: 1.3%); with less, reads of a pair
+ * 0-0.8% and single-end reads 15% (1-28% a set): SM_MAPQ_UNSURE (15) and
+ * SM_MAPQ_UNSURE_ALONE (10, the most that keeps them among the reads at
+ * MAPQ >= 10 that accuracy counts).  --completion weak
  * and off seed reads without a hit or under 1/SM_RETRY_BELOW of a perfect
  * match again with the relaxed limits instead (cheaper: their many
  * clusters each need a bound in the completion pass), keeping the first
  * windows; weak marks unsettled reads unsure, off checks nothing. */
 #define SM_MAPQ_UNSURE 15
+#define SM_MAPQ_UNSURE_ALONE 10
 #define SM_UNSURE_LEAD 6
 #define SM_RETRY_BELOW 2
 
@@ -128,12 +131,14 @@
 enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
 
 /* q capped as a candidate's unsure level asks; lead: its objective less
- * its XS (0 for a placement whose competitors were never looked for). */
-static inline int sm_unsure_cap(const sm_score_t *sc, int unsure, int q, int32_t lead)
+ * its XS (0 for a placement whose competitors were never looked for);
+ * alone: a single-end read's (no mate to vouch for it). */
+static inline int sm_unsure_cap(const sm_score_t *sc, int unsure, int q, int32_t lead, int alone)
 {
-	int cap = unsure == SM_UNSURE_BETTER ?
-		  (lead >= SM_UNSURE_LEAD * (sc->match + sc->mismatch) ? SM_MAPQ_RIVAL : SM_MAPQ_UNSURE) :
-		  unsure == SM_UNSURE_RIVAL ? SM_MAPQ_RIVAL : q;
+	int cap = unsure == SM_UNSURE_RIVAL ? SM_MAPQ_RIVAL :
+		  unsure != SM_UNSURE_BETTER ? q :
+		  lead >= SM_UNSURE_LEAD * (sc->match + sc->mismatch) ? SM_MAPQ_RIVAL :
+		  alone ? SM_MAPQ_UNSURE_ALONE : SM_MAPQ_UNSURE;
 
 	return q > cap ? cap : q;
 }

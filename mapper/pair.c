@@ -268,7 +268,8 @@ static int32_t own_lead(const cand_t *c)
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 {
 	return sm_unsure_cap(&ctx->opt.score, c->unsure,
-			     c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len), own_lead(c));
+			     c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len), own_lead(c),
+			     0);
 }
 
 /* A pair of candidates: res[0].cand[i] and res[1].cand[j]. */
@@ -889,7 +890,7 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 
 		for (int e = 0; e < SM_STRANDS; e++)
 			res[e].mapq = sm_unsure_cap(&ctx->opt.score, ca->unsure < cb->unsure ? ca->unsure :
-						    cb->unsure, res[e].mapq, la < lb ? la : lb);
+						    cb->unsure, res[e].mapq, la < lb ? la : lb, 0);
 	}
 	return 0;
 }

@@ -256,7 +256,7 @@ static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		return 0;
 	c->xs = xs;
 	mapq = sm_unsure_cap(&ctx->opt.score, c->unsure, sm_mapq(&ctx->opt.score, c->score, xs, r->len),
-			     c->score - xs);
+			     c->score - xs, !ctx->paired);
 	me->mapq = mapq > me->mapq ? mapq : me->mapq;
 	return 0;
 }
