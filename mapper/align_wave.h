@@ -1,7 +1,7 @@
 /* align_wave.h — the traceback's band fill (align_impl.h) in the wavefront
  * layout, written once for any vector width.  Included by one file per
- * instruction set (align_sse41.c: 8 cells per vector; align_avx2.c: 16),
- * which first defines
+ * instruction set (align_sse41.c: 8 cells per vector; align_avx2.c: 16;
+ * align_avx512.c: 32), which first defines
  *   W, WC          the vector type and its 16-bit cells per vector;
  *   SM_FILL_NAME   the entry point this file defines;
  *   w_zero w_set1 w_lanes w_add w_sub w_adds w_subs w_max w_and w_cmpgt
