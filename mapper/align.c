@@ -2,8 +2,9 @@
  * (see align.h for the tie-break rules; align_impl.h for the band and its
  * layouts).  The band is filled by the scalar recurrence below (32-bit
  * cells, rows) or, when the CPU has SSE4.1 and the band fits, by
- * align_sse41.c or align_avx2.c (16-bit cells, wavefront); all give the
- * same values, so the traceback, which reads any, takes the same steps. */
+ * align_sse41.c, align_avx2.c or align_avx512.c (16-bit cells, wavefront);
+ * all give the same values, so the traceback, which reads any, takes the
+ * same steps. */
 #include "mapper/align.h"
 
 #include <stdlib.h>
@@ -23,7 +24,8 @@
  * and while its steps and columns stay below SM_ALIGN16_MAX_INDEX. */
 #define SM_ALIGN16_MAX_SCORE (INT16_MAX - 2 * SM_MAX_MATCH)
 #define SM_ALIGN16_MAX_INDEX 16384
-/* Alignment of the matrices: an SSE vector (the AVX2 fill stores unaligned). */
+/* Alignment of the matrices: an SSE vector (the AVX2 and AVX-512 fills store
+ * unaligned). */
 #define SM_ALIGN_BYTES 16
 /* The bits of a byte that only codes >= SM_BASE_N (N) have, in each byte of a word. */
 #define SM_NOT_BASE_BITS 0xFCFCFCFCFCFCFCFCull
@@ -41,6 +43,7 @@ struct sm_align_ws_s {
 	int64_t m_pad;
 	int simd;        /* the SSE4.1 fill may be used */
 	int avx2;        /* and the AVX2 one */
+	int avx512;      /* and the AVX-512BW one */
 	int shortcut;    /* alignments that cannot hold a gap are traced without a fill */
 	sm_align_stats_t st;
 };
@@ -59,6 +62,7 @@ sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa)
 			isa = sm_cpu_isa_best();
 		ws->simd = isa >= SM_CPU_ISA_SSE41 && sm_cpu_isa_supported(SM_CPU_ISA_SSE41);
 		ws->avx2 = isa >= SM_CPU_ISA_AVX2 && sm_cpu_isa_supported(SM_CPU_ISA_AVX2);
+		ws->avx512 = isa >= SM_CPU_ISA_AVX512 && sm_cpu_isa_supported(SM_CPU_ISA_AVX512);
 		ws->shortcut = isa != SM_CPU_ISA_SCALAR;
 	}
 	return ws;
@@ -220,14 +224,28 @@ static void fill32(const sm_band_t *b, const sm_query_t *q, const uint8_t *rb0,
 	}
 }
 
+/* The cells per vector of the SIMD fill that takes a band of `stride`
+ * offsets: the widest vector the workspace may use that the band needs
+ * more than one of at the next narrower width (two offsets per lane).
+ * Measured per fill on an AVX-512 Zen 4 (benchmarks/results/host-cpu.md):
+ * from 33 offsets one AVX-512 vector beats two AVX2 ones, and every wider
+ * band is faster on AVX-512 too; up to 32, one AVX2 vector beats one
+ * AVX-512 vector of which half the lanes lie outside the band. */
+static int64_t wave_vec(const sm_align_ws_t *ws, size_t stride)
+{
+	if (ws->avx512 && stride > 2 * SM_ALIGN_AVX2_CELLS)
+		return SM_ALIGN_AVX512_CELLS;
+	if (ws->avx2 && stride > 2 * SM_ALIGN_VEC_CELLS)
+		return SM_ALIGN_AVX2_CELLS;
+	return SM_ALIGN_VEC_CELLS;
+}
+
 /* The wavefront's cells per step for band b (half its offsets, whole
- * vectors: AVX2's when the band is wider than one SSE vector's offsets),
- * or 0 when the 16-bit SIMD fill cannot take it: no SSE4.1, scores or
- * indices that would not fit, or a band too wide. */
+ * vectors of wave_vec()), or 0 when the 16-bit SIMD fill cannot take it:
+ * no SSE4.1, scores or indices that would not fit, or a band too wide. */
 static size_t wave_lanes(const sm_align_ws_t *ws, const sm_score_t *sc, const sm_band_t *b)
 {
-	int64_t vec = ws->avx2 && b->stride > 2 * SM_ALIGN_VEC_CELLS ? SM_ALIGN_AVX2_CELLS
-								       : SM_ALIGN_VEC_CELLS;
+	int64_t vec = wave_vec(ws, b->stride);
 	int64_t lanes = ((int64_t)b->stride + 2 * vec - 1) / (2 * vec) * vec;
 	int64_t reach = b->n + 2 * lanes + (b->dlo < 0 ? -b->dlo : b->dlo);
 
@@ -273,10 +291,19 @@ static int fill16(sm_align_ws_t *ws, const sm_band_t *b, const sm_query_t *q,
 	for (int64_t x = lo; x < hi; x++)
 		has_n |= rpad[x] >= SM_BASE_N;
 	memset(rpad + hi, SM_PAD_CODE, (size_t)(m - hi));
-	if (ws->avx2 && b->lanes % SM_ALIGN_AVX2_CELLS == 0)
+	switch (wave_vec(ws, b->stride)) {
+	case SM_ALIGN_AVX512_CELLS:
+		sm_align_fill_wave_avx512(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
+		ws->st.fills[SM_CPU_ISA_AVX512]++;
+		break;
+	case SM_ALIGN_AVX2_CELLS:
 		sm_align_fill_wave_avx2(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
-	else
+		ws->st.fills[SM_CPU_ISA_AVX2]++;
+		break;
+	default:
 		sm_align_fill_wave_sse41(b, qpad, rpad, sub, has_n, go, ge, H, E, F);
+		ws->st.fills[SM_CPU_ISA_SSE41]++;
+	}
 	return 0;
 }
 
@@ -460,6 +487,7 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 		for (int rc = 0; rc < SM_SUBST_CODES; rc++)
 			lut1[rc] = (int8_t)sm_subst_first(sc, (uint8_t)rc, q->seq[0]);
 		fill32(&b, q, ref->seq + start, lut, lut1, go, ge, m.h, m.e, m.f);
+		ws->st.fills[SM_CPU_ISA_SCALAR]++;
 	}
 #define AT(i, j) sm_band_at(&b, (i), (j) - (i) - b.dlo + 1)
 

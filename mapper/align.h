@@ -40,7 +40,8 @@ typedef struct {
 
 /* Workspace for sm_align(), reused between calls by one thread.  isa: the
  * widest instruction set the band fill may use (AUTO: the CPU's best; the
- * fill has a scalar and an SSE4.1 version, which give identical results).
+ * fill has a scalar and SSE4.1, AVX2 and AVX-512 versions, which give
+ * identical results).
  * Any but SCALAR also traces an alignment whose score leaves no room for a
  * gap (over n * match - gap_open - gap_ext) without a fill, from the
  * diagonals alone; SCALAR always fills, as the oracle of the others.  Returns NULL when out of memory. */
@@ -48,11 +49,16 @@ typedef struct sm_align_ws_s sm_align_ws_t;
 sm_align_ws_t *sm_align_ws_create(sm_cpu_isa_t isa);
 void sm_align_ws_destroy(sm_align_ws_t *ws);
 
+/* Instruction sets a band fill can run on (sm_cpu_isa_t, AUTO unused). */
+#define SM_ALIGN_N_ISA (SM_CPU_ISA_AVX512 + 1)
+
 /* What the workspace's sm_align() calls computed so far: calls, band cells,
- * calls whose band is 1-3 diagonals wide, and calls that needed no fill
- * (ungapped by their score; logged at -v 4). */
+ * calls whose band is 1-3 diagonals wide, calls that needed no fill
+ * (ungapped by their score), and fills by the instruction set that ran
+ * them (SCALAR: the 32-bit fill); logged at -v 4. */
 typedef struct {
 	int64_t calls, cells, narrow, ungapped;
+	int64_t fills[SM_ALIGN_N_ISA];
 } sm_align_stats_t;
 sm_align_stats_t sm_align_ws_stats(const sm_align_ws_t *ws);
 

@@ -1,5 +1,5 @@
-/* align_impl.h — internals shared by align.c and the SIMD band fill of
- * align_sse41.c.  Not a public header.
+/* align_impl.h — internals shared by align.c and the SIMD band fills of
+ * align_sse41.c, align_avx2.c and align_avx512.c.  Not a public header.
  *
  * The band.  Cell (i, k) is read row i (0..n) on diagonal k of the band:
  * window column j = i + dlo + k - 1.  Band cells are k = 1 .. stride - 2
@@ -43,8 +43,12 @@ static inline size_t sm_band_at(const sm_band_t *b, int64_t i, int64_t k)
 /* 16-bit cells per AVX2 vector: bands wider than one SSE vector's two
  * offsets per lane take lanes of this multiple and the AVX2 fill. */
 #define SM_ALIGN_AVX2_CELLS 16
-/* Widest wavefront step, in vectors (bands up to 16 * this diagonals: the
- * wide ones of mate rescue and pair reseeding included). */
+/* 16-bit cells per AVX-512 vector: the bands wide enough to fill them
+ * (align.c's wave_vec) take lanes of this multiple and the AVX-512 fill. */
+#define SM_ALIGN_AVX512_CELLS 32
+/* Widest wavefront step, in SSE vectors (bands up to 16 * this diagonals:
+ * the wide ones of mate rescue and pair reseeding included); it bounds the
+ * vectors of the wider fills too. */
 #define SM_ALIGN_MAX_VECS 32
 /* Steps of up to this many vectors are compiled each for its width (kept
  * in registers); wider ones share one loop over a run-time width. */
@@ -75,5 +79,10 @@ void sm_align_fill_wave_sse41(const sm_band_t *b, const uint8_t *qpad, const uin
 void sm_align_fill_wave_avx2(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
 			     const int16_t sub[4], int has_n, int go, int ge,
 			     int16_t *H, int16_t *E, int16_t *F);
+
+/* The same fill on AVX-512BW vectors (b->lanes a multiple of SM_ALIGN_AVX512_CELLS). */
+void sm_align_fill_wave_avx512(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
+			       const int16_t sub[4], int has_n, int go, int ge,
+			       int16_t *H, int16_t *E, int16_t *F);
 
 #endif

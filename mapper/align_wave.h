@@ -1,7 +1,7 @@
 /* align_wave.h — the traceback's band fill (align_impl.h) in the wavefront
  * layout, written once for any vector width.  Included by one file per
- * instruction set (align_sse41.c: 8 cells per vector; align_avx2.c: 16),
- * which first defines
+ * instruction set (align_sse41.c: 8 cells per vector; align_avx2.c: 16;
+ * align_avx512.c: 32), which first defines
  *   W, WC          the vector type and its 16-bit cells per vector;
  *   SM_FILL_NAME   the entry point this file defines;
  *   w_zero w_set1 w_lanes w_add w_sub w_adds w_subs w_max w_and w_cmpgt
@@ -9,9 +9,11 @@
  *                            w_blend(a, b, m): b where m is set, else a);
  *   w_up_one(a, prev)        lane l is a's lane l - 1, lane 0 prev's last;
  *   w_down_one(a, next)      lane l is a's lane l + 1, the last next's first;
- *   b_load(p)                the WC codes at p, one per byte of an __m128i;
- *   w_widen(s8)              the low WC bytes of s8, each widened to 16 bits.
- * The 8-bit work (codes to substitution scores) is SSE4.1's in both.
+ *   B              the vector type of WC bytes (codes, 8-bit scores);
+ *   b_load(p)                the WC codes at p, one per byte;
+ *   b_set1 b_eq b_gt b_maxu b_blend   8-bit lane-wise operations (b_gt
+ *                            signed, b_maxu unsigned; b_blend as w_blend);
+ *   w_widen(s8)              the WC bytes of s8, each widened to 16 bits.
  *
  * Step t holds the cells (i, k) with 2i + k = t and k of t's parity:
  * vector v, lane l is m = WC v + l, offset k = 2m + p (p = t & 1), row
@@ -32,9 +34,19 @@
 #include "mapper/align_impl.h"
 #include "mapper/score.h"
 
+/* Vectors of the widest step: SM_ALIGN_MAX_VECS SSE vectors' lanes.  The
+ * step arrays are sized by it, not by SM_ALIGN_MAX_VECS, so that the wide
+ * vectors' arrays stay small enough for gcc to keep them in registers. */
+#define MAX_V (SM_ALIGN_MAX_VECS * SM_ALIGN_VEC_CELLS / WC)
+
+/* `#pragma GCC unroll n` with n a macro (the pragma does not expand it). */
+#define SM_PRAGMA(x) _Pragma(#x)
+#define SM_UNROLL(n) SM_PRAGMA(GCC unroll n)
+
 /* The 8-bit scores a substitution chooses from, one per byte. */
 typedef struct {
-	__m128i match, mismatch, amb, three;   /* three: codes above it are N */
+	B match, mismatch, amb, three;   /* three: codes above it are N */
+	B base_n;                        /* SM_BASE_N: codes below it are A/C/G/T */
 } subst8_t;
 
 /* Constants of one fill. */
@@ -42,19 +54,19 @@ typedef struct {
 	W zero, neg, go, ge;
 	W two, clip5;                     /* 2; the 5' bonus (score.h) */
 	subst8_t sub;
-	W m[SM_ALIGN_MAX_VECS];           /* lane numbers WC v + l */
-	W kin[2][SM_ALIGN_MAX_VECS];      /* offset k of parity p inside 1..stride-2 */
+	W m[MAX_V];                       /* lane numbers WC v + l */
+	W kin[2][MAX_V];                  /* offset k of parity p inside 1..stride-2 */
 } consts_t;
 
 /* The 16-bit substitution scores of the WC read and reference codes at q
  * and r (sm_subst(): equal codes 0-3 match, an N scores c->amb). */
 SM_INLINE W w_subst(const uint8_t *q, const uint8_t *r, const subst8_t *c, int has_n)
 {
-	__m128i q8 = b_load(q), r8 = b_load(r);
-	__m128i s8 = _mm_blendv_epi8(c->mismatch, c->match, _mm_cmpeq_epi8(q8, r8));
+	B q8 = b_load(q), r8 = b_load(r);
+	B s8 = b_blend(c->mismatch, c->match, b_eq(q8, r8));
 
 	if (has_n)
-		s8 = _mm_blendv_epi8(s8, c->amb, _mm_cmpgt_epi8(_mm_max_epu8(q8, r8), c->three));
+		s8 = b_blend(s8, c->amb, b_gt(b_maxu(q8, r8), c->three));
 	return w_widen(s8);
 }
 
@@ -79,6 +91,10 @@ SM_INLINE void step(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 		vi = w_set1((int16_t)half);
 		vj = w_set1((int16_t)(half + p + b->dlo - 1));
 	}
+	/* Unrolled, so that the step arrays stay in registers (gcc does not
+	 * unroll a body this long by itself: the arrays then live on the
+	 * stack, and a fill takes up to twice as long). */
+	SM_UNROLL(SM_ALIGN_UNROLLED_VECS)
 	for (int v = 0; v < nv; v++) {
 		W eh, ee, fh, ff, in, hv;
 
@@ -100,7 +116,7 @@ SM_INLINE void step(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 			/* Row 1 (i - m = 1) against a reference base A/C/G/T gains
 			 * the 5' bonus; row 1 lies in the edge steps only. */
 			W r = w_sub(vi, c->m[v]);
-			__m128i base8 = _mm_cmpgt_epi8(_mm_set1_epi8(SM_BASE_N), b_load(rp + WC * v));
+			B base8 = b_gt(c->sub.base_n, b_load(rp + WC * v));
 			W one = w_and(w_cmpgt(r, c->zero), w_cmpgt(c->two, r));
 			sv = w_add(sv, w_and(w_and(one, w_widen(base8)), c->clip5));
 		}
@@ -128,7 +144,7 @@ SM_INLINE void steps(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 		     int16_t *H, int16_t *E, int16_t *F)
 {
 	for (int64_t t = t0; t < t1; t += 2) {
-		W h[SM_ALIGN_MAX_VECS], e[SM_ALIGN_MAX_VECS], f[SM_ALIGN_MAX_VECS];
+		W h[MAX_V], e[MAX_V], f[MAX_V];
 
 		step(b, c, qpad, rpad, t, 0, nv, edge, has_n, h1, e1, f1, h2, h, e, f, H, E, F);
 		for (int v = 0; v < nv; v++)
@@ -147,8 +163,8 @@ SM_INLINE void fill(const sm_band_t *b, const consts_t *c, const uint8_t *qpad,
 {
 	const int64_t n_steps = 2 * (int64_t)b->n + 2 * (int64_t)b->lanes;
 	int64_t inner = 2 * (int64_t)b->lanes;
-	W h2[SM_ALIGN_MAX_VECS], h1[SM_ALIGN_MAX_VECS];
-	W e1[SM_ALIGN_MAX_VECS], f1[SM_ALIGN_MAX_VECS];
+	W h2[MAX_V], h1[MAX_V];
+	W e1[MAX_V], f1[MAX_V];
 
 	if (inner < 4 - 2 * b->dlo)
 		inner = 4 - 2 * b->dlo;
@@ -177,10 +193,11 @@ void SM_FILL_NAME(const sm_band_t *b, const uint8_t *qpad, const uint8_t *rpad,
 	c.ge = w_set1((int16_t)ge);
 	c.two = w_set1(2);
 	c.clip5 = w_set1(sub[3]);
-	c.sub.match = _mm_set1_epi8((int8_t)sub[0]);
-	c.sub.mismatch = _mm_set1_epi8((int8_t)sub[1]);
-	c.sub.amb = _mm_set1_epi8((int8_t)sub[2]);
-	c.sub.three = _mm_set1_epi8(3);
+	c.sub.match = b_set1((int8_t)sub[0]);
+	c.sub.mismatch = b_set1((int8_t)sub[1]);
+	c.sub.amb = b_set1((int8_t)sub[2]);
+	c.sub.three = b_set1(3);
+	c.sub.base_n = b_set1(SM_BASE_N);
 	for (int v = 0; v < nv; v++) {
 		c.m[v] = w_add(w_lanes(), w_set1((int16_t)(WC * v)));
 		for (int p = 0; p < 2; p++) {

@@ -114,6 +114,8 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 		st->aln.cells += a.cells;
 		st->aln.narrow += a.narrow;
 		st->aln.ungapped += a.ungapped;
+		for (int k = 0; k < SM_ALIGN_N_ISA; k++)
+			st->aln.fills[k] += a.fills[k];
 	}
 }
 

@@ -641,6 +641,11 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       100.0 * (double)st->aln.ungapped / (double)st->aln.calls,
 			       fills ? (double)st->aln.cells / (double)fills : 0.0,
 			       fills ? 100.0 * (double)st->aln.narrow / (double)fills : 0.0);
+			sm_log(SM_LOG_DEBUG, "band fills by instruction set: scalar %lld, sse41 %lld, "
+			       "avx2 %lld, avx512 %lld", (long long)st->aln.fills[SM_CPU_ISA_SCALAR],
+			       (long long)st->aln.fills[SM_CPU_ISA_SSE41],
+			       (long long)st->aln.fills[SM_CPU_ISA_AVX2],
+			       (long long)st->aln.fills[SM_CPU_ISA_AVX512]);
 		}
 		if (sm_engine_kind(ctx->engine) == SM_ENGINE_GPU)
 			sm_log(SM_LOG_DEBUG, "GPU (summed over calls): scans %llu calls, %.2f s waiting "

@@ -320,16 +320,112 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 	      "band fill: %s and scalar give the same %d tracebacks (%d differ, %d failed; "
 	      "%lld ungapped ones traced without a fill)", name, traced, differ, failed,
 	      (long long)sm_align_ws_stats(simd).ungapped);
+	/* Every fill up to isa ran (each takes the bands up to twice its
+	 * vector's cells, the widest every wider band), and the scalar one
+	 * took the bands over the SIMD fills' widest. */
+	{
+		sm_align_stats_t st = sm_align_ws_stats(simd);
+		int all = st.fills[SM_CPU_ISA_SCALAR] > 0;
+
+		for (int k = SM_CPU_ISA_SSE41; k <= (int)isa; k++)
+			all &= st.fills[k] > 0;
+		CHECK(all, "band fill: %s ran every fill up to its own (scalar %lld, SSE4.1 %lld, "
+		      "AVX2 %lld, AVX-512 %lld)", name, (long long)st.fills[SM_CPU_ISA_SCALAR],
+		      (long long)st.fills[SM_CPU_ISA_SSE41], (long long)st.fills[SM_CPU_ISA_AVX2],
+		      (long long)st.fills[SM_CPU_ISA_AVX512]);
+	}
 	sm_align_ws_destroy(scalar);
 	sm_align_ws_destroy(simd);
 }
 
-/* The SSE4.1 fill (8 cells per vector), and the AVX2 one (16) that takes
- * the bands wider than 16 offsets where the CPU has it. */
+/* One gapped alignment at the 16-bit fills' limits, traced by the scalar
+ * and the isa workspaces: a read of n bases copied from a random contig at
+ * 100, less the base at n / 2 (one deletion) and with `mism` mismatches
+ * (every 97 bases from 50), so its score, the end in the last copied
+ * column, is the scheme's for n - mism matches, mism mismatches, one gap
+ * base and the 5' bonus.  want_simd: 1 if the 16-bit fill should take it
+ * (counted in the isa workspace's fills), 0 if the scalar one should. */
+static void fill_at_limit(sm_cpu_isa_t isa, const char *name, const sm_score_t *sc, int n,
+			  int mism, int want_simd)
+{
+	const int m = n + 300, from = 100;
+	char *seq = xmalloc((size_t)m + 1);
+	uint8_t *qc = xmalloc((size_t)n);
+	const char *cname = "c0", *sp = seq;
+	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
+	sm_align_ws_t *simd = sm_align_ws_create(isa);
+	sm_aln_t a = { 0 }, b = { 0 };
+	int32_t score = (n - mism) * sc->match - mism * sc->mismatch - sc->gap_open - sc->gap_ext +
+			sc->clip5 + sc->clip3;
+	int64_t end = from + n;   /* n + 1 reference bases, one deleted from the read */
+	sm_ref_t *ref;
+	int ra, rb, k = 0;
+
+	random_seq(seq, m, 0);
+	for (int t = from; k < n; t++) {
+		if (t == from + n / 2)
+			continue;
+		qc[k] = sm_nt4_table[(uint8_t)seq[t]];
+		if (k % 97 == 50 && k / 97 < mism)
+			qc[k] = (qc[k] + 1) & 3;
+		k++;
+	}
+	if (sm_ref_from_strings(1, &cname, &sp, &ref) < 0) {
+		CHECK(0, "sm_ref_from_strings failed");
+	} else {
+		sm_query_t q = { qc, n };
+		sm_align_stats_t st;
+
+		ra = sm_align(scalar, ref, sc, &q, end, score, &a);
+		rb = sm_align(simd, ref, sc, &q, end, score, &b);
+		st = sm_align_ws_stats(simd);
+		CHECK(ra == 0 && rb == 0 && a.score == b.score && a.ref_start == b.ref_start &&
+		      a.q_start == b.q_start && a.q_end == b.q_end && a.n_cigar == 3 &&
+		      a.n_cigar == b.n_cigar &&
+		      !memcmp(a.cigar, b.cigar, (size_t)a.n_cigar * sizeof *a.cigar) &&
+		      bam_cigar_op(a.cigar[1]) == BAM_CDEL &&
+		      st.fills[SM_CPU_ISA_SCALAR] == !want_simd,
+		      "band fill at the limits: %s (%s fill) and scalar agree, n=%d, score %d: "
+		      "rc %d/%d, cigars %d/%d", name, want_simd ? "16-bit" : "scalar", n, score,
+		      ra, rb, a.n_cigar, b.n_cigar);
+		sm_ref_destroy(ref);
+	}
+	sm_aln_free(&a);
+	sm_aln_free(&b);
+	sm_align_ws_destroy(scalar);
+	sm_align_ws_destroy(simd);
+	free(qc);
+	free(seq);
+}
+
+/* The 16-bit fills' limits (align.c's wave_lanes) on each side: a read
+ * whose best score n * match + clip5 is just below 32,767 less twice the
+ * largest match (cells near the top of int16_t) and just above it; steps
+ * and columns n + 2 * lanes + |dlo| just below 16,384 and just above, with
+ * a band of 111 offsets (64 lanes on AVX2 and AVX-512, 56 on SSE4.1). */
+static void fills_at_limits(sm_cpu_isa_t isa, const char *name)
+{
+	static const sm_score_t high = { 54, 60, 80, 30, 73, 0 }, bwa = { 1, 4, 6, 1, 0, 0 };
+
+	if (!sm_cpu_isa_supported(isa))
+		return;
+	fill_at_limit(isa, name, &high, 600, 5, 1);    /* 600 * 54 + 73 = 32,473 */
+	fill_at_limit(isa, name, &high, 604, 5, 0);    /* 32,689 */
+	fill_at_limit(isa, name, &bwa, 16200, 10, 1);  /* 16,200 + 128 */
+	fill_at_limit(isa, name, &bwa, 16300, 10, 0);  /* 16,300 + 112 */
+}
+
+/* The SSE4.1 fill (8 cells per vector), the AVX2 one (16) that takes the
+ * bands wider than 16 offsets, and the AVX-512 one (32) that takes the
+ * widest, each where the CPU has it. */
 static void test_fills(void)
 {
 	fills_against_scalar(SM_CPU_ISA_SSE41, "SSE4.1");
 	fills_against_scalar(SM_CPU_ISA_AVX2, "AVX2");
+	fills_against_scalar(SM_CPU_ISA_AVX512, "AVX-512");
+	fills_at_limits(SM_CPU_ISA_SSE41, "SSE4.1");
+	fills_at_limits(SM_CPU_ISA_AVX2, "AVX2");
+	fills_at_limits(SM_CPU_ISA_AVX512, "AVX-512");
 }
 
 /* Offering columns in any order, or merging parts, gives the same list. */
