@@ -232,9 +232,29 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	c = &res->cand[res->n_cand];
 	*c = (cand_t){ .score = global.top[pick].score, .is_rev = st, .end = global.top[pick].end,
 		       .qlen = r->len, .aln = c->aln };
-	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].score >= c->score && same_place(ctx, &res->cand[k], c))
+	for (int k = 0; k < res->n_cand; k++) {
+		cand_t *o = &res->cand[k];
+
+		if (!same_place(ctx, o, c))
+			continue;
+		if (o->score >= c->score)
 			return 0;
+		/* The same locus scores more over the whole window: its seeded
+		 * window cut the alignment short (the window of a cluster off
+		 * the read's diagonal).  It keeps what seeding knew of the
+		 * read's other loci; the best candidate stays first. */
+		o->score = c->score;
+		o->end = c->end;
+		if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, o, r) < 0)
+			return -1;
+		if (k > 0 && o->score > res->cand[0].score) {
+			cand_t t = res->cand[0];
+
+			res->cand[0] = *o;
+			*o = t;
+		}
+		return 0;
+	}
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
 	c->rescued = 1;
 	c->unsure = added_unsure(ctx, res, c);
@@ -839,8 +859,11 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 
 			if (c->score < res[e].cand[0].score)
 				break;
-			/* Unless the mate's best hit pairs with c already. */
-			if (proper_mate_score(ctx, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) &&
+			/* Unless the mate's best hit pairs with c already and its
+			 * seeding ruled out a better alignment: a window may have
+			 * cut it short. */
+			if ((proper_mate_score(ctx, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) ||
+			     (mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER)) &&
 			    rescue(ctx, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
 				return -1;
 		}
