@@ -185,6 +185,23 @@ static int cand_before(const cand_t *a, const cand_t *b)
  * of read r: the loci scoring at least -T, cand[0] being sm_hit_choose()'s
  * hit (with r's tie key).  MAPQ is left at 0: tandem_batch sets it once XS
  * knows the tandem copies. */
+/* Read r's tie key for sm_hit_choose() on the lists s[0], s[1], or 0 when
+ * no more than one of their loci reaches the best score: one tied hit
+ * takes no key, and hashing the name is most of a choice's cost. */
+static uint64_t hit_tie_key(const sm_scan_t *s, const sm_read_t *r)
+{
+	int32_t best = 0;
+	int n = 0;
+
+	for (int st = 0; st < SM_STRANDS; st++)
+		if (s[st].n > 0 && s[st].top[0].score > best)
+			best = s[st].top[0].score;
+	for (int st = 0; st < SM_STRANDS; st++)   /* each list is best first */
+		for (int k = 0; k < s[st].n && s[st].top[k].score == best; k++)
+			n++;
+	return n > 1 ? sm_tie_key(r->name) : 0;
+}
+
 static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *r, res_t *res)
 {
 	int32_t n = r->len;
@@ -192,7 +209,7 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	sm_hit_t hit;
 
 	sm_hit_choose(&s[0], &s[1], shift, (int64_t)n + sm_reach(&ctx->opt.score, n),
-		      ctx->opt.min_score, sm_tie_key(r->name), &hit);
+		      ctx->opt.min_score, hit_tie_key(s, r), &hit);
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
