@@ -293,10 +293,11 @@ static int pair_before(const res_t *res, pair_at_t a, pair_at_t b)
  * pick[3] and *second: the same for the best pair that places the reads
  * elsewhere, one read at least (-1: none).  Pairs that tie for the best
  * (the copies of a repeat that hold both reads) are chosen among by the
- * pair's tie key `tie` (record.h), in pair_before's order; of tied pairs
+ * pair's tie key (record.h: sm_tie_key of the first read's name `name`,
+ * hashed only when pairs tie), in pair_before's order; of tied pairs
  * at the same places (same_place, both reads) only the first found counts,
  * and the second pair is never one of them. */
-static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
+static void best_pair(const sm_ctx_t *ctx, const res_t *res, const char *name,
 		      int pick[2 * SM_STRANDS], double *best, double *second)
 {
 	pair_at_t tied[SM_MAX_CAND * SM_MAX_CAND];
@@ -336,7 +337,7 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
 			tied[u - 1] = x;
 		}
 	{
-		const pair_at_t *p = &tied[sm_tie_pick(tie, n_tied)];
+		const pair_at_t *p = &tied[n_tied > 1 ? sm_tie_pick(sm_tie_key(name), n_tied) : 0];
 
 		pick[0] = p->i;
 		pick[1] = p->j;
@@ -371,7 +372,7 @@ static int best_traced_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	for (;;) {
 		int traced = 0;
 
-		best_pair(ctx, res, sm_tie_key(r[0].name), pick, best, second);
+		best_pair(ctx, res, r[0].name, pick, best, second);
 		for (int k = 0; k < 2 * SM_STRANDS; k++) {
 			int e = k % SM_STRANDS;
 			cand_t *c = pick[k] >= 0 ? &res[e].cand[pick[k]] : NULL;
