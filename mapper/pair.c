@@ -499,26 +499,25 @@ static int window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	return 1;
 }
 
-/* Adds the best locus of read r in window w (window_best) to res as a
- * seeded candidate, unless it is there already: its XS is the best of the
- * read's other candidates, and it becomes theirs when it is better.
- * Returns 0 or -1 on error. */
+/* Adds f, the best locus of read r in window w (window_best, strand
+ * f->is_rev), to res as a seeded candidate, unless it is there already:
+ * its XS is the best of the read's other candidates, and it becomes theirs
+ * when it is better.  Returns 0 or -1 on error. */
 static int add_window_cand(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
-			   int st, const sm_window_t *w, res_t *res)
+			   const sm_window_t *w, const cand_t *f, res_t *res)
 {
 	cand_t *n = &res->cand[res->n_cand];
-	int rc;
 
 	if (res->n_cand == SM_MAX_CAND)
 		return 0;
-	rc = window_best(ctx, ws, r, q, st, w, n);
-	if (rc <= 0)
-		return rc;
+	*n = (cand_t){ .score = f->score, .is_rev = f->is_rev, .end = f->end, .qlen = f->qlen,
+		       .aln = n->aln };
 	n->unsure = added_unsure(ctx, res, n);
 	for (int k = 0; k < res->n_cand; k++)
 		if (res->cand[k].score >= n->score && same_place(ctx, &res->cand[k], n))
 			return 0;
-	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
+	/* The window as window_best scanned it: one reference of its own. */
+	if (sm_map_trace(ctx, ws, w, 1, q, n, r) < 0)
 		return -1;
 	for (int k = 0; k < res->n_cand; k++) {
 		cand_t *c = &res->cand[k];
@@ -543,44 +542,86 @@ static int seeded_already(const res_t *res, const sm_window_t *w, int st)
 	return 0;
 }
 
+/* What reseed_pair learnt of read e in window w, strand st: window_best's
+ * return rc and its candidate c. */
+typedef struct {
+	int e, st, rc;
+	int64_t start, end;
+	cand_t c;
+} reseed_scan_t;
+
+/* window_best of read e (r, q) in window w, strand st, unless done[0..*n)
+ * holds it already (the window pairs share windows: the same scan gives the
+ * same locus); the result is added to done.  Returns done's entry, NULL on
+ * error. */
+static const reseed_scan_t *reseed_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+					const sm_query_t *q, int e, int st, const sm_window_t *w,
+					reseed_scan_t *done, int *n)
+{
+	reseed_scan_t *x = &done[*n];
+
+	for (int k = 0; k < *n; k++)
+		if (done[k].e == e && done[k].st == st && done[k].start == w->start &&
+		    done[k].end == w->end)
+			return &done[k];
+	*x = (reseed_scan_t){ .e = e, .st = st, .start = w->start, .end = w->end };
+	x->rc = window_best(ctx, ws, &r[e], &q[SM_STRANDS * e], st, w, &x->c);
+	if (x->rc < 0)
+		return NULL;
+	(*n)++;
+	return x;
+}
+
 /* Seeds the pair as a pair (sm_seed_pair_windows): both reads are scanned
  * in the SM_RESEED_SCAN window pairs with the most votes (votes tell the
  * true pair from a repeat's other copies poorly), but for those that the
  * reads' own seeding scanned already, and the best loci of the
  * SM_RESEED_PAIRS window pairs whose loci pair best (pair_score) join the
- * reads' candidates.  Returns 0 or -1 on error. */
+ * reads' candidates.  Scans that cannot change which pairs are kept are
+ * left out: once SM_RESEED_PAIRS pairs are kept, a pair enters only with a
+ * score above the last one's, and a pair scores at most its reads' scores
+ * (the insert's term is at most 0, at the mean), each at most
+ * sm_best_possible; so read B's window is not scanned when read A's score
+ * plus B's best possible cannot pass it, nor either window when both best
+ * possible scores cannot.  Returns 0 or -1 on error. */
 static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       res_t *res)
 {
+	const sm_score_t *sc = &ctx->opt.score;
+	const int64_t best_a = sm_best_possible(sc, r[0].len), best_b = sm_best_possible(sc, r[1].len);
 	sm_window_pair_t wp[SM_RESEED_SCAN];
+	reseed_scan_t done[SM_STRANDS * SM_RESEED_SCAN];
+	const reseed_scan_t *kept[SM_RESEED_PAIRS][SM_STRANDS];
 	double score[SM_RESEED_PAIRS];
-	int keep[SM_RESEED_PAIRS], n_keep = 0;
-	int n = sm_seed_pair_windows(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &ctx->seed_opt,
+	int keep[SM_RESEED_PAIRS], n_keep = 0, n_done = 0;
+	int n = sm_seed_pair_windows(ws->seeder, ctx->index, ctx->ref, sc, &ctx->seed_opt,
 				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, ctx->ins.lo,
 				     ctx->ins.hi, SM_RESEED_SCAN, wp);
 
 	if (n < 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
-		cand_t a = { 0 }, b = { 0 };
-		int ra, rb, at;
+		const reseed_scan_t *a, *b;
+		const int full = n_keep == SM_RESEED_PAIRS;
+		int at;
 		double s;
 
 		if (seeded_already(&res[0], &wp[k].a, wp[k].strand_a) &&
 		    seeded_already(&res[1], &wp[k].b, !wp[k].strand_a))
 			continue;
-		ra = window_best(ctx, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
-		if (ra <= 0) {
-			if (ra < 0)
-				return -1;
+		if (full && best_a + best_b <= score[SM_RESEED_PAIRS - 1])
 			continue;
-		}
-		rb = window_best(ctx, ws, &r[1], &q[SM_STRANDS], !wp[k].strand_a, &wp[k].b, &b);
-		if (rb < 0)
+		a = reseed_best(ctx, ws, r, q, 0, wp[k].strand_a, &wp[k].a, done, &n_done);
+		if (!a)
 			return -1;
-		if (rb == 0 || !is_proper(ctx, &a, &b))
+		if (a->rc == 0 || (full && a->c.score + best_b <= score[SM_RESEED_PAIRS - 1]))
 			continue;
-		s = pair_score(ctx, &a, &b);
+		b = reseed_best(ctx, ws, r, q, 1, !wp[k].strand_a, &wp[k].b, done, &n_done);
+		if (!b)
+			return -1;
+		if (b->rc == 0 || !is_proper(ctx, &a->c, &b->c))
+			continue;
+		s = pair_score(ctx, &a->c, &b->c);
 		for (at = n_keep; at > 0 && score[at - 1] < s; at--)
 			;
 		if (at == SM_RESEED_PAIRS)
@@ -588,14 +629,17 @@ static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 		n_keep += n_keep < SM_RESEED_PAIRS;
 		memmove(&score[at + 1], &score[at], (size_t)(n_keep - 1 - at) * sizeof *score);
 		memmove(&keep[at + 1], &keep[at], (size_t)(n_keep - 1 - at) * sizeof *keep);
+		memmove(&kept[at + 1], &kept[at], (size_t)(n_keep - 1 - at) * sizeof *kept);
 		score[at] = s;
 		keep[at] = k;
+		kept[at][0] = a;
+		kept[at][1] = b;
 	}
 	for (int t = 0; t < n_keep; t++) {
 		const sm_window_pair_t *x = &wp[keep[t]];
 
-		if (add_window_cand(ctx, ws, &r[0], &q[0], x->strand_a, &x->a, &res[0]) < 0 ||
-		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], !x->strand_a, &x->b, &res[1]) < 0)
+		if (add_window_cand(ctx, ws, &r[0], &q[0], &x->a, &kept[t][0]->c, &res[0]) < 0 ||
+		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], &x->b, &kept[t][1]->c, &res[1]) < 0)
 			return -1;
 	}
 	return 0;
