@@ -2,6 +2,8 @@
  * clips, reverse strand SEQ/QUAL, MD/NM with deletions, insertions and
  * ambiguous bases (the samtools calmd rule), MAPQ, the choice of the hit
  * between strands.  Each check compares a whole SAM line or value. */
+#include <ctype.h>
+
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
 
@@ -113,6 +115,118 @@ static void test_md_nm(void)
 	check_md(__LINE__, 26, "5M", "CCATA", "2R2", 1);           /* A over R */
 	check_md(__LINE__, 26, "5M", "CCNTA", "2R2", 1);           /* N over R */
 	check_md(__LINE__, 20, "4M2D3M", "GGATCCR", "4^NN3", 2);   /* deleted Ns */
+}
+
+/* MD and NM by the rule itself, a base at a time: an aligned pair
+ * matches when both letters have the same IUPAC code other than N
+ * (seq_nt16_table, either case). */
+static void md_oracle(const char *g, const uint32_t *cigar, int n_cigar, const char *seq,
+		      kstring_t *md, int32_t *nm)
+{
+	int u = 0;
+
+	*nm = 0;
+	md->l = 0;
+	for (int k = 0; k < n_cigar; k++) {
+		int len = (int)bam_cigar_oplen(cigar[k]);
+
+		switch (bam_cigar_op(cigar[k])) {
+		case BAM_CMATCH:
+			for (int j = 0; j < len; j++, g++, seq++) {
+				int c = seq_nt16_table[(unsigned char)*seq];
+
+				if (c == seq_nt16_table[(unsigned char)*g] && c != 15) {
+					u++;
+					continue;
+				}
+				ksprintf(md, "%d%c", u, toupper((unsigned char)*g));
+				u = 0;
+				++*nm;
+			}
+			break;
+		case BAM_CDEL:
+			ksprintf(md, "%d^", u);
+			for (int j = 0; j < len; j++, g++)
+				kputc(toupper((unsigned char)*g), md);
+			u = 0;
+			*nm += len;
+			break;
+		case BAM_CINS:
+			seq += len;
+			*nm += len;
+			break;
+		}
+	}
+	ksprintf(md, "%d", u);
+}
+
+/* sm_md_nm against md_oracle on random alignments (fixed seed): long
+ * match runs, so that its eight-at-a-time path runs, broken by
+ * substitutions, indels, lowercase read letters and ambiguous letters on
+ * both sides, at every offset. */
+static void test_md_nm_random(void)
+{
+	enum { REF_LEN = 600, CASES = 400 };
+	static const char amb[] = "NRYKM";
+	static const char *const name[] = { "r" };
+	char g[REF_LEN + 1], seq[2 * REF_LEN];
+	const char *gs[] = { g };
+	sm_ref_t *r;
+	sm_aln_t a = { 0 };
+	kstring_t got = KS_INITIALIZE, want = KS_INITIALIZE;
+	int bad = 0;
+
+	unit_seed(29);
+	for (int i = 0; i < REF_LEN; i++)
+		g[i] = rnd(40) ? "ACGT"[rnd(4)] : amb[rnd(5)];
+	g[REF_LEN] = '\0';
+	if (sm_ref_from_strings(1, name, gs, &r) < 0) {
+		CHECK(0, "reference for the random MD cases");
+		return;
+	}
+	for (int t = 0; t < CASES && !bad; t++) {
+		int64_t start = rnd(100), x = start;
+		int n = 0;
+		int32_t nm_got = -1, nm_want = -2;
+		char cigar[256];
+		size_t l = 0;
+
+		/* Ops of 1-40 bases up to ~300 reference bases: mostly M. */
+		while (x < start + 300) {
+			int len = 1 + (int)rnd(40), op = rnd(8);
+
+			if (op == 0) {          /* insertion */
+				for (int j = 0; j < len % 5 + 1; j++)
+					seq[n++] = "ACGTN"[rnd(5)];
+				l += (size_t)snprintf(cigar + l, sizeof cigar - l, "%dI", len % 5 + 1);
+			} else if (op == 1) {   /* deletion */
+				x += len % 5 + 1;
+				l += (size_t)snprintf(cigar + l, sizeof cigar - l, "%dD", len % 5 + 1);
+			} else {
+				for (int j = 0; j < len; j++, x++) {
+					int e = rnd(30);
+					char c = e == 0 ? "ACGT"[rnd(4)] : e == 1 ? amb[rnd(5)] : g[x];
+
+					seq[n++] = e == 2 ? (char)tolower((unsigned char)c) : c;
+				}
+				l += (size_t)snprintf(cigar + l, sizeof cigar - l, "%dM", len);
+			}
+		}
+		parse_cigar(cigar, &a);
+		md_oracle(g + start, a.cigar, a.n_cigar, seq, &want, &nm_want);
+		got.l = 0;
+		bad = sm_md_nm(r, start, a.cigar, a.n_cigar, seq, &got, &nm_got) < 0 ||
+		      strcmp(got.s, want.s) != 0 || nm_got != nm_want;
+		if (bad)
+			CHECK(0, "random case %d %s: MD '%s' NM %d, want '%s' %d", t, cigar, got.s,
+			      nm_got, want.s, nm_want);
+	}
+	if (!bad)
+		CHECK(1, "MD and NM of %d random alignments equal the base-by-base rule", CASES);
+	free(got.s);
+	free(want.s);
+	sm_aln_free(&a);
+	sm_ref_destroy(r);
 }
 
 static void test_forward_and_clips(void)
@@ -414,6 +528,7 @@ int main(void)
 	if (!hdr)
 		return 1;
 	test_md_nm();
+	test_md_nm_random();
 	test_forward_and_clips();
 	test_reverse();
 	test_reverse_iupac();
