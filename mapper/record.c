@@ -141,23 +141,52 @@ static inline char ref_char(const sm_ref_t *ref, int64_t x)
 #define BYTES_OF(b) ((b) * 0x0101010101010101ull)
 _Static_assert(SM_BASE_N == 4, "NOT_ACGT_BITS assumes bases 0-3");
 
+/* The letters of eight base codes 0..3 held one a byte: code c has the
+ * letter 'A' + 2c + 2*(c >= 2) + 11*(c == 3) (A C G T = 0x41 0x43 0x47 0x54),
+ * worked out bytewise in one word (no byte exceeds 0x54, so none carries). */
+static inline uint64_t acgt_letters(uint64_t code)
+{
+	uint64_t b0 = code & BYTES_OF(1), b1 = (code >> 1) & BYTES_OF(1);
+
+	return BYTES_OF('A') + (code << 1) + (b1 << 1) + (b0 & b1) * 11;
+}
+
 /* 1 if the eight reference codes at r are all A/C/G/T and the eight read
  * letters at s spell them (either case): sm_md_nm's plain matches, eight at
- * a time.  A code c of 0..3 has the letter 'A' + 2c + 2*(c >= 2) + 11*(c ==
- * 3) (A C G T = 0x41 0x43 0x47 0x54), worked out bytewise in one word (no
- * byte exceeds 0x54, so none carries); a byte & 0xDF is A, C, G or T only
- * for those letters in either case. */
+ * a time.  A byte & 0xDF is A, C, G or T only for those letters in either
+ * case. */
 static inline int plain_matches8(const uint8_t *r, const char *s)
 {
-	uint64_t code, text, b0, b1;
+	uint64_t code, text;
 
 	memcpy(&code, r, sizeof code);
 	memcpy(&text, s, sizeof text);
 	if (code & NOT_ACGT_BITS)
 		return 0;
-	b0 = code & BYTES_OF(1);
-	b1 = (code >> 1) & BYTES_OF(1);
-	return (text & BYTES_OF(0xDF)) == BYTES_OF('A') + (code << 1) + (b1 << 1) + (b0 & b1) * 11;
+	return (text & BYTES_OF(0xDF)) == acgt_letters(code);
+}
+
+/* Eight letters (a word, one a byte) reverse-complemented into *out when
+ * all are uppercase A, C, G or T: returns 1, else 0.  Bits 1-2 of those
+ * letters are 0 1 3 2, so code = x ^ (x >> 1) of them; the letters are the
+ * codes' exactly when they were all four. */
+static inline int acgt_revcomp8(uint64_t text, uint64_t *out)
+{
+	uint64_t x = (text >> 1) & BYTES_OF(3), code = x ^ ((x >> 1) & BYTES_OF(1));
+
+	if (acgt_letters(code) != text)
+		return 0;
+	*out = __builtin_bswap64(acgt_letters(code ^ BYTES_OF(3)));
+	return 1;
+}
+
+/* Eight bytes less PHRED_OFFSET each, modulo 256 as byte arithmetic (no
+ * borrow between bytes: the top bits are taken apart). */
+static inline uint64_t phred_raw8(uint64_t q)
+{
+	const uint64_t high = BYTES_OF(0x80), off = BYTES_OF(PHRED_OFFSET);
+
+	return ((q | high) - off) ^ ((q ^ ~off) & high);
 }
 
 int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,
@@ -238,17 +267,48 @@ static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 	ws->seq.l = ws->qual.l = 0;
 	if (ks_resize(&ws->seq, n + 1) < 0 || ks_resize(&ws->qual, n + 1) < 0)
 		return -1;
-	/* Locals, so the byte stores cannot alias the pointers and lengths. */
+	/* Locals, so the byte stores cannot alias the pointers and lengths.
+	 * Eight bytes a word, then the rest one by one; a reversed word is
+	 * its bytes swapped. */
 	seq = ws->seq.s;
 	qual = ws->qual.s;
 	if (is_rev) {
-		for (size_t i = 0; i < n; i++)
+		size_t i = 0;
+
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w, out;
+
+			memcpy(&w, in_seq + n - 8 - i, sizeof w);
+			if (acgt_revcomp8(w, &out)) {
+				memcpy(seq + i, &out, sizeof out);
+				continue;
+			}
+			for (size_t j = i; j < i + 8; j++)
+				seq[j] = comp_str[seq_nt16_table[(unsigned char)in_seq[n - 1 - j]]];
+		}
+		for (; i < n; i++)
 			seq[i] = comp_str[seq_nt16_table[(unsigned char)in_seq[n - 1 - i]]];
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, in_qual + n - 8 - i, sizeof w);
+			w = phred_raw8(__builtin_bswap64(w));
+			memcpy(qual + i, &w, sizeof w);
+		}
+		for (; i < n; i++)
 			qual[i] = (char)(in_qual[n - 1 - i] - PHRED_OFFSET);
 	} else {
+		size_t i = 0;
+
 		memcpy(seq, in_seq, n);
-		for (size_t i = 0; i < n; i++)
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, in_qual + i, sizeof w);
+			w = phred_raw8(w);
+			memcpy(qual + i, &w, sizeof w);
+		}
+		for (; i < n; i++)
 			qual[i] = (char)(in_qual[i] - PHRED_OFFSET);
 	}
 	seq[n] = qual[n] = '\0';

@@ -301,6 +301,60 @@ static void test_reverse_iupac(void)
 	sm_aln_free(&a);
 }
 
+/* SEQ and QUAL of random reads on either strand (fixed seed) against the
+ * letter-by-letter rule: lengths around the eight-letter words of
+ * record_seq, mostly A/C/G/T with lowercase and ambiguous letters in some
+ * words, qualities over the whole Phred+33 range. */
+static void test_seq_qual_random(void)
+{
+	enum { CASES = 300, MAX_LEN = 70 };
+	static const char other[] = "RYSWKMBDHVNacgtryswkmbdhvn";
+	char seq[MAX_LEN + 1], qual[MAX_LEN + 1], want_seq[MAX_LEN + 1], want_qual[MAX_LEN + 1];
+	sm_record_ws_t ws = { 0 };
+	sm_aln_t a = { 0 };
+	bam1_t *b = bam_init1();
+	kstring_t s = KS_INITIALIZE;
+	int bad = 0;
+
+	unit_seed(31);
+	set_aln(&a, "1M", 1, 0, 1, 0, 1);
+	for (int t = 0; t < CASES && !bad; t++) {
+		int n = 1 + (int)rnd(MAX_LEN), rev = t & 1, rare = rnd(4) == 0;
+		sm_read_t r = { (char *)"read1", seq, qual, n, 0, NULL };
+		sm_hit_t hit = { 1, rev, { 1, 0 }, 0 };
+		char *f[11];
+
+		for (int i = 0; i < n; i++) {
+			seq[i] = rare && rnd(20) == 0 ? other[rnd(sizeof other - 1)] : "ACGT"[rnd(4)];
+			qual[i] = (char)('!' + rnd('~' - '!' + 1));
+		}
+		seq[n] = qual[n] = '\0';
+		for (int i = 0; i < n; i++) {
+			int c = seq_nt16_table[(unsigned char)seq[rev ? n - 1 - i : i]];
+
+			want_seq[i] = rev ? seq_nt16_str[((c & 1) << 3) | ((c & 2) << 1) | ((c & 4) >> 1) |
+						      ((c & 8) >> 3)] : seq_nt16_str[c];
+			want_qual[i] = qual[rev ? n - 1 - i : i];
+		}
+		want_seq[n] = want_qual[n] = '\0';
+		s.l = 0;
+		bad = sm_record_build(b, &r, ref, &sc, &hit, &a, NULL, NULL, &ws) < 0 ||
+		      sam_format1(hdr, b, &s) < 0;
+		for (int k = 0; k < 11 && !bad; k++)
+			bad = !(f[k] = strtok(k ? NULL : s.s, "\t"));
+		bad = bad || strcmp(f[9], want_seq) != 0 || strcmp(f[10], want_qual) != 0;
+		if (bad)
+			CHECK(0, "random read %d (%s, %s strand): SEQ/QUAL differ from %s %s", t, seq,
+			      rev ? "reverse" : "forward", want_seq, want_qual);
+	}
+	if (!bad)
+		CHECK(1, "SEQ and QUAL of %d random reads follow the letter-by-letter rule", CASES);
+	free(s.s);
+	bam_destroy1(b);
+	sm_record_ws_free(&ws);
+	sm_aln_free(&a);
+}
+
 static void test_unmapped(void)
 {
 	sm_hit_t hit = { 0, 1, { 12, 5 }, 3 };
@@ -532,6 +586,7 @@ int main(void)
 	test_forward_and_clips();
 	test_reverse();
 	test_reverse_iupac();
+	test_seq_qual_random();
 	test_unmapped();
 	test_long_name();
 	test_mapq();
