@@ -164,12 +164,8 @@ oom:
 /* Base codes of the read (fwd) and of its reverse complement (rev). */
 static void encode_read(const sm_read_t *r, uint8_t *restrict fwd, uint8_t *restrict rev)
 {
-	const int32_t len = r->len;
-	const char *seq = r->seq;
-
-	for (int32_t k = 0; k < len; k++)
-		fwd[k] = sm_nt4_table[(unsigned char)seq[k]];
-	sm_codes_reverse(rev, fwd, len, 1);
+	sm_codes_of_letters(fwd, r->seq, r->len);
+	sm_codes_reverse(rev, fwd, r->len, 1);
 }
 
 static int cand_before(const cand_t *a, const cand_t *b)

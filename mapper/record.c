@@ -137,19 +137,8 @@ static inline char ref_char(const sm_ref_t *ref, int64_t x)
 }
 
 /* Bytes whose bits 2-7 are set in a reference code that is not A/C/G/T. */
-#define NOT_ACGT_BITS 0xFCFCFCFCFCFCFCFCull
-#define BYTES_OF(b) ((b) * 0x0101010101010101ull)
+#define NOT_ACGT_BITS SM_BYTES_OF(0xFC)
 _Static_assert(SM_BASE_N == 4, "NOT_ACGT_BITS assumes bases 0-3");
-
-/* The letters of eight base codes 0..3 held one a byte: code c has the
- * letter 'A' + 2c + 2*(c >= 2) + 11*(c == 3) (A C G T = 0x41 0x43 0x47 0x54),
- * worked out bytewise in one word (no byte exceeds 0x54, so none carries). */
-static inline uint64_t acgt_letters(uint64_t code)
-{
-	uint64_t b0 = code & BYTES_OF(1), b1 = (code >> 1) & BYTES_OF(1);
-
-	return BYTES_OF('A') + (code << 1) + (b1 << 1) + (b0 & b1) * 11;
-}
 
 /* 1 if the eight reference codes at r are all A/C/G/T and the eight read
  * letters at s spell them (either case): sm_md_nm's plain matches, eight at
@@ -163,20 +152,18 @@ static inline int plain_matches8(const uint8_t *r, const char *s)
 	memcpy(&text, s, sizeof text);
 	if (code & NOT_ACGT_BITS)
 		return 0;
-	return (text & BYTES_OF(0xDF)) == acgt_letters(code);
+	return (text & SM_BYTES_OF(0xDF)) == sm_letters8(code);
 }
 
-/* Eight letters (a word, one a byte) reverse-complemented into *out when
- * all are uppercase A, C, G or T: returns 1, else 0.  Bits 1-2 of those
- * letters are 0 1 3 2, so code = x ^ (x >> 1) of them; the letters are the
- * codes' exactly when they were all four. */
+/* Eight uppercase letters (a word, one a byte) reverse-complemented into
+ * *out when all are A, C, G or T: returns 1, else 0. */
 static inline int acgt_revcomp8(uint64_t text, uint64_t *out)
 {
-	uint64_t x = (text >> 1) & BYTES_OF(3), code = x ^ ((x >> 1) & BYTES_OF(1));
+	uint64_t code;
 
-	if (acgt_letters(code) != text)
+	if (!sm_codes8(text, &code) || sm_letters8(code) != text)   /* lowercase */
 		return 0;
-	*out = __builtin_bswap64(acgt_letters(code ^ BYTES_OF(3)));
+	*out = __builtin_bswap64(sm_letters8(code ^ SM_BYTES_OF(3)));
 	return 1;
 }
 
@@ -184,7 +171,7 @@ static inline int acgt_revcomp8(uint64_t text, uint64_t *out)
  * borrow between bytes: the top bits are taken apart). */
 static inline uint64_t phred_raw8(uint64_t q)
 {
-	const uint64_t high = BYTES_OF(0x80), off = BYTES_OF(PHRED_OFFSET);
+	const uint64_t high = SM_BYTES_OF(0x80), off = SM_BYTES_OF(PHRED_OFFSET);
 
 	return ((q | high) - off) ^ ((q ^ ~off) & high);
 }
