@@ -8,24 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reference span [*s, *e) of the template part that candidate c stands
- * for, clipped to its contig: its alignment's when traced, extended over
- * the read's clipped ends (the fragment goes on there, whatever the
- * alignment), else the read length ending at its end column. */
-static void cand_span(const sm_ctx_t *ctx, const cand_t *c, int64_t *s, int64_t *e)
+/* Reference span [s, e) of the template part that a candidate stands for,
+ * clipped to its contig, and that contig (which holds s). */
+typedef struct {
+	int64_t s, e;
+	int32_t contig;
+} span_t;
+
+/* The span of candidate c: its alignment's when traced, extended over the
+ * read's clipped ends (the fragment goes on there, whatever the
+ * alignment), else the read length ending at its end column.  s lies in
+ * the contig: it is at most the alignment's start or the end column, which
+ * the contig holds, and at least the contig's start. */
+static span_t cand_span(const sm_ctx_t *ctx, const cand_t *c)
 {
 	int32_t contig = sm_ref_contig_of(ctx->ref, c->traced ? c->aln.ref_start : c->end);
 	int64_t lo = ctx->ref->offset[contig], hi = lo + ctx->ref->len[contig];
+	span_t x = { .contig = contig };
 
 	if (c->traced) {
-		*s = c->aln.ref_start - c->aln.q_start;
-		*e = c->aln.ref_end + (c->qlen - c->aln.q_end);
+		x.s = c->aln.ref_start - c->aln.q_start;
+		x.e = c->aln.ref_end + (c->qlen - c->aln.q_end);
 	} else {
-		*e = c->end + 1;
-		*s = *e - c->qlen;
+		x.e = c->end + 1;
+		x.s = x.e - c->qlen;
 	}
-	*s = *s < lo ? lo : *s;
-	*e = *e > hi ? hi : *e;
+	x.s = x.s < lo ? lo : x.s;
+	x.e = x.e > hi ? hi : x.e;
+	return x;
 }
 
 /* 5' end of an alignment (samtools' convention): its first base on the
@@ -35,24 +45,32 @@ int64_t sm_pair_five_prime(const cand_t *c)
 	return c->is_rev ? c->aln.ref_end : c->aln.ref_start;
 }
 
-/* Insert size of candidates a and b, a moved by a_shift reference columns,
- * if they face each other on one contig (forward read left of the reverse
- * one), else -1. */
+/* Insert size of candidates a and b (spans sa, sb) if they face each other
+ * on one contig (forward read left of the reverse one), else -1. */
+static int64_t span_insert(const cand_t *a, span_t sa, const cand_t *b, span_t sb)
+{
+	int64_t fs = a->is_rev ? sb.s : sa.s, re = a->is_rev ? sa.e : sb.e;
+
+	if (a->is_rev == b->is_rev || sa.contig != sb.contig)
+		return -1;
+	return re > fs ? re - fs : -1;
+}
+
+/* span_insert() with a moved by a_shift reference columns. */
 static int64_t insert_shifted(const sm_ctx_t *ctx, const cand_t *a, int64_t a_shift, const cand_t *b)
 {
-	int64_t as, ae, bs, be, fs, re;
+	span_t sa, sb;
 
 	if (a->is_rev == b->is_rev)
 		return -1;
-	cand_span(ctx, a, &as, &ae);
-	cand_span(ctx, b, &bs, &be);
-	as += a_shift;
-	ae += a_shift;
-	fs = a->is_rev ? bs : as;
-	re = a->is_rev ? ae : be;
-	if (sm_ref_contig_of(ctx->ref, as) != sm_ref_contig_of(ctx->ref, bs))
-		return -1;
-	return re > fs ? re - fs : -1;
+	sa = cand_span(ctx, a);
+	sb = cand_span(ctx, b);
+	if (a_shift != 0) {
+		sa.s += a_shift;
+		sa.e += a_shift;
+		sa.contig = sm_ref_contig_of(ctx->ref, sa.s);
+	}
+	return span_insert(a, sa, b, sb);
 }
 
 int64_t sm_pair_insert(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
@@ -70,18 +88,19 @@ static int is_proper(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 	return insert_proper(ctx, sm_pair_insert(ctx, a, b));
 }
 
-/* 1 if candidates a and b of one read are the same placement: one strand,
- * spans (clips undone) starting less than SM_TANDEM_SHIFT apart (a seeded
- * candidate's partial alignment and its full one found by rescue, say). */
+/* 1 if candidates a and b (spans sa, sb) of one read are the same
+ * placement: one strand, spans (clips undone) starting less than
+ * SM_TANDEM_SHIFT apart (a seeded candidate's partial alignment and its
+ * full one found by rescue, say). */
+static int span_same_place(const cand_t *a, span_t sa, const cand_t *b, span_t sb)
+{
+	return a->is_rev == b->is_rev && sa.s - sb.s < SM_TANDEM_SHIFT && sb.s - sa.s < SM_TANDEM_SHIFT;
+}
+
 static int same_place(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
-	int64_t as, ae, bs, be;
-
-	if (a->is_rev != b->is_rev)
-		return 0;
-	cand_span(ctx, a, &as, &ae);
-	cand_span(ctx, b, &bs, &be);
-	return as - bs < SM_TANDEM_SHIFT && bs - as < SM_TANDEM_SHIFT;
+	return a->is_rev == b->is_rev &&
+	       span_same_place(a, cand_span(ctx, a), b, cand_span(ctx, b));
 }
 
 /* What an insert adds to a pair's score: the Phred value of the chance of
@@ -195,8 +214,13 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	sm_scan_t local, global;
 	cand_t *c;
 
-	cand_span(ctx, a, &a_s, &a_e);
-	contig = sm_ref_contig_of(ctx->ref, a_s);
+	{
+		span_t sa = cand_span(ctx, a);
+
+		a_s = sa.s;
+		a_e = sa.e;
+		contig = sa.contig;
+	}
 	c_lo = ctx->ref->offset[contig];
 	c_hi = c_lo + ctx->ref->len[contig];
 	if (a->is_rev) {
@@ -301,29 +325,37 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, const char *name,
 		      int pick[2 * SM_STRANDS], double *best, double *second)
 {
 	pair_at_t tied[SM_MAX_CAND * SM_MAX_CAND];
+	span_t sp[SM_STRANDS][SM_MAX_CAND];   /* each candidate's, for every pair it is in */
 	int n_tied = 0;
 
+	for (int e = 0; e < SM_STRANDS; e++)
+		for (int k = 0; k < res[e].n_cand; k++)
+			sp[e][k] = cand_span(ctx, &res[e].cand[k]);
 	for (int k = 0; k < 2 * SM_STRANDS; k++)
 		pick[k] = -1;
 	*best = *second = -1;
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			int64_t ins = span_insert(a, sp[0][i], b, sp[1][j]);
 			double s;
 			int dup = 0;
 
-			if (!is_proper(ctx, a, b))
+			if (!insert_proper(ctx, ins))
 				continue;
-			s = pair_score(ctx, a, b);
+			s = a->score + b->score + insert_score(ctx, ins);   /* pair_score */
 			if (n_tied > 0 && s < *best)
 				continue;
 			if (n_tied == 0 || s > *best) {
 				*best = s;
 				n_tied = 0;
 			}
-			for (int t = 0; t < n_tied && !dup; t++)
-				dup = same_place(ctx, a, &res[0].cand[tied[t].i]) &&
-				      same_place(ctx, b, &res[1].cand[tied[t].j]);
+			for (int t = 0; t < n_tied && !dup; t++) {
+				int ti = tied[t].i, tj = tied[t].j;
+
+				dup = span_same_place(a, sp[0][i], &res[0].cand[ti], sp[0][ti]) &&
+				      span_same_place(b, sp[1][j], &res[1].cand[tj], sp[1][tj]);
+			}
 			if (!dup)
 				tied[n_tied++] = (pair_at_t){ i, j };
 		}
@@ -345,12 +377,16 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, const char *name,
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			int64_t ins;
 			double s;
 
-			if ((same_place(ctx, a, &res[0].cand[pick[0]]) &&
-			     same_place(ctx, b, &res[1].cand[pick[1]])) || !is_proper(ctx, a, b))
+			if (span_same_place(a, sp[0][i], &res[0].cand[pick[0]], sp[0][pick[0]]) &&
+			    span_same_place(b, sp[1][j], &res[1].cand[pick[1]], sp[1][pick[1]]))
 				continue;
-			s = pair_score(ctx, a, b);
+			ins = span_insert(a, sp[0][i], b, sp[1][j]);
+			if (!insert_proper(ctx, ins))
+				continue;
+			s = a->score + b->score + insert_score(ctx, ins);
 			if (pick[2] < 0 || s > *second) {
 				*second = s;
 				pick[2] = i;
@@ -675,10 +711,10 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 	v->n++;
 }
 
-/* Read e's places among its candidates res->cand: at[0] = pick, then one
- * candidate for each other place (same_place), the best scoring there (the
- * first of equals).  Returns how many. */
-static int read_places(const sm_ctx_t *ctx, const res_t *res, int pick, int at[SM_MAX_CAND])
+/* Read e's places among its candidates res->cand (spans sp): at[0] = pick,
+ * then one candidate for each other place (same_place), the best scoring
+ * there (the first of equals).  Returns how many. */
+static int read_places(const res_t *res, const span_t *sp, int pick, int at[SM_MAX_CAND])
 {
 	int n = 0;
 
@@ -690,7 +726,7 @@ static int read_places(const sm_ctx_t *ctx, const res_t *res, int pick, int at[S
 		for (int t = 0; t < res->n_cand && !dup; t++) {
 			const cand_t *o = &res->cand[t];
 
-			dup = t != k && same_place(ctx, o, c) &&
+			dup = t != k && span_same_place(o, sp[t], c, sp[k]) &&
 			      (t == pick || o->score > c->score || (o->score == c->score && t < k));
 		}
 		if (!dup)
@@ -754,7 +790,11 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 	int32_t pen = ctx->opt.pen_unpaired;
 
 	for (int e = 0; e < SM_STRANDS; e++) {
-		n_at[e] = read_places(ctx, &res[e], pick[e], at[e]);
+		span_t sp[SM_MAX_CAND];
+
+		for (int k = 0; k < res[e].n_cand; k++)
+			sp[k] = cand_span(ctx, &res[e].cand[k]);
+		n_at[e] = read_places(&res[e], sp, pick[e], at[e]);
 		if (charged_score(ctx, ws, r, q, res, e, pick[e], &own[e]) < 0)
 			return -1;
 		charge[e] = res[e].cand[pick[e]].score - own[e];
