@@ -207,28 +207,19 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 		  const sm_query_t *q, res_t *res)
 {
 	const sm_score_t *sc = &ctx->opt.score;
-	int64_t a_s, a_e, lo, hi, c_lo, c_hi;
+	const span_t sa = cand_span(ctx, a);
+	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
 	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1;
-	int32_t contig;
 	double best = 0;
 	sm_scan_t local, global;
 	cand_t *c;
 
-	{
-		span_t sa = cand_span(ctx, a);
-
-		a_s = sa.s;
-		a_e = sa.e;
-		contig = sa.contig;
-	}
-	c_lo = ctx->ref->offset[contig];
-	c_hi = c_lo + ctx->ref->len[contig];
 	if (a->is_rev) {
-		lo = a_e - ctx->ins.hi - SM_RESCUE_SLACK;
-		hi = a_e + SM_RESCUE_SLACK;
+		lo = sa.e - ctx->ins.hi - SM_RESCUE_SLACK;
+		hi = sa.e + SM_RESCUE_SLACK;
 	} else {
-		lo = a_s - SM_RESCUE_SLACK;
-		hi = a_s + ctx->ins.hi + SM_RESCUE_SLACK;
+		lo = sa.s - SM_RESCUE_SLACK;
+		hi = sa.s + ctx->ins.hi + SM_RESCUE_SLACK;
 	}
 	lo = lo < c_lo ? c_lo : lo;
 	hi = hi > c_hi ? c_hi : hi;
