@@ -17,6 +17,25 @@ const char sm_nt4_char[5] = { 'A', 'C', 'G', 'T', 'N' };
 
 _Static_assert(SM_BASE_N == 4, "sm_codes_reverse's complement assumes codes 0-4");
 
+void sm_codes_of_letters(uint8_t *restrict dst, const char *restrict src, int64_t n)
+{
+	int64_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t text, code;
+
+		memcpy(&text, src + i, sizeof text);
+		if (sm_codes8(text, &code)) {
+			memcpy(dst + i, &code, sizeof code);
+			continue;
+		}
+		for (int64_t j = i; j < i + 8; j++)
+			dst[j] = sm_nt4_table[(unsigned char)src[j]];
+	}
+	for (; i < n; i++)
+		dst[i] = sm_nt4_table[(unsigned char)src[i]];
+}
+
 void sm_codes_reverse(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int complement)
 {
 	const uint64_t ones = 0x0101010101010101ull;

@@ -166,12 +166,8 @@ oom:
 /* Base codes of the read (fwd) and of its reverse complement (rev). */
 static void encode_read(const sm_read_t *r, uint8_t *restrict fwd, uint8_t *restrict rev)
 {
-	const int32_t len = r->len;
-	const char *seq = r->seq;
-
-	for (int32_t k = 0; k < len; k++)
-		fwd[k] = sm_nt4_table[(unsigned char)seq[k]];
-	sm_codes_reverse(rev, fwd, len, 1);
+	sm_codes_of_letters(fwd, r->seq, r->len);
+	sm_codes_reverse(rev, fwd, r->len, 1);
 }
 
 static int cand_before(const cand_t *a, const cand_t *b)
@@ -187,6 +183,23 @@ static int cand_before(const cand_t *a, const cand_t *b)
  * of read r: the loci scoring at least -T, cand[0] being sm_hit_choose()'s
  * hit (with r's tie key).  MAPQ is left at 0: tandem_batch sets it once XS
  * knows the tandem copies. */
+/* Read r's tie key for sm_hit_choose() on the lists s[0], s[1], or 0 when
+ * no more than one of their loci reaches the best score: one tied hit
+ * takes no key, and hashing the name is most of a choice's cost. */
+static uint64_t hit_tie_key(const sm_scan_t *s, const sm_read_t *r)
+{
+	int32_t best = 0;
+	int n = 0;
+
+	for (int st = 0; st < SM_STRANDS; st++)
+		if (s[st].n > 0 && s[st].top[0].score > best)
+			best = s[st].top[0].score;
+	for (int st = 0; st < SM_STRANDS; st++)   /* each list is best first */
+		for (int k = 0; k < s[st].n && s[st].top[k].score == best; k++)
+			n++;
+	return n > 1 ? sm_tie_key(r->name) : 0;
+}
+
 static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *r, res_t *res)
 {
 	int32_t n = r->len;
@@ -194,7 +207,7 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	sm_hit_t hit;
 
 	sm_hit_choose(&s[0], &s[1], shift, (int64_t)n + sm_reach(&ctx->opt.score, n),
-		      ctx->opt.min_score, sm_tie_key(r->name), &hit);
+		      ctx->opt.min_score, hit_tie_key(s, r), &hit);
 	res->n_cand = 0;
 	res->prim = -1;
 	res->proper = 0;
@@ -315,11 +328,21 @@ static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
 	return 0;
 }
 
+/* Reads whose candidates seed_batch makes before it traces the first of
+ * them: a trace reads the reference at the hit, which the host has not
+ * touched (the scans ran on copies of the windows, or on the GPU), so
+ * seeded_cands fetches those bases this many reads ahead of the trace. */
+#define SM_TRACE_AHEAD 8
+
+/* Bytes of a cache line, the prefetch step. */
+#define SM_CACHE_LINE 64
+
 /* Seeded mode, after the window scans: candidates of read r (queries q,
  * windows win[0..n_win)) from its strands' scans local[st] over their
  * window references wr[st] (local[st] NULL: no window of that strand),
- * the best one traced.  Sets res->exhaustive when the read must be scanned
- * against the whole reference instead. */
+ * with the reference bases under the best one's alignment prefetched for
+ * its trace (sm_map_ensure_traced, the caller's).  Sets res->exhaustive
+ * when the read must be scanned against the whole reference instead. */
 static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 			const sm_window_t *win, int32_t n_win, const sm_wref_t *wr,
 			const sm_scan_t *const *local, res_t *res)
@@ -342,8 +365,12 @@ static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 	 * is the one its strand's scan found it in. */
 	if (keep_windows(win, n_win, res) < 0)
 		return -1;
-	if (res->n_cand > 0 && sm_map_trace(ctx, ws, win, n_win, q, &res->cand[0], r) < 0)
-		return -1;
+	if (res->n_cand > 0) {   /* the read's length up to the hit's end, as without gaps */
+		int64_t end = res->cand[0].end, lo = end - r->len + 1;
+
+		for (int64_t x = lo > 0 ? lo : 0; x < end + SM_CACHE_LINE; x += SM_CACHE_LINE)
+			__builtin_prefetch(ctx->ref->seq + (x < end ? x : end));
+	}
 	return 0;
 }
 
@@ -625,25 +652,38 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
 			return -1;
 		sm_ph_add(ws, PH_WSCAN, &t);
-		for (int u = 0; u < n_todo; u++) {
-			int k = ws->seed_todo[u];
-			const sm_scan_t *local[SM_STRANDS];
-			res_t *rs = &res[k];
+		/* Read u's candidates, then the trace of read u - SM_TRACE_AHEAD's
+		 * best (reads are independent: the order is free). */
+		for (int u = 0; u < n_todo + SM_TRACE_AHEAD; u++) {
+			if (u < n_todo) {
+				int k = ws->seed_todo[u];
+				const sm_scan_t *local[SM_STRANDS];
+				res_t *rs = &res[k];
 
-			for (int st = 0; st < SM_STRANDS; st++) {
-				int j = ws->strand_job[SM_STRANDS * k + st];
+				for (int st = 0; st < SM_STRANDS; st++) {
+					int j = ws->strand_job[SM_STRANDS * k + st];
 
-				local[st] = j >= 0 ? &jobs->out[j] : NULL;
+					local[st] = j >= 0 ? &jobs->out[j] : NULL;
+				}
+				if (seeded_cands(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k],
+						 ws->seed_win + (int64_t)u * stride[pass], ws->seed_nwin[u],
+						 &ws->wrefs[SM_STRANDS * k], local, rs) < 0)
+					return -1;
+				if (pass == 0)
+					rs->left = ws->seed_left[u];
+				if (pass == 1 && !rs->exhaustive &&
+				    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
+					mark_unsure(rs, SM_UNSURE_BETTER);
 			}
-			if (seeded_cands(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k],
-					 ws->seed_win + (int64_t)u * stride[pass], ws->seed_nwin[u],
-					 &ws->wrefs[SM_STRANDS * k], local, rs) < 0)
-				return -1;
-			if (pass == 0)
-				rs->left = ws->seed_left[u];
-			if (pass == 1 && !rs->exhaustive &&
-			    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
-				mark_unsure(rs, SM_UNSURE_BETTER);
+			if (u >= SM_TRACE_AHEAD) {
+				int k = ws->seed_todo[u - SM_TRACE_AHEAD];
+				res_t *rs = &res[k];
+
+				if (!rs->exhaustive && rs->n_cand > 0 &&
+				    sm_map_ensure_traced(ctx, ws, rs, &reads[k], &ws->q[SM_STRANDS * k],
+							 &rs->cand[0]) < 0)
+					return -1;
+			}
 		}
 		sm_ph_add(ws, PH_CANDS, &t);
 	}

@@ -8,24 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reference span [*s, *e) of the template part that candidate c stands
- * for, clipped to its contig: its alignment's when traced, extended over
- * the read's clipped ends (the fragment goes on there, whatever the
- * alignment), else the read length ending at its end column. */
-static void cand_span(const sm_ctx_t *ctx, const cand_t *c, int64_t *s, int64_t *e)
+/* Reference span [s, e) of the template part that a candidate stands for,
+ * clipped to its contig, and that contig (which holds s). */
+typedef struct {
+	int64_t s, e;
+	int32_t contig;
+} span_t;
+
+/* The span of candidate c: its alignment's when traced, extended over the
+ * read's clipped ends (the fragment goes on there, whatever the
+ * alignment), else the read length ending at its end column.  s lies in
+ * the contig: it is at most the alignment's start or the end column, which
+ * the contig holds, and at least the contig's start. */
+static span_t cand_span(const sm_ctx_t *ctx, const cand_t *c)
 {
 	int32_t contig = sm_ref_contig_of(ctx->ref, c->traced ? c->aln.ref_start : c->end);
 	int64_t lo = ctx->ref->offset[contig], hi = lo + ctx->ref->len[contig];
+	span_t x = { .contig = contig };
 
 	if (c->traced) {
-		*s = c->aln.ref_start - c->aln.q_start;
-		*e = c->aln.ref_end + (c->qlen - c->aln.q_end);
+		x.s = c->aln.ref_start - c->aln.q_start;
+		x.e = c->aln.ref_end + (c->qlen - c->aln.q_end);
 	} else {
-		*e = c->end + 1;
-		*s = *e - c->qlen;
+		x.e = c->end + 1;
+		x.s = x.e - c->qlen;
 	}
-	*s = *s < lo ? lo : *s;
-	*e = *e > hi ? hi : *e;
+	x.s = x.s < lo ? lo : x.s;
+	x.e = x.e > hi ? hi : x.e;
+	return x;
 }
 
 /* 5' end of an alignment (samtools' convention): its first base on the
@@ -35,24 +45,32 @@ int64_t sm_pair_five_prime(const cand_t *c)
 	return c->is_rev ? c->aln.ref_end : c->aln.ref_start;
 }
 
-/* Insert size of candidates a and b, a moved by a_shift reference columns,
- * if they face each other on one contig (forward read left of the reverse
- * one), else -1. */
+/* Insert size of candidates a and b (spans sa, sb) if they face each other
+ * on one contig (forward read left of the reverse one), else -1. */
+static int64_t span_insert(const cand_t *a, span_t sa, const cand_t *b, span_t sb)
+{
+	int64_t fs = a->is_rev ? sb.s : sa.s, re = a->is_rev ? sa.e : sb.e;
+
+	if (a->is_rev == b->is_rev || sa.contig != sb.contig)
+		return -1;
+	return re > fs ? re - fs : -1;
+}
+
+/* span_insert() with a moved by a_shift reference columns. */
 static int64_t insert_shifted(const sm_ctx_t *ctx, const cand_t *a, int64_t a_shift, const cand_t *b)
 {
-	int64_t as, ae, bs, be, fs, re;
+	span_t sa, sb;
 
 	if (a->is_rev == b->is_rev)
 		return -1;
-	cand_span(ctx, a, &as, &ae);
-	cand_span(ctx, b, &bs, &be);
-	as += a_shift;
-	ae += a_shift;
-	fs = a->is_rev ? bs : as;
-	re = a->is_rev ? ae : be;
-	if (sm_ref_contig_of(ctx->ref, as) != sm_ref_contig_of(ctx->ref, bs))
-		return -1;
-	return re > fs ? re - fs : -1;
+	sa = cand_span(ctx, a);
+	sb = cand_span(ctx, b);
+	if (a_shift != 0) {
+		sa.s += a_shift;
+		sa.e += a_shift;
+		sa.contig = sm_ref_contig_of(ctx->ref, sa.s);
+	}
+	return span_insert(a, sa, b, sb);
 }
 
 int64_t sm_pair_insert(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
@@ -70,18 +88,19 @@ static int is_proper(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 	return insert_proper(ctx, sm_pair_insert(ctx, a, b));
 }
 
-/* 1 if candidates a and b of one read are the same placement: one strand,
- * spans (clips undone) starting less than SM_TANDEM_SHIFT apart (a seeded
- * candidate's partial alignment and its full one found by rescue, say). */
+/* 1 if candidates a and b (spans sa, sb) of one read are the same
+ * placement: one strand, spans (clips undone) starting less than
+ * SM_TANDEM_SHIFT apart (a seeded candidate's partial alignment and its
+ * full one found by rescue, say). */
+static int span_same_place(const cand_t *a, span_t sa, const cand_t *b, span_t sb)
+{
+	return a->is_rev == b->is_rev && sa.s - sb.s < SM_TANDEM_SHIFT && sb.s - sa.s < SM_TANDEM_SHIFT;
+}
+
 static int same_place(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
-	int64_t as, ae, bs, be;
-
-	if (a->is_rev != b->is_rev)
-		return 0;
-	cand_span(ctx, a, &as, &ae);
-	cand_span(ctx, b, &bs, &be);
-	return as - bs < SM_TANDEM_SHIFT && bs - as < SM_TANDEM_SHIFT;
+	return a->is_rev == b->is_rev &&
+	       span_same_place(a, cand_span(ctx, a), b, cand_span(ctx, b));
 }
 
 /* What an insert adds to a pair's score: the Phred value of the chance of
@@ -188,23 +207,19 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 		  const sm_query_t *q, res_t *res)
 {
 	const sm_score_t *sc = &ctx->opt.score;
-	int64_t a_s, a_e, lo, hi, c_lo, c_hi;
+	const span_t sa = cand_span(ctx, a);
+	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
 	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1;
-	int32_t contig;
 	double best = 0;
 	sm_scan_t local, global;
 	cand_t *c;
 
-	cand_span(ctx, a, &a_s, &a_e);
-	contig = sm_ref_contig_of(ctx->ref, a_s);
-	c_lo = ctx->ref->offset[contig];
-	c_hi = c_lo + ctx->ref->len[contig];
 	if (a->is_rev) {
-		lo = a_e - ctx->ins.hi - SM_RESCUE_SLACK;
-		hi = a_e + SM_RESCUE_SLACK;
+		lo = sa.e - ctx->ins.hi - SM_RESCUE_SLACK;
+		hi = sa.e + SM_RESCUE_SLACK;
 	} else {
-		lo = a_s - SM_RESCUE_SLACK;
-		hi = a_s + ctx->ins.hi + SM_RESCUE_SLACK;
+		lo = sa.s - SM_RESCUE_SLACK;
+		hi = sa.s + ctx->ins.hi + SM_RESCUE_SLACK;
 	}
 	lo = lo < c_lo ? c_lo : lo;
 	hi = hi > c_hi ? c_hi : hi;
@@ -321,36 +336,45 @@ static int pair_before(const res_t *res, pair_at_t a, pair_at_t b)
  * pick[3] and *second: the same for the best pair that places the reads
  * elsewhere, one read at least (-1: none).  Pairs that tie for the best
  * (the copies of a repeat that hold both reads) are chosen among by the
- * pair's tie key `tie` (record.h), in pair_before's order; of tied pairs
+ * pair's tie key (record.h: sm_tie_key of the first read's name `name`,
+ * hashed only when pairs tie), in pair_before's order; of tied pairs
  * at the same places (same_place, both reads) only the first found counts,
  * and the second pair is never one of them. */
-static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
+static void best_pair(const sm_ctx_t *ctx, const res_t *res, const char *name,
 		      int pick[2 * SM_STRANDS], double *best, double *second)
 {
 	pair_at_t tied[SM_MAX_CAND * SM_MAX_CAND];
+	span_t sp[SM_STRANDS][SM_MAX_CAND];   /* each candidate's, for every pair it is in */
 	int n_tied = 0;
 
+	for (int e = 0; e < SM_STRANDS; e++)
+		for (int k = 0; k < res[e].n_cand; k++)
+			sp[e][k] = cand_span(ctx, &res[e].cand[k]);
 	for (int k = 0; k < 2 * SM_STRANDS; k++)
 		pick[k] = -1;
 	*best = *second = -1;
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			int64_t ins = span_insert(a, sp[0][i], b, sp[1][j]);
 			double s;
 			int dup = 0;
 
-			if (!is_proper(ctx, a, b))
+			if (!insert_proper(ctx, ins))
 				continue;
-			s = pair_score(ctx, a, b);
+			s = a->score + b->score + insert_score(ctx, ins);   /* pair_score */
 			if (n_tied > 0 && s < *best)
 				continue;
 			if (n_tied == 0 || s > *best) {
 				*best = s;
 				n_tied = 0;
 			}
-			for (int t = 0; t < n_tied && !dup; t++)
-				dup = same_place(ctx, a, &res[0].cand[tied[t].i]) &&
-				      same_place(ctx, b, &res[1].cand[tied[t].j]);
+			for (int t = 0; t < n_tied && !dup; t++) {
+				int ti = tied[t].i, tj = tied[t].j;
+
+				dup = span_same_place(a, sp[0][i], &res[0].cand[ti], sp[0][ti]) &&
+				      span_same_place(b, sp[1][j], &res[1].cand[tj], sp[1][tj]);
+			}
 			if (!dup)
 				tied[n_tied++] = (pair_at_t){ i, j };
 		}
@@ -364,7 +388,7 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
 			tied[u - 1] = x;
 		}
 	{
-		const pair_at_t *p = &tied[sm_tie_pick(tie, n_tied)];
+		const pair_at_t *p = &tied[n_tied > 1 ? sm_tie_pick(sm_tie_key(name), n_tied) : 0];
 
 		pick[0] = p->i;
 		pick[1] = p->j;
@@ -372,12 +396,16 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, uint64_t tie,
 	for (int i = 0; i < res[0].n_cand; i++)
 		for (int j = 0; j < res[1].n_cand; j++) {
 			const cand_t *a = &res[0].cand[i], *b = &res[1].cand[j];
+			int64_t ins;
 			double s;
 
-			if ((same_place(ctx, a, &res[0].cand[pick[0]]) &&
-			     same_place(ctx, b, &res[1].cand[pick[1]])) || !is_proper(ctx, a, b))
+			if (span_same_place(a, sp[0][i], &res[0].cand[pick[0]], sp[0][pick[0]]) &&
+			    span_same_place(b, sp[1][j], &res[1].cand[pick[1]], sp[1][pick[1]]))
 				continue;
-			s = pair_score(ctx, a, b);
+			ins = span_insert(a, sp[0][i], b, sp[1][j]);
+			if (!insert_proper(ctx, ins))
+				continue;
+			s = a->score + b->score + insert_score(ctx, ins);
 			if (pick[2] < 0 || s > *second) {
 				*second = s;
 				pick[2] = i;
@@ -399,7 +427,7 @@ static int best_traced_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	for (;;) {
 		int traced = 0;
 
-		best_pair(ctx, res, sm_tie_key(r[0].name), pick, best, second);
+		best_pair(ctx, res, r[0].name, pick, best, second);
 		for (int k = 0; k < 2 * SM_STRANDS; k++) {
 			int e = k % SM_STRANDS;
 			cand_t *c = pick[k] >= 0 ? &res[e].cand[pick[k]] : NULL;
@@ -526,26 +554,25 @@ static int window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	return 1;
 }
 
-/* Adds the best locus of read r in window w (window_best) to res as a
- * seeded candidate, unless it is there already: its XS is the best of the
- * read's other candidates, and it becomes theirs when it is better.
- * Returns 0 or -1 on error. */
+/* Adds f, the best locus of read r in window w (window_best, strand
+ * f->is_rev), to res as a seeded candidate, unless it is there already:
+ * its XS is the best of the read's other candidates, and it becomes theirs
+ * when it is better.  Returns 0 or -1 on error. */
 static int add_window_cand(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
-			   int st, const sm_window_t *w, res_t *res)
+			   const sm_window_t *w, const cand_t *f, res_t *res)
 {
 	cand_t *n = &res->cand[res->n_cand];
-	int rc;
 
 	if (res->n_cand == SM_MAX_CAND)
 		return 0;
-	rc = window_best(ctx, ws, r, q, st, w, n);
-	if (rc <= 0)
-		return rc;
+	*n = (cand_t){ .score = f->score, .is_rev = f->is_rev, .end = f->end, .qlen = f->qlen,
+		       .aln = n->aln };
 	n->unsure = added_unsure(ctx, res, n);
 	for (int k = 0; k < res->n_cand; k++)
 		if (res->cand[k].score >= n->score && same_place(ctx, &res->cand[k], n))
 			return 0;
-	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, n, r) < 0)
+	/* The window as window_best scanned it: one reference of its own. */
+	if (sm_map_trace(ctx, ws, w, 1, q, n, r) < 0)
 		return -1;
 	for (int k = 0; k < res->n_cand; k++) {
 		cand_t *c = &res->cand[k];
@@ -570,44 +597,86 @@ static int seeded_already(const res_t *res, const sm_window_t *w, int st)
 	return 0;
 }
 
+/* What reseed_pair learnt of read e in window w, strand st: window_best's
+ * return rc and its candidate c. */
+typedef struct {
+	int e, st, rc;
+	int64_t start, end;
+	cand_t c;
+} reseed_scan_t;
+
+/* window_best of read e (r, q) in window w, strand st, unless done[0..*n)
+ * holds it already (the window pairs share windows: the same scan gives the
+ * same locus); the result is added to done.  Returns done's entry, NULL on
+ * error. */
+static const reseed_scan_t *reseed_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+					const sm_query_t *q, int e, int st, const sm_window_t *w,
+					reseed_scan_t *done, int *n)
+{
+	reseed_scan_t *x = &done[*n];
+
+	for (int k = 0; k < *n; k++)
+		if (done[k].e == e && done[k].st == st && done[k].start == w->start &&
+		    done[k].end == w->end)
+			return &done[k];
+	*x = (reseed_scan_t){ .e = e, .st = st, .start = w->start, .end = w->end };
+	x->rc = window_best(ctx, ws, &r[e], &q[SM_STRANDS * e], st, w, &x->c);
+	if (x->rc < 0)
+		return NULL;
+	(*n)++;
+	return x;
+}
+
 /* Seeds the pair as a pair (sm_seed_pair_windows): both reads are scanned
  * in the SM_RESEED_SCAN window pairs with the most votes (votes tell the
  * true pair from a repeat's other copies poorly), but for those that the
  * reads' own seeding scanned already, and the best loci of the
  * SM_RESEED_PAIRS window pairs whose loci pair best (pair_score) join the
- * reads' candidates.  Returns 0 or -1 on error. */
+ * reads' candidates.  Scans that cannot change which pairs are kept are
+ * left out: once SM_RESEED_PAIRS pairs are kept, a pair enters only with a
+ * score above the last one's, and a pair scores at most its reads' scores
+ * (the insert's term is at most 0, at the mean), each at most
+ * sm_best_possible; so read B's window is not scanned when read A's score
+ * plus B's best possible cannot pass it, nor either window when both best
+ * possible scores cannot.  Returns 0 or -1 on error. */
 static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       res_t *res)
 {
+	const sm_score_t *sc = &ctx->opt.score;
+	const int64_t best_a = sm_best_possible(sc, r[0].len), best_b = sm_best_possible(sc, r[1].len);
 	sm_window_pair_t wp[SM_RESEED_SCAN];
+	reseed_scan_t done[SM_STRANDS * SM_RESEED_SCAN];
+	const reseed_scan_t *kept[SM_RESEED_PAIRS][SM_STRANDS];
 	double score[SM_RESEED_PAIRS];
-	int keep[SM_RESEED_PAIRS], n_keep = 0;
-	int n = sm_seed_pair_windows(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &ctx->seed_opt,
+	int keep[SM_RESEED_PAIRS], n_keep = 0, n_done = 0;
+	int n = sm_seed_pair_windows(ws->seeder, ctx->index, ctx->ref, sc, &ctx->seed_opt,
 				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, ctx->ins.lo,
 				     ctx->ins.hi, SM_RESEED_SCAN, wp);
 
 	if (n < 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
-		cand_t a = { 0 }, b = { 0 };
-		int ra, rb, at;
+		const reseed_scan_t *a, *b;
+		const int full = n_keep == SM_RESEED_PAIRS;
+		int at;
 		double s;
 
 		if (seeded_already(&res[0], &wp[k].a, wp[k].strand_a) &&
 		    seeded_already(&res[1], &wp[k].b, !wp[k].strand_a))
 			continue;
-		ra = window_best(ctx, ws, &r[0], &q[0], wp[k].strand_a, &wp[k].a, &a);
-		if (ra <= 0) {
-			if (ra < 0)
-				return -1;
+		if (full && best_a + best_b <= score[SM_RESEED_PAIRS - 1])
 			continue;
-		}
-		rb = window_best(ctx, ws, &r[1], &q[SM_STRANDS], !wp[k].strand_a, &wp[k].b, &b);
-		if (rb < 0)
+		a = reseed_best(ctx, ws, r, q, 0, wp[k].strand_a, &wp[k].a, done, &n_done);
+		if (!a)
 			return -1;
-		if (rb == 0 || !is_proper(ctx, &a, &b))
+		if (a->rc == 0 || (full && a->c.score + best_b <= score[SM_RESEED_PAIRS - 1]))
 			continue;
-		s = pair_score(ctx, &a, &b);
+		b = reseed_best(ctx, ws, r, q, 1, !wp[k].strand_a, &wp[k].b, done, &n_done);
+		if (!b)
+			return -1;
+		if (b->rc == 0 || !is_proper(ctx, &a->c, &b->c))
+			continue;
+		s = pair_score(ctx, &a->c, &b->c);
 		for (at = n_keep; at > 0 && score[at - 1] < s; at--)
 			;
 		if (at == SM_RESEED_PAIRS)
@@ -615,14 +684,17 @@ static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 		n_keep += n_keep < SM_RESEED_PAIRS;
 		memmove(&score[at + 1], &score[at], (size_t)(n_keep - 1 - at) * sizeof *score);
 		memmove(&keep[at + 1], &keep[at], (size_t)(n_keep - 1 - at) * sizeof *keep);
+		memmove(&kept[at + 1], &kept[at], (size_t)(n_keep - 1 - at) * sizeof *kept);
 		score[at] = s;
 		keep[at] = k;
+		kept[at][0] = a;
+		kept[at][1] = b;
 	}
 	for (int t = 0; t < n_keep; t++) {
 		const sm_window_pair_t *x = &wp[keep[t]];
 
-		if (add_window_cand(ctx, ws, &r[0], &q[0], x->strand_a, &x->a, &res[0]) < 0 ||
-		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], !x->strand_a, &x->b, &res[1]) < 0)
+		if (add_window_cand(ctx, ws, &r[0], &q[0], &x->a, &kept[t][0]->c, &res[0]) < 0 ||
+		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], &x->b, &kept[t][1]->c, &res[1]) < 0)
 			return -1;
 	}
 	return 0;
@@ -658,10 +730,10 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 	v->n++;
 }
 
-/* Read e's places among its candidates res->cand: at[0] = pick, then one
- * candidate for each other place (same_place), the best scoring there (the
- * first of equals).  Returns how many. */
-static int read_places(const sm_ctx_t *ctx, const res_t *res, int pick, int at[SM_MAX_CAND])
+/* Read e's places among its candidates res->cand (spans sp): at[0] = pick,
+ * then one candidate for each other place (same_place), the best scoring
+ * there (the first of equals).  Returns how many. */
+static int read_places(const res_t *res, const span_t *sp, int pick, int at[SM_MAX_CAND])
 {
 	int n = 0;
 
@@ -673,7 +745,7 @@ static int read_places(const sm_ctx_t *ctx, const res_t *res, int pick, int at[S
 		for (int t = 0; t < res->n_cand && !dup; t++) {
 			const cand_t *o = &res->cand[t];
 
-			dup = t != k && same_place(ctx, o, c) &&
+			dup = t != k && span_same_place(o, sp[t], c, sp[k]) &&
 			      (t == pick || o->score > c->score || (o->score == c->score && t < k));
 		}
 		if (!dup)
@@ -737,7 +809,11 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 	int32_t pen = ctx->opt.pen_unpaired;
 
 	for (int e = 0; e < SM_STRANDS; e++) {
-		n_at[e] = read_places(ctx, &res[e], pick[e], at[e]);
+		span_t sp[SM_MAX_CAND];
+
+		for (int k = 0; k < res[e].n_cand; k++)
+			sp[k] = cand_span(ctx, &res[e].cand[k]);
+		n_at[e] = read_places(&res[e], sp, pick[e], at[e]);
 		if (charged_score(ctx, ws, r, q, res, e, pick[e], &own[e]) < 0)
 			return -1;
 		charge[e] = res[e].cand[pick[e]].score - own[e];

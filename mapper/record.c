@@ -136,6 +136,46 @@ static inline char ref_char(const sm_ref_t *ref, int64_t x)
 	return c < SM_BASE_N ? sm_nt4_char[c] : sm_ref_base_char(ref, x);
 }
 
+/* Bytes whose bits 2-7 are set in a reference code that is not A/C/G/T. */
+#define NOT_ACGT_BITS SM_BYTES_OF(0xFC)
+_Static_assert(SM_BASE_N == 4, "NOT_ACGT_BITS assumes bases 0-3");
+
+/* 1 if the eight reference codes at r are all A/C/G/T and the eight read
+ * letters at s spell them (either case): sm_md_nm's plain matches, eight at
+ * a time.  A byte & 0xDF is A, C, G or T only for those letters in either
+ * case. */
+static inline int plain_matches8(const uint8_t *r, const char *s)
+{
+	uint64_t code, text;
+
+	memcpy(&code, r, sizeof code);
+	memcpy(&text, s, sizeof text);
+	if (code & NOT_ACGT_BITS)
+		return 0;
+	return (text & SM_BYTES_OF(0xDF)) == sm_letters8(code);
+}
+
+/* Eight uppercase letters (a word, one a byte) reverse-complemented into
+ * *out when all are A, C, G or T: returns 1, else 0. */
+static inline int acgt_revcomp8(uint64_t text, uint64_t *out)
+{
+	uint64_t code;
+
+	if (!sm_codes8(text, &code) || sm_letters8(code) != text)   /* lowercase */
+		return 0;
+	*out = __builtin_bswap64(sm_letters8(code ^ SM_BYTES_OF(3)));
+	return 1;
+}
+
+/* Eight bytes less PHRED_OFFSET each, modulo 256 as byte arithmetic (no
+ * borrow between bytes: the top bits are taken apart). */
+static inline uint64_t phred_raw8(uint64_t q)
+{
+	const uint64_t high = SM_BYTES_OF(0x80), off = SM_BYTES_OF(PHRED_OFFSET);
+
+	return ((q | high) - off) ^ ((q ^ ~off) & high);
+}
+
 int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int n_cigar,
 	     const char *seq, kstring_t *md, int32_t *nm)
 {
@@ -155,10 +195,19 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
 				/* A reference A/C/G/T (nearly all) has the 4-bit
 				 * code 1 << code, and no letter is needed unless
 				 * it differs. */
-				uint8_t code = ref->seq[x];
-				int c1 = seq_nt16_table[(unsigned char)seq[y]];
+				uint8_t code;
+				int c1;
 				char rb;
 
+				if (len - j >= 8 && plain_matches8(ref->seq + x, seq + y)) {
+					u += 8;
+					j += 7;   /* the loop steps the eighth */
+					x += 7;
+					y += 7;
+					continue;
+				}
+				code = ref->seq[x];
+				c1 = seq_nt16_table[(unsigned char)seq[y]];
 				if (code < SM_BASE_N ? c1 == 1 << code :
 				    c1 == seq_nt16_table[(unsigned char)ref_char(ref, x)] && c1 != NT16_N) {
 					u++;
@@ -205,17 +254,48 @@ static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 	ws->seq.l = ws->qual.l = 0;
 	if (ks_resize(&ws->seq, n + 1) < 0 || ks_resize(&ws->qual, n + 1) < 0)
 		return -1;
-	/* Locals, so the byte stores cannot alias the pointers and lengths. */
+	/* Locals, so the byte stores cannot alias the pointers and lengths.
+	 * Eight bytes a word, then the rest one by one; a reversed word is
+	 * its bytes swapped. */
 	seq = ws->seq.s;
 	qual = ws->qual.s;
 	if (is_rev) {
-		for (size_t i = 0; i < n; i++)
+		size_t i = 0;
+
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w, out;
+
+			memcpy(&w, in_seq + n - 8 - i, sizeof w);
+			if (acgt_revcomp8(w, &out)) {
+				memcpy(seq + i, &out, sizeof out);
+				continue;
+			}
+			for (size_t j = i; j < i + 8; j++)
+				seq[j] = comp_str[seq_nt16_table[(unsigned char)in_seq[n - 1 - j]]];
+		}
+		for (; i < n; i++)
 			seq[i] = comp_str[seq_nt16_table[(unsigned char)in_seq[n - 1 - i]]];
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, in_qual + n - 8 - i, sizeof w);
+			w = phred_raw8(__builtin_bswap64(w));
+			memcpy(qual + i, &w, sizeof w);
+		}
+		for (; i < n; i++)
 			qual[i] = (char)(in_qual[n - 1 - i] - PHRED_OFFSET);
 	} else {
+		size_t i = 0;
+
 		memcpy(seq, in_seq, n);
-		for (size_t i = 0; i < n; i++)
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, in_qual + i, sizeof w);
+			w = phred_raw8(w);
+			memcpy(qual + i, &w, sizeof w);
+		}
+		for (; i < n; i++)
 			qual[i] = (char)(in_qual[i] - PHRED_OFFSET);
 	}
 	seq[n] = qual[n] = '\0';

@@ -55,6 +55,8 @@ struct sm_seeder_s {
 	int64_t cap_wmin;
 	int64_t *wocc;             /* and its occurrences (-1: over the cap) */
 	int64_t cap_wocc;
+	sm_mini_t *wkey;           /* the distinct least hashes, window order */
+	int64_t cap_wkey;
 };
 
 static void complete_ws_free(struct complete_ws_s *cw);
@@ -84,6 +86,7 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->pos);
 	free(s->wmin);
 	free(s->wocc);
+	free(s->wkey);
 	complete_ws_free(s->cw);
 	free(s);
 }
@@ -98,8 +101,8 @@ void sm_wref_free(sm_wref_t *w)
 	memset(w, 0, sizeof *w);
 }
 
-/* Looks the read's minimizers s->mini[0..n_mini) up (s->occ, s->pos). */
-static int look_up(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini)
+/* Looks the hashes of m[0..n_mini) up (s->occ, s->pos). */
+static int look_up(sm_seeder_t *s, const sm_index_t *idx, const sm_mini_t *m, int64_t n_mini)
 {
 	int64_t cap = s->cap_look;
 
@@ -109,7 +112,7 @@ static int look_up(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini)
 	if (sm_grow((void **)&s->pos, &cap, n_mini, sizeof *s->pos) < 0)
 		return -1;
 	s->cap_look = cap;
-	sm_index_get_many(idx, n_mini, s->mini, s->occ, s->pos);
+	sm_index_get_many(idx, n_mini, m, s->occ, s->pos);
 	return 0;
 }
 
@@ -385,7 +388,7 @@ int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	int64_t n_cl;
 	int32_t n_win = 0, skipped = 0;
 
-	if (n_mini < 0 || look_up(s, idx, n_mini) < 0 ||
+	if (n_mini < 0 || look_up(s, idx, s->mini, n_mini) < 0 ||
 	    collect_hits(s, idx, n_mini, n, opt->max_occ) < 0)
 		goto oom;
 	if (skip)
@@ -442,12 +445,26 @@ static int32_t subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int 
 	return subs;
 }
 
+/* Occurrences ahead whose reference bases sm_seed_near_copies prefetches. */
+#define SM_COPY_AHEAD 8
+
+/* The diagonal (read start) and strand *st of the read placed by k-mer m
+ * (length k, of a read of length n) at its index occurrence p (position
+ * and strand bit). */
+static inline int64_t copy_diag(const sm_mini_t *m, int64_t p, int32_t n, int k, int *st)
+{
+	int64_t g = p >> 1;
+
+	*st = (int)((p & 1) ^ m->strand);
+	return *st ? g - (n - m->pos + k - 2) : g - m->pos;
+}
+
 int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
 			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss)
 {
 	const int k = idx->k, w = idx->w;
-	int64_t n_kmer, n_win_read, n_copy = 0;
+	int64_t n_kmer, n_win_read, n_copy = 0, n_key = 0;
 
 	away[0] = away[1] = 0;
 	*loss = INT32_MAX;
@@ -481,10 +498,21 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 
 	if (sm_grow((void **)&s->wocc, &s->cap_wocc, n_win_read, sizeof *s->wocc) < 0)
 		return -1;
-	for (int64_t j = 0; j < n_win_read; j++) {
-		const int64_t *p;
-		int64_t occ = sm_index_get(idx, s->wmin[j], &p);
+	/* Neighbouring windows mostly share their least hash (a new one comes
+	 * every (w + 1) / 2 windows on average): each run's hash is looked up
+	 * once, all of them together so that their cache misses overlap. */
+	if (sm_grow((void **)&s->wkey, &s->cap_wkey, n_win_read, sizeof *s->wkey) < 0)
+		return -1;
+	for (int64_t j = 0; j < n_win_read; j++)
+		if (j == 0 || s->wmin[j] != s->wmin[j - 1])
+			s->wkey[n_key++].hash = s->wmin[j];
+	if (look_up(s, idx, s->wkey, n_key) < 0)
+		return -1;
+	for (int64_t j = 0, run = -1; j < n_win_read; j++) {
+		int64_t occ;
 
+		run += j == 0 || s->wmin[j] != s->wmin[j - 1];
+		occ = s->occ[run];
 		s->wocc[j] = occ <= max_occ ? occ : -1;
 		if (s->wocc[j] >= 0 && (pick[0] < 0 || occ < occ_of[0])) {
 			pick[0] = j;
@@ -518,10 +546,19 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			if (m->hash != h)
 				continue;
 			for (int64_t u = 0; u < occ_of[x]; u++) {
-				int64_t g = pos_of[x][u] >> 1;
-				int st = (int)((pos_of[x][u] & 1) ^ m->strand);
-				int64_t d = st ? g - (n - m->pos + k - 2) : g - m->pos;
+				int st;
+				int64_t d = copy_diag(m, pos_of[x][u], n, k, &st);
 
+				/* The occurrences lie anywhere in the reference:
+				 * fetch the bases of one a few ahead. */
+				if (u + SM_COPY_AHEAD < occ_of[x]) {
+					int st_ahead;
+					int64_t ahead = copy_diag(m, pos_of[x][u + SM_COPY_AHEAD], n, k,
+								  &st_ahead);
+
+					if (ahead >= 0 && ahead < ref->total)
+						__builtin_prefetch(ref->seq + ahead);
+				}
 				if (subs_at(ref, read, n, st, d, 1) > 1)
 					continue;
 				if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
@@ -596,7 +633,7 @@ static int64_t all_clusters(sm_seeder_t *s, const sm_index_t *idx, const sm_seed
 {
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
 
-	if (n_mini < 0 || look_up(s, idx, n_mini) < 0 ||
+	if (n_mini < 0 || look_up(s, idx, s->mini, n_mini) < 0 ||
 	    collect_hits(s, idx, n_mini, n, max_occ) < 0)
 		return -1;
 	return build_clusters(s, opt->band);
@@ -1030,7 +1067,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
 		goto oom;
 	cw = s->cw;
-	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, n_mini) < 0)
+	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, s->mini, n_mini) < 0)
 		goto oom;
 	gap->n_amb = 0;
 	cw->sum_amb[0] = 0;

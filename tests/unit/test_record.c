@@ -2,6 +2,8 @@
  * clips, reverse strand SEQ/QUAL, MD/NM with deletions, insertions and
  * ambiguous bases (the samtools calmd rule), MAPQ, the choice of the hit
  * between strands.  Each check compares a whole SAM line or value. */
+#include <ctype.h>
+
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
 
@@ -115,6 +117,118 @@ static void test_md_nm(void)
 	check_md(__LINE__, 20, "4M2D3M", "GGATCCR", "4^NN3", 2);   /* deleted Ns */
 }
 
+/* MD and NM by the rule itself, a base at a time: an aligned pair
+ * matches when both letters have the same IUPAC code other than N
+ * (seq_nt16_table, either case). */
+static void md_oracle(const char *g, const uint32_t *cigar, int n_cigar, const char *seq,
+		      kstring_t *md, int32_t *nm)
+{
+	int u = 0;
+
+	*nm = 0;
+	md->l = 0;
+	for (int k = 0; k < n_cigar; k++) {
+		int len = (int)bam_cigar_oplen(cigar[k]);
+
+		switch (bam_cigar_op(cigar[k])) {
+		case BAM_CMATCH:
+			for (int j = 0; j < len; j++, g++, seq++) {
+				int c = seq_nt16_table[(unsigned char)*seq];
+
+				if (c == seq_nt16_table[(unsigned char)*g] && c != 15) {
+					u++;
+					continue;
+				}
+				ksprintf(md, "%d%c", u, toupper((unsigned char)*g));
+				u = 0;
+				++*nm;
+			}
+			break;
+		case BAM_CDEL:
+			ksprintf(md, "%d^", u);
+			for (int j = 0; j < len; j++, g++)
+				kputc(toupper((unsigned char)*g), md);
+			u = 0;
+			*nm += len;
+			break;
+		case BAM_CINS:
+			seq += len;
+			*nm += len;
+			break;
+		}
+	}
+	ksprintf(md, "%d", u);
+}
+
+/* sm_md_nm against md_oracle on random alignments (fixed seed): long
+ * match runs, so that its eight-at-a-time path runs, broken by
+ * substitutions, indels, lowercase read letters and ambiguous letters on
+ * both sides, at every offset. */
+static void test_md_nm_random(void)
+{
+	enum { REF_LEN = 600, CASES = 400 };
+	static const char amb[] = "NRYKM";
+	static const char *const name[] = { "r" };
+	char g[REF_LEN + 1], seq[2 * REF_LEN];
+	const char *gs[] = { g };
+	sm_ref_t *r;
+	sm_aln_t a = { 0 };
+	kstring_t got = KS_INITIALIZE, want = KS_INITIALIZE;
+	int bad = 0;
+
+	unit_seed(29);
+	for (int i = 0; i < REF_LEN; i++)
+		g[i] = rnd(40) ? "ACGT"[rnd(4)] : amb[rnd(5)];
+	g[REF_LEN] = '\0';
+	if (sm_ref_from_strings(1, name, gs, &r) < 0) {
+		CHECK(0, "reference for the random MD cases");
+		return;
+	}
+	for (int t = 0; t < CASES && !bad; t++) {
+		int64_t start = rnd(100), x = start;
+		int n = 0;
+		int32_t nm_got = -1, nm_want = -2;
+		char cigar[256];
+		size_t l = 0;
+
+		/* Ops of 1-40 bases up to ~300 reference bases: mostly M. */
+		while (x < start + 300) {
+			int len = 1 + (int)rnd(40), op = rnd(8);
+
+			if (op == 0) {          /* insertion */
+				for (int j = 0; j < len % 5 + 1; j++)
+					seq[n++] = "ACGTN"[rnd(5)];
+				l += (size_t)snprintf(cigar + l, sizeof cigar - l, "%dI", len % 5 + 1);
+			} else if (op == 1) {   /* deletion */
+				x += len % 5 + 1;
+				l += (size_t)snprintf(cigar + l, sizeof cigar - l, "%dD", len % 5 + 1);
+			} else {
+				for (int j = 0; j < len; j++, x++) {
+					int e = rnd(30);
+					char c = e == 0 ? "ACGT"[rnd(4)] : e == 1 ? amb[rnd(5)] : g[x];
+
+					seq[n++] = e == 2 ? (char)tolower((unsigned char)c) : c;
+				}
+				l += (size_t)snprintf(cigar + l, sizeof cigar - l, "%dM", len);
+			}
+		}
+		parse_cigar(cigar, &a);
+		md_oracle(g + start, a.cigar, a.n_cigar, seq, &want, &nm_want);
+		got.l = 0;
+		bad = sm_md_nm(r, start, a.cigar, a.n_cigar, seq, &got, &nm_got) < 0 ||
+		      strcmp(got.s, want.s) != 0 || nm_got != nm_want;
+		if (bad)
+			CHECK(0, "random case %d %s: MD '%s' NM %d, want '%s' %d", t, cigar, got.s,
+			      nm_got, want.s, nm_want);
+	}
+	if (!bad)
+		CHECK(1, "MD and NM of %d random alignments equal the base-by-base rule", CASES);
+	free(got.s);
+	free(want.s);
+	sm_aln_free(&a);
+	sm_ref_destroy(r);
+}
+
 static void test_forward_and_clips(void)
 {
 	sm_aln_t a = { 0 };
@@ -181,6 +295,60 @@ static void test_reverse_iupac(void)
 	rc = sm_record_build(b, &r, ref, &sc, &hit, &a, NULL, NULL, &ws);
 	CHECK(rc == 0 && sam_format1(hdr, b, &s) >= 0 && strstr(s.s, want) != NULL,
 	      "reverse SEQ of %s: got %s, want SEQ %s", letters, s.s ? s.s : "", want);
+	free(s.s);
+	bam_destroy1(b);
+	sm_record_ws_free(&ws);
+	sm_aln_free(&a);
+}
+
+/* SEQ and QUAL of random reads on either strand (fixed seed) against the
+ * letter-by-letter rule: lengths around the eight-letter words of
+ * record_seq, mostly A/C/G/T with lowercase and ambiguous letters in some
+ * words, qualities over the whole Phred+33 range. */
+static void test_seq_qual_random(void)
+{
+	enum { CASES = 300, MAX_LEN = 70 };
+	static const char other[] = "RYSWKMBDHVNacgtryswkmbdhvn";
+	char seq[MAX_LEN + 1], qual[MAX_LEN + 1], want_seq[MAX_LEN + 1], want_qual[MAX_LEN + 1];
+	sm_record_ws_t ws = { 0 };
+	sm_aln_t a = { 0 };
+	bam1_t *b = bam_init1();
+	kstring_t s = KS_INITIALIZE;
+	int bad = 0;
+
+	unit_seed(31);
+	set_aln(&a, "1M", 1, 0, 1, 0, 1);
+	for (int t = 0; t < CASES && !bad; t++) {
+		int n = 1 + (int)rnd(MAX_LEN), rev = t & 1, rare = rnd(4) == 0;
+		sm_read_t r = { (char *)"read1", seq, qual, n, 0, NULL };
+		sm_hit_t hit = { 1, rev, { 1, 0 }, 0 };
+		char *f[11];
+
+		for (int i = 0; i < n; i++) {
+			seq[i] = rare && rnd(20) == 0 ? other[rnd(sizeof other - 1)] : "ACGT"[rnd(4)];
+			qual[i] = (char)('!' + rnd('~' - '!' + 1));
+		}
+		seq[n] = qual[n] = '\0';
+		for (int i = 0; i < n; i++) {
+			int c = seq_nt16_table[(unsigned char)seq[rev ? n - 1 - i : i]];
+
+			want_seq[i] = rev ? seq_nt16_str[((c & 1) << 3) | ((c & 2) << 1) | ((c & 4) >> 1) |
+						      ((c & 8) >> 3)] : seq_nt16_str[c];
+			want_qual[i] = qual[rev ? n - 1 - i : i];
+		}
+		want_seq[n] = want_qual[n] = '\0';
+		s.l = 0;
+		bad = sm_record_build(b, &r, ref, &sc, &hit, &a, NULL, NULL, &ws) < 0 ||
+		      sam_format1(hdr, b, &s) < 0;
+		for (int k = 0; k < 11 && !bad; k++)
+			bad = !(f[k] = strtok(k ? NULL : s.s, "\t"));
+		bad = bad || strcmp(f[9], want_seq) != 0 || strcmp(f[10], want_qual) != 0;
+		if (bad)
+			CHECK(0, "random read %d (%s, %s strand): SEQ/QUAL differ from %s %s", t, seq,
+			      rev ? "reverse" : "forward", want_seq, want_qual);
+	}
+	if (!bad)
+		CHECK(1, "SEQ and QUAL of %d random reads follow the letter-by-letter rule", CASES);
 	free(s.s);
 	bam_destroy1(b);
 	sm_record_ws_free(&ws);
@@ -414,9 +582,11 @@ int main(void)
 	if (!hdr)
 		return 1;
 	test_md_nm();
+	test_md_nm_random();
 	test_forward_and_clips();
 	test_reverse();
 	test_reverse_iupac();
+	test_seq_qual_random();
 	test_unmapped();
 	test_long_name();
 	test_mapq();

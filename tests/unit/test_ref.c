@@ -2,6 +2,7 @@
  * ambiguity runs, and every error the loader must report with file and line.
  * One line per check; the last line is "N passed, N failed". */
 #include "tests/unit/unit.h"
+#include "io/base.h"
 #include "io/inflate.h"
 #include "io/ref.h"
 #include "mapper/score.h"
@@ -243,6 +244,37 @@ static void test_many_contigs(void)
 	free(owner);
 }
 
+/* io/base.h's word helpers against the tables, byte by byte, on random
+ * letters (fixed seed): runs of A/C/G/T in either case, and now and then
+ * any other byte, at lengths around the word of eight. */
+static void test_base_words(void)
+{
+	enum { CASES = 500, MAX_LEN = 40 };
+	char text[MAX_LEN];
+	uint8_t got[MAX_LEN], want[MAX_LEN], rev[MAX_LEN];
+	int bad = 0;
+
+	unit_seed(7);
+	for (int t = 0; t < CASES && !bad; t++) {
+		int n = (int)rnd(MAX_LEN + 1), odd = rnd(3) == 0;
+
+		for (int i = 0; i < n; i++)
+			text[i] = odd && rnd(16) == 0 ? (char)rnd(256) : "ACGTacgt"[rnd(8)];
+		for (int i = 0; i < n; i++)
+			want[i] = sm_nt4_table[(unsigned char)text[i]];
+		sm_codes_of_letters(got, text, n);
+		bad = n > 0 && memcmp(got, want, (size_t)n) != 0;
+		sm_codes_reverse(rev, want, n, 1);
+		for (int i = 0; i < n && !bad; i++)
+			bad = rev[i] != (want[n - 1 - i] < SM_BASE_N ? 3 - want[n - 1 - i] : want[n - 1 - i]);
+		if (bad)
+			CHECK(0, "base words: case %d (%d letters) differs from the tables", t, n);
+	}
+	if (!bad)
+		CHECK(1, "codes of %d random letter runs, and their reverse complements, as the tables",
+		      CASES);
+}
+
 int main(int argc, char **argv)
 {
 	/* tests/run.sh runs this again with --zlib (io/inflate.h) */
@@ -255,5 +287,6 @@ int main(int argc, char **argv)
 	test_errors();
 	test_from_strings();
 	test_many_contigs();
+	test_base_words();
 	return unit_end();
 }
