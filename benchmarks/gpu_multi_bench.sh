@@ -45,17 +45,17 @@ input=${SM_MULTI_INPUT:-gz}
 output=${SM_MULTI_OUTPUT:-file}
 ref=$data/chr20.fa.gz
 [[ -s $ref.smi ]] || ./scanmap index -t "$threads" "$ref" 2>"$out/index.log" || { cat "$out/index.log"; exit 1; }
-n_pairs=$(zcat "$data/chr20.r1.fq.gz" | awk 'END { print NR / 4 }')
-pairs=$((reps * n_pairs))
 work=${TMPDIR:-/tmp}/gpu_multi.$$
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 for m in 1 2; do
 	src=$data/chr20.r$m.fq.gz
 	[[ $input == bgzf ]] && src=$data/chr20.r$m.bgzf.fq.gz
+	[[ $m == 1 ]] && n_pairs=$(zcat "$src" | awk 'END { print NR / 4 }')
 	for ((i = 0; i < reps; i++)); do cat "$src"; done >"$work/r$m.fq.gz"
 	[[ $input == plain ]] && { zcat "$work/r$m.fq.gz" >"$work/r$m.fq"; rm "$work/r$m.fq.gz"; }
 done
+pairs=$((reps * n_pairs))
 fq=("$work/r1.fq.gz" "$work/r2.fq.gz")
 [[ $input == plain ]] && fq=("$work/r1.fq" "$work/r2.fq")
 
