@@ -40,12 +40,7 @@ SM_INLINE W w_down_one(W a, W next)
 	return _mm256_alignr_epi8(_mm256_permute2x128_si256(a, next, 0x21), a, 2);
 }
 /* Bytes: the WC of an SSE vector (codes, 8-bit scores). */
-typedef __m128i B;
-SM_INLINE B b_set1(int8_t x) { return _mm_set1_epi8(x); }
-SM_INLINE B b_eq(B a, B b) { return _mm_cmpeq_epi8(a, b); }
-SM_INLINE B b_gt(B a, B b) { return _mm_cmpgt_epi8(a, b); }
-SM_INLINE B b_maxu(B a, B b) { return _mm_max_epu8(a, b); }
-SM_INLINE B b_blend(B a, B b, B m) { return _mm_blendv_epi8(a, b, m); }
+#include "mapper/align_b128.h"
 SM_INLINE B b_load(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
 SM_INLINE W w_widen(B s8) { return _mm256_cvtepi8_epi16(s8); }
 

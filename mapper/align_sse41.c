@@ -29,12 +29,7 @@ SM_INLINE W w_up_one(W a, W prev) { return _mm_alignr_epi8(a, prev, 14); }
 SM_INLINE W w_down_one(W a, W next) { return _mm_alignr_epi8(next, a, 2); }
 
 /* Bytes: the low WC of an SSE vector (codes, 8-bit scores). */
-typedef __m128i B;
-SM_INLINE B b_set1(int8_t x) { return _mm_set1_epi8(x); }
-SM_INLINE B b_eq(B a, B b) { return _mm_cmpeq_epi8(a, b); }
-SM_INLINE B b_gt(B a, B b) { return _mm_cmpgt_epi8(a, b); }
-SM_INLINE B b_maxu(B a, B b) { return _mm_max_epu8(a, b); }
-SM_INLINE B b_blend(B a, B b, B m) { return _mm_blendv_epi8(a, b, m); }
+#include "mapper/align_b128.h"
 SM_INLINE B b_load(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)p); }
 SM_INLINE W w_widen(B s8) { return _mm_cvtepi8_epi16(s8); }
 
