@@ -50,7 +50,9 @@ mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 for m in 1 2; do
 	src=$data/chr20.r$m.fq.gz
-	[[ $input == bgzf ]] && src=$data/chr20.r$m.bgzf.fq.gz
+	# bgzf, or plain where only the BGZF files were made: the same reads
+	[[ $input == bgzf || ($input == plain && ! -s $src) ]] && src=$data/chr20.r$m.bgzf.fq.gz
+	[[ -s $src ]] || { echo "gpu_multi_bench: $src is missing (benchmarks/gpu_e2e_data.sh)"; exit 1; }
 	[[ $m == 1 ]] && n_pairs=$(zcat "$src" | awk 'END { print NR / 4 }')
 	for ((i = 0; i < reps; i++)); do cat "$src"; done >"$work/r$m.fq.gz"
 	[[ $input == plain ]] && { zcat "$work/r$m.fq.gz" >"$work/r$m.fq"; rm "$work/r$m.fq.gz"; }
