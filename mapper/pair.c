@@ -209,7 +209,7 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	const sm_score_t *sc = &ctx->opt.score;
 	const span_t sa = cand_span(ctx, a);
 	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
-	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1;
+	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1, same = -1;
 	double best = 0;
 	sm_scan_t local, global;
 	cand_t *c;
@@ -247,22 +247,25 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	c = &res->cand[res->n_cand];
 	*c = (cand_t){ .score = global.top[pick].score, .is_rev = st, .end = global.top[pick].end,
 		       .qlen = r->len, .aln = c->aln };
-	for (int k = 0; k < res->n_cand; k++) {
-		cand_t *o = &res->cand[k];
-
-		if (!same_place(ctx, o, c))
-			continue;
-		if (o->score >= c->score)
-			return 0;
+	for (int k = 0; k < res->n_cand; k++)
+		if (same_place(ctx, &res->cand[k], c)) {
+			if (res->cand[k].score >= c->score)
+				return 0;
+			if (same < 0)
+				same = k;
+		}
+	if (same >= 0) {
 		/* The same locus scores more over the whole window: its seeded
 		 * window cut the alignment short (the window of a cluster off
 		 * the read's diagonal).  It keeps what seeding knew of the
 		 * read's other loci; the best candidate stays first. */
+		cand_t *o = &res->cand[same];
+
 		o->score = c->score;
 		o->end = c->end;
 		if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, o, r) < 0)
 			return -1;
-		if (k > 0 && o->score > res->cand[0].score) {
+		if (same > 0 && o->score > res->cand[0].score) {
 			cand_t t = res->cand[0];
 
 			res->cand[0] = *o;
