@@ -97,7 +97,8 @@ typedef enum {
  * whose first windows may have missed a better locus (the seeding limits
  * left out enough seeds for one) is either seeded again and scanned at
  * every locus that could beat it (then its AS is the exhaustive optimum
- * within seeding's reach), or its MAPQ is capped at 15.  WEAK: capped (the
+ * within seeding's reach), or its MAPQ is capped below 20 (19, 15 or 10:
+ * docs/seeded.md, "unsure").  WEAK: capped (the
  * default: the pass is costly for reads inside high-copy repeats).  ALL:
  * completed.  OFF: not checked (MAPQ does not know what seeding left out).
  * Under WEAK and OFF, reads without a hit or under half a perfect score
