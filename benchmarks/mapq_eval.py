@@ -2,13 +2,15 @@
 """mapq_eval.py — does MAPQ say how often a read is misplaced? Each mapper's MAPQ against the
 error rate observed on simulated reads with a known origin (benchmarks/seeded_misses.sh sets).
 
-    mapq_eval.py [-o OUT.tsv] [-m MAPPERS] SETDIR...
+    mapq_eval.py [-o OUT.tsv] [-m MAPPERS] [-q MAPQS] SETDIR...
 
 SETDIR is a work directory of benchmarks/seeded_misses.sh for one profile and seed (e.g.
 build/seeded-misses/hs150-3): it holds MODE.truth.tsv (art_truth.py) and MODE.MAPPER.sam for
 MODE se (single-end) and pe (pairs, each mate counted as a read).  -m names the MAPPER files, in
 order (default scanmap,scanmap-all,bwa,minimap2: scanmap --completion weak, the default;
---completion all; bwa mem; minimap2 -ax sr); a missing SAM is skipped with a note.
+--completion all; bwa mem; minimap2 -ax sr); a missing SAM is skipped with a note.  -q adds
+printed rows "=q" for each MAPQ value in the comma-separated list (e.g. 10,15,19: the caps of
+reads whose seeding could not rule out a better locus, docs/seeded.md), not written to OUT.tsv.
 
 Each read's primary record is judged as benchmarks/seeded_eval.py does: wrong when mapped but
 not on its origin's contig and strand overlapping the origin.  Mapped reads are binned by MAPQ
@@ -85,8 +87,9 @@ def fmt_rate(x):
     return "" if x is None else f"{x:.3g}"
 
 
-def print_table(name, mode, results):
-    """results: [(mapper, by_q, unmapped)] (count()): one column group per mapper."""
+def print_table(name, mode, results, exact=()):
+    """results: [(mapper, by_q, unmapped)] (count()): one column group per mapper; exact:
+    MAPQ values shown each in a row of its own."""
     print(f"\n{name}, {'single-end' if mode == 'se' else 'pairs (each mate a read)'}: "
           "reads, wrong, observed and claimed error per MAPQ bin; '>=q' the reads at MAPQ >= q")
     cell = "{:>8} {:>6} {:>9} {:>8}"
@@ -95,7 +98,7 @@ def print_table(name, mode, results):
     print(f"{'':>9}" + "".join("  " + cell.format("reads", "wrong", "observed", "claimed")
                                for _ in results))
     ranges = [(bin_label(lo, hi), lo, hi) for lo, hi in BINS] + [("unmapped", None, None)] + \
-        [(f">={q}", q, MAPQ_MAX) for q in SHOWN_THRESHOLDS]
+        [(f">={q}", q, MAPQ_MAX) for q in SHOWN_THRESHOLDS] + [(f"={q}", q, q) for q in exact]
     for label, lo, hi in ranges:
         line = f"{label:>9}"
         for _, by_q, unmapped in results:
@@ -113,9 +116,11 @@ def main():
     ap.add_argument("-o", default=os.path.join(os.path.dirname(__file__), "results", "mapq.tsv"),
                     metavar="OUT.tsv")
     ap.add_argument("-m", default=",".join(MAPPERS), metavar="MAPPERS")
+    ap.add_argument("-q", default="", metavar="MAPQS")
     ap.add_argument("sets", nargs="+", metavar="SETDIR")
     a = ap.parse_args()
     mappers = a.m.split(",")
+    exact = [int(q) for q in a.q.split(",") if q]
     with open(a.o, "w") as out:
         out.write("\t".join(COLUMNS) + "\n")
         for d in a.sets:
@@ -141,7 +146,7 @@ def main():
                                              "" if r[2] is None else str(r[2]),
                                              "" if r[3] is None else f"{r[3]:.6g}",
                                              "" if r[4] is None else f"{r[4]:.6g}"]) + "\n")
-                print_table(name, mode, results)
+                print_table(name, mode, results, exact)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ const uint8_t sm_nt4_table[256] = {
 };
 const char sm_nt4_char[5] = { 'A', 'C', 'G', 'T', 'N' };
 
-_Static_assert(SM_BASE_N == 4, "sm_codes_reverse's complement assumes codes 0-4");
+_Static_assert(SM_BASE_N == 4, "SM_NOT_ACGT_BITS and sm_codes_reverse's complement assume codes 0-4");
 
 void sm_codes_of_letters(uint8_t *restrict dst, const char *restrict src, int64_t n)
 {
@@ -38,7 +38,6 @@ void sm_codes_of_letters(uint8_t *restrict dst, const char *restrict src, int64_
 
 void sm_codes_reverse(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, int complement)
 {
-	const uint64_t ones = 0x0101010101010101ull;
 	int64_t i = 0;
 
 	/* A byte-swapped word reverses eight codes; codes 0-3 (bit 2 clear)
@@ -49,7 +48,7 @@ void sm_codes_reverse(uint8_t *restrict dst, const uint8_t *restrict src, int64_
 		memcpy(&x, src + n - 8 - i, sizeof x);
 		x = __builtin_bswap64(x);
 		if (complement)
-			x ^= (~x >> 2 & ones) * 3;
+			x ^= (~x >> 2 & SM_BYTES_OF(1)) * 3;
 		memcpy(dst + i, &x, sizeof x);
 	}
 	for (; i < n; i++) {

@@ -30,6 +30,10 @@ extern const char sm_nt4_char[5];
  * the bytewise value b. */
 #define SM_BYTES_OF(b) ((b) * 0x0101010101010101ull)
 
+/* The bits that only codes above 3 (N and beyond) have, in each byte of a
+ * word of codes: a word of A/C/G/T codes has none of them. */
+#define SM_NOT_ACGT_BITS SM_BYTES_OF(0xFC)
+
 /* The uppercase letters of eight codes 0..3: code c has the letter
  * 'A' + 2c + 2*(c >= 2) + 11*(c == 3) (A C G T = 0x41 0x43 0x47 0x54),
  * worked out bytewise (no byte exceeds 0x54, so none carries). */

@@ -27,9 +27,6 @@
 /* Alignment of the matrices: an SSE vector (the AVX2 and AVX-512 fills store
  * unaligned). */
 #define SM_ALIGN_BYTES 16
-/* The bits of a byte that only codes >= SM_BASE_N (N) have, in each byte of a word. */
-#define SM_NOT_BASE_BITS 0xFCFCFCFCFCFCFCFCull
-_Static_assert(SM_BASE_N == 4, "SM_NOT_BASE_BITS assumes bases 0-3");
 /* Code of the padding around the read and the window (an N). */
 #define SM_PAD_CODE SM_BASE_N
 
@@ -321,7 +318,7 @@ static inline int match_run(const uint8_t *r, const uint8_t *q, int a, int a_min
 
 		memcpy(&x, r + a - m - 7, sizeof x);
 		memcpy(&y, q + a - m - 7, sizeof y);
-		bad = (x ^ y) | (y & SM_NOT_BASE_BITS);
+		bad = (x ^ y) | (y & SM_NOT_ACGT_BITS);
 		if (bad)
 			return m + (__builtin_clzll(bad) >> 3);
 	}

@@ -179,10 +179,6 @@ static int cand_before(const cand_t *a, const cand_t *b)
 	return a->is_rev < b->is_rev;
 }
 
-/* Fills res's candidates from the two strands' lists (global coordinates)
- * of read r: the loci scoring at least -T, cand[0] being sm_hit_choose()'s
- * hit (with r's tie key).  MAPQ is left at 0: tandem_batch sets it once XS
- * knows the tandem copies. */
 /* Read r's tie key for sm_hit_choose() on the lists s[0], s[1], or 0 when
  * no more than one of their loci reaches the best score: one tied hit
  * takes no key, and hashing the name is most of a choice's cost. */
@@ -200,6 +196,10 @@ static uint64_t hit_tie_key(const sm_scan_t *s, const sm_read_t *r)
 	return n > 1 ? sm_tie_key(r->name) : 0;
 }
 
+/* Fills res's candidates from the two strands' lists (global coordinates)
+ * of read r: the loci scoring at least -T, cand[0] being sm_hit_choose()'s
+ * hit (with r's tie key).  MAPQ is left at 0: tandem_batch sets it once XS
+ * knows the tandem copies. */
 static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *r, res_t *res)
 {
 	int32_t n = r->len;
@@ -634,13 +634,12 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
+			/* NEAR: the competitor is known, nothing more. */
 			if (todo == RETRY_COPY || todo == RETRY_NEAR)
 				rival_unseen(&res[k], todo == RETRY_COPY ? res[k].cand[0].score : near);
-			if (todo == RETRY_NEAR) {
-				/* the competitor is known: nothing more */
-			} else if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
+			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
 				mark_unsure(&res[k], todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
-			} else if (todo != RETRY_NONE) {
+			} else if (todo != RETRY_NONE && todo != RETRY_NEAR) {
 				ws->retry_how[n_todo] = (uint8_t)todo;
 				ws->seed_todo[n_todo++] = k;
 			}

@@ -95,9 +95,9 @@
  * copies, one with no near locus in view rarely has a better one unseen.
  * Measured on the truth sets (100,000 ART reads or pairs of chr20 each,
  * four profiles; docs/seeded.md): unsure reads with a lead of
- * SM_UNSURE_LEAD substitutions or more were misplaced 0.01-0.4% of the
+ * SM_UNSURE_LEAD substitutions or more were misplaced 0-0.4% of the
  * time, so they get SM_MAPQ_RIVAL (19: 1.3%); with less, reads of a pair
- * 0-0.8% and single-end reads 15% (1-28% a set): SM_MAPQ_UNSURE (15) and
+ * 0-0.8% and single-end reads 17% (1-31% a set): SM_MAPQ_UNSURE (15) and
  * SM_MAPQ_UNSURE_ALONE (10, the most that keeps them among the reads at
  * MAPQ >= 10 that accuracy counts).  --completion weak
  * and off seed reads without a hit or under 1/SM_RETRY_BELOW of a perfect

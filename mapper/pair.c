@@ -141,10 +141,17 @@ int sm_pair_insert_table(sm_ctx_t *ctx)
 	return 0;
 }
 
-/* Score of the proper pair a, b: the two alignment scores plus the insert's. */
+/* Score of the proper pair a, b at insert size ins: the two alignment
+ * scores plus the insert's. */
+static double pair_score_at(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b, int64_t ins)
+{
+	return a->score + b->score + insert_score(ctx, ins);
+}
+
+/* The same, the insert from their placements. */
 static double pair_score(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 {
-	return a->score + b->score + insert_score(ctx, sm_pair_insert(ctx, a, b));
+	return pair_score_at(ctx, a, b, sm_pair_insert(ctx, a, b));
 }
 
 /* What the soft clips of candidate c (query q, in its strand's orientation)
@@ -365,7 +372,7 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, const char *name,
 
 			if (!insert_proper(ctx, ins))
 				continue;
-			s = a->score + b->score + insert_score(ctx, ins);   /* pair_score */
+			s = pair_score_at(ctx, a, b, ins);
 			if (n_tied > 0 && s < *best)
 				continue;
 			if (n_tied == 0 || s > *best) {
@@ -408,7 +415,7 @@ static void best_pair(const sm_ctx_t *ctx, const res_t *res, const char *name,
 			ins = span_insert(a, sp[0][i], b, sp[1][j]);
 			if (!insert_proper(ctx, ins))
 				continue;
-			s = a->score + b->score + insert_score(ctx, ins);
+			s = pair_score_at(ctx, a, b, ins);
 			if (pick[2] < 0 || s > *second) {
 				*second = s;
 				pick[2] = i;
@@ -649,9 +656,12 @@ static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	const int64_t best_a = sm_best_possible(sc, r[0].len), best_b = sm_best_possible(sc, r[1].len);
 	sm_window_pair_t wp[SM_RESEED_SCAN];
 	reseed_scan_t done[SM_STRANDS * SM_RESEED_SCAN];
-	const reseed_scan_t *kept[SM_RESEED_PAIRS][SM_STRANDS];
-	double score[SM_RESEED_PAIRS];
-	int keep[SM_RESEED_PAIRS], n_keep = 0, n_done = 0;
+	struct {
+		double score;                          /* pair_score */
+		int k;                                 /* wp[k] */
+		const reseed_scan_t *scan[SM_STRANDS]; /* its loci */
+	} kept[SM_RESEED_PAIRS];                       /* best first */
+	int n_keep = 0, n_done = 0;
 	int n = sm_seed_pair_windows(ws->seeder, ctx->index, ctx->ref, sc, &ctx->seed_opt,
 				     q[0].seq, r[0].len, q[SM_STRANDS].seq, r[1].len, ctx->ins.lo,
 				     ctx->ins.hi, SM_RESEED_SCAN, wp);
@@ -660,44 +670,47 @@ static int reseed_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 		return -1;
 	for (int k = 0; k < n; k++) {
 		const reseed_scan_t *a, *b;
-		const int full = n_keep == SM_RESEED_PAIRS;
+		const double last = n_keep == SM_RESEED_PAIRS ? kept[n_keep - 1].score : -INFINITY;
+		int64_t ins;
 		int at;
 		double s;
 
 		if (seeded_already(&res[0], &wp[k].a, wp[k].strand_a) &&
 		    seeded_already(&res[1], &wp[k].b, !wp[k].strand_a))
 			continue;
-		if (full && best_a + best_b <= score[SM_RESEED_PAIRS - 1])
+		if (best_a + best_b <= last)
 			continue;
 		a = reseed_best(ctx, ws, r, q, 0, wp[k].strand_a, &wp[k].a, done, &n_done);
 		if (!a)
 			return -1;
-		if (a->rc == 0 || (full && a->c.score + best_b <= score[SM_RESEED_PAIRS - 1]))
+		if (a->rc == 0 || a->c.score + best_b <= last)
 			continue;
 		b = reseed_best(ctx, ws, r, q, 1, !wp[k].strand_a, &wp[k].b, done, &n_done);
 		if (!b)
 			return -1;
-		if (b->rc == 0 || !is_proper(ctx, &a->c, &b->c))
+		if (b->rc == 0)
 			continue;
-		s = pair_score(ctx, &a->c, &b->c);
-		for (at = n_keep; at > 0 && score[at - 1] < s; at--)
+		ins = sm_pair_insert(ctx, &a->c, &b->c);
+		if (!insert_proper(ctx, ins))
+			continue;
+		s = pair_score_at(ctx, &a->c, &b->c, ins);
+		for (at = n_keep; at > 0 && kept[at - 1].score < s; at--)
 			;
 		if (at == SM_RESEED_PAIRS)
 			continue;
 		n_keep += n_keep < SM_RESEED_PAIRS;
-		memmove(&score[at + 1], &score[at], (size_t)(n_keep - 1 - at) * sizeof *score);
-		memmove(&keep[at + 1], &keep[at], (size_t)(n_keep - 1 - at) * sizeof *keep);
 		memmove(&kept[at + 1], &kept[at], (size_t)(n_keep - 1 - at) * sizeof *kept);
-		score[at] = s;
-		keep[at] = k;
-		kept[at][0] = a;
-		kept[at][1] = b;
+		kept[at].score = s;
+		kept[at].k = k;
+		kept[at].scan[0] = a;
+		kept[at].scan[1] = b;
 	}
 	for (int t = 0; t < n_keep; t++) {
-		const sm_window_pair_t *x = &wp[keep[t]];
+		const sm_window_pair_t *x = &wp[kept[t].k];
 
-		if (add_window_cand(ctx, ws, &r[0], &q[0], &x->a, &kept[t][0]->c, &res[0]) < 0 ||
-		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], &x->b, &kept[t][1]->c, &res[1]) < 0)
+		if (add_window_cand(ctx, ws, &r[0], &q[0], &x->a, &kept[t].scan[0]->c, &res[0]) < 0 ||
+		    add_window_cand(ctx, ws, &r[1], &q[SM_STRANDS], &x->b, &kept[t].scan[1]->c,
+				    &res[1]) < 0)
 			return -1;
 	}
 	return 0;

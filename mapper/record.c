@@ -136,10 +136,6 @@ static inline char ref_char(const sm_ref_t *ref, int64_t x)
 	return c < SM_BASE_N ? sm_nt4_char[c] : sm_ref_base_char(ref, x);
 }
 
-/* Bytes whose bits 2-7 are set in a reference code that is not A/C/G/T. */
-#define NOT_ACGT_BITS SM_BYTES_OF(0xFC)
-_Static_assert(SM_BASE_N == 4, "NOT_ACGT_BITS assumes bases 0-3");
-
 /* 1 if the eight reference codes at r are all A/C/G/T and the eight read
  * letters at s spell them (either case): sm_md_nm's plain matches, eight at
  * a time.  A byte & 0xDF is A, C, G or T only for those letters in either
@@ -150,7 +146,7 @@ static inline int plain_matches8(const uint8_t *r, const char *s)
 
 	memcpy(&code, r, sizeof code);
 	memcpy(&text, s, sizeof text);
-	if (code & NOT_ACGT_BITS)
+	if (code & SM_NOT_ACGT_BITS)
 		return 0;
 	return (text & SM_BYTES_OF(0xDF)) == sm_letters8(code);
 }

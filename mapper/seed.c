@@ -428,9 +428,10 @@ oom:
 
 /* Substitutions between read (length n, no N) and the reference at
  * diagonal d of strand st, counted up to most + 1 (also when the span
- * leaves the reference or its contig). */
+ * leaves the reference or its contig); *first (when not NULL): the read
+ * position of the first one, in the reference's orientation. */
 static int32_t subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d,
-		       int32_t most)
+		       int32_t most, int32_t *first)
 {
 	const uint8_t *g = ref->seq + d;
 	int32_t c, subs = 0;
@@ -441,7 +442,8 @@ static int32_t subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int 
 	if (d + n > ref->offset[c] + ref->len[c])
 		return most + 1;
 	for (int32_t i = 0; i < n && subs <= most; i++)   /* the complement of code c is 3 - c */
-		subs += g[i] != (st ? 3 - read[n - 1 - i] : read[i]);
+		if (g[i] != (st ? 3 - read[n - 1 - i] : read[i]) && subs++ == 0 && first)
+			*first = i;
 	return subs;
 }
 
@@ -559,7 +561,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 					if (ahead >= 0 && ahead < ref->total)
 						__builtin_prefetch(ref->seq + ahead);
 				}
-				if (subs_at(ref, read, n, st, d, 1) > 1)
+				if (subs_at(ref, read, n, st, d, 1, NULL) > 1)
 					continue;
 				if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
 					return -1;
@@ -572,6 +574,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	for (int64_t t = 0; t < n_copy; t++) {
 		int st = hit_strand(s->hit[t]);
 		int64_t d = hit_diag(s->hit[t]);
+		int32_t at = 0, l;
 		int seen = 0;
 
 		if (t > 0 && s->hit[t] == s->hit[t - 1])
@@ -580,18 +583,13 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			seen = (win[v].strands >> st & 1) && win[v].start <= d && d + n <= win[v].end;
 		if (seen)
 			continue;
-		if (subs_at(ref, read, n, st, d, 1) == 0) {
+		if (subs_at(ref, read, n, st, d, 1, &at) == 0) {
 			away[0]++;
 			continue;
 		}
 		away[1]++;
-		for (int32_t i = 0; i < n; i++)   /* where the substitution is, oriented */
-			if (ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i])) {
-				int32_t l = sm_sub_loss(sc, n, i);
-
-				*loss = l < *loss ? l : *loss;
-				break;
-			}
+		l = sm_sub_loss(sc, n, at);
+		*loss = l < *loss ? l : *loss;
 	}
 	s->n_hit = 0;
 	/* One substitution changes the windows over it only: of two windows
