@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "gpu/cuda_check.h"
+#include "gpu/gpu_copy.h"
 #include "gpu/gpu_kernels.h"
 #include "gpu/gpu_plan.h"
 #include "gpu/gpu_profile.h"
@@ -428,9 +429,10 @@ static void base_params(const sm_gpu_t *g, const sm_gpu_dev_t *d, smk::Params *P
 }
 
 /* Creates the engine of list entry `index` on `device`: context, kernel
- * limits, the reference h_ref (alloc bytes, laid out) and the slots. */
-static sm_gpu_dev_t *dev_create(sm_gpu_t *g, int index, int device, const uint8_t *h_ref,
-				size_t alloc)
+ * limits, the reference (alloc bytes, laid out as *lay says) and the
+ * slots. */
+static sm_gpu_dev_t *dev_create(sm_gpu_t *g, int index, int device,
+				const sm_gpu_ref_image_t *lay, size_t alloc)
 {
 	sm_gpu_dev_t *d = (sm_gpu_dev_t *)calloc(1, sizeof *d);
 	cudaDeviceProp prop;
@@ -468,7 +470,7 @@ static sm_gpu_dev_t *dev_create(sm_gpu_t *g, int index, int device, const uint8_
 				goto fail;
 		}
 	if (SM_CUDA(cudaMalloc((void **)&d->d_ref, alloc)) ||
-	    SM_CUDA(cudaMemcpy(d->d_ref, h_ref, alloc, cudaMemcpyHostToDevice)) ||
+	    sm_gpu_copy_up(d->d_ref, alloc, sm_gpu_fill_ref, lay, 0) ||
 	    SM_CUDA(cudaMalloc((void **)&d->d_dev_start, tab)) ||
 	    SM_CUDA(cudaMalloc((void **)&d->d_goff, tab)) ||
 	    SM_CUDA(cudaMemcpy(d->d_dev_start, g->dev_start, tab, cudaMemcpyHostToDevice)) ||
@@ -493,7 +495,7 @@ fail:
 typedef struct {
 	sm_gpu_t *g;
 	int index, device;
-	const uint8_t *h_ref;
+	const sm_gpu_ref_image_t *lay;
 	size_t alloc;
 	sm_gpu_dev_t *d;
 } dev_job_t;
@@ -502,7 +504,7 @@ static void *dev_create_main(void *arg)
 {
 	dev_job_t *j = (dev_job_t *)arg;
 
-	j->d = dev_create(j->g, j->index, j->device, j->h_ref, j->alloc);
+	j->d = dev_create(j->g, j->index, j->device, j->lay, j->alloc);
 	return NULL;
 }
 
@@ -510,7 +512,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 {
 	sm_gpu_t *g;
 	sm_gpu_list_t l;
-	uint8_t *h_ref = NULL;
+	sm_gpu_ref_image_t lay;
 	char msg[160];
 	size_t alloc;
 
@@ -557,14 +559,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 	/* The device layout, once for every engine; room past the end for the
 	 * last strip of the last range. */
 	alloc = (size_t)g->dev_len + SM_GPU_REF_TAIL;
-	h_ref = (uint8_t *)malloc(alloc);
-	if (!h_ref) {
-		sm_log(SM_LOG_ERROR, "GPU engine: out of memory for the reference (%zu bytes)", alloc);
-		goto fail;
-	}
-	memset(h_ref, smk::CODE_PAD, alloc);
-	for (int32_t c = 0; c < ref->n_contig; c++)
-		memcpy(h_ref + g->dev_start[c], ref->seq + ref->offset[c], (size_t)ref->len[c]);
+	lay = (sm_gpu_ref_image_t){ ref, g->dev_start, smk::CODE_PAD };
 	/* The engines in parallel, a thread each: the reference's upload and
 	 * the slots' workspaces are per device. */
 	{
@@ -572,7 +567,7 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 		int ok = 1;
 
 		for (int k = 0; k < l.n; k++)
-			job[k] = (dev_job_t){ g, k, l.id[k], h_ref, alloc, NULL };
+			job[k] = (dev_job_t){ g, k, l.id[k], &lay, alloc, NULL };
 		sm_gpu_for_each_device(l.n, dev_create_main, job, sizeof *job);
 		for (int k = 0; k < l.n; k++) {
 			g->dev[k] = job[k].d;
@@ -589,10 +584,8 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 		sm_gpu_list_format(&l, ids, (int)sizeof ids);
 		snprintf(g->name + at, sizeof g->name - at, " x %d (GPUs %s)", g->n_dev, ids);
 	}
-	free(h_ref);
 	return g;
 fail:
-	free(h_ref);
 	sm_gpu_destroy(g);
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include "io/base.h"
 #include "io/lines.h"
 #include "io/log.h"
+#include "io/thread.h"
 #include "io/trace.h"
 
 /* SAM's QNAME: [!-?A-~]{1,254}. */
@@ -369,6 +370,7 @@ static void *fq_ahead_main(void *arg)
 	fq_ahead_t *a = f->ahead;
 	int rc = 1;
 
+	sm_thread_name("sm-parse");
 	sm_trace_thread("parse");
 	while (rc == 1) {
 		fq_chunk_t *c;

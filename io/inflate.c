@@ -13,6 +13,8 @@
 #include <isa-l/igzip_lib.h>
 #endif
 
+#include "io/thread.h"
+
 /* Bytes read() asks for at a time. */
 #define SM_INFLATE_IN (1u << 18)
 /* The gzip header's flag byte (RFC 1952: ID1 ID2 CM FLG) and its reserved
@@ -451,6 +453,7 @@ static void *bgzf_thread(void *arg)
 	z_stream zs;
 	void *st = NULL;
 
+	sm_thread_name("sm-bgzf");
 	memset(&zs, 0, sizeof zs);
 	if (!bg->isal && inflateInit2(&zs, SM_ZLIB_GZIP_BITS) != Z_OK)
 		zs.state = NULL;   /* inflateReset fails: each member reports "out of memory" */

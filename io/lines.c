@@ -12,6 +12,7 @@
 #include "io/clock.h"
 #include "io/inflate.h"
 #include "io/log.h"
+#include "io/thread.h"
 #include "io/trace.h"
 
 /* Bytes asked of the inflater at a time; also the initial size of the
@@ -80,6 +81,7 @@ static void *lines_inflate(void *arg)
 	int state = LINES_MORE;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	sm_thread_name("sm-lines");
 	if (sm_trace_on) {
 		char name[32];
 

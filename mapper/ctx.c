@@ -9,6 +9,7 @@
 
 #include "gpu/gpu_engine.h"
 #include "io/sam_out.h"
+#include "io/thread.h"
 
 /* Room for sm_gpu_available()'s one-line reason. */
 #define SM_GPU_MSG_LEN 256
@@ -196,6 +197,7 @@ typedef struct {
 
 static void *warm_up_main(void *arg)
 {
+	sm_thread_name("sm-gpu-warm");
 	sm_gpu_warm_up((const sm_gpu_opt_t *)arg);
 	return NULL;
 }
@@ -204,6 +206,7 @@ static void *index_main(void *arg)
 {
 	index_job_t *j = arg;
 
+	sm_thread_name("sm-index-load");
 	j->idx = get_index(j->o, j->ref);
 	return NULL;
 }

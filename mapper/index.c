@@ -16,6 +16,7 @@
 #include "io/clock.h"
 #include "io/log.h"
 #include "io/outfile.h"
+#include "io/thread.h"
 #include "mapper/score.h"
 
 static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
@@ -49,6 +50,8 @@ static void *jobs_main(void *arg)
 	jobs_arg_t *a = arg;
 	int64_t j;
 
+	if (a->thread > 0)  /* thread 0 is the caller's, which keeps its name */
+		sm_thread_name("sm-index");
 	while ((j = __atomic_fetch_add(&a->jobs->next, 1, __ATOMIC_RELAXED)) < a->jobs->n_jobs)
 		a->jobs->fn(a->jobs->ctx, j, a->thread);
 	return NULL;

@@ -21,6 +21,7 @@
 #include "io/fastq.h"
 #include "io/log.h"
 #include "io/sam_out.h"
+#include "io/thread.h"
 #include "io/trace.h"
 #include "mapper/map_impl.h"
 
@@ -245,6 +246,7 @@ static void *reader_main(void *arg)
 	reader_t *rd = &p->rd;
 	queue_t *q = &p->q;
 
+	sm_thread_name("sm-reader");
 	sm_trace_thread("reader");
 	for (;;) {
 		job_t *j;
@@ -405,6 +407,7 @@ static void *worker_main(void *arg)
 	sm_tbuf_t *buf;
 	double idle = 0;
 
+	sm_thread_name("sm-worker");
 	if (sm_trace_on) {
 		static int named;
 		char name[32];

@@ -17,7 +17,9 @@ for a in $archs; do
 	gencode+=("-gencode=arch=compute_$a,code=sm_$a")
 done
 mkdir -p "$out"
-cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.)
+# test_gpu.c calls the CUDA runtime itself (staged copies read back).
+cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.
+	-I"$(dirname "$NVCC")/../include")
 # The kernels (their ptxas report) and the engine's host driver; the
 # planning is plain C.
 "$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall -Xptxas -v "${gencode[@]}" \
@@ -25,9 +27,11 @@ cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.)
 	cat "$out/ptxas.log"
 	exit 1
 }
-"$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall "${gencode[@]}" \
-	-c gpu/gpu_engine.cu -o "$out/gpu_engine.o"
-lib=("$out/gpu_engine.o" "$out/gpu_kernels.o")
+for f in gpu/gpu_engine.cu gpu/gpu_copy.cu; do
+	"$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall "${gencode[@]}" \
+		-c "$f" -o "$out/$(basename "${f%.cu}").o"
+done
+lib=("$out/gpu_engine.o" "$out/gpu_copy.o" "$out/gpu_kernels.o")
 for f in gpu/gpu_plan.c mapper/scan.c mapper/score.c io/base.c io/log.c io/trace.c; do
 	o=$out/$(basename "${f%.c}").o
 	"$CC" "${cflags[@]}" -c "$f" -o "$o"

@@ -15,6 +15,8 @@
  * (--gpus 0,0 and 0,0,0) take concurrent calls and must return the same
  * results; a failure injected on one of them (the engine's test hook)
  * must fail that call, name the device, and leave the others working.
+ * Staged copies (gpu_copy.h) of a laid-out reference and of a plain array
+ * with staging buffers of odd sizes must arrive byte for byte.
  *
  * Exit 0 when all pass, 1 on a mismatch, 77 (skip) without a CUDA device. */
 #include <pthread.h>
@@ -22,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_runtime.h>
+
+#include "gpu/gpu_copy.h"
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_profile.h"
 #include "mapper/scan.h"
@@ -53,6 +58,7 @@ static sm_gpu_t *create(const sm_ref_t *ref, const sm_score_t *sc, sm_cells_t ce
 	return create_on(ref, sc, cells, max_len, test_gpus, NULL);
 }
 
+static int n_fail;
 static uint64_t rng_state;
 
 static uint32_t rnd(void)
@@ -124,6 +130,76 @@ static void ref_free(test_ref_t *t)
 	free(t->ref.offset);
 	free(t->ref.name);
 	free(t->ref.seq);
+}
+
+/* ---- staged copies (gpu_copy.h) ----------------------------------------- */
+
+/* Copies `bytes` through fill/arg with staging buffers of `chunk` bytes,
+ * reads them back and compares them with want. */
+static void check_copy_one(const char *name, size_t bytes, sm_gpu_fill_fn *fill, const void *arg,
+			   const uint8_t *want, size_t chunk)
+{
+	uint8_t *d = NULL, *back = malloc(bytes);
+	size_t at = bytes;
+
+	if (!back || cudaMalloc((void **)&d, bytes) != cudaSuccess ||
+	    sm_gpu_copy_up(d, bytes, fill, arg, chunk) != 0 ||
+	    cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+		printf("FAIL %s chunk %zu: copy failed\n", name, chunk);
+		n_fail++;
+	} else {
+		for (at = 0; at < bytes && back[at] == want[at]; at++)
+			;
+		if (at < bytes) {
+			printf("FAIL %s chunk %zu: byte %zu is %d, not %d\n", name, chunk, at, back[at],
+			       want[at]);
+			n_fail++;
+		} else {
+			printf("ok %s chunk %zu (%zu bytes)\n", name, chunk, bytes);
+		}
+	}
+	cudaFree(d);
+	free(back);
+}
+
+/* A reference laid out with pads between its contigs (the GPU engine's
+ * layout) and a plain array, each through staging buffers of odd sizes:
+ * chunks that cut contigs and pads anywhere, one byte, and the default. */
+static void check_copy(void)
+{
+	static const size_t chunks[] = { 1, 7, 61, 4093, 100000, 0 };
+	const int64_t pad = 64;
+	test_ref_t tr;
+	int64_t *dstart;
+	uint8_t *want;
+	size_t bytes;
+
+	rng_state = 0x5eedull;
+	ref_init(&tr);
+	for (int c = 0; c < 40; c++)
+		ref_add(&tr, rnd_range(1, c % 7 ? 300 : 9000), 3);
+	dstart = malloc(sizeof *dstart * (size_t)tr.ref.n_contig);
+	bytes = (size_t)(tr.ref.total + (int64_t)(tr.ref.n_contig + 1) * pad) + 17;
+	want = malloc(bytes);
+	for (int32_t c = 0; c < tr.ref.n_contig; c++)
+		dstart[c] = tr.ref.offset[c] + (int64_t)(c + 1) * pad;
+	memset(want, 0xee, bytes);
+	for (int32_t c = 0; c < tr.ref.n_contig; c++)
+		memcpy(want + dstart[c], tr.ref.seq + tr.ref.offset[c], (size_t)tr.ref.len[c]);
+	{
+		const sm_gpu_ref_image_t lay = { &tr.ref, dstart, 0xee };
+
+		for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++)
+			check_copy_one("copy-ref-layout", bytes, sm_gpu_fill_ref, &lay, want,
+				       chunks[k]);
+	}
+	for (size_t j = 0; j < bytes; j++)
+		want[j] = (uint8_t)rnd();
+	for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++)
+		check_copy_one("copy-array", bytes, sm_gpu_fill_array, want, want, chunks[k]);
+	free(want);
+	free(dstart);
+	ref_free(&tr);
 }
 
 /* ---- reads -------------------------------------------------------------- */
@@ -257,7 +333,6 @@ static void run_oracle(const sm_ref_t *ref, const sm_score_t *sc, const test_rea
 
 /* ---- one case ----------------------------------------------------------- */
 
-static int n_fail;
 
 static void print_scan(const char *what, const sm_scan_t *s)
 {
@@ -639,6 +714,7 @@ int main(int argc, char **argv)
 		return SKIP_STATUS;
 	}
 	printf("device: %s\n", msg);
+	check_copy();
 
 	/* 1. Random sizes, a few contigs, N runs, sampled and random reads. */
 	rng_state = 0x9e3779b97f4a7c15ull;
