@@ -1,13 +1,13 @@
-/* gpu_copy.h — a large host-to-device copy whose content the host writes
- * as it goes (the GPU engine's reference: contigs with pads between them)
- * through two pinned staging buffers: the host fills one while the other
- * is copied.  The reference used to be laid out whole in a malloc'd copy
- * first and then sent by cudaMemcpy from pageable memory: at 3 Gbp the
- * engine took 2.1 s to create, staged 0.5 s, and 3 GB less host memory
- * (results/genome-scale.md).  Plain arrays (the index) stay with
- * cudaMemcpy: the driver's pageable path moved them faster than one
- * thread filling the staging (0.70 against 0.82 s for 5.9 GB).  For gpu/
- * sources only. */
+/* gpu_copy.h — large host-to-device copies (the GPU engine's reference,
+ * the seeder's index) on a few threads, each through two pinned staging
+ * buffers that it fills while the other one is copied.  The content is
+ * written as the copy goes, so the reference's device layout (contigs with
+ * pads between them) needs no whole host copy.  The reference used to be
+ * laid out in a malloc'd copy and sent by cudaMemcpy from pageable memory:
+ * at 3 Gbp the engine took 2.1 s to create, one staging thread 0.5 s,
+ * with 3 GB less host memory; the index's 5.9 GB took 0.70 s by
+ * cudaMemcpy, 0.82 s staged by one thread (results/genome-scale.md).  For
+ * gpu/ sources only. */
 #ifndef SM_GPU_COPY_H
 #define SM_GPU_COPY_H
 
@@ -21,7 +21,12 @@ extern "C" {
 #endif
 
 /* Bytes of one staging buffer. */
-#define SM_GPU_STAGE_BYTES ((size_t)32 << 20)
+#define SM_GPU_STAGE_BYTES ((size_t)8 << 20)
+/* Copiers at most, each a thread with two staging buffers and a stream of
+ * its own over a slice of the copy; each has at least SM_GPU_COPY_MIN_CHUNKS
+ * chunks to copy (small copies run on the caller's thread alone). */
+#define SM_GPU_COPY_THREADS 4
+#define SM_GPU_COPY_MIN_CHUNKS 4
 
 /* Writes the host's content of bytes [off, off + len) of the copy to buf. */
 typedef void sm_gpu_fill_fn(const void *arg, uint8_t *buf, size_t off, size_t len);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "gpu/cuda_check.h"
+#include "gpu/gpu_copy.h"
 #include "gpu/gpu_plan.h"
 #include "io/clock.h"
 #include "io/log.h"
@@ -696,7 +697,7 @@ static int upload(void **d, const void *a, size_t bytes)
 {
 	if (SM_CUDA(cudaMalloc(d, bytes ? bytes : 1)))
 		return -1;
-	return bytes ? SM_CUDA(cudaMemcpy(*d, a, bytes, cudaMemcpyHostToDevice)) : 0;
+	return sm_gpu_copy_up(*d, bytes, sm_gpu_fill_array, a, 0);
 }
 
 static void dev_destroy(seed_dev_t *d)
