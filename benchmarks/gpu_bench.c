@@ -1,7 +1,7 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|variants|overlap|windows|all [--quick]
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|overlap|windows|all [--quick]
  *             [--tune KEY=VALUE,...]   (the engine's knobs: gpu_opt.h's sm_gpu_tune_parse)
  *
  * References and reads are generated in memory from fixed seeds (no
@@ -513,6 +513,15 @@ int main(int argc, char **argv)
 				return 1;
 		}
 		bench_cols = 0;
+	}
+	if (all || !strcmp(what, "small")) {
+		/* Exhaustive mode against a small (HIV-sized) reference, as
+		 * benchmarks/small_ref.sh maps it, beside 1 Mbp: 4,096 queries
+		 * a call, the mapper's call size (2,048 reads, both strands). */
+		static const int64_t ms[] = { 9719, 1000000 };
+		static const int ns[] = { 72, 150, 250 };
+		if (run_ms("small", ms, 2, ns, 3, auto_cells, 1, &bwa_sc, 4096))
+			return 1;
 	}
 	if (all || !strcmp(what, "overlap"))
 		if (run_overlap(quick))

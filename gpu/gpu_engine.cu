@@ -669,6 +669,8 @@ static int plan_workspace(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slot_
 	memset(&c->lin, 0, sizeof c->lin);
 	c->lin.sms = d->sms;
 	c->lin.arch = d->arch;
+	c->lin.range_halos = g->tune.range_halos;
+	c->lin.warps_per_sm = g->tune.warps_per_sm;
 	c->lin.gref_halos = g->tune.gref_halos == SM_GPU_GREF_NO_SPLIT ? 0 :
 			    g->tune.gref_halos ? g->tune.gref_halos : SM_GPU_GREF_HALOS_DEFAULT;
 	c->lin.gref = c->refs != NULL;

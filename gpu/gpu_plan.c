@@ -67,6 +67,10 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 			} else {
 				ok = parse_int(v, vlen, 1, 1 << 20, &t->gref_halos) == 0;
 			}
+		} else if (KEY("range-halos")) {
+			ok = parse_int(v, vlen, 1, 1 << 20, &t->range_halos) == 0;
+		} else if (KEY("warps")) {
+			ok = parse_int(v, vlen, 1, 1024, &t->warps_per_sm) == 0;
 		} else if (KEY("lane-pairs")) {
 			int on = 1;
 
@@ -86,7 +90,7 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 			     parse_int(colon + 1, vlen - (size_t)(colon - v) - 1, 1, 1 << 30, &t->fail_call) == 0;
 		} else {
 			sm_log(SM_LOG_ERROR, "--gpu-tune: unknown key '%.*s' (slots, wait, poll-us, "
-			       "gref-halos, lane-pairs, fail)", (int)klen, p);
+			       "gref-halos, range-halos, warps, lane-pairs, fail)", (int)klen, p);
 			return -1;
 		}
 #undef KEY
@@ -552,11 +556,13 @@ void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int g
 	} else {
 		/* Enough warps to fill the device for several waves, each
 		 * range at least a few halos long so context stays cheap. */
-		const int64_t target = ((int64_t)in->sms * in->arch->warps_per_sm + chunk - 1) / chunk;
+		const int64_t wps = in->warps_per_sm ? in->warps_per_sm : in->arch->warps_per_sm;
+		const int64_t target = ((int64_t)in->sms * wps + chunk - 1) / chunk;
+		const int64_t halos = in->range_halos ? in->range_halos : SM_GPU_MIN_RANGE_HALOS;
 
 		range_len = (in->dev_len + target - 1) / target;
-		if (range_len < SM_GPU_MIN_RANGE_HALOS * halo)
-			range_len = SM_GPU_MIN_RANGE_HALOS * halo;
+		if (range_len < halos * halo)
+			range_len = halos * halo;
 	}
 	if (range_len < 1)
 		range_len = 1;

@@ -247,6 +247,8 @@ typedef struct {
 	int64_t total_len;       /* gref: all groups' columns */
 	int Q;
 	const sm_score_t *sc;
+	int range_halos;         /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
+	int warps_per_sm;        /* whole reference: warps per multiprocessor; 0: arch's */
 } sm_gpu_launch_in_t;
 
 /* One launch of a strip kernel and its merge: groups [g_begin, g_begin +

@@ -60,6 +60,8 @@ typedef struct {
 	int gref_halos;     /* per-group references: shortest range in halos; 0: SM_GPU_GREF_HALOS_DEFAULT,
 			     * SM_GPU_GREF_NO_SPLIT: one range per group */
 	int no_lane_pairs;  /* 16-bit lanes: do not pair queries that have their own references */
+	int range_halos;    /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
+	int warps_per_sm;   /* whole reference: warps of ranges per multiprocessor; 0: the tuning row's */
 	/* Test hook: with fail_call > 0, call number fail_call (1-based) of
 	 * the engine at index fail_engine of the run's list fails as a
 	 * device error would. */

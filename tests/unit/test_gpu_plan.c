@@ -21,10 +21,11 @@ static void test_tune(void)
 	sm_gpu_tune_init(&t);
 	memset(&zero, 0, sizeof zero);
 	CHECK(!memcmp(&t, &zero, sizeof t), "tune: the defaults are all zero");
-	CHECK(sm_gpu_tune_parse(&t, "slots=4,wait=block,poll-us=50,gref-halos=none,lane-pairs=0,fail=1:3") == 0 &&
+	CHECK(sm_gpu_tune_parse(&t, "slots=4,wait=block,poll-us=50,gref-halos=none,range-halos=3,"
+				    "warps=40,lane-pairs=0,fail=1:3") == 0 &&
 	      t.slots == 4 && t.wait == SM_GPU_WAIT_BLOCK && t.poll_us == 50 &&
-	      t.gref_halos == SM_GPU_GREF_NO_SPLIT && t.no_lane_pairs == 1 && t.fail_engine == 1 &&
-	      t.fail_call == 3, "tune: every key parsed");
+	      t.gref_halos == SM_GPU_GREF_NO_SPLIT && t.range_halos == 3 && t.warps_per_sm == 40 &&
+	      t.no_lane_pairs == 1 && t.fail_engine == 1 && t.fail_call == 3, "tune: every key parsed");
 	CHECK(sm_gpu_tune_parse(&t, "gref-halos=12,lane-pairs=1,wait=poll") == 0 && t.gref_halos == 12 &&
 	      t.no_lane_pairs == 0 && t.wait == SM_GPU_WAIT_POLL, "tune: later values replace earlier ones");
 	CHECK(sm_gpu_tune_parse(&t, "") == 0, "tune: empty spec");
@@ -451,11 +452,32 @@ static void test_launches(void)
 	{
 		/* gref-halos none: one range per group. */
 		int32_t glen[3] = { 150, 150, 150 };
-		sm_gpu_launch_in_t in = { 132, arch, 0, 1, 1500, 4500, 2, &bwa_sc };
+		sm_gpu_launch_in_t in = { .sms = 132, .arch = arch, .gref = 1, .dev_len = 1500,
+					  .total_len = 4500, .Q = 2, .sc = &bwa_sc };
 		sm_gpu_launch_t la;
 
 		sm_gpu_plan_launch(&in, glen, 0, 3, 8, &la);
 		CHECK(la.nranges == 1 && la.chunk == 3, "launches: no split, one range per group");
+	}
+	{
+		/* The whole reference's knobs: ranges of at least range_halos
+		 * halos; fewer warps per multiprocessor, longer ranges. */
+		int32_t glen[1] = { 150 };
+		sm_gpu_launch_in_t in = { .sms = 132, .arch = arch, .dev_len = 1000000000, .Q = 2,
+					  .sc = &bwa_sc };
+		sm_gpu_launch_t la, ld, lw;
+
+		in.range_halos = 4000;
+		sm_gpu_plan_launch(&in, glen, 0, 1, 16, &la);
+		in.range_halos = 0;
+		sm_gpu_plan_launch(&in, glen, 0, 1, 16, &ld);
+		in.warps_per_sm = arch->warps_per_sm / 2;
+		sm_gpu_plan_launch(&in, glen, 0, 1, 16, &lw);
+		/* strips of 32 lanes x 16 columns: lengths round up to 512 */
+		CHECK(la.range_len == sm_gpu_round_up(4000 * la.halo, 512) &&
+		      lw.range_len >= 2 * ld.range_len - 512 && lw.range_len <= 2 * ld.range_len + 512,
+		      "launches: range-halos and warps set the whole reference's ranges (%lld, %lld, %lld)",
+		      (long long)la.range_len, (long long)lw.range_len, (long long)ld.range_len);
 	}
 }
 
