@@ -7,6 +7,7 @@
 #include "io/log.h"
 #include "mapper/grow.h"
 #include "mapper/radix.h"
+#include "mapper/seed_impl.h"
 
 /* A seed hit, packed so that hits sort by strand then diagonal as plain
  * integers: bit 63 the strand (0: read forward, 1: reverse complement),
@@ -767,9 +768,10 @@ typedef struct complete_ws_s {
 	int64_t cap_hit, cap_tmp;
 	int64_t *stamp;            /* [n] the last cluster that counted each read position */
 	uint8_t *mark;             /* [n] 1: a k-mer ending there supports the locus */
-	int32_t *sum_mark, *sum_amb; /* [n + 1] prefix counts of mark and of ambiguous bases */
-	int32_t *first, *greedy;   /* [n + 2] score_bound's interval tables */
+	int32_t *sum_amb;          /* [n + 1] prefix counts of ambiguous bases */
 	int64_t cap_n;
+	uint64_t *ok, *ok_cl;      /* windows that count (seed_impl.h) with mark's k-mers
+				    * supporting, and with a cluster's too */
 	int64_t *cl_at;            /* first hit of each cluster */
 	int64_t cap_cl_at;
 	int32_t *cl_contig;        /* the contig of each cluster's hits */
@@ -816,7 +818,7 @@ int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int ban
 }
 
 /* The least a difference costs per window of the support lemma that it
- * breaks (score_bound): a mismatch or a deletion breaks the windows that
+ * breaks (sm_bound_score): a mismatch or a deletion breaks the windows that
  * hold it; an insertion of l bases (gap_open + l x (gap_ext + match))
  * breaks two disjoint windows with 2 bases, m > 2 only with at least
  * (m - 2) x (k + w - 1) + 2. */
@@ -834,70 +836,77 @@ static int64_t break_cost(const sm_index_t *idx, const sm_score_t *sc)
 	return c;
 }
 
-/* The best objective (scan.h: the score plus the end bonuses of score.h)
- * an alignment of the read (length n, ambiguous bases
- * counted in cw->sum_amb) may have at a locus where the k-mers ending at
- * the read positions marked in cw->mark (sum_mark: their prefix counts)
- * are the only ones in the index.  The support lemma (seed.h) read
- * backwards: each w consecutive k-mer ends without a mark make a window of
- * k + w - 1 read bases that no exact run of the alignment covers whole, so
- * a difference or a clipped end breaks it.  The windows, in order, need at
- * least as many differences as the greedy stabbing of them counts (the
- * size of a set of disjoint ones); clipping a bases on the left and b on
- * the right costs (a + b) x match and the bonus of each clipped end, and
- * spares the windows it cuts.  Windows
- * over an ambiguous base are left out (it breaks them itself). */
-static int32_t score_bound(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc,
-			   int32_t n, int64_t brk)
+void sm_bound_windows(int k, int w, int32_t n, const uint8_t *mark, const int32_t *sum_amb,
+		      uint64_t *ok)
 {
-	const int k = idx->k, w = idx->w;
-	int32_t m = 0, count = 0, last = -1;
-	int64_t best_left = INT64_MAX, best_right = INT64_MAX, d;
+	int32_t in = 0;   /* marks among the k-mer ends x .. x + w - 1 */
 
-	/* Windows [x - k + 1, x + w - 1] for ends x .. x + w - 1 without a mark,
-	 * by start; first[a]: the first window starting at or after a;
-	 * greedy[j]: the stabbing count of windows 0..j-1. */
-	cw->greedy[0] = 0;
-	for (int32_t a = 0; a <= n; a++)
-		cw->first[a] = -1;
+	memset(ok, 0, (size_t)SM_BOUND_WORDS(n) * sizeof *ok);
+	for (int32_t i = k - 1; i < k + w - 2 && i < n; i++)
+		in += mark[i] != 0;
 	for (int32_t x = k - 1; x + w - 1 < n; x++) {
-		int32_t lo = x - k + 1, hi = x + w - 1;
+		in += mark[x + w - 1] != 0;
+		if (in == 0 && sum_amb[x + w] - sum_amb[x - k + 1] == 0)
+			ok[x >> 6] |= (uint64_t)1 << (x & 63);
+		in -= mark[x] != 0;
+	}
+}
 
-		if (cw->sum_mark[hi + 1] - cw->sum_mark[x] != 0 ||
-		    cw->sum_amb[hi + 1] - cw->sum_amb[lo] != 0)
-			continue;
-		/* Window m starts at lo: first[] of the starts up to lo. */
-		if (lo > last) {   /* a new point at the window's end */
-			count++;
-			last = hi;
-		}
-		cw->first[lo] = m;   /* windows start at distinct positions */
-		m++;
-		cw->greedy[m] = count;
-	}
-	/* first[a] for every a: the next window at or after a (m: none). */
-	for (int32_t a = n, next = m; a >= 0; a--) {
-		if (a < n && cw->first[a] >= 0)
-			next = cw->first[a];
-		cw->first[a] = next;
-	}
-	/* Left clip a: the windows from first[a] on count, from greedy[first[a]];
-	 * right clip b: the windows ending at or before n - 1 - b, i.e. starting
-	 * at or before n - b - (k + w - 1): greedy[first[that + 1]]. */
-	for (int32_t a = 0; a <= n; a++) {
-		int64_t v = (int64_t)a * sc->match + (a > 0 ? sc->clip5 : 0) -
-			    brk * cw->greedy[cw->first[a]];
+/* The first window of ok at or after x, n if none (ok has none past n). */
+static inline int32_t next_window(const uint64_t *ok, int32_t x, int32_t n)
+{
+	int64_t i = x >> 6, words = SM_BOUND_WORDS(n);
+	uint64_t v;
 
-		best_left = v < best_left ? v : best_left;
+	if (x >= n)
+		return n;
+	v = ok[i] & ~(uint64_t)0 << (x & 63);
+	while (!v) {
+		if (++i >= words)
+			return n;
+		v = ok[i];
 	}
-	for (int32_t b = 0; b <= n; b++) {
-		int32_t s = n - b - (k + w - 1) + 1;   /* windows start before s */
-		int64_t v = (int64_t)b * sc->match + (b > 0 ? sc->clip3 : 0) +
-			    brk * cw->greedy[s <= 0 ? 0 : s > n ? m : cw->first[s]];
+	return (int32_t)(i * 64 + __builtin_ctzll(v));
+}
 
-		best_right = v < best_right ? v : best_right;
+/* The windows, in order, need at least as many differences as the greedy
+ * stabbing of them counts: it picks the first window, then the first that
+ * starts after the last pick ends (x' >= x + k + w - 1, all windows being
+ * that long), and so on; picks 0..P-1, window i spanning [lo_i, hi_i].
+ * G(a), the picks starting before a, is the greedy count of the windows
+ * starting before a (a prefix of them is stabbed by the same picks).
+ * Clipping a bases on the left and b on the right leaves at least
+ * G(n - b - (k + w - 1) + 1) - G(a) differences among the windows
+ * between (a window set's greedy count is at most that of a part plus
+ * that of the rest), so
+ *   d = min_a [a x match + (a > 0) clip5 - brk G(a)]
+ *     + min_b [b x match + (b > 0) clip3 + brk G(n - b - k - w + 2)],
+ * a, b in 0..n (G of a start <= 0: 0), and the bound is perfect - d.
+ * Each term is constant in its G and clip bonus on pieces of a (of b) and
+ * grows with a (with b) inside a piece (match > 0), so its least value is
+ * at a piece's first value: a = 0, a = 1 and a = lo_i + 1 (G = i + 1); b =
+ * 0, b = 1 and b = n - hi_i (pick j counts for b iff b <= n - 1 - hi_j: P
+ * at b = 0, i at b = n - hi_i).  a = 1 is lo_0 + 1 when lo_0 = 0, else it
+ * costs match + clip5 > 0, a = 0's cost, and b = 1 likewise (ctx.c: match
+ * >= 1, clip bonuses >= 0): only a = 0, b = 0 and the picks' remain. */
+int32_t sm_bound_score(const uint64_t *ok, int k, int w, int32_t n, const sm_score_t *sc,
+		       int64_t brk)
+{
+	const int64_t a1 = sc->match + sc->clip5, b1 = sc->match + sc->clip3;
+	int64_t left = 0, right = INT64_MAX, d;   /* left: a = 0 */
+	int32_t picks = 0;
+
+	for (int32_t x = next_window(ok, k - 1, n); x < n; x = next_window(ok, x + k + w - 1, n)) {
+		int64_t l = (int64_t)(x - k + 1) * sc->match + a1 - brk * (picks + 1);
+		int64_t r = (int64_t)(n - x - w) * sc->match + b1 + brk * picks;
+
+		left = l < left ? l : left;
+		right = r < right ? r : right;
+		picks++;
 	}
-	d = best_left + best_right;
+	if (brk * picks < right)   /* b = 0 */
+		right = brk * picks;
+	d = left + right;
 	if (d < 0)
 		d = 0;
 	return (int32_t)(sm_best_possible(sc, n) - d);
@@ -911,10 +920,9 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->tmp);
 	free(cw->stamp);
 	free(cw->mark);
-	free(cw->sum_mark);
 	free(cw->sum_amb);
-	free(cw->first);
-	free(cw->greedy);
+	free(cw->ok);
+	free(cw->ok_cl);
 	free(cw->cl_at);
 	free(cw->cl_contig);
 	free(cw->cand);
@@ -925,33 +933,32 @@ static void complete_ws_free(complete_ws_t *cw)
 /* Room for a read of length n in cw.  0 or -1 when out of memory. */
 static int complete_ws_reserve(complete_ws_t *cw, int32_t n)
 {
-	int64_t m = n + 2;
+	int64_t m = n + 2, words = SM_BOUND_WORDS(m);
 
 	if (m <= cw->cap_n)
 		return 0;
 	free(cw->stamp);
 	free(cw->mark);
-	free(cw->sum_mark);
 	free(cw->sum_amb);
-	free(cw->first);
-	free(cw->greedy);
+	free(cw->ok);
+	free(cw->ok_cl);
 	cw->stamp = malloc((size_t)m * sizeof *cw->stamp);
 	cw->mark = malloc((size_t)m);
-	cw->sum_mark = malloc((size_t)m * sizeof *cw->sum_mark);
 	cw->sum_amb = malloc((size_t)m * sizeof *cw->sum_amb);
-	cw->first = malloc((size_t)m * sizeof *cw->first);
-	cw->greedy = malloc((size_t)m * sizeof *cw->greedy);
+	cw->ok = malloc((size_t)words * sizeof *cw->ok);
+	cw->ok_cl = malloc((size_t)words * sizeof *cw->ok_cl);
 	cw->cap_n = 0;
-	if (!cw->stamp || !cw->mark || !cw->sum_mark || !cw->sum_amb || !cw->first || !cw->greedy)
+	if (!cw->stamp || !cw->mark || !cw->sum_amb || !cw->ok || !cw->ok_cl)
 		return -1;
 	cw->cap_n = m;
 	return 0;
 }
 
 /* Marks in cw->mark the read positions of the minimizers s->mini[0..n_mini)
- * (looked up) with more than max_occ occurrences, the skipped ones;
- * returns their number. */
-static int32_t mark_skipped(sm_seeder_t *s, int64_t n_mini, int32_t n, int64_t max_occ)
+ * (looked up) with more than max_occ occurrences, the skipped ones, and
+ * sets cw->ok from them (cw->sum_amb set); returns their number. */
+static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
+			    int64_t max_occ)
 {
 	int32_t skipped = 0;
 
@@ -961,6 +968,7 @@ static int32_t mark_skipped(sm_seeder_t *s, int64_t n_mini, int32_t n, int64_t m
 			s->cw->mark[s->mini[t].pos] = 1;
 			skipped++;
 		}
+	sm_bound_windows(idx->k, idx->w, n, s->cw->mark, s->cw->sum_amb, s->cw->ok);
 	return skipped;
 }
 
@@ -993,22 +1001,20 @@ static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mi
 	return n_hit;
 }
 
-/* score_bound() of the read with the skipped k-mers' marks (cw->mark) plus
- * those of hits hit[from..to) (read positions), marks restored after. */
+/* sm_bound_score() of the read with the k-mers of cw->mark (cw->ok) and
+ * those of hits hit[from..to) (read positions) supporting. */
 static int32_t bound_with(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc,
 			  int32_t n, int64_t brk, int64_t from, int64_t to)
 {
-	int32_t bound;
+	const uint64_t *ok = cw->ok;
 
-	for (int64_t t = from; t < to; t++)
-		cw->mark[cw->hit[t] & QHIT_POS_MASK] |= 2;
-	cw->sum_mark[0] = 0;
-	for (int32_t i = 0; i < n; i++)
-		cw->sum_mark[i + 1] = cw->sum_mark[i] + (cw->mark[i] != 0);
-	bound = score_bound(cw, idx, sc, n, brk);
-	for (int64_t t = from; t < to; t++)
-		cw->mark[cw->hit[t] & QHIT_POS_MASK] &= 1;
-	return bound;
+	if (from < to) {
+		memcpy(cw->ok_cl, cw->ok, (size_t)SM_BOUND_WORDS(n) * sizeof *cw->ok);
+		for (int64_t t = from; t < to; t++)
+			sm_bound_support(cw->ok_cl, idx->w, (int32_t)(cw->hit[t] & QHIT_POS_MASK));
+		ok = cw->ok_cl;
+	}
+	return sm_bound_score(ok, idx->k, idx->w, n, sc, brk);
 }
 
 /* The window of cluster c of contig `contig` (its hits' contig: a cluster
@@ -1082,7 +1088,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * by themselves: then only the floor - 1 most frequent stay skipped
 	 * (fewer than a better locus needs, so none hides among them alone),
 	 * up to SM_SEED_MAX_HITS hits in all. */
-	skipped = mark_skipped(s, n_mini, n, max_occ);
+	skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 	if (skipped >= floor && bound_with(cw, idx, sc, n, brk, 0, 0) > best) {
 		int64_t keep = 0;
 
@@ -1097,7 +1103,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			keep += cw->occ_sorted[t];
 		if (keep <= SM_SEED_MAX_HITS) {
 			max_occ = floor - 1 < n_mini ? cw->occ_sorted[floor - 1] : 0;
-			skipped = mark_skipped(s, n_mini, n, max_occ);
+			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 		}
 	}
 	n_hit = collect_qhits(s, idx, n_mini, n, max_occ);
@@ -1151,7 +1157,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		cw->cl_at[n_cl] = n_hit;
 	/* Candidates: clusters not inside a window scanned already whose
 	 * support (with the skipped k-mers) reaches the floor and whose
-	 * score_bound beats `best` (it cannot when base + brk x votes does
+	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
 	 * not). */
 	for (int64_t t = 0; t < n_cl; t++) {
 		cand_cl_t x;
@@ -1222,7 +1228,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		return !window_at_contig_end(ref, win, n_win);
 	/* Only skipped k-mers and at most `dropped` hits can support a locus
 	 * outside the windows: bound its objective by the skipped k-mers'
-	 * read positions (score_bound), plus brk for each hit (as in
+	 * read positions (sm_bound_score), plus brk for each hit (as in
 	 * sm_seed_complete). */
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
 		return -1;
@@ -1234,6 +1240,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		cw->sum_amb[i + 1] = cw->sum_amb[i] + (read[i] >= SM_BASE_N);
 		cw->mark[i] = left->skipped > 0 && skip[i];
 	}
+	sm_bound_windows(idx->k, idx->w, n, cw->mark, cw->sum_amb, cw->ok);
 	if (bound_with(cw, idx, sc, n, brk, 0, 0) + brk * left->dropped > best)
 		return 0;
 	return !window_at_contig_end(ref, win, n_win);

@@ -15,6 +15,7 @@
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
+#include "mapper/seed_impl.h"
 
 #define GENOME 60000
 #define N_READS 300
@@ -335,6 +336,112 @@ static void test_near_copies(void)
 	sm_seeder_destroy(s);
 }
 
+/* The completion's score bound as the support lemma states it (seed.h),
+ * with interval tables over every read position: the windows of k + w - 1
+ * bases whose w k-mer ends carry no mark (supporting k-mer) and that hold
+ * no ambiguous base (amb[i] != 0), by start; their greedy stabbing counts
+ * for every prefix; each left clip a and right clip b charged as
+ * sm_bound_score's comment says, every a and b tried. */
+static int32_t oracle_bound(int k, int w, int32_t n, const uint8_t *mark, const uint8_t *amb,
+			    const sm_score_t *sc, int64_t brk)
+{
+	int32_t *first = malloc((size_t)(n + 2) * sizeof *first);
+	int32_t *greedy = malloc((size_t)(n + 2) * sizeof *greedy);
+	int32_t m = 0, count = 0, last = -1;
+	int64_t best_left = INT64_MAX, best_right = INT64_MAX, d;
+
+	greedy[0] = 0;
+	for (int32_t a = 0; a <= n; a++)
+		first[a] = -1;
+	for (int32_t x = k - 1; x + w - 1 < n; x++) {
+		int32_t lo = x - k + 1, hi = x + w - 1, bad = 0;
+
+		for (int32_t i = x; i <= hi; i++)
+			bad |= mark[i];
+		for (int32_t i = lo; i <= hi; i++)
+			bad |= amb[i];
+		if (bad)
+			continue;
+		if (lo > last) {
+			count++;
+			last = hi;
+		}
+		first[lo] = m++;
+		greedy[m] = count;
+	}
+	for (int32_t a = n, next = m; a >= 0; a--) {
+		if (a < n && first[a] >= 0)
+			next = first[a];
+		first[a] = next;
+	}
+	for (int32_t a = 0; a <= n; a++) {
+		int64_t v = (int64_t)a * sc->match + (a > 0 ? sc->clip5 : 0) - brk * greedy[first[a]];
+
+		best_left = v < best_left ? v : best_left;
+	}
+	for (int32_t b = 0; b <= n; b++) {
+		int32_t s = n - b - (k + w - 1) + 1;
+		int64_t v = (int64_t)b * sc->match + (b > 0 ? sc->clip3 : 0) +
+			    brk * greedy[s <= 0 ? 0 : s > n ? m : first[s]];
+
+		best_right = v < best_right ? v : best_right;
+	}
+	free(first);
+	free(greedy);
+	d = best_left + best_right;
+	return (int32_t)(sm_best_possible(sc, n) - (d < 0 ? 0 : d));
+}
+
+/* sm_bound_windows + sm_bound_support + sm_bound_score against the oracle:
+ * random marks (sparse to dense, some in runs), ambiguous bases, scores
+ * and lemma windows, read lengths around the word size and the window
+ * length; a cluster's marks added to the skipped ones, as bound_with adds
+ * them. */
+static void test_bound(void)
+{
+	static const int kw[][2] = { { 15, 10 }, { 5, 3 }, { 21, 11 }, { 1, 1 }, { 9, 70 }, { 31, 40 } };
+	static const int32_t lens[] = { 0, 1, 2, 23, 24, 25, 31, 33, 63, 64, 65, 100, 127, 128,
+					129, 150, 250, 301 };
+	int cases = 0, agree = 0;
+
+	for (int c = 0; c < 6000; c++) {
+		int k = kw[c % 6][0], w = kw[c % 6][1];
+		int32_t n = lens[rnd(sizeof lens / sizeof *lens)];
+		sm_score_t sc = { 1 + (int32_t)rnd(3), 1 + (int32_t)rnd(6), (int32_t)rnd(8),
+				  1 + (int32_t)rnd(3), (int32_t)rnd(3) * 5, (int32_t)rnd(3) * 5 };
+		int64_t brk = 1 + rnd(16);
+		uint32_t dens = rnd(5), amb_dens = rnd(4);
+		uint8_t base[302], all[302], amb[302];
+		int32_t sum_amb[303], hits[64], n_hits = (int32_t)rnd(12);
+		uint64_t ok[SM_BOUND_WORDS(302)], ok_cl[SM_BOUND_WORDS(302)];
+
+		sum_amb[0] = 0;
+		for (int32_t i = 0; i < n; i++) {
+			/* dens 0: none; else about 1 in 2^(6 - dens), in runs when odd */
+			base[i] = dens > 0 && rnd(1u << (6 - dens)) == 0;
+			if (dens % 2 && i > 0 && base[i - 1] && rnd(2))
+				base[i] = 1;
+			amb[i] = amb_dens == 3 && rnd(64) == 0;
+			sum_amb[i + 1] = sum_amb[i] + amb[i];
+			all[i] = base[i];
+		}
+		for (int32_t h = 0; h < n_hits && n > 0; h++) {
+			hits[h] = (int32_t)rnd((uint32_t)n);
+			all[hits[h]] = 1;
+		}
+		sm_bound_windows(k, w, n, base, sum_amb, ok);
+		cases++;
+		agree += sm_bound_score(ok, k, w, n, &sc, brk) == oracle_bound(k, w, n, base, amb, &sc, brk);
+		memcpy(ok_cl, ok, sizeof ok);
+		for (int32_t h = 0; h < n_hits && n > 0; h++)
+			sm_bound_support(ok_cl, w, hits[h]);
+		cases++;
+		agree += sm_bound_score(ok_cl, k, w, n, &sc, brk) == oracle_bound(k, w, n, all, amb, &sc, brk);
+	}
+	CHECK(agree == cases, "completion bound: %d of %d random cases as the interval-table oracle",
+	      agree, cases);
+}
+
 int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
@@ -347,6 +454,7 @@ int main(void)
 	sm_index_t *idx;
 	int eligible = 0, found = 0, mapped_back = 1;
 	unit_begin("seed");
+	test_bound();
 	test_near_copies();
 	memset(ws, 0, sizeof ws);
 	unit_seed(0x2545F4914F6CDD1Dull);
