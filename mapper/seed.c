@@ -760,6 +760,7 @@ typedef struct {
 	sm_cluster_t c;
 	int32_t contig;
 	int32_t bound;
+	int64_t at;   /* the cluster's place among the read's */
 } cand_cl_t;
 
 /* Completion workspace (sm_seeder_t's cw). */
@@ -1043,14 +1044,51 @@ static int scanned_already(const sm_window_t *x, const sm_window_t *done, int32_
 	return 0;
 }
 
-/* Candidates best first: higher bound, then sm_cluster_before (support). */
+/* 1 if candidate x ranks before y: higher bound, then sm_cluster_before
+ * (support), then the earlier cluster (a total order: what a stable sort
+ * of the clusters in their order by the first two leaves). */
+static int cand_before(const cand_cl_t *x, const cand_cl_t *y)
+{
+	if (x->bound != y->bound)
+		return x->bound > y->bound;
+	if (sm_cluster_before(&x->c, &y->c) || sm_cluster_before(&y->c, &x->c))
+		return sm_cluster_before(&x->c, &y->c);
+	return x->at < y->at;
+}
+
+/* Candidates best first (cand_before). */
 static int cmp_cand(const void *a, const void *b)
 {
-	const cand_cl_t *x = a, *y = b;
+	return cand_before(a, b) ? -1 : cand_before(b, a) ? 1 : 0;
+}
 
-	if (x->bound != y->bound)
-		return x->bound > y->bound ? -1 : 1;
-	return sm_cluster_before(&x->c, &y->c) ? -1 : sm_cluster_before(&y->c, &x->c) ? 1 : 0;
+/* Offers x to h[0..*n), a heap of the best `top` candidates offered
+ * (cand_before) whose root h[0] ranks last. */
+static void cand_offer(cand_cl_t *h, int64_t *n, int64_t top, const cand_cl_t *x)
+{
+	int64_t i;
+
+	if (*n < top) {   /* sift up from a new leaf */
+		for (i = (*n)++; i > 0 && cand_before(&h[(i - 1) / 2], x); i = (i - 1) / 2)
+			h[i] = h[(i - 1) / 2];
+		h[i] = *x;
+		return;
+	}
+	if (!cand_before(x, &h[0]))
+		return;
+	for (i = 0;;) {   /* x replaces the root: sift down */
+		int64_t c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && cand_before(&h[c], &h[c + 1]))
+			c++;
+		if (!cand_before(x, &h[c]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = *x;
 }
 
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
@@ -1064,7 +1102,8 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	const int64_t brk = break_cost(idx, sc);
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
-	int64_t n_hit, n_cl = 0, n_cand = 0, kept, max_occ = opt->max_occ;
+	const int64_t top = (int64_t)opt->max_windows + 1;
+	int64_t n_hit, n_cl = 0, n_top = 0, kept, max_occ = opt->max_occ;
 	int32_t skipped = 0, floor, base;
 	complete_ws_t *cw;
 
@@ -1158,27 +1197,36 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	/* Candidates: clusters not inside a window scanned already whose
 	 * support (with the skipped k-mers) reaches the floor and whose
 	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
-	 * not). */
+	 * not).  Only the first max_windows + 1 (cand_before) matter: those
+	 * kept, and the best one left out (gap->left).  They are kept in a
+	 * heap, then sorted.  Once it is full, a cluster whose base + brk x
+	 * votes is below the bound of the last one in it is not bounded: its
+	 * own bound is lower, so it ranks after all of them (each supporting
+	 * read position beyond the skipped k-mers' moves the bound by brk at
+	 * most: it removes windows that all hold it, one of a disjoint set at
+	 * most). */
+	if (sm_grow((void **)&cw->cand, &cw->cap_cand, top, sizeof *cw->cand) < 0)
+		goto oom;
 	for (int64_t t = 0; t < n_cl; t++) {
+		const int64_t most = base + brk * s->cl[t].votes;
 		cand_cl_t x;
 		sm_window_t win;
 
-		if (s->cl[t].votes + skipped < floor || base + brk * s->cl[t].votes <= best ||
+		if (s->cl[t].votes + skipped < floor || most <= best ||
+		    (n_top == top && most < cw->cand[0].bound) ||
 		    !contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
 		    scanned_already(&win, done, n_done))
 			continue;
 		x.c = s->cl[t];
 		x.contig = cw->cl_contig[t];
 		x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
-		if (x.bound <= best)
-			continue;
-		if (sm_grow((void **)&cw->cand, &cw->cap_cand, n_cand + 1, sizeof *cw->cand) < 0)
-			goto oom;
-		cw->cand[n_cand++] = x;
+		x.at = t;
+		if (x.bound > best)
+			cand_offer(cw->cand, &n_top, top, &x);
 	}
-	qsort(cw->cand, (size_t)n_cand, sizeof *cw->cand, cmp_cand);
-	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
-	if (n_cand > kept && cw->cand[kept].bound > gap->left)
+	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
+	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
+	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
 	if (sm_grow((void **)&w->win, &w->cap_win, kept + n_done, sizeof *w->win) < 0)
 		goto oom;
