@@ -735,23 +735,78 @@ void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, 
 
 /* Completion (sm_seed_complete).  A hit of the completion pass carries the
  * read position of its k-mer, so that a cluster's support is known k-mer by
- * k-mer: bit 63 the strand, bits QHIT_POS_BITS..62 the diagonal plus
- * QHIT_DIAG_BIAS, bits 0..QHIT_POS_BITS-1 the read position of the k-mer's
- * last base (< SM_MAX_READ_LEN_LIMIT, cli.h).  Sorted as integers they come
- * by strand, then diagonal. */
+ * k-mer: bits QHIT_POS_BITS..63 its strand and diagonal as one number,
+ * diagonal + bias + strand x span (qhit_key_t), bits 0..QHIT_POS_BITS-1
+ * the read position of the k-mer's last base (< SM_MAX_READ_LEN_LIMIT,
+ * cli.h).  Sorted as integers they come by strand, then diagonal. */
 #define QHIT_POS_BITS 20
-#define QHIT_DIAG_BIAS ((int64_t)1 << 41)
 #define QHIT_POS_MASK (((uint64_t)1 << QHIT_POS_BITS) - 1)
 
-static uint64_t qhit_pack(int32_t strand, int64_t diag, int64_t qpos)
+/* A read's diagonals (either strand: g - qpos, or g - (n - qpos + k - 2)
+ * with k - 1 <= qpos < n, for reference positions 0 <= g < total) lie in
+ * [1 - n, total): bias = n makes them positive, span = total + n puts
+ * strand 1's after strand 0's, and 2 x span < 2^(64 - QHIT_POS_BITS) for
+ * any reference of less than 2^42 bases. */
+typedef struct {
+	int64_t bias, span;
+} qhit_key_t;
+
+static uint64_t qhit_pack(const qhit_key_t *q, int32_t strand, int64_t diag, int64_t qpos)
 {
-	return (uint64_t)strand << HIT_STRAND_SHIFT |
-	       (uint64_t)(diag + QHIT_DIAG_BIAS) << QHIT_POS_BITS | (uint64_t)qpos;
+	return (uint64_t)(diag + q->bias + strand * q->span) << QHIT_POS_BITS | (uint64_t)qpos;
 }
 
-static int64_t qhit_diag(uint64_t h)
+static int32_t qhit_strand(const qhit_key_t *q, uint64_t h)
 {
-	return (int64_t)((h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) >> QHIT_POS_BITS) - QHIT_DIAG_BIAS;
+	return (int64_t)(h >> QHIT_POS_BITS) >= q->span;
+}
+
+static int64_t qhit_diag(const qhit_key_t *q, uint64_t h)
+{
+	int64_t v = (int64_t)(h >> QHIT_POS_BITS);
+
+	return v - q->bias - (v >= q->span ? q->span : 0);
+}
+
+/* Digits of sort_qhits' radix passes have at most this many bits. */
+#define QHIT_DIGIT_BITS 11
+
+/* Sorts the completion's hits h[0..n) by strand, then diagonal (tmp: room
+ * for n), by radix over the bits of their strand-and-diagonal number
+ * (below 2 x q->span) only, at most QHIT_DIGIT_BITS a pass (3 passes for a
+ * 63 Mbp reference, against the 6 bytes of a hit that vary).  Within a
+ * diagonal the read positions stay unsorted: nothing reads that order (a
+ * cluster's votes and bound depend on the set of its read positions).
+ * Returns 0 when the sorted hits are in h, 1 when they are in tmp. */
+static int sort_qhits(const qhit_key_t *q, uint64_t *h, uint64_t *tmp, int64_t n)
+{
+	int64_t count[1 << QHIT_DIGIT_BITS];
+	uint64_t *src = h, *dst = tmp, *swap;
+	int bits = 0, passes, width;
+
+	while ((uint64_t)(2 * q->span - 1) >> bits)
+		bits++;
+	passes = (bits + QHIT_DIGIT_BITS - 1) / QHIT_DIGIT_BITS;
+	width = passes ? (bits + passes - 1) / passes : 0;
+	for (int p = 0; p < passes; p++) {
+		const int shift = QHIT_POS_BITS + p * width;
+		const uint64_t mask = ((uint64_t)1 << width) - 1;
+		int64_t at = 0;
+
+		memset(count, 0, ((size_t)1 << width) * sizeof *count);
+		for (int64_t t = 0; t < n; t++)
+			count[src[t] >> shift & mask]++;
+		for (uint64_t v = 0; v <= mask; v++) {
+			int64_t c = count[v];
+
+			count[v] = at;
+			at += c;
+		}
+		for (int64_t t = 0; t < n; t++)
+			dst[count[src[t] >> shift & mask]++] = src[t];
+		swap = src, src = dst, dst = swap;
+	}
+	return src != h;
 }
 
 /* A candidate of the completion pass: a cluster (votes: its support) and
@@ -818,15 +873,10 @@ int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int ban
 	return (int32_t)((need + idx->w - 1) / idx->w);
 }
 
-/* The least a difference costs per window of the support lemma that it
- * breaks (sm_bound_score): a mismatch or a deletion breaks the windows that
- * hold it; an insertion of l bases (gap_open + l x (gap_ext + match))
- * breaks two disjoint windows with 2 bases, m > 2 only with at least
- * (m - 2) x (k + w - 1) + 2. */
-static int64_t break_cost(const sm_index_t *idx, const sm_score_t *sc)
+int64_t sm_bound_break_cost(int k, int w, const sm_score_t *sc)
 {
 	int64_t a = sc->match, c = a + sc->mismatch, ins = sc->gap_ext + a;
-	int64_t span = idx->k + idx->w - 1;
+	int64_t span = k + w - 1;
 
 	if (sc->gap_open + sc->gap_ext < c)
 		c = sc->gap_open + sc->gap_ext;
@@ -976,8 +1026,8 @@ static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_min
 /* Collects into cw->hit the hits of minimizers s->mini[0..n_mini) (looked
  * up) with at most max_occ occurrences.  Returns the hit count or -1 when
  * out of memory. */
-static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
-			     int64_t max_occ)
+static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, const qhit_key_t *q,
+			     int64_t n_mini, int32_t n, int64_t max_occ)
 {
 	complete_ws_t *cw = s->cw;
 	int64_t n_hit = 0;
@@ -995,7 +1045,7 @@ static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mi
 			int64_t g = pos[u] >> 1;
 			int32_t strand = (int32_t)((pos[u] & 1) ^ m->strand);
 
-			cw->hit[n_hit++] = qhit_pack(strand, strand ? g - (n - m->pos + idx->k - 2) :
+			cw->hit[n_hit++] = qhit_pack(q, strand, strand ? g - (n - m->pos + idx->k - 2) :
 						     g - m->pos, m->pos);
 		}
 	}
@@ -1100,9 +1150,13 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * fall in one cluster (sorted, its diagonals step by at most a gap). */
 	const int64_t band = sm_reach(sc, n);
 	const int64_t margin = sm_reach(sc, n) + opt->band;
-	const int64_t brk = break_cost(idx, sc);
-	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
+	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
 	const int64_t top = (int64_t)opt->max_windows + 1;
+	const qhit_key_t q = { n, ref->total + n };
+	const int multi = ref->n_contig > 1;
+	sm_cluster_t cur = { 0, 0, 0, 0 };
+	int32_t cur_contig = 0;
+	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
 	int64_t n_hit, n_cl = 0, n_top = 0, kept, max_occ = opt->max_occ;
 	int32_t skipped = 0, floor, base;
 	complete_ws_t *cw;
@@ -1145,7 +1199,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 		}
 	}
-	n_hit = collect_qhits(s, idx, n_mini, n, max_occ);
+	n_hit = collect_qhits(s, idx, &q, n_mini, n, max_occ);
 	if (n_hit < 0)
 		goto oom;
 	/* The bound of a locus supported by the skipped k-mers alone; each
@@ -1157,7 +1211,13 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	if (n_hit >= HIT_RADIX_MIN) {
 		if (sm_grow((void **)&cw->tmp, &cw->cap_tmp, n_hit, sizeof *cw->tmp) < 0)
 			goto oom;
-		sm_radix_sort_u64(cw->hit, cw->tmp, n_hit);
+		if (sort_qhits(&q, cw->hit, cw->tmp, n_hit)) {   /* trade the buffers */
+			uint64_t *h = cw->hit;
+			int64_t cap = cw->cap_hit;
+
+			cw->hit = cw->tmp, cw->cap_hit = cw->cap_tmp;
+			cw->tmp = h, cw->cap_tmp = cap;
+		}
 	} else {
 		sort_hits(cw->hit, n_hit);
 	}
@@ -1167,33 +1227,38 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * across contigs (a hit's contig: that of its k-mer's reference
 	 * position); votes: the distinct read k-mers among their hits, which
 	 * start at cl_at[]. */
-	for (int64_t t = 0; t < n_hit; t++) {
-		int32_t strand = hit_strand(cw->hit[t]);
-		int64_t diag = qhit_diag(cw->hit[t]);
-		int64_t qpos = (int64_t)(cw->hit[t] & QHIT_POS_MASK);
-		int64_t g = strand ? diag + n - qpos + idx->k - 2 : diag + qpos;
-		int32_t contig = ref->n_contig > 1 ? sm_offset_find(ref->offset, ref->n_contig, g) : 0;
-		sm_cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
+	for (int64_t t = 0; t < n_hit; t++) {   /* cur: cluster n_cl - 1, stored when closed */
+		const uint64_t h = cw->hit[t];
+		const int32_t strand = qhit_strand(&q, h), qpos = (int32_t)(h & QHIT_POS_MASK);
+		const int64_t diag = qhit_diag(&q, h);
+		int32_t contig = 0;
 
-		if (!c || c->strand != strand || diag - c->hi > band || cw->cl_contig[n_cl - 1] != contig) {
+		if (multi)
+			contig = sm_offset_find(ref->offset, ref->n_contig,
+						strand ? diag + n - qpos + idx->k - 2 : diag + qpos);
+		if (t == 0 || cur.strand != strand || diag - cur.hi > band || cur_contig != contig) {
+			if (t > 0)
+				s->cl[n_cl - 1] = cur;
 			if (sm_grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0 ||
 			    sm_grow((void **)&cw->cl_at, &cw->cap_cl_at, n_cl + 2, sizeof *cw->cl_at) < 0 ||
 			    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_cl + 1,
 				    sizeof *cw->cl_contig) < 0)
 				goto oom;
 			cw->cl_at[n_cl] = t;
-			cw->cl_contig[n_cl] = contig;
-			c = &s->cl[n_cl++];
-			*c = (sm_cluster_t){ diag, diag, strand, 0 };
+			cw->cl_contig[n_cl++] = contig;
+			cur = (sm_cluster_t){ diag, diag, strand, 0 };
+			cur_contig = contig;
 		}
-		c->hi = diag;
+		cur.hi = diag;
 		if (cw->stamp[qpos] != n_cl - 1) {
 			cw->stamp[qpos] = n_cl - 1;
-			c->votes++;
+			cur.votes++;
 		}
 	}
-	if (n_cl > 0)
+	if (n_cl > 0) {
+		s->cl[n_cl - 1] = cur;
 		cw->cl_at[n_cl] = n_hit;
+	}
 	/* Candidates: clusters not inside a window scanned already whose
 	 * support (with the skipped k-mers) reaches the floor and whose
 	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
@@ -1262,7 +1327,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_window_t *win, int32_t n_win, const uint8_t *read, int32_t n,
 		    int32_t best)
 {
-	const int64_t brk = break_cost(idx, sc);
+	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
 	int32_t n_amb = 0, floor;
 	complete_ws_t *cw;
 

@@ -18,6 +18,12 @@
 
 #include "mapper/score.h"
 
+/* The least a difference costs per window that it breaks: a mismatch or a
+ * deletion breaks the windows that hold it; an insertion of l bases
+ * (gap_open + l x (gap_ext + match)) breaks two disjoint windows with 2
+ * bases, m > 2 only with at least (m - 2) x (k + w - 1) + 2. */
+int64_t sm_bound_break_cost(int k, int w, const sm_score_t *sc);
+
 /* Words of a window set for a read of length n. */
 #define SM_BOUND_WORDS(n) (((int64_t)(n) + 63) / 64)
 
@@ -47,11 +53,11 @@ static inline void sm_bound_support(uint64_t *ok, int w, int32_t p)
 
 /* The best objective (scan.h: score plus end bonuses) that an alignment of
  * a read of length n may have at a locus where the windows of ok count
- * (brk: the least a difference costs per window it breaks, seed.c
- * break_cost).  The windows need at least as many differences as a greedy
- * stabbing of them counts (the size of a set of disjoint ones); clipping a
- * bases on the left and b on the right costs (a + b) x match and the bonus
- * of each clipped end, and spares the windows it cuts. */
+ * (brk: the least a difference costs per window it breaks,
+ * sm_bound_break_cost).  The windows need at least as many differences as
+ * a greedy stabbing of them counts (the size of a set of disjoint ones);
+ * clipping a bases on the left and b on the right costs (a + b) x match
+ * and the bonus of each clipped end, and spares the windows it cuts. */
 int32_t sm_bound_score(const uint64_t *ok, int k, int w, int32_t n, const sm_score_t *sc,
 		       int64_t brk);
 
