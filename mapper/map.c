@@ -107,6 +107,8 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 		st->list_jobs[k] += ws->list_jobs[k];
 		st->list_cols[k] += ws->list_cols[k];
 	}
+	st->completed += ws->completed;
+	st->completed_same += ws->completed_same;
 	if (ws->aws) {
 		sm_align_stats_t a = sm_align_ws_stats(ws->aws);
 
@@ -453,15 +455,17 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 }
 
 /* What the second pass does for a read (needs_retry): nothing; the
- * completion pass; seeding again with the relaxed limits (retry_opt), as
- * a read without a hit or under half a perfect score always was, its
- * first windows kept (RESEED_UNSURE: and the read is unsure after); or
- * only the unsure mark (TIE: a perfect read's, SM_UNSURE_RIVAL; COPY: the
- * same for a perfect read with an exact copy out of view, whose XS is then
- * its AS); or only a competitor (NEAR: a perfect read's copy out of view
- * one substitution away, whose score XS becomes). */
-enum { RETRY_NONE, RETRY_COMPLETE, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE, RETRY_TIE,
-       RETRY_COPY, RETRY_NEAR };
+ * completion pass (KEPT, set by complete_reads: one that added no window,
+ * whose first scans, candidates and trace stand); seeding again with the
+ * relaxed limits (retry_opt), as a read without a hit or under half a
+ * perfect score always was, its first windows kept (RESEED_UNSURE: and the
+ * read is unsure after); or only the unsure mark (TIE: a perfect read's,
+ * SM_UNSURE_RIVAL; COPY: the same for a perfect read with an exact copy
+ * out of view, whose XS is then its AS); or only a competitor (NEAR: a
+ * perfect read's copy out of view one substitution away, whose score XS
+ * becomes). */
+enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
+       RETRY_TIE, RETRY_COPY, RETRY_NEAR };
 
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
  * whose first pass left res: their windows (at most `stride` each) in
@@ -502,6 +506,17 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		}
 		if (nw < 0)
 			return -1;
+		/* The same windows as the first pass scanned (none added, the
+		 * same merged into the same): the same scans, so the same
+		 * candidates; they stand, and only ws->seed_gap[t] is new. */
+		if (ws->retry_how[t] == RETRY_COMPLETE && nw == rs->n_win &&
+		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
+			ws->retry_how[t] = RETRY_KEPT;
+		if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE &&
+		    sm_log_get_level() >= SM_LOG_DEBUG) {
+			ws->completed++;
+			ws->completed_same += ws->retry_how[t] == RETRY_KEPT;
+		}
 		if (nw > 0)
 			memcpy(ws->seed_win + (int64_t)t * stride, ws->wref.win,
 			       (size_t)nw * sizeof *ws->seed_win);
@@ -509,7 +524,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	}
 	lay = ws->jobs.spans ? sm_wref_place_windows : sm_wref_set_windows;
 	for (int t = 0; t < n; t++)
-		if (add_window_scans(ctx, ws, t, ws->seed_todo[t], stride, lay) < 0)
+		if (ws->retry_how[t] != RETRY_KEPT &&
+		    add_window_scans(ctx, ws, t, ws->seed_todo[t], stride, lay) < 0)
 			return -1;
 	return 0;
 }
@@ -659,15 +675,19 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				const sm_scan_t *local[SM_STRANDS];
 				res_t *rs = &res[k];
 
-				for (int st = 0; st < SM_STRANDS; st++) {
-					int j = ws->strand_job[SM_STRANDS * k + st];
+				/* KEPT: not scanned again, its first candidates stand (traced). */
+				if (pass == 0 || ws->retry_how[u] != RETRY_KEPT) {
+					for (int st = 0; st < SM_STRANDS; st++) {
+						int j = ws->strand_job[SM_STRANDS * k + st];
 
-					local[st] = j >= 0 ? &jobs->out[j] : NULL;
+						local[st] = j >= 0 ? &jobs->out[j] : NULL;
+					}
+					if (seeded_cands(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k],
+							 ws->seed_win + (int64_t)u * stride[pass],
+							 ws->seed_nwin[u], &ws->wrefs[SM_STRANDS * k], local,
+							 rs) < 0)
+						return -1;
 				}
-				if (seeded_cands(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k],
-						 ws->seed_win + (int64_t)u * stride[pass], ws->seed_nwin[u],
-						 &ws->wrefs[SM_STRANDS * k], local, rs) < 0)
-					return -1;
 				if (pass == 0)
 					rs->left = ws->seed_left[u];
 				if (pass == 1 && !rs->exhaustive &&

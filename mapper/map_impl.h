@@ -259,6 +259,7 @@ struct sm_ctx_s {
 typedef struct {
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
+	int64_t completed, completed_same;  /* completion passes; those that added no window */
 	sm_align_stats_t aln;    /* tracebacks */
 } sm_map_stats_t;
 
@@ -305,6 +306,7 @@ struct sm_tbuf_s {
 	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
+	int64_t completed, completed_same;  /* completion passes; those that added no window */
 };
 
 /* ---- map.c ---- */

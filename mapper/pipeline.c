@@ -635,6 +635,10 @@ static void summary(const pipe_t *p, const counts_t *c)
 		if (ctx->seeded)
 			sm_log(SM_LOG_DEBUG, "scan lists (runs, jobs, reference columns per job): %s",
 			       line);
+		if (st->completed)
+			sm_log(SM_LOG_DEBUG, "completion pass: %lld reads, %lld of them without a "
+			       "window to add (not scanned again)", (long long)st->completed,
+			       (long long)st->completed_same);
 		if (st->aln.calls) {
 			int64_t fills = st->aln.calls - st->aln.ungapped;
 

@@ -7,6 +7,7 @@
 #include "io/log.h"
 #include "mapper/grow.h"
 #include "mapper/radix.h"
+#include "mapper/seed_impl.h"
 
 /* A seed hit, packed so that hits sort by strand then diagonal as plain
  * integers: bit 63 the strand (0: read forward, 1: reverse complement),
@@ -734,23 +735,78 @@ void sm_wref_scan_to_global(const sm_wref_t *w, const sm_scan_t *in, int shift, 
 
 /* Completion (sm_seed_complete).  A hit of the completion pass carries the
  * read position of its k-mer, so that a cluster's support is known k-mer by
- * k-mer: bit 63 the strand, bits QHIT_POS_BITS..62 the diagonal plus
- * QHIT_DIAG_BIAS, bits 0..QHIT_POS_BITS-1 the read position of the k-mer's
- * last base (< SM_MAX_READ_LEN_LIMIT, cli.h).  Sorted as integers they come
- * by strand, then diagonal. */
+ * k-mer: bits QHIT_POS_BITS..63 its strand and diagonal as one number,
+ * diagonal + bias + strand x span (qhit_key_t), bits 0..QHIT_POS_BITS-1
+ * the read position of the k-mer's last base (< SM_MAX_READ_LEN_LIMIT,
+ * cli.h).  Sorted as integers they come by strand, then diagonal. */
 #define QHIT_POS_BITS 20
-#define QHIT_DIAG_BIAS ((int64_t)1 << 41)
 #define QHIT_POS_MASK (((uint64_t)1 << QHIT_POS_BITS) - 1)
 
-static uint64_t qhit_pack(int32_t strand, int64_t diag, int64_t qpos)
+/* A read's diagonals (either strand: g - qpos, or g - (n - qpos + k - 2)
+ * with k - 1 <= qpos < n, for reference positions 0 <= g < total) lie in
+ * [1 - n, total): bias = n makes them positive, span = total + n puts
+ * strand 1's after strand 0's, and 2 x span < 2^(64 - QHIT_POS_BITS) for
+ * any reference of less than 2^42 bases. */
+typedef struct {
+	int64_t bias, span;
+} qhit_key_t;
+
+static uint64_t qhit_pack(const qhit_key_t *q, int32_t strand, int64_t diag, int64_t qpos)
 {
-	return (uint64_t)strand << HIT_STRAND_SHIFT |
-	       (uint64_t)(diag + QHIT_DIAG_BIAS) << QHIT_POS_BITS | (uint64_t)qpos;
+	return (uint64_t)(diag + q->bias + strand * q->span) << QHIT_POS_BITS | (uint64_t)qpos;
 }
 
-static int64_t qhit_diag(uint64_t h)
+static int32_t qhit_strand(const qhit_key_t *q, uint64_t h)
 {
-	return (int64_t)((h & ~((uint64_t)1 << HIT_STRAND_SHIFT)) >> QHIT_POS_BITS) - QHIT_DIAG_BIAS;
+	return (int64_t)(h >> QHIT_POS_BITS) >= q->span;
+}
+
+static int64_t qhit_diag(const qhit_key_t *q, uint64_t h)
+{
+	int64_t v = (int64_t)(h >> QHIT_POS_BITS);
+
+	return v - q->bias - (v >= q->span ? q->span : 0);
+}
+
+/* Digits of sort_qhits' radix passes have at most this many bits. */
+#define QHIT_DIGIT_BITS 11
+
+/* Sorts the completion's hits h[0..n) by strand, then diagonal (tmp: room
+ * for n), by radix over the bits of their strand-and-diagonal number
+ * (below 2 x q->span) only, at most QHIT_DIGIT_BITS a pass (3 passes for a
+ * 63 Mbp reference, against the 6 bytes of a hit that vary).  Within a
+ * diagonal the read positions stay unsorted: nothing reads that order (a
+ * cluster's votes and bound depend on the set of its read positions).
+ * Returns 0 when the sorted hits are in h, 1 when they are in tmp. */
+static int sort_qhits(const qhit_key_t *q, uint64_t *h, uint64_t *tmp, int64_t n)
+{
+	int64_t count[1 << QHIT_DIGIT_BITS];
+	uint64_t *src = h, *dst = tmp, *swap;
+	int bits = 0, passes, width;
+
+	while ((uint64_t)(2 * q->span - 1) >> bits)
+		bits++;
+	passes = (bits + QHIT_DIGIT_BITS - 1) / QHIT_DIGIT_BITS;
+	width = passes ? (bits + passes - 1) / passes : 0;
+	for (int p = 0; p < passes; p++) {
+		const int shift = QHIT_POS_BITS + p * width;
+		const uint64_t mask = ((uint64_t)1 << width) - 1;
+		int64_t at = 0;
+
+		memset(count, 0, ((size_t)1 << width) * sizeof *count);
+		for (int64_t t = 0; t < n; t++)
+			count[src[t] >> shift & mask]++;
+		for (uint64_t v = 0; v <= mask; v++) {
+			int64_t c = count[v];
+
+			count[v] = at;
+			at += c;
+		}
+		for (int64_t t = 0; t < n; t++)
+			dst[count[src[t] >> shift & mask]++] = src[t];
+		swap = src, src = dst, dst = swap;
+	}
+	return src != h;
 }
 
 /* A candidate of the completion pass: a cluster (votes: its support) and
@@ -759,6 +815,7 @@ typedef struct {
 	sm_cluster_t c;
 	int32_t contig;
 	int32_t bound;
+	int64_t at;   /* the cluster's place among the read's */
 } cand_cl_t;
 
 /* Completion workspace (sm_seeder_t's cw). */
@@ -767,9 +824,10 @@ typedef struct complete_ws_s {
 	int64_t cap_hit, cap_tmp;
 	int64_t *stamp;            /* [n] the last cluster that counted each read position */
 	uint8_t *mark;             /* [n] 1: a k-mer ending there supports the locus */
-	int32_t *sum_mark, *sum_amb; /* [n + 1] prefix counts of mark and of ambiguous bases */
-	int32_t *first, *greedy;   /* [n + 2] score_bound's interval tables */
+	int32_t *sum_amb;          /* [n + 1] prefix counts of ambiguous bases */
 	int64_t cap_n;
+	uint64_t *ok, *ok_cl;      /* windows that count (seed_impl.h) with mark's k-mers
+				    * supporting, and with a cluster's too */
 	int64_t *cl_at;            /* first hit of each cluster */
 	int64_t cap_cl_at;
 	int32_t *cl_contig;        /* the contig of each cluster's hits */
@@ -815,15 +873,10 @@ int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int ban
 	return (int32_t)((need + idx->w - 1) / idx->w);
 }
 
-/* The least a difference costs per window of the support lemma that it
- * breaks (score_bound): a mismatch or a deletion breaks the windows that
- * hold it; an insertion of l bases (gap_open + l x (gap_ext + match))
- * breaks two disjoint windows with 2 bases, m > 2 only with at least
- * (m - 2) x (k + w - 1) + 2. */
-static int64_t break_cost(const sm_index_t *idx, const sm_score_t *sc)
+int64_t sm_bound_break_cost(int k, int w, const sm_score_t *sc)
 {
 	int64_t a = sc->match, c = a + sc->mismatch, ins = sc->gap_ext + a;
-	int64_t span = idx->k + idx->w - 1;
+	int64_t span = k + w - 1;
 
 	if (sc->gap_open + sc->gap_ext < c)
 		c = sc->gap_open + sc->gap_ext;
@@ -834,70 +887,77 @@ static int64_t break_cost(const sm_index_t *idx, const sm_score_t *sc)
 	return c;
 }
 
-/* The best objective (scan.h: the score plus the end bonuses of score.h)
- * an alignment of the read (length n, ambiguous bases
- * counted in cw->sum_amb) may have at a locus where the k-mers ending at
- * the read positions marked in cw->mark (sum_mark: their prefix counts)
- * are the only ones in the index.  The support lemma (seed.h) read
- * backwards: each w consecutive k-mer ends without a mark make a window of
- * k + w - 1 read bases that no exact run of the alignment covers whole, so
- * a difference or a clipped end breaks it.  The windows, in order, need at
- * least as many differences as the greedy stabbing of them counts (the
- * size of a set of disjoint ones); clipping a bases on the left and b on
- * the right costs (a + b) x match and the bonus of each clipped end, and
- * spares the windows it cuts.  Windows
- * over an ambiguous base are left out (it breaks them itself). */
-static int32_t score_bound(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc,
-			   int32_t n, int64_t brk)
+void sm_bound_windows(int k, int w, int32_t n, const uint8_t *mark, const int32_t *sum_amb,
+		      uint64_t *ok)
 {
-	const int k = idx->k, w = idx->w;
-	int32_t m = 0, count = 0, last = -1;
-	int64_t best_left = INT64_MAX, best_right = INT64_MAX, d;
+	int32_t in = 0;   /* marks among the k-mer ends x .. x + w - 1 */
 
-	/* Windows [x - k + 1, x + w - 1] for ends x .. x + w - 1 without a mark,
-	 * by start; first[a]: the first window starting at or after a;
-	 * greedy[j]: the stabbing count of windows 0..j-1. */
-	cw->greedy[0] = 0;
-	for (int32_t a = 0; a <= n; a++)
-		cw->first[a] = -1;
+	memset(ok, 0, (size_t)SM_BOUND_WORDS(n) * sizeof *ok);
+	for (int32_t i = k - 1; i < k + w - 2 && i < n; i++)
+		in += mark[i] != 0;
 	for (int32_t x = k - 1; x + w - 1 < n; x++) {
-		int32_t lo = x - k + 1, hi = x + w - 1;
+		in += mark[x + w - 1] != 0;
+		if (in == 0 && sum_amb[x + w] - sum_amb[x - k + 1] == 0)
+			ok[x >> 6] |= (uint64_t)1 << (x & 63);
+		in -= mark[x] != 0;
+	}
+}
 
-		if (cw->sum_mark[hi + 1] - cw->sum_mark[x] != 0 ||
-		    cw->sum_amb[hi + 1] - cw->sum_amb[lo] != 0)
-			continue;
-		/* Window m starts at lo: first[] of the starts up to lo. */
-		if (lo > last) {   /* a new point at the window's end */
-			count++;
-			last = hi;
-		}
-		cw->first[lo] = m;   /* windows start at distinct positions */
-		m++;
-		cw->greedy[m] = count;
-	}
-	/* first[a] for every a: the next window at or after a (m: none). */
-	for (int32_t a = n, next = m; a >= 0; a--) {
-		if (a < n && cw->first[a] >= 0)
-			next = cw->first[a];
-		cw->first[a] = next;
-	}
-	/* Left clip a: the windows from first[a] on count, from greedy[first[a]];
-	 * right clip b: the windows ending at or before n - 1 - b, i.e. starting
-	 * at or before n - b - (k + w - 1): greedy[first[that + 1]]. */
-	for (int32_t a = 0; a <= n; a++) {
-		int64_t v = (int64_t)a * sc->match + (a > 0 ? sc->clip5 : 0) -
-			    brk * cw->greedy[cw->first[a]];
+/* The first window of ok at or after x, n if none (ok has none past n). */
+static inline int32_t next_window(const uint64_t *ok, int32_t x, int32_t n)
+{
+	int64_t i = x >> 6, words = SM_BOUND_WORDS(n);
+	uint64_t v;
 
-		best_left = v < best_left ? v : best_left;
+	if (x >= n)
+		return n;
+	v = ok[i] & ~(uint64_t)0 << (x & 63);
+	while (!v) {
+		if (++i >= words)
+			return n;
+		v = ok[i];
 	}
-	for (int32_t b = 0; b <= n; b++) {
-		int32_t s = n - b - (k + w - 1) + 1;   /* windows start before s */
-		int64_t v = (int64_t)b * sc->match + (b > 0 ? sc->clip3 : 0) +
-			    brk * cw->greedy[s <= 0 ? 0 : s > n ? m : cw->first[s]];
+	return (int32_t)(i * 64 + __builtin_ctzll(v));
+}
 
-		best_right = v < best_right ? v : best_right;
+/* The windows, in order, need at least as many differences as the greedy
+ * stabbing of them counts: it picks the first window, then the first that
+ * starts after the last pick ends (x' >= x + k + w - 1, all windows being
+ * that long), and so on; picks 0..P-1, window i spanning [lo_i, hi_i].
+ * G(a), the picks starting before a, is the greedy count of the windows
+ * starting before a (a prefix of them is stabbed by the same picks).
+ * Clipping a bases on the left and b on the right leaves at least
+ * G(n - b - (k + w - 1) + 1) - G(a) differences among the windows
+ * between (a window set's greedy count is at most that of a part plus
+ * that of the rest), so
+ *   d = min_a [a x match + (a > 0) clip5 - brk G(a)]
+ *     + min_b [b x match + (b > 0) clip3 + brk G(n - b - k - w + 2)],
+ * a, b in 0..n (G of a start <= 0: 0), and the bound is perfect - d.
+ * Each term is constant in its G and clip bonus on pieces of a (of b) and
+ * grows with a (with b) inside a piece (match > 0), so its least value is
+ * at a piece's first value: a = 0, a = 1 and a = lo_i + 1 (G = i + 1); b =
+ * 0, b = 1 and b = n - hi_i (pick j counts for b iff b <= n - 1 - hi_j: P
+ * at b = 0, i at b = n - hi_i).  a = 1 is lo_0 + 1 when lo_0 = 0, else it
+ * costs match + clip5 > 0, a = 0's cost, and b = 1 likewise (ctx.c: match
+ * >= 1, clip bonuses >= 0): only a = 0, b = 0 and the picks' remain. */
+int32_t sm_bound_score(const uint64_t *ok, int k, int w, int32_t n, const sm_score_t *sc,
+		       int64_t brk)
+{
+	const int64_t a1 = sc->match + sc->clip5, b1 = sc->match + sc->clip3;
+	int64_t left = 0, right = INT64_MAX, d;   /* left: a = 0 */
+	int32_t picks = 0;
+
+	for (int32_t x = next_window(ok, k - 1, n); x < n; x = next_window(ok, x + k + w - 1, n)) {
+		int64_t l = (int64_t)(x - k + 1) * sc->match + a1 - brk * (picks + 1);
+		int64_t r = (int64_t)(n - x - w) * sc->match + b1 + brk * picks;
+
+		left = l < left ? l : left;
+		right = r < right ? r : right;
+		picks++;
 	}
-	d = best_left + best_right;
+	if (brk * picks < right)   /* b = 0 */
+		right = brk * picks;
+	d = left + right;
 	if (d < 0)
 		d = 0;
 	return (int32_t)(sm_best_possible(sc, n) - d);
@@ -911,10 +971,9 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->tmp);
 	free(cw->stamp);
 	free(cw->mark);
-	free(cw->sum_mark);
 	free(cw->sum_amb);
-	free(cw->first);
-	free(cw->greedy);
+	free(cw->ok);
+	free(cw->ok_cl);
 	free(cw->cl_at);
 	free(cw->cl_contig);
 	free(cw->cand);
@@ -925,33 +984,32 @@ static void complete_ws_free(complete_ws_t *cw)
 /* Room for a read of length n in cw.  0 or -1 when out of memory. */
 static int complete_ws_reserve(complete_ws_t *cw, int32_t n)
 {
-	int64_t m = n + 2;
+	int64_t m = n + 2, words = SM_BOUND_WORDS(m);
 
 	if (m <= cw->cap_n)
 		return 0;
 	free(cw->stamp);
 	free(cw->mark);
-	free(cw->sum_mark);
 	free(cw->sum_amb);
-	free(cw->first);
-	free(cw->greedy);
+	free(cw->ok);
+	free(cw->ok_cl);
 	cw->stamp = malloc((size_t)m * sizeof *cw->stamp);
 	cw->mark = malloc((size_t)m);
-	cw->sum_mark = malloc((size_t)m * sizeof *cw->sum_mark);
 	cw->sum_amb = malloc((size_t)m * sizeof *cw->sum_amb);
-	cw->first = malloc((size_t)m * sizeof *cw->first);
-	cw->greedy = malloc((size_t)m * sizeof *cw->greedy);
+	cw->ok = malloc((size_t)words * sizeof *cw->ok);
+	cw->ok_cl = malloc((size_t)words * sizeof *cw->ok_cl);
 	cw->cap_n = 0;
-	if (!cw->stamp || !cw->mark || !cw->sum_mark || !cw->sum_amb || !cw->first || !cw->greedy)
+	if (!cw->stamp || !cw->mark || !cw->sum_amb || !cw->ok || !cw->ok_cl)
 		return -1;
 	cw->cap_n = m;
 	return 0;
 }
 
 /* Marks in cw->mark the read positions of the minimizers s->mini[0..n_mini)
- * (looked up) with more than max_occ occurrences, the skipped ones;
- * returns their number. */
-static int32_t mark_skipped(sm_seeder_t *s, int64_t n_mini, int32_t n, int64_t max_occ)
+ * (looked up) with more than max_occ occurrences, the skipped ones, and
+ * sets cw->ok from them (cw->sum_amb set); returns their number. */
+static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
+			    int64_t max_occ)
 {
 	int32_t skipped = 0;
 
@@ -961,14 +1019,15 @@ static int32_t mark_skipped(sm_seeder_t *s, int64_t n_mini, int32_t n, int64_t m
 			s->cw->mark[s->mini[t].pos] = 1;
 			skipped++;
 		}
+	sm_bound_windows(idx->k, idx->w, n, s->cw->mark, s->cw->sum_amb, s->cw->ok);
 	return skipped;
 }
 
 /* Collects into cw->hit the hits of minimizers s->mini[0..n_mini) (looked
  * up) with at most max_occ occurrences.  Returns the hit count or -1 when
  * out of memory. */
-static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
-			     int64_t max_occ)
+static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, const qhit_key_t *q,
+			     int64_t n_mini, int32_t n, int64_t max_occ)
 {
 	complete_ws_t *cw = s->cw;
 	int64_t n_hit = 0;
@@ -986,29 +1045,27 @@ static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mi
 			int64_t g = pos[u] >> 1;
 			int32_t strand = (int32_t)((pos[u] & 1) ^ m->strand);
 
-			cw->hit[n_hit++] = qhit_pack(strand, strand ? g - (n - m->pos + idx->k - 2) :
+			cw->hit[n_hit++] = qhit_pack(q, strand, strand ? g - (n - m->pos + idx->k - 2) :
 						     g - m->pos, m->pos);
 		}
 	}
 	return n_hit;
 }
 
-/* score_bound() of the read with the skipped k-mers' marks (cw->mark) plus
- * those of hits hit[from..to) (read positions), marks restored after. */
+/* sm_bound_score() of the read with the k-mers of cw->mark (cw->ok) and
+ * those of hits hit[from..to) (read positions) supporting. */
 static int32_t bound_with(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc,
 			  int32_t n, int64_t brk, int64_t from, int64_t to)
 {
-	int32_t bound;
+	const uint64_t *ok = cw->ok;
 
-	for (int64_t t = from; t < to; t++)
-		cw->mark[cw->hit[t] & QHIT_POS_MASK] |= 2;
-	cw->sum_mark[0] = 0;
-	for (int32_t i = 0; i < n; i++)
-		cw->sum_mark[i + 1] = cw->sum_mark[i] + (cw->mark[i] != 0);
-	bound = score_bound(cw, idx, sc, n, brk);
-	for (int64_t t = from; t < to; t++)
-		cw->mark[cw->hit[t] & QHIT_POS_MASK] &= 1;
-	return bound;
+	if (from < to) {
+		memcpy(cw->ok_cl, cw->ok, (size_t)SM_BOUND_WORDS(n) * sizeof *cw->ok);
+		for (int64_t t = from; t < to; t++)
+			sm_bound_support(cw->ok_cl, idx->w, (int32_t)(cw->hit[t] & QHIT_POS_MASK));
+		ok = cw->ok_cl;
+	}
+	return sm_bound_score(ok, idx->k, idx->w, n, sc, brk);
 }
 
 /* The window of cluster c of contig `contig` (its hits' contig: a cluster
@@ -1037,14 +1094,51 @@ static int scanned_already(const sm_window_t *x, const sm_window_t *done, int32_
 	return 0;
 }
 
-/* Candidates best first: higher bound, then sm_cluster_before (support). */
+/* 1 if candidate x ranks before y: higher bound, then sm_cluster_before
+ * (support), then the earlier cluster (a total order: what a stable sort
+ * of the clusters in their order by the first two leaves). */
+static int cand_before(const cand_cl_t *x, const cand_cl_t *y)
+{
+	if (x->bound != y->bound)
+		return x->bound > y->bound;
+	if (sm_cluster_before(&x->c, &y->c) || sm_cluster_before(&y->c, &x->c))
+		return sm_cluster_before(&x->c, &y->c);
+	return x->at < y->at;
+}
+
+/* Candidates best first (cand_before). */
 static int cmp_cand(const void *a, const void *b)
 {
-	const cand_cl_t *x = a, *y = b;
+	return cand_before(a, b) ? -1 : cand_before(b, a) ? 1 : 0;
+}
 
-	if (x->bound != y->bound)
-		return x->bound > y->bound ? -1 : 1;
-	return sm_cluster_before(&x->c, &y->c) ? -1 : sm_cluster_before(&y->c, &x->c) ? 1 : 0;
+/* Offers x to h[0..*n), a heap of the best `top` candidates offered
+ * (cand_before) whose root h[0] ranks last. */
+static void cand_offer(cand_cl_t *h, int64_t *n, int64_t top, const cand_cl_t *x)
+{
+	int64_t i;
+
+	if (*n < top) {   /* sift up from a new leaf */
+		for (i = (*n)++; i > 0 && cand_before(&h[(i - 1) / 2], x); i = (i - 1) / 2)
+			h[i] = h[(i - 1) / 2];
+		h[i] = *x;
+		return;
+	}
+	if (!cand_before(x, &h[0]))
+		return;
+	for (i = 0;;) {   /* x replaces the root: sift down */
+		int64_t c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && cand_before(&h[c], &h[c + 1]))
+			c++;
+		if (!cand_before(x, &h[c]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = *x;
 }
 
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
@@ -1056,9 +1150,14 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * fall in one cluster (sorted, its diagonals step by at most a gap). */
 	const int64_t band = sm_reach(sc, n);
 	const int64_t margin = sm_reach(sc, n) + opt->band;
-	const int64_t brk = break_cost(idx, sc);
+	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
+	const int64_t top = (int64_t)opt->max_windows + 1;
+	const qhit_key_t q = { n, ref->total + n };
+	const int multi = ref->n_contig > 1;
+	sm_cluster_t cur = { 0, 0, 0, 0 };
+	int32_t cur_contig = 0;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
-	int64_t n_hit, n_cl = 0, n_cand = 0, kept, max_occ = opt->max_occ;
+	int64_t n_hit, n_cl = 0, n_top = 0, kept, max_occ = opt->max_occ;
 	int32_t skipped = 0, floor, base;
 	complete_ws_t *cw;
 
@@ -1082,7 +1181,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * by themselves: then only the floor - 1 most frequent stay skipped
 	 * (fewer than a better locus needs, so none hides among them alone),
 	 * up to SM_SEED_MAX_HITS hits in all. */
-	skipped = mark_skipped(s, n_mini, n, max_occ);
+	skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 	if (skipped >= floor && bound_with(cw, idx, sc, n, brk, 0, 0) > best) {
 		int64_t keep = 0;
 
@@ -1097,10 +1196,10 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			keep += cw->occ_sorted[t];
 		if (keep <= SM_SEED_MAX_HITS) {
 			max_occ = floor - 1 < n_mini ? cw->occ_sorted[floor - 1] : 0;
-			skipped = mark_skipped(s, n_mini, n, max_occ);
+			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 		}
 	}
-	n_hit = collect_qhits(s, idx, n_mini, n, max_occ);
+	n_hit = collect_qhits(s, idx, &q, n_mini, n, max_occ);
 	if (n_hit < 0)
 		goto oom;
 	/* The bound of a locus supported by the skipped k-mers alone; each
@@ -1112,7 +1211,13 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	if (n_hit >= HIT_RADIX_MIN) {
 		if (sm_grow((void **)&cw->tmp, &cw->cap_tmp, n_hit, sizeof *cw->tmp) < 0)
 			goto oom;
-		sm_radix_sort_u64(cw->hit, cw->tmp, n_hit);
+		if (sort_qhits(&q, cw->hit, cw->tmp, n_hit)) {   /* trade the buffers */
+			uint64_t *h = cw->hit;
+			int64_t cap = cw->cap_hit;
+
+			cw->hit = cw->tmp, cw->cap_hit = cw->cap_tmp;
+			cw->tmp = h, cw->cap_tmp = cap;
+		}
 	} else {
 		sort_hits(cw->hit, n_hit);
 	}
@@ -1122,57 +1227,71 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * across contigs (a hit's contig: that of its k-mer's reference
 	 * position); votes: the distinct read k-mers among their hits, which
 	 * start at cl_at[]. */
-	for (int64_t t = 0; t < n_hit; t++) {
-		int32_t strand = hit_strand(cw->hit[t]);
-		int64_t diag = qhit_diag(cw->hit[t]);
-		int64_t qpos = (int64_t)(cw->hit[t] & QHIT_POS_MASK);
-		int64_t g = strand ? diag + n - qpos + idx->k - 2 : diag + qpos;
-		int32_t contig = ref->n_contig > 1 ? sm_offset_find(ref->offset, ref->n_contig, g) : 0;
-		sm_cluster_t *c = n_cl ? &s->cl[n_cl - 1] : NULL;
+	for (int64_t t = 0; t < n_hit; t++) {   /* cur: cluster n_cl - 1, stored when closed */
+		const uint64_t h = cw->hit[t];
+		const int32_t strand = qhit_strand(&q, h), qpos = (int32_t)(h & QHIT_POS_MASK);
+		const int64_t diag = qhit_diag(&q, h);
+		int32_t contig = 0;
 
-		if (!c || c->strand != strand || diag - c->hi > band || cw->cl_contig[n_cl - 1] != contig) {
+		if (multi)
+			contig = sm_offset_find(ref->offset, ref->n_contig,
+						strand ? diag + n - qpos + idx->k - 2 : diag + qpos);
+		if (t == 0 || cur.strand != strand || diag - cur.hi > band || cur_contig != contig) {
+			if (t > 0)
+				s->cl[n_cl - 1] = cur;
 			if (sm_grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0 ||
 			    sm_grow((void **)&cw->cl_at, &cw->cap_cl_at, n_cl + 2, sizeof *cw->cl_at) < 0 ||
 			    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_cl + 1,
 				    sizeof *cw->cl_contig) < 0)
 				goto oom;
 			cw->cl_at[n_cl] = t;
-			cw->cl_contig[n_cl] = contig;
-			c = &s->cl[n_cl++];
-			*c = (sm_cluster_t){ diag, diag, strand, 0 };
+			cw->cl_contig[n_cl++] = contig;
+			cur = (sm_cluster_t){ diag, diag, strand, 0 };
+			cur_contig = contig;
 		}
-		c->hi = diag;
+		cur.hi = diag;
 		if (cw->stamp[qpos] != n_cl - 1) {
 			cw->stamp[qpos] = n_cl - 1;
-			c->votes++;
+			cur.votes++;
 		}
 	}
-	if (n_cl > 0)
+	if (n_cl > 0) {
+		s->cl[n_cl - 1] = cur;
 		cw->cl_at[n_cl] = n_hit;
+	}
 	/* Candidates: clusters not inside a window scanned already whose
 	 * support (with the skipped k-mers) reaches the floor and whose
-	 * score_bound beats `best` (it cannot when base + brk x votes does
-	 * not). */
+	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
+	 * not).  Only the first max_windows + 1 (cand_before) matter: those
+	 * kept, and the best one left out (gap->left).  They are kept in a
+	 * heap, then sorted.  Once it is full, a cluster whose base + brk x
+	 * votes is below the bound of the last one in it is not bounded: its
+	 * own bound is lower, so it ranks after all of them (each supporting
+	 * read position beyond the skipped k-mers' moves the bound by brk at
+	 * most: it removes windows that all hold it, one of a disjoint set at
+	 * most). */
+	if (sm_grow((void **)&cw->cand, &cw->cap_cand, top, sizeof *cw->cand) < 0)
+		goto oom;
 	for (int64_t t = 0; t < n_cl; t++) {
+		const int64_t most = base + brk * s->cl[t].votes;
 		cand_cl_t x;
 		sm_window_t win;
 
-		if (s->cl[t].votes + skipped < floor || base + brk * s->cl[t].votes <= best ||
+		if (s->cl[t].votes + skipped < floor || most <= best ||
+		    (n_top == top && most < cw->cand[0].bound) ||
 		    !contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
 		    scanned_already(&win, done, n_done))
 			continue;
 		x.c = s->cl[t];
 		x.contig = cw->cl_contig[t];
 		x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
-		if (x.bound <= best)
-			continue;
-		if (sm_grow((void **)&cw->cand, &cw->cap_cand, n_cand + 1, sizeof *cw->cand) < 0)
-			goto oom;
-		cw->cand[n_cand++] = x;
+		x.at = t;
+		if (x.bound > best)
+			cand_offer(cw->cand, &n_top, top, &x);
 	}
-	qsort(cw->cand, (size_t)n_cand, sizeof *cw->cand, cmp_cand);
-	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
-	if (n_cand > kept && cw->cand[kept].bound > gap->left)
+	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
+	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
+	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
 	if (sm_grow((void **)&w->win, &w->cap_win, kept + n_done, sizeof *w->win) < 0)
 		goto oom;
@@ -1208,7 +1327,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		    const sm_window_t *win, int32_t n_win, const uint8_t *read, int32_t n,
 		    int32_t best)
 {
-	const int64_t brk = break_cost(idx, sc);
+	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
 	int32_t n_amb = 0, floor;
 	complete_ws_t *cw;
 
@@ -1222,7 +1341,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		return !window_at_contig_end(ref, win, n_win);
 	/* Only skipped k-mers and at most `dropped` hits can support a locus
 	 * outside the windows: bound its objective by the skipped k-mers'
-	 * read positions (score_bound), plus brk for each hit (as in
+	 * read positions (sm_bound_score), plus brk for each hit (as in
 	 * sm_seed_complete). */
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
 		return -1;
@@ -1234,6 +1353,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		cw->sum_amb[i + 1] = cw->sum_amb[i] + (read[i] >= SM_BASE_N);
 		cw->mark[i] = left->skipped > 0 && skip[i];
 	}
+	sm_bound_windows(idx->k, idx->w, n, cw->mark, cw->sum_amb, cw->ok);
 	if (bound_with(cw, idx, sc, n, brk, 0, 0) + brk * left->dropped > best)
 		return 0;
 	return !window_at_contig_end(ref, win, n_win);

@@ -216,8 +216,9 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * k-mers (their last bases) have no supporting k-mer at a locus, the
  * alignment there has a difference or a clipped end within those k + w - 1
  * bases.  Counting the disjoint such windows bounds the best objective
- * (score plus end bonuses, scan.h) an alignment at the locus may have (sm_seed_complete's score_bound), from
- * the read positions of its seeds alone; a run of r exact bases holds at
+ * (score plus end bonuses, scan.h) an alignment at the locus may have
+ * (seed_impl.h, sm_bound_score), from the read positions of its seeds
+ * alone; a run of r exact bases holds at
  * least floor((r - k + 1) / w) supporting k-mers (sm_seed_support_min).
  *
  * sm_seed_complete() looks every k-mer up again, keeps the read position

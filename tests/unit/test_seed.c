@@ -15,6 +15,7 @@
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/seed.h"
+#include "mapper/seed_impl.h"
 
 #define GENOME 60000
 #define N_READS 300
@@ -335,6 +336,410 @@ static void test_near_copies(void)
 	sm_seeder_destroy(s);
 }
 
+/* The completion's score bound as the support lemma states it (seed.h),
+ * with interval tables over every read position: the windows of k + w - 1
+ * bases whose w k-mer ends carry no mark (supporting k-mer) and that hold
+ * no ambiguous base (amb[i] != 0), by start; their greedy stabbing counts
+ * for every prefix; each left clip a and right clip b charged as
+ * sm_bound_score's comment says, every a and b tried. */
+static int32_t oracle_bound(int k, int w, int32_t n, const uint8_t *mark, const uint8_t *amb,
+			    const sm_score_t *sc, int64_t brk)
+{
+	int32_t *first = malloc((size_t)(n + 2) * sizeof *first);
+	int32_t *greedy = malloc((size_t)(n + 2) * sizeof *greedy);
+	int32_t m = 0, count = 0, last = -1;
+	int64_t best_left = INT64_MAX, best_right = INT64_MAX, d;
+
+	greedy[0] = 0;
+	for (int32_t a = 0; a <= n; a++)
+		first[a] = -1;
+	for (int32_t x = k - 1; x + w - 1 < n; x++) {
+		int32_t lo = x - k + 1, hi = x + w - 1, bad = 0;
+
+		for (int32_t i = x; i <= hi; i++)
+			bad |= mark[i];
+		for (int32_t i = lo; i <= hi; i++)
+			bad |= amb[i];
+		if (bad)
+			continue;
+		if (lo > last) {
+			count++;
+			last = hi;
+		}
+		first[lo] = m++;
+		greedy[m] = count;
+	}
+	for (int32_t a = n, next = m; a >= 0; a--) {
+		if (a < n && first[a] >= 0)
+			next = first[a];
+		first[a] = next;
+	}
+	for (int32_t a = 0; a <= n; a++) {
+		int64_t v = (int64_t)a * sc->match + (a > 0 ? sc->clip5 : 0) - brk * greedy[first[a]];
+
+		best_left = v < best_left ? v : best_left;
+	}
+	for (int32_t b = 0; b <= n; b++) {
+		int32_t s = n - b - (k + w - 1) + 1;
+		int64_t v = (int64_t)b * sc->match + (b > 0 ? sc->clip3 : 0) +
+			    brk * greedy[s <= 0 ? 0 : s > n ? m : first[s]];
+
+		best_right = v < best_right ? v : best_right;
+	}
+	free(first);
+	free(greedy);
+	d = best_left + best_right;
+	return (int32_t)(sm_best_possible(sc, n) - (d < 0 ? 0 : d));
+}
+
+/* sm_bound_windows + sm_bound_support + sm_bound_score against the oracle:
+ * random marks (sparse to dense, some in runs), ambiguous bases, scores
+ * and lemma windows, read lengths around the word size and the window
+ * length; a cluster's marks added to the skipped ones, as bound_with adds
+ * them. */
+static void test_bound(void)
+{
+	static const int kw[][2] = { { 15, 10 }, { 5, 3 }, { 21, 11 }, { 1, 1 }, { 9, 70 }, { 31, 40 } };
+	static const int32_t lens[] = { 0, 1, 2, 23, 24, 25, 31, 33, 63, 64, 65, 100, 127, 128,
+					129, 150, 250, 301 };
+	int cases = 0, agree = 0;
+
+	for (int c = 0; c < 6000; c++) {
+		int k = kw[c % 6][0], w = kw[c % 6][1];
+		int32_t n = lens[rnd(sizeof lens / sizeof *lens)];
+		sm_score_t sc = { 1 + (int32_t)rnd(3), 1 + (int32_t)rnd(6), (int32_t)rnd(8),
+				  1 + (int32_t)rnd(3), (int32_t)rnd(3) * 5, (int32_t)rnd(3) * 5 };
+		int64_t brk = 1 + rnd(16);
+		uint32_t dens = rnd(5), amb_dens = rnd(4);
+		uint8_t base[302], all[302], amb[302];
+		int32_t sum_amb[303], hits[64], n_hits = (int32_t)rnd(12);
+		uint64_t ok[SM_BOUND_WORDS(302)], ok_cl[SM_BOUND_WORDS(302)];
+
+		sum_amb[0] = 0;
+		for (int32_t i = 0; i < n; i++) {
+			/* dens 0: none; else about 1 in 2^(6 - dens), in runs when odd */
+			base[i] = dens > 0 && rnd(1u << (6 - dens)) == 0;
+			if (dens % 2 && i > 0 && base[i - 1] && rnd(2))
+				base[i] = 1;
+			amb[i] = amb_dens == 3 && rnd(64) == 0;
+			sum_amb[i + 1] = sum_amb[i] + amb[i];
+			all[i] = base[i];
+		}
+		for (int32_t h = 0; h < n_hits && n > 0; h++) {
+			hits[h] = (int32_t)rnd((uint32_t)n);
+			all[hits[h]] = 1;
+		}
+		sm_bound_windows(k, w, n, base, sum_amb, ok);
+		cases++;
+		agree += sm_bound_score(ok, k, w, n, &sc, brk) == oracle_bound(k, w, n, base, amb, &sc, brk);
+		memcpy(ok_cl, ok, sizeof ok);
+		for (int32_t h = 0; h < n_hits && n > 0; h++)
+			sm_bound_support(ok_cl, w, hits[h]);
+		cases++;
+		agree += sm_bound_score(ok_cl, k, w, n, &sc, brk) == oracle_bound(k, w, n, all, amb, &sc, brk);
+	}
+	CHECK(agree == cases, "completion bound: %d of %d random cases as the interval-table oracle",
+	      agree, cases);
+}
+
+/* sm_seed_complete as seed.h states it, one step at a time with plain
+ * arrays: every k-mer looked up, the most frequent skipped (or, when they
+ * alone could hold a better locus, all but the floor - 1 most frequent),
+ * hits (strand, diagonal, read position) sorted, clusters of the gap
+ * reach within one contig with their distinct read positions as votes,
+ * each cluster's bound from oracle_bound, the candidates (support with the
+ * skipped k-mers reaching the floor, a window not scanned already, a bound
+ * above best) sorted by bound, support and place, the best max_windows
+ * kept; their windows and done's, sorted by start (a stable sort, as
+ * glibc's qsort is) and merged.  Returns the window count, windows in
+ * out[], what is left out in *gap. */
+typedef struct {
+	int32_t strand, qpos;
+	int64_t diag;
+} ohit_t;
+
+typedef struct {
+	sm_cluster_t c;
+	int32_t contig, bound;
+	int64_t at;
+} ocand_t;
+
+static int cmp_ohit(const void *a, const void *b)
+{
+	const ohit_t *x = a, *y = b;
+
+	if (x->strand != y->strand)
+		return x->strand - y->strand;
+	return (x->diag > y->diag) - (x->diag < y->diag);
+}
+
+static int cmp_ocand(const void *a, const void *b)
+{
+	const ocand_t *x = a, *y = b;
+
+	if (x->bound != y->bound)
+		return x->bound > y->bound ? -1 : 1;
+	if (sm_cluster_before(&x->c, &y->c) || sm_cluster_before(&y->c, &x->c))
+		return sm_cluster_before(&x->c, &y->c) ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+static int cmp_occ(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/* Stable by start (insertion). */
+static void sort_windows(sm_window_t *w, int32_t n)
+{
+	for (int32_t i = 1; i < n; i++) {
+		sm_window_t x = w[i];
+		int32_t j = i;
+
+		for (; j > 0 && w[j - 1].start > x.start; j--)
+			w[j] = w[j - 1];
+		w[j] = x;
+	}
+}
+
+static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const sm_score_t *sc,
+			       const sm_seed_opt_t *opt, const uint8_t *read, int32_t n, int32_t best,
+			       const sm_window_t *done, int32_t n_done, sm_window_t *out,
+			       sm_seed_gap_t *gap)
+{
+	const int k = idx->k, w = idx->w;
+	const int64_t band = sm_reach(sc, n), margin = sm_reach(sc, n) + opt->band;
+	const int64_t brk = sm_bound_break_cost(k, w, sc);
+	sm_mini_t *mini = NULL;
+	int64_t cap = 0, n_mini = sm_minimizers(read, n, k, 1, &mini, &cap), max_occ = opt->max_occ;
+	int64_t *occ = malloc((size_t)(n_mini + 1) * sizeof *occ);
+	int64_t *sorted = malloc((size_t)(n_mini + 1) * sizeof *sorted);
+	const int64_t **pos = malloc((size_t)(n_mini + 1) * sizeof *pos);
+	uint8_t mark[1024], cl_mark[1024], amb[1024];
+	int64_t n_hit = 0, n_cl = 0, n_cand = 0, kept;
+	ohit_t *hit;
+	sm_cluster_t *cl;
+	int32_t *cl_contig, *cl_from, skipped = 0, floor, base, n_win;
+	ocand_t *cand;
+
+	sm_index_get_many(idx, n_mini, mini, occ, pos);
+	gap->n_amb = 0;
+	for (int32_t i = 0; i < n; i++) {
+		amb[i] = read[i] >= SM_BASE_N;
+		gap->n_amb += amb[i];
+	}
+	gap->left = 0;
+	floor = sm_seed_support_min(idx, sc, (int)band, n, gap->n_amb, (int64_t)best + 1);
+	floor = floor > 0 ? floor : 1;
+	memset(mark, 0, (size_t)n);
+	for (int64_t t = 0; t < n_mini; t++)
+		if (occ[t] > max_occ) {
+			mark[mini[t].pos] = 1;
+			skipped++;
+		}
+	if (skipped >= floor && oracle_bound(k, w, n, mark, amb, sc, brk) > best) {
+		int64_t keep = 0;
+
+		memcpy(sorted, occ, (size_t)n_mini * sizeof *occ);
+		qsort(sorted, (size_t)n_mini, sizeof *sorted, cmp_occ);
+		for (int64_t t = floor - 1; t < n_mini; t++)
+			keep += sorted[t];
+		if (keep <= SM_SEED_MAX_HITS) {
+			max_occ = floor - 1 < n_mini ? sorted[floor - 1] : 0;
+			skipped = 0;
+			memset(mark, 0, (size_t)n);
+			for (int64_t t = 0; t < n_mini; t++)
+				if (occ[t] > max_occ) {
+					mark[mini[t].pos] = 1;
+					skipped++;
+				}
+		}
+	}
+	for (int64_t t = 0; t < n_mini; t++)
+		n_hit += occ[t] <= max_occ ? occ[t] : 0;
+	hit = malloc((size_t)(n_hit + 1) * sizeof *hit);
+	n_hit = 0;
+	for (int64_t t = 0; t < n_mini; t++)
+		for (int64_t u = 0; occ[t] <= max_occ && u < occ[t]; u++) {
+			int64_t g = pos[t][u] >> 1;
+			int32_t st = (int32_t)((pos[t][u] & 1) ^ mini[t].strand);
+
+			hit[n_hit++] = (ohit_t){ st, (int32_t)mini[t].pos,
+						 st ? g - (n - mini[t].pos + k - 2) : g - mini[t].pos };
+		}
+	qsort(hit, (size_t)n_hit, sizeof *hit, cmp_ohit);
+	base = oracle_bound(k, w, n, mark, amb, sc, brk);
+	if (skipped >= floor)
+		gap->left = base;
+	cl = malloc((size_t)(n_hit + 1) * sizeof *cl);
+	cl_contig = malloc((size_t)(n_hit + 1) * sizeof *cl_contig);
+	cl_from = malloc((size_t)(n_hit + 2) * sizeof *cl_from);
+	for (int64_t t = 0; t < n_hit; t++) {
+		const ohit_t *h = &hit[t];
+		int64_t g = h->strand ? h->diag + n - h->qpos + k - 2 : h->diag + h->qpos;
+		int32_t contig = sm_offset_find(ref->offset, ref->n_contig, g);
+
+		if (n_cl == 0 || cl[n_cl - 1].strand != h->strand || h->diag - cl[n_cl - 1].hi > band ||
+		    cl_contig[n_cl - 1] != contig) {
+			cl_from[n_cl] = (int32_t)t;
+			cl_contig[n_cl] = contig;
+			cl[n_cl++] = (sm_cluster_t){ h->diag, h->diag, h->strand, 0 };
+		}
+		cl[n_cl - 1].hi = h->diag;
+	}
+	cl_from[n_cl] = (int32_t)n_hit;
+	cand = malloc((size_t)(n_cl + 1) * sizeof *cand);
+	for (int64_t c = 0; c < n_cl; c++) {
+		int64_t lo = ref->offset[cl_contig[c]], hi = lo + ref->len[cl_contig[c]];
+		sm_window_t x = { cl[c].lo - margin < lo ? lo : cl[c].lo - margin,
+				  cl[c].hi + n + margin > hi ? hi : cl[c].hi + n + margin,
+				  0, 1 << cl[c].strand };
+		int inside = 0;
+
+		memset(cl_mark, 0, (size_t)n);
+		for (int32_t t = cl_from[c]; t < cl_from[c + 1]; t++)
+			cl_mark[hit[t].qpos] = 1;
+		for (int32_t i = 0; i < n; i++)
+			cl[c].votes += cl_mark[i];
+		for (int32_t d = 0; d < n_done; d++)
+			inside |= (done[d].strands & x.strands) == x.strands && done[d].start <= x.start &&
+				  x.end <= done[d].end;
+		if (cl[c].votes + skipped < floor || x.start >= x.end || inside)
+			continue;
+		for (int32_t i = 0; i < n; i++)
+			cl_mark[i] |= mark[i];
+		cand[n_cand] = (ocand_t){ cl[c], cl_contig[c],
+					  oracle_bound(k, w, n, cl_mark, amb, sc, brk), c };
+		if (cand[n_cand].bound > best)
+			n_cand++;
+	}
+	qsort(cand, (size_t)n_cand, sizeof *cand, cmp_ocand);
+	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
+	if (n_cand > kept && cand[kept].bound > gap->left)
+		gap->left = cand[kept].bound;
+	if (n_done > 0)
+		memcpy(out, done, (size_t)n_done * sizeof *out);
+	n_win = n_done;
+	for (int64_t c = 0; c < kept; c++) {
+		int64_t lo = ref->offset[cand[c].contig], hi = lo + ref->len[cand[c].contig];
+		const sm_cluster_t *x = &cand[c].c;
+
+		out[n_win] = (sm_window_t){ x->lo - margin < lo ? lo : x->lo - margin,
+					    x->hi + n + margin > hi ? hi : x->hi + n + margin,
+					    x->votes, 1 << x->strand };
+		n_win += out[n_win].start < out[n_win].end;
+	}
+	sort_windows(out, n_win);
+	n_win = sm_windows_merge(out, n_win, ref->offset, ref->n_contig);
+	gap->n_new = (int32_t)kept;
+	free(mini);
+	free(occ);
+	free(sorted);
+	free(pos);
+	free(hit);
+	free(cl);
+	free(cl_contig);
+	free(cl_from);
+	free(cand);
+	return n_win;
+}
+
+/* sm_seed_complete against oracle_complete on a repeat-rich reference of
+ * three contigs (a 300 bp unit in 700 copies with 2-15% substitutions and
+ * some indels, some reverse-complemented, between random stretches), with
+ * limits low enough that reads have skipped k-mers, hundreds of clusters
+ * and more candidates than windows kept, and high enough for the
+ * every-k-mer fallback: reads cut from copies (some with an N), a best
+ * score anywhere from 0 to perfect, with and without their first pass's
+ * windows done. */
+static void test_complete(void)
+{
+	enum { N_CONTIG = 3, CLEN = 120000, UNIT = 300, COPIES = 700, N_CASES = 400 };
+	static char g[N_CONTIG][CLEN + 1];
+	static const int max_occ[] = { 2, 8, 30, 200 }, max_windows[] = { 1, 3, 8, 32 };
+	const char *names[N_CONTIG] = { "u1", "u2", "u3" }, *seqs[N_CONTIG] = { g[0], g[1], g[2] };
+	const sm_score_t sc = { 1, 4, 6, 1, 5, 5 };
+	char unit[UNIT];
+	sm_seeder_t *s = sm_seeder_create();
+	sm_wref_t w = { 0 }, first = { 0 };
+	sm_window_t out[512];
+	sm_ref_t *ref;
+	sm_index_t *idx;
+	int agree = 0, many = 0, full = 0;
+
+	for (int i = 0; i < UNIT; i++)
+		unit[i] = "ACGT"[rnd(4)];
+	for (int c = 0; c < N_CONTIG; c++)
+		for (int i = 0; i < CLEN; i++)
+			g[c][i] = "ACGT"[rnd(4)];
+	for (int r = 0; r < COPIES; r++) {
+		char *to = g[rnd(N_CONTIG)] + rnd(CLEN - 2 * UNIT);
+		int div = 2 + (int)rnd(14), rc = rnd(4) == 0, at = 0;
+
+		for (int i = 0; i < UNIT; i++) {
+			char b = unit[rc ? UNIT - 1 - i : i];
+			uint32_t u = rnd(100);
+
+			if (rc)
+				b = b == 'A' ? 'T' : b == 'C' ? 'G' : b == 'G' ? 'C' : 'A';
+			if (u < (uint32_t)div)
+				b = "ACGT"[rnd(4)];
+			else if (u == 99 && div > 8)
+				continue;   /* a deletion */
+			to[at++] = b;
+		}
+	}
+	if (sm_ref_from_strings(N_CONTIG, names, seqs, &ref) < 0)
+		return;
+	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
+	for (int r = 0; r < N_CASES; r++) {
+		sm_seed_opt_t opt = { max_occ[r % 4], max_windows[r / 4 % 4], SM_SEED_DEFAULT_BAND };
+		int32_t n = 60 + (int32_t)rnd(200), c = (int32_t)rnd(N_CONTIG), n_win, n_done = 0;
+		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * n - 10));
+		int32_t perfect = (int32_t)sm_best_possible(&sc, n);
+		int32_t best = r % 5 == 0 ? 0 : perfect - (int32_t)rnd((uint32_t)perfect / 2 + 1);
+		uint8_t read[300];
+		sm_seed_gap_t gap, want;
+
+		for (int32_t i = 0; i < n; i++) {
+			read[i] = ref->seq[from + i];
+			if (rnd(100) < 3)
+				read[i] = (uint8_t)rnd(4);
+		}
+		if (r % 7 == 0)
+			read[rnd((uint32_t)n)] = SM_BASE_N;
+		if (r % 2)
+			revcomp(read, n);
+		if (r % 3 && (n_done = sm_seed_find(s, idx, ref, &sc, &opt, read, n, &first, NULL,
+						     NULL)) < 0)
+			break;
+		n_win = sm_seed_complete(s, idx, ref, &sc, &opt, read, n, best, first.win, n_done, &w,
+					 &gap);
+		if (n_win != oracle_complete(ref, idx, &sc, &opt, read, n, best, first.win, n_done, out,
+					     &want) ||
+		    memcmp(&gap, &want, sizeof gap) != 0)
+			continue;
+		int same = 1;
+		for (int32_t t = 0; t < n_win; t++)
+			same &= w.win[t].start == out[t].start && w.win[t].end == out[t].end &&
+				w.win[t].votes == out[t].votes && w.win[t].strands == out[t].strands;
+		agree += same;
+		many += gap.n_new > 0;
+		full += gap.n_new == opt.max_windows && gap.left > best;
+	}
+	CHECK(agree == N_CASES && many > N_CASES / 4 && full > N_CASES / 20,
+	      "completion: windows and what they leave out as the step-by-step oracle for %d of %d "
+	      "reads (%d with clusters added, %d with more candidates than kept)", agree, N_CASES,
+	      many, full);
+	sm_wref_free(&w);
+	sm_wref_free(&first);
+	sm_index_destroy(idx);
+	sm_ref_destroy(ref);
+	sm_seeder_destroy(s);
+}
+
 int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
@@ -347,6 +752,8 @@ int main(void)
 	sm_index_t *idx;
 	int eligible = 0, found = 0, mapped_back = 1;
 	unit_begin("seed");
+	test_bound();
+	test_complete();
 	test_near_copies();
 	memset(ws, 0, sizeof ws);
 	unit_seed(0x2545F4914F6CDD1Dull);
