@@ -1,7 +1,8 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|overlap|windows|all [--quick]
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|callsize|overlap|windows|all
+ *             [--quick]
  *             [--tune KEY=VALUE,...]   (the engine's knobs: gpu_opt.h's sm_gpu_tune_parse)
  *
  * References and reads are generated in memory from fixed seeds (no
@@ -522,6 +523,16 @@ int main(int argc, char **argv)
 		static const int ns[] = { 72, 150, 250 };
 		if (run_ms("small", ms, 2, ns, 3, auto_cells, 1, &bwa_sc, 4096))
 			return 1;
+	}
+	if (all || !strcmp(what, "callsize")) {
+		/* The whole reference's launch planning against the size of a
+		 * call: 1,024 to 8,192 queries of 150 bp, 1 and 4.6 Mbp. */
+		static const int64_t ms[] = { 1000000, 4600000 };
+		static const int ns[] = { 150 };
+		static const int calls[] = { 1024, 2048, 4096, 8192 };
+		for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
+			if (run_ms("callsize", ms, 2, ns, 1, auto_cells, 1, &bwa_sc, calls[k]))
+				return 1;
 	}
 	if (all || !strcmp(what, "overlap"))
 		if (run_overlap(quick))
