@@ -17,6 +17,7 @@
 #include "io/log.h"
 #include "io/outfile.h"
 #include "io/thread.h"
+#include "mapper/radix.h"
 #include "mapper/score.h"
 
 static const char index_magic[5] = { 'S', 'M', 'I', 'D', 'X' };
@@ -347,30 +348,12 @@ static void place_job(void *ctx, int64_t j, int thread)
 static void sort_job(void *ctx, int64_t j, int thread)
 {
 	build_t *b = ctx;
-	uint64_t *src = b->word + b->bstart[j], *dst = b->tmp[thread], *swap;
+	uint64_t *src = b->word + b->bstart[j];
 	int64_t n = b->bstart[j + 1] - b->bstart[j], keys = 0;
-	const int hash_bits = SM_HASH_BITS - b->bucket_bits;
 
-	for (int d = 0; d < hash_bits; d += SM_SORT_DIGIT) {
-		int64_t count[1 << SM_SORT_DIGIT] = { 0 }, at = 0;
-		const int shift = b->pos_bits + d;
-		const uint64_t mask = (1u << SM_SORT_DIGIT) - 1;
-
-		for (int64_t t = 0; t < n; t++)
-			count[src[t] >> shift & mask]++;
-		for (int v = 0; v < 1 << SM_SORT_DIGIT; v++) {
-			int64_t c = count[v];
-
-			count[v] = at;
-			at += c;
-		}
-		for (int64_t t = 0; t < n; t++)
-			dst[count[src[t] >> shift & mask]++] = src[t];
-		swap = src, src = dst, dst = swap;
-	}
-	if (src != b->word + b->bstart[j])
-		memcpy(b->word + b->bstart[j], src, (size_t)n * sizeof *src);
-	src = b->word + b->bstart[j];
+	if (sm_radix_sort_bits(src, b->tmp[thread], n, b->pos_bits, SM_HASH_BITS - b->bucket_bits,
+			       SM_SORT_DIGIT))
+		memcpy(src, b->tmp[thread], (size_t)n * sizeof *src);
 	for (int64_t t = 0; t < n; t++)
 		keys += t == 0 || src[t] >> b->pos_bits != src[t - 1] >> b->pos_bits;
 	b->bkeys[j] = keys;

@@ -512,8 +512,7 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		if (ws->retry_how[t] == RETRY_COMPLETE && nw == rs->n_win &&
 		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
 			ws->retry_how[t] = RETRY_KEPT;
-		if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE &&
-		    sm_log_get_level() >= SM_LOG_DEBUG) {
+		if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE) {
 			ws->completed++;
 			ws->completed_same += ws->retry_how[t] == RETRY_KEPT;
 		}

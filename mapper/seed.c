@@ -780,33 +780,11 @@ static int64_t qhit_diag(const qhit_key_t *q, uint64_t h)
  * Returns 0 when the sorted hits are in h, 1 when they are in tmp. */
 static int sort_qhits(const qhit_key_t *q, uint64_t *h, uint64_t *tmp, int64_t n)
 {
-	int64_t count[1 << QHIT_DIGIT_BITS];
-	uint64_t *src = h, *dst = tmp, *swap;
-	int bits = 0, passes, width;
+	int bits = 0;
 
 	while ((uint64_t)(2 * q->span - 1) >> bits)
 		bits++;
-	passes = (bits + QHIT_DIGIT_BITS - 1) / QHIT_DIGIT_BITS;
-	width = passes ? (bits + passes - 1) / passes : 0;
-	for (int p = 0; p < passes; p++) {
-		const int shift = QHIT_POS_BITS + p * width;
-		const uint64_t mask = ((uint64_t)1 << width) - 1;
-		int64_t at = 0;
-
-		memset(count, 0, ((size_t)1 << width) * sizeof *count);
-		for (int64_t t = 0; t < n; t++)
-			count[src[t] >> shift & mask]++;
-		for (uint64_t v = 0; v <= mask; v++) {
-			int64_t c = count[v];
-
-			count[v] = at;
-			at += c;
-		}
-		for (int64_t t = 0; t < n; t++)
-			dst[count[src[t] >> shift & mask]++] = src[t];
-		swap = src, src = dst, dst = swap;
-	}
-	return src != h;
+	return sm_radix_sort_bits(h, tmp, n, QHIT_POS_BITS, bits, QHIT_DIGIT_BITS);
 }
 
 /* A candidate of the completion pass: a cluster (votes: its support) and
