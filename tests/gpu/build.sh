@@ -17,9 +17,14 @@ for a in $archs; do
 	gencode+=("-gencode=arch=compute_$a,code=sm_$a")
 done
 mkdir -p "$out"
-# test_gpu.c calls the CUDA runtime itself (staged copies read back).
+# test_gpu.c calls the CUDA runtime itself (staged copies read back): its
+# headers are where nvcc itself looks (its dry run's INCLUDES), which is not
+# always beside nvcc (a symlinked or wrapped nvcc on PATH).
+cuda_inc=$("$NVCC" --dryrun -c -x cu /dev/null -o /dev/null 2>&1 |
+	sed -n 's/^#\$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n 1)
+cuda_inc=${cuda_inc:-$(dirname "$NVCC")/../include}
 cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.
-	-I"$(dirname "$NVCC")/../include")
+	-I"$cuda_inc")
 # The kernels (their ptxas report) and the engine's host driver; the
 # planning is plain C.
 "$NVCC" -O3 -lineinfo -std=c++17 -I. -Xcompiler -Wall -Xptxas -v "${gencode[@]}" \
