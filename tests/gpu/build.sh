@@ -22,7 +22,12 @@ mkdir -p "$out"
 # always beside nvcc (a symlinked or wrapped nvcc on PATH).
 cuda_inc=$("$NVCC" --dryrun -c -x cu /dev/null -o /dev/null 2>&1 |
 	sed -n 's/^#\$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n 1)
-cuda_inc=${cuda_inc:-$(dirname "$NVCC")/../include}
+if [[ ! -f $cuda_inc/cuda_runtime.h ]]; then
+	nvcc_dir=$(dirname "$(readlink -f "$NVCC")")
+	for d in "$nvcc_dir"/../include "$nvcc_dir"/../targets/*/include /usr/include; do
+		[[ -f $d/cuda_runtime.h ]] && { cuda_inc=$d; break; }
+	done
+fi
 cflags=(-O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -I.
 	-I"$cuda_inc")
 # The kernels (their ptxas report) and the engine's host driver; the
