@@ -30,6 +30,9 @@ void sm_res_free(res_t *r)
 	free(r->win);
 	r->win = NULL;
 	r->m_win = r->n_win = 0;
+	free(r->next);
+	r->next = NULL;
+	r->m_next = r->n_next = 0;
 }
 
 void sm_batch_destroy(sm_batch_t *b)

@@ -94,6 +94,7 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_margin);
 	free(ws->seed_win);
 	free(ws->seed_gap);
+	free(ws->next);
 	sm_split_free(ws->split);
 	free(ws);
 }
@@ -109,6 +110,7 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	}
 	st->completed += ws->completed;
 	st->completed_same += ws->completed_same;
+	st->completed_more += ws->completed_more;
 	if (ws->aws) {
 		sm_align_stats_t a = sm_align_ws_stats(ws->aws);
 
@@ -467,18 +469,37 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
        RETRY_TIE, RETRY_COPY, RETRY_NEAR };
 
+/* Keeps a completion round's candidates for later rounds next[0..gap->
+ * n_next) in res.  Returns 0 or -1 when out of memory (logged). */
+static int keep_next(const sm_seed_next_t *next, const sm_seed_gap_t *gap, res_t *res)
+{
+	if (sm_grow((void **)&res->next, &res->m_next, gap->n_next, sizeof *res->next) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory keeping a read's completion candidates");
+		return -1;
+	}
+	if (gap->n_next > 0)
+		memcpy(res->next, next, (size_t)gap->n_next * sizeof *res->next);
+	res->n_next = gap->n_next;
+	res->next_beyond = gap->beyond;
+	return 0;
+}
+
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
  * whose first pass left res: their windows (at most `stride` each) in
  * ws->seed_win, what those leave out in ws->seed_gap, their strands' window
  * references and scans as seed_reads lists them.  It runs on this thread
  * whatever the engine, so its windows do not depend on the engine. */
 static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
-			  const res_t *res, int stride)
+			  res_t *res, int stride, int round)
 {
 	int (*lay)(sm_wref_t *, const sm_ref_t *, const sm_window_t *, int32_t);
 
+	/* The first round keeps the candidates of the later ones. */
+	const int32_t max_next = (SM_COMPLETE_ROUNDS - 1) * ctx->retry_opt.max_windows;
+
 	if (sm_grow((void **)&ws->seed_win, &ws->m_seed_win, (int64_t)n * stride,
 		    sizeof *ws->seed_win) < 0 ||
+	    sm_grow((void **)&ws->next, &ws->m_next, max_next, sizeof *ws->next) < 0 ||
 	    sm_grow((void **)&ws->strand_win, &ws->m_strand_win, stride, sizeof *ws->strand_win) < 0 ||
 	    sm_grow((void **)&ws->seed_gap, &ws->m_seed_gap, n, sizeof *ws->seed_gap) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
@@ -486,14 +507,21 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	}
 	for (int t = 0; t < n; t++) {
 		int k = ws->seed_todo[t];
-		const res_t *rs = &res[k];
+		res_t *rs = &res[k];
+		const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
 		int nw;
 
-		if (ws->retry_how[t] == RETRY_COMPLETE) {
+		if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
+			nw = sm_seed_complete_next(ctx->ref, ctx->retry_opt.max_windows, best, rs->win,
+						   rs->n_win, rs->next, &rs->n_next, rs->next_beyond,
+						   &ws->wref, &ws->seed_gap[t]);
+		} else if (ws->retry_how[t] == RETRY_COMPLETE) {
 			nw = sm_seed_complete(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 					      &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
-					      rs->prim >= 0 ? rs->cand[0].score : 0, rs->win, rs->n_win,
+					      best, rs->win, rs->n_win, max_next, ws->next,
 					      &ws->wref, &ws->seed_gap[t]);
+			if (nw >= 0 && keep_next(ws->next, &ws->seed_gap[t], rs) < 0)
+				return -1;
 		} else {
 			nw = sm_seed_find(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 					  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
@@ -512,7 +540,9 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		if (ws->retry_how[t] == RETRY_COMPLETE && nw == rs->n_win &&
 		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
 			ws->retry_how[t] = RETRY_KEPT;
-		if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE) {
+		if (round > 1) {
+			ws->completed_more++;
+		} else if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE) {
 			ws->completed++;
 			ws->completed_same += ws->retry_how[t] == RETRY_KEPT;
 		}
@@ -628,18 +658,31 @@ static void rival_unseen(res_t *res, int32_t score)
 static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
-	const int stride[2] = { ctx->seed_opt.max_windows,
-				ctx->seed_opt.max_windows + ctx->retry_opt.max_windows };
+	const int passes = 1 + SM_COMPLETE_ROUNDS;
+	int stride[1 + SM_COMPLETE_ROUNDS];
 	double t = sm_seconds();
 
+	for (int pass = 0; pass < passes; pass++)
+		stride[pass] = ctx->seed_opt.max_windows + pass * ctx->retry_opt.max_windows;
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < passes; pass++) {
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n && pass == 0; k++)
+		for (int k = 0; k < n && pass == 0; k++) {
 			ws->seed_todo[n_todo++] = k;
+			res[k].more = 0;
+			res[k].n_next = 0;
+		}
+		/* Reads still unsure with candidates cut: the next candidates. */
+		for (int k = 0; k < n && pass > 1; k++)
+			if (res[k].more) {
+				ws->retry_how[n_todo] = RETRY_COMPLETE;
+				ws->seed_todo[n_todo++] = k;
+			}
+		if (pass > 1 && n_todo == 0)
+			break;
 		for (int k = 0; k < n && pass == 1; k++) {
 			int32_t near = 0;
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
@@ -660,7 +703,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			}
 		}
 		if ((pass == 0 ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
-				 complete_reads(ctx, ws, reads, n_todo, res, stride[1])) < 0)
+				 complete_reads(ctx, ws, reads, n_todo, res, stride[pass], pass)) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
 		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
@@ -689,9 +732,15 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				}
 				if (pass == 0)
 					rs->left = ws->seed_left[u];
-				if (pass == 1 && !rs->exhaustive &&
-				    sm_seed_unsure(&ws->seed_gap[u], rs->prim >= 0 ? rs->cand[0].score : 0))
-					mark_unsure(rs, SM_UNSURE_BETTER);
+				if (pass > 0 && !rs->exhaustive) {
+					int unsure = sm_seed_unsure(&ws->seed_gap[u],
+								    rs->prim >= 0 ? rs->cand[0].score : 0);
+
+					/* A later round's kept candidates carry the last round's mark. */
+					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : SM_SURE);
+					rs->more = unsure && pass + 1 < passes && rs->n_next > 0 &&
+						   rs->next[0].bound > (rs->prim >= 0 ? rs->cand[0].score : 0);
+				}
 			}
 			if (u >= SM_TRACE_AHEAD) {
 				int k = ws->seed_todo[u - SM_TRACE_AHEAD];

@@ -108,6 +108,11 @@
 #define SM_MAPQ_UNSURE_ALONE 10
 #define SM_UNSURE_LEAD 6
 #define SM_RETRY_BELOW 2
+/* Completion rounds at most (seed_batch): a read left unsure while more
+ * clusters could beat its best than a round scans takes the next ones
+ * that still could, against its new best, in another round; the first
+ * round ranks them all (sm_seed_complete's next[]). */
+#define SM_COMPLETE_ROUNDS 3
 
 /* MAPQ 20 and more claim a placement (SM_MAPQ_CLAIM, record.h).  A
  * perfect match cannot be beaten, but an unseen equal copy makes such a
@@ -211,6 +216,11 @@ typedef struct {
 	int32_t n_win;
 	int32_t m_win;
 	sm_seed_left_t left; /* what the first seeding pass left out of win */
+	sm_seed_next_t *next; /* completion candidates for later rounds (sm_seed_complete_next) */
+	int32_t n_next;
+	int64_t m_next;
+	int32_t next_beyond; /* their gap's beyond */
+	int more;            /* still unsure, and next[] may beat its best: another round */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its
@@ -260,6 +270,7 @@ typedef struct {
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 	int64_t completed, completed_same;  /* completion passes; those that added no window */
+	int64_t completed_more;             /* later completion rounds (SM_COMPLETE_ROUNDS) */
 	sm_align_stats_t aln;    /* tracebacks */
 } sm_map_stats_t;
 
@@ -298,6 +309,8 @@ struct sm_tbuf_s {
 	int64_t m_seed_win;
 	sm_seed_gap_t *seed_gap; /* completion pass: what seed_todo[t]'s windows left out */
 	int64_t m_seed_gap;
+	sm_seed_next_t *next;    /* scratch: a first completion round's later candidates */
+	int64_t m_next;
 	sm_window_t *strand_win; /* scratch: one strand's windows */
 	int64_t m_strand_win;
 	side_t *sides;           /* two per read: where its tandem copies can lie */
@@ -307,6 +320,7 @@ struct sm_tbuf_s {
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 	int64_t completed, completed_same;  /* completion passes; those that added no window */
+	int64_t completed_more;             /* later completion rounds (SM_COMPLETE_ROUNDS) */
 };
 
 /* ---- map.c ---- */

@@ -637,8 +637,9 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       line);
 		if (st->completed)
 			sm_log(SM_LOG_DEBUG, "completion pass: %lld reads, %lld of them without a "
-			       "window to add (not scanned again)", (long long)st->completed,
-			       (long long)st->completed_same);
+			       "window to add (not scanned again); %lld later rounds",
+			       (long long)st->completed, (long long)st->completed_same,
+			       (long long)st->completed_more);
 		if (st->aln.calls) {
 			int64_t fills = st->aln.calls - st->aln.ungapped;
 

@@ -1122,21 +1122,21 @@ static void cand_offer(cand_cl_t *h, int64_t *n, int64_t top, const cand_cl_t *x
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
-		     sm_wref_t *w, sm_seed_gap_t *gap)
+		     int32_t max_next, sm_seed_next_t *next, sm_wref_t *w, sm_seed_gap_t *gap)
 {
 	/* Clusters as wide as a gap run can be: all the seeds of one alignment
 	 * fall in one cluster (sorted, its diagonals step by at most a gap). */
 	const int64_t band = sm_reach(sc, n);
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
-	const int64_t top = (int64_t)opt->max_windows + 1;
+	const int64_t top = (int64_t)opt->max_windows + max_next + 1;
 	const qhit_key_t q = { n, ref->total + n };
 	const int multi = ref->n_contig > 1;
 	sm_cluster_t cur = { 0, 0, 0, 0 };
 	int32_t cur_contig = 0;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
 	int64_t n_hit, n_cl = 0, n_top = 0, kept, max_occ = opt->max_occ;
-	int32_t skipped = 0, floor, base;
+	int32_t skipped = 0, floor, base, n_amb = 0;
 	complete_ws_t *cw;
 
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
@@ -1144,16 +1144,15 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	cw = s->cw;
 	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, s->mini, n_mini) < 0)
 		goto oom;
-	gap->n_amb = 0;
 	cw->sum_amb[0] = 0;
 	for (int32_t i = 0; i < n; i++) {
-		gap->n_amb += read[i] >= SM_BASE_N;
-		cw->sum_amb[i + 1] = gap->n_amb;
+		n_amb += read[i] >= SM_BASE_N;
+		cw->sum_amb[i + 1] = n_amb;
 	}
 	gap->left = 0;
 	/* A locus that beats `best` has that many supporting k-mers or more (at
 	 * least one: a locus without any seed is beyond seeding). */
-	floor = sm_seed_support_min(idx, sc, (int)band, n, gap->n_amb, (int64_t)best + 1);
+	floor = sm_seed_support_min(idx, sc, (int)band, n, n_amb, (int64_t)best + 1);
 	floor = floor > 0 ? floor : 1;
 	/* The k-mers over the retry limit, skipped, could hold a better locus
 	 * by themselves: then only the floor - 1 most frequent stay skipped
@@ -1240,9 +1239,9 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	/* Candidates: clusters not inside a window scanned already whose
 	 * support (with the skipped k-mers) reaches the floor and whose
 	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
-	 * not).  Only the first max_windows + 1 (cand_before) matter: those
-	 * kept, and the best one left out (gap->left).  They are kept in a
-	 * heap, then sorted.  Once it is full, a cluster whose base + brk x
+	 * not).  Only the first max_windows + max_next + 1 (cand_before)
+	 * matter: those kept, those for later rounds, and the best one left
+	 * out (gap->left, gap->beyond).  They are kept in a heap, then sorted.  Once it is full, a cluster whose base + brk x
 	 * votes is below the bound of the last one in it is not bounded: its
 	 * own bound is lower, so it ranks after all of them (each supporting
 	 * read position beyond the skipped k-mers' moves the bound by brk at
@@ -1271,6 +1270,19 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
 	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
+	/* Later rounds' candidates; every other one ranks after the heap's
+	 * last (the heap drops nothing before it is full), so that one's bound
+	 * covers them. */
+	gap->n_next = (int32_t)(n_top - kept < max_next ? n_top - kept : max_next);
+	for (int32_t t = 0; t < gap->n_next; t++) {
+		const cand_cl_t *x = &cw->cand[kept + t];
+
+		contig_window(ref, &x->c, x->contig, n, margin, &next[t].win);
+		next[t].bound = x->bound;
+	}
+	gap->beyond = skipped >= floor ? base : 0;
+	if (n_top > kept + gap->n_next && cw->cand[kept + gap->n_next].bound > gap->beyond)
+		gap->beyond = cw->cand[kept + gap->n_next].bound;
 	if (sm_grow((void **)&w->win, &w->cap_win, kept + n_done, sizeof *w->win) < 0)
 		goto oom;
 	if (n_done > 0)
@@ -1286,6 +1298,45 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
 	return -1;
+}
+
+int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best,
+			  const sm_window_t *done, int32_t n_done, sm_seed_next_t *next,
+			  int32_t *n_next, int32_t beyond, sm_wref_t *w, sm_seed_gap_t *gap)
+{
+	int32_t kept = 0, n_left = 0;
+
+	if (sm_grow((void **)&w->win, &w->cap_win, (int64_t)n_done + max_windows,
+		    sizeof *w->win) < 0) {
+		sm_log(SM_LOG_ERROR, "seeding: out of memory");
+		return -1;
+	}
+	if (n_done > 0)
+		memcpy(w->win, done, (size_t)n_done * sizeof *w->win);
+	w->n_win = n_done;
+	gap->left = beyond;
+	/* What sm_seed_complete's candidate loop keeps of them, in their order. */
+	for (int32_t t = 0; t < *n_next; t++) {
+		const sm_seed_next_t x = next[t];
+
+		if (x.bound <= best || scanned_already(&x.win, done, n_done))
+			continue;
+		if (kept < max_windows) {
+			w->win[w->n_win++] = x.win;
+			kept++;
+			continue;
+		}
+		if (n_left == 0 && x.bound > gap->left)
+			gap->left = x.bound;
+		next[n_left++] = x;
+	}
+	*n_next = n_left;
+	qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	gap->n_new = kept;
+	gap->n_next = n_left;
+	gap->beyond = beyond;
+	return w->n_win;
 }
 
 /* 1 if a window among win[0..n_win) ends at the end of its contig. */

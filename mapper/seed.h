@@ -251,20 +251,46 @@ int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int ban
 typedef struct {
 	int32_t left;    /* best score a seeded locus outside its windows may have (0: none) */
 	int32_t n_new;   /* clusters added to the windows scanned before */
-	int32_t n_amb;   /* ambiguous bases of the read */
+	int32_t n_next;  /* candidates left out kept for a later round (sm_seed_next_t) */
+	int32_t beyond;  /* the most that a locus outside the windows and those
+			  * candidates may score (0: none) */
 } sm_seed_gap_t;
+
+/* A candidate that a completion pass ranked after those it returned: its
+ * window and the bound of its cluster, for a later round
+ * (sm_seed_complete_next). */
+typedef struct {
+	sm_window_t win;
+	int32_t bound;
+} sm_seed_next_t;
 
 /* The windows of a completion pass for a read (base codes, forward strand,
  * length n) whose best score so far is `best` (0: none) in the windows
  * done[0..n_done) (sm_seed_find's), with the limits opt (the retry limits):
  * those windows and the windows of at most opt->max_windows clusters
  * outside them that could beat `best`, merged, in w->win[0..w->n_win) (as
- * sm_seed_find leaves them); *gap says what was left out.  Returns their
- * number, or -1 when out of memory (logged). */
+ * sm_seed_find leaves them); *gap says what was left out.  The next
+ * candidates, at most max_next of them, best first, go to next[0..
+ * gap->n_next) for later rounds.  Returns the windows' number, or -1 when
+ * out of memory (logged). */
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
-		     sm_wref_t *w, sm_seed_gap_t *gap);
+		     int32_t max_next, sm_seed_next_t *next, sm_wref_t *w, sm_seed_gap_t *gap);
+
+/* A later round of a completion pass, from the candidates next[0..*n_next)
+ * that an earlier round left out (best first; beyond: its gap's) for a read
+ * whose best score is now `best` in the windows done[0..n_done) (all it
+ * has scanned): those that still beat `best` and lie outside those
+ * windows, at most max_windows of them, added to them as sm_seed_complete
+ * adds its own (w->win[0..w->n_win)); next[] keeps the rest, compacted.
+ * *gap as sm_seed_complete leaves it.  The same
+ * windows as sm_seed_complete would give again while next[] holds every
+ * candidate that ranks before the ones it dropped.  Returns the windows'
+ * number or -1 when out of memory (logged). */
+int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best,
+			  const sm_window_t *done, int32_t n_done, sm_seed_next_t *next,
+			  int32_t *n_next, int32_t beyond, sm_wref_t *w, sm_seed_gap_t *gap);
 
 /* 1 if no locus outside a first pass's windows win[0..n_win) (*left and
  * skip: what they left out, as sm_seed_find gives them) can score more

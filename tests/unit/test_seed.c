@@ -506,8 +506,8 @@ static void sort_windows(sm_window_t *w, int32_t n)
 
 static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const sm_score_t *sc,
 			       const sm_seed_opt_t *opt, const uint8_t *read, int32_t n, int32_t best,
-			       const sm_window_t *done, int32_t n_done, sm_window_t *out,
-			       sm_seed_gap_t *gap)
+			       const sm_window_t *done, int32_t n_done, int32_t max_next,
+			       sm_seed_next_t *next, sm_window_t *out, sm_seed_gap_t *gap)
 {
 	const int k = idx->k, w = idx->w;
 	const int64_t band = sm_reach(sc, n), margin = sm_reach(sc, n) + opt->band;
@@ -521,17 +521,17 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 	int64_t n_hit = 0, n_cl = 0, n_cand = 0, kept;
 	ohit_t *hit;
 	sm_cluster_t *cl;
-	int32_t *cl_contig, *cl_from, skipped = 0, floor, base, n_win;
+	int32_t *cl_contig, *cl_from, skipped = 0, floor, base, n_win, n_amb = 0;
 	ocand_t *cand;
 
 	sm_index_get_many(idx, n_mini, mini, occ, pos);
-	gap->n_amb = 0;
+	memset(gap, 0, sizeof *gap);
 	for (int32_t i = 0; i < n; i++) {
 		amb[i] = read[i] >= SM_BASE_N;
-		gap->n_amb += amb[i];
+		n_amb += amb[i];
 	}
 	gap->left = 0;
-	floor = sm_seed_support_min(idx, sc, (int)band, n, gap->n_amb, (int64_t)best + 1);
+	floor = sm_seed_support_min(idx, sc, (int)band, n, n_amb, (int64_t)best + 1);
 	floor = floor > 0 ? floor : 1;
 	memset(mark, 0, (size_t)n);
 	for (int64_t t = 0; t < n_mini; t++)
@@ -619,17 +619,26 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
 	if (n_cand > kept && cand[kept].bound > gap->left)
 		gap->left = cand[kept].bound;
+	/* Every candidate after those kept ranks in the list: the next
+	 * max_next of them, and the bound of the one after. */
+	gap->beyond = skipped >= floor ? base : 0;
+	gap->n_next = (int32_t)(n_cand - kept < max_next ? n_cand - kept : max_next);
+	if (n_cand > kept + gap->n_next && cand[kept + gap->n_next].bound > gap->beyond)
+		gap->beyond = cand[kept + gap->n_next].bound;
 	if (n_done > 0)
 		memcpy(out, done, (size_t)n_done * sizeof *out);
 	n_win = n_done;
-	for (int64_t c = 0; c < kept; c++) {
+	for (int64_t c = 0; c < kept + gap->n_next; c++) {
 		int64_t lo = ref->offset[cand[c].contig], hi = lo + ref->len[cand[c].contig];
 		const sm_cluster_t *x = &cand[c].c;
+		sm_window_t y = { x->lo - margin < lo ? lo : x->lo - margin,
+				  x->hi + n + margin > hi ? hi : x->hi + n + margin, x->votes,
+				  1 << x->strand };
 
-		out[n_win] = (sm_window_t){ x->lo - margin < lo ? lo : x->lo - margin,
-					    x->hi + n + margin > hi ? hi : x->hi + n + margin,
-					    x->votes, 1 << x->strand };
-		n_win += out[n_win].start < out[n_win].end;
+		if (c >= kept)
+			next[c - kept] = (sm_seed_next_t){ y, cand[c].bound };
+		else if (y.start < y.end)
+			out[n_win++] = y;
 	}
 	sort_windows(out, n_win);
 	n_win = sm_windows_merge(out, n_win, ref->offset, ref->n_contig);
@@ -644,6 +653,12 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 	free(cl_from);
 	free(cand);
 	return n_win;
+}
+
+static int same_window(const sm_window_t *a, const sm_window_t *b)
+{
+	return a->start == b->start && a->end == b->end && a->votes == b->votes &&
+	       a->strands == b->strands;
 }
 
 /* sm_seed_complete against oracle_complete on a repeat-rich reference of
@@ -663,11 +678,11 @@ static void test_complete(void)
 	const sm_score_t sc = { 1, 4, 6, 1, 5, 5 };
 	char unit[UNIT];
 	sm_seeder_t *s = sm_seeder_create();
-	sm_wref_t w = { 0 }, first = { 0 };
+	sm_wref_t w = { 0 }, first = { 0 }, later = { 0 };
 	sm_window_t out[512];
 	sm_ref_t *ref;
 	sm_index_t *idx;
-	int agree = 0, many = 0, full = 0;
+	int agree = 0, many = 0, full = 0, rounds = 0, rounds_agree = 0, rounds_cut = 0;
 
 	for (int i = 0; i < UNIT; i++)
 		unit[i] = "ACGT"[rnd(4)];
@@ -700,8 +715,10 @@ static void test_complete(void)
 		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * n - 10));
 		int32_t perfect = (int32_t)sm_best_possible(&sc, n);
 		int32_t best = r % 5 == 0 ? 0 : perfect - (int32_t)rnd((uint32_t)perfect / 2 + 1);
+		const int32_t max_next = r % 3 == 0 ? 0 : r % 3 == 1 ? 5 : 64;
 		uint8_t read[300];
-		sm_seed_gap_t gap, want;
+		sm_seed_gap_t gap, want, gap2;
+		sm_seed_next_t next[64], want_next[64];
 
 		for (int32_t i = 0; i < n; i++) {
 			read[i] = ref->seq[from + i];
@@ -715,24 +732,70 @@ static void test_complete(void)
 		if (r % 3 && (n_done = sm_seed_find(s, idx, ref, &sc, &opt, read, n, &first, NULL,
 						     NULL)) < 0)
 			break;
-		n_win = sm_seed_complete(s, idx, ref, &sc, &opt, read, n, best, first.win, n_done, &w,
-					 &gap);
-		if (n_win != oracle_complete(ref, idx, &sc, &opt, read, n, best, first.win, n_done, out,
-					     &want) ||
+		n_win = sm_seed_complete(s, idx, ref, &sc, &opt, read, n, best, first.win, n_done,
+					 max_next, next, &w, &gap);
+		if (n_win != oracle_complete(ref, idx, &sc, &opt, read, n, best, first.win, n_done,
+					     max_next, want_next, out, &want) ||
 		    memcmp(&gap, &want, sizeof gap) != 0)
 			continue;
 		int same = 1;
+		for (int32_t t = 0; t < gap.n_next; t++)
+			same &= same_window(&next[t].win, &want_next[t].win) &&
+				next[t].bound == want_next[t].bound;
 		for (int32_t t = 0; t < n_win; t++)
-			same &= w.win[t].start == out[t].start && w.win[t].end == out[t].end &&
-				w.win[t].votes == out[t].votes && w.win[t].strands == out[t].strands;
+			same &= same_window(&w.win[t], &out[t]);
 		agree += same;
 		many += gap.n_new > 0;
 		full += gap.n_new == opt.max_windows && gap.left > best;
+		if (!same || gap.n_next == 0)
+			continue;
+		/* A later round, its best raised by what the first found: the
+		 * kept candidates that still beat it outside the windows so far,
+		 * taken in their order as the first round takes its own. */
+		int32_t best2 = best + (int32_t)rnd((uint32_t)(perfect - best) / 2 + 1), n_next = gap.n_next;
+		int32_t n2 = sm_seed_complete_next(ref, opt.max_windows, best2, w.win, w.n_win, next,
+						   &n_next, gap.beyond, &later, &gap2);
+		int32_t n_want = w.n_win, taken = 0, left = gap.beyond, rest = 0;
+
+		memcpy(out, w.win, (size_t)w.n_win * sizeof *out);
+		for (int32_t t = 0; t < gap.n_next; t++) {
+			int inside = 0;
+
+			for (int32_t d = 0; d < w.n_win; d++)
+				inside |= (w.win[d].strands & want_next[t].win.strands) ==
+						  want_next[t].win.strands &&
+					  w.win[d].start <= want_next[t].win.start &&
+					  want_next[t].win.end <= w.win[d].end;
+			if (want_next[t].bound <= best2 || inside)
+				continue;
+			if (taken < opt.max_windows) {
+				out[n_want++] = want_next[t].win;
+				taken++;
+			} else {
+				if (rest == 0 && want_next[t].bound > left)
+					left = want_next[t].bound;
+				rest++;
+			}
+		}
+		sort_windows(out, n_want);
+		n_want = sm_windows_merge(out, n_want, ref->offset, ref->n_contig);
+		rounds++;
+		rounds_cut += rest > 0;
+		same = n2 == n_want && gap2.left == left && gap2.n_new == taken &&
+		       gap2.n_next == rest && n_next == rest && gap2.beyond == gap.beyond;
+		for (int32_t t = 0; same && t < n2; t++)
+			same &= same_window(&later.win[t], &out[t]);
+		rounds_agree += same;
 	}
 	CHECK(agree == N_CASES && many > N_CASES / 4 && full > N_CASES / 20,
 	      "completion: windows and what they leave out as the step-by-step oracle for %d of %d "
 	      "reads (%d with clusters added, %d with more candidates than kept)", agree, N_CASES,
 	      many, full);
+	CHECK(rounds_agree == rounds && rounds > N_CASES / 10 && rounds_cut > 0,
+	      "completion, a later round: the candidates kept that still beat a raised best, as "
+	      "the first round took its own, for %d of %d reads (%d with candidates left after it)",
+	      rounds_agree, rounds, rounds_cut);
+	sm_wref_free(&later);
 	sm_wref_free(&w);
 	sm_wref_free(&first);
 	sm_index_destroy(idx);
