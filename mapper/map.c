@@ -654,7 +654,10 @@ static void rival_unseen(res_t *res, int32_t score)
  * (one GPU call, or the worker's CPU scan), then each read's candidates;
  * then the completion pass of the reads that needs_retry picks, over their
  * first windows and every cluster that could still beat them: its result
- * replaces the first, and says whether the read is unsure. */
+ * replaces the first, and says whether the read is unsure; a read left
+ * unsure while candidates it kept for later could still beat it takes the
+ * next of them in up to SM_COMPLETE_ROUNDS - 1 more rounds (one engine
+ * call each, for the batch's such reads). */
 static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
@@ -675,7 +678,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			res[k].more = 0;
 			res[k].n_next = 0;
 		}
-		/* Reads still unsure with candidates cut: the next candidates. */
+		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
 		for (int k = 0; k < n && pass > 1; k++)
 			if (res[k].more) {
 				ws->retry_how[n_todo] = RETRY_COMPLETE;
