@@ -736,13 +736,13 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				if (pass == 0)
 					rs->left = ws->seed_left[u];
 				if (pass > 0 && !rs->exhaustive) {
-					int unsure = sm_seed_unsure(&ws->seed_gap[u],
-								    rs->prim >= 0 ? rs->cand[0].score : 0);
+					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
+					const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
 
 					/* A later round's kept candidates carry the last round's mark. */
 					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : SM_SURE);
 					rs->more = unsure && pass + 1 < passes && rs->n_next > 0 &&
-						   rs->next[0].bound > (rs->prim >= 0 ? rs->cand[0].score : 0);
+						   rs->next[0].bound > best;
 				}
 			}
 			if (u >= SM_TRACE_AHEAD) {

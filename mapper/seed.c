@@ -1241,7 +1241,8 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
 	 * not).  Only the first max_windows + max_next + 1 (cand_before)
 	 * matter: those kept, those for later rounds, and the best one left
-	 * out (gap->left, gap->beyond).  They are kept in a heap, then sorted.  Once it is full, a cluster whose base + brk x
+	 * out (gap->left, gap->beyond).  They are kept in a heap, then
+	 * sorted.  Once it is full, a cluster whose base + brk x
 	 * votes is below the bound of the last one in it is not bounded: its
 	 * own bound is lower, so it ranks after all of them (each supporting
 	 * read position beyond the skipped k-mers' moves the bound by brk at

@@ -284,10 +284,11 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
  * has scanned): those that still beat `best` and lie outside those
  * windows, at most max_windows of them, added to them as sm_seed_complete
  * adds its own (w->win[0..w->n_win)); next[] keeps the rest, compacted.
- * *gap as sm_seed_complete leaves it.  The same
- * windows as sm_seed_complete would give again while next[] holds every
- * candidate that ranks before the ones it dropped.  Returns the windows'
- * number or -1 when out of memory (logged). */
+ * *gap as sm_seed_complete leaves it.  A locus that beats `best` beat the
+ * earlier round's best too, so it is in next[] or covered by `beyond`
+ * (which gap->left includes): a read is never called settled that a new
+ * look-up would leave unsure.  Returns the windows' number or -1 when out
+ * of memory (logged). */
 int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best,
 			  const sm_window_t *done, int32_t n_done, sm_seed_next_t *next,
 			  int32_t *n_next, int32_t beyond, sm_wref_t *w, sm_seed_gap_t *gap);
