@@ -69,7 +69,11 @@ typedef struct {
 	cudaStream_t stream;
 	buf_t reads, roff, margin, cnt, hoff, all, nwin, left, skip; /* device */
 	buf_t occ, first, mstrand, hit, sorted, cl, win, temp;
-	buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff;      /* pinned host */
+	/* pinned host: what goes to the device, and what comes back before
+	 * it is copied to the caller's (pageable) arrays, so that no copy
+	 * waits on the host for the kernels before it (a device-to-host copy
+	 * into pageable memory does, spinning in the driver) */
+	buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff, h_skip, h_win, h_nwin, h_left;
 	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
 } call_t;
 
@@ -431,7 +435,8 @@ static void call_free(call_t *c)
 	buf_t *dev[] = { &c->reads, &c->roff, &c->margin, &c->cnt, &c->hoff, &c->all, &c->nwin, &c->left, &c->skip,
 			 &c->occ, &c->first, &c->mstrand, &c->hit, &c->sorted, &c->cl, &c->win,
 			 &c->temp };
-	buf_t *host[] = { &c->h_reads, &c->h_roff, &c->h_margin, &c->h_cnt, &c->h_hoff };
+	buf_t *host[] = { &c->h_reads, &c->h_roff, &c->h_margin, &c->h_cnt, &c->h_hoff, &c->h_skip,
+			  &c->h_win, &c->h_nwin, &c->h_left };
 
 	for (size_t t = 0; t < sizeof dev / sizeof *dev; t++)
 		cudaFree(dev[t]->p);
@@ -503,8 +508,10 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 	       grow(&c->all, nn * i32, 0) || grow(&c->nwin, nn * i32, 0) ||
 	       grow(&c->left, nn * sizeof(sm_seed_left_t), 0) ||
 	       grow(&c->occ, nb * i64, 0) || grow(&c->first, nb * i64, 0) ||
-	       grow(&c->mstrand, nb, 0) || grow(&c->skip, nb, 0) ||
-	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0)
+	       grow(&c->mstrand, nb, 0) || grow(&c->skip, nb, 0) || grow(&c->h_skip, nb, 1) ||
+	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0) ||
+	       grow(&c->h_win, nk * sizeof(sm_window_t), 1) || grow(&c->h_nwin, nn * i32, 1) ||
+	       grow(&c->h_left, nn * sizeof(sm_seed_left_t), 1)
 		? -1 : 0;
 }
 
@@ -551,17 +558,24 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 		D(hoff, int64_t), D(sorted, uint64_t), D(cl, sm_cluster_t), D(win, sm_window_t),
 		D(nwin, int32_t), D(left, sm_seed_left_t));
 	if (SM_CUDA(cudaGetLastError()) ||
-	    SM_CUDA(cudaMemcpyAsync(win + (int64_t)r0 * keep, D(win, sm_window_t) + (int64_t)r0 * keep,
+	    SM_CUDA(cudaMemcpyAsync(D(h_win, sm_window_t), D(win, sm_window_t) + (int64_t)r0 * keep,
 			       (size_t)nr * keep * sizeof(sm_window_t), cudaMemcpyDeviceToHost,
 			       c->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(n_win + r0, D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
+	    SM_CUDA(cudaMemcpyAsync(D(h_nwin, int32_t), D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
 			       cudaMemcpyDeviceToHost, c->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(left + r0, D(left, sm_seed_left_t) + r0,
+	    SM_CUDA(cudaMemcpyAsync(D(h_left, sm_seed_left_t), D(left, sm_seed_left_t) + r0,
 			       (size_t)nr * sizeof(sm_seed_left_t), cudaMemcpyDeviceToHost,
-			       c->stream)))
+			       c->stream)) ||
+	    /* The next chunk rewrites the hit offsets and buffers. */
+	    SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us)))
 		return -1;
-	/* The next chunk rewrites the hit offsets and buffers. */
-	return SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us));
+	/* Each read's windows, not the empty slots after them. */
+	memcpy(n_win + r0, D(h_nwin, int32_t), (size_t)nr * sizeof(int32_t));
+	memcpy(left + r0, D(h_left, sm_seed_left_t), (size_t)nr * sizeof(sm_seed_left_t));
+	for (int r = 0; r < nr; r++)
+		memcpy(win + (int64_t)(r0 + r) * keep, D(h_win, sm_window_t) + (int64_t)r * keep,
+		       (size_t)n_win[r0 + r] * sizeof(sm_window_t));
+	return 0;
 }
 
 static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
@@ -603,11 +617,13 @@ static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 						    D(cnt, int64_t), D(all, int32_t),
 						    D(left, sm_seed_left_t), D(skip, uint8_t));
 	if (SM_CUDA(cudaGetLastError()) ||
-	    SM_CUDA(cudaMemcpyAsync(skip, c->skip.p, (size_t)b, cudaMemcpyDeviceToHost, c->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(c->h_skip.p, c->skip.p, (size_t)b, cudaMemcpyDeviceToHost,
+			       c->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(cnt, c->cnt.p, (size_t)n * sizeof *cnt, cudaMemcpyDeviceToHost,
 			       c->stream)) ||
 	    SM_CUDA(sm_stream_wait(c->stream, g->wait, g->poll_us)))
 		return -1;
+	memcpy(skip, c->h_skip.p, (size_t)b);
 	for (int r0 = 0; r0 < n;) {
 		int r1 = r0 + 1;
 		int64_t hits = cnt[r0];

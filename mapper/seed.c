@@ -253,6 +253,12 @@ static int cluster_window(const sm_ref_t *ref, const sm_cluster_t *c, int32_t n,
 	return sm_cluster_window(ref->offset, ref->len, ref->n_contig, ref->total, c, n, margin, x);
 }
 
+/* Elements that a window reference's arrays start with: a mapping thread
+ * keeps two window references per read of its batch (thousands), most
+ * with a few windows, which arrays of 64 would spread over tens of
+ * megabytes of memory touched once per thread. */
+#define SM_WREF_FIRST_CAP 8
+
 /* Lays out w's windows as contigs (offsets, lengths, global starts) and,
  * when bases, copies their bases from ref.  0 or -1 when out of memory. */
 static int wref_layout(sm_wref_t *w, const sm_ref_t *ref, int bases)
@@ -270,7 +276,8 @@ static int wref_layout(sm_wref_t *w, const sm_ref_t *ref, int bases)
 
 		for (int a = 0; a < 3; a++) {
 			m = w->cap_contig;
-			if (sm_grow((void **)arr[a], &m, n_win + 1, sizeof(int64_t)) < 0)
+			if (sm_grow_from((void **)arr[a], &m, n_win + 1, sizeof(int64_t),
+					 SM_WREF_FIRST_CAP) < 0)
 				return -1;
 		}
 		w->cap_contig = m;
@@ -300,7 +307,7 @@ int sm_wref_set_window(sm_wref_t *w, const sm_ref_t *ref, int64_t start, int64_t
 static int wref_set(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *win, int32_t n,
 		    int bases)
 {
-	if (sm_grow((void **)&w->win, &w->cap_win, n, sizeof *w->win) < 0)
+	if (sm_grow_from((void **)&w->win, &w->cap_win, n, sizeof *w->win, SM_WREF_FIRST_CAP) < 0)
 		goto oom;
 	w->n_win = 0;
 	for (int32_t t = 0; t < n; t++)
@@ -721,7 +728,8 @@ oom:
 
 int64_t sm_wref_to_global(const sm_wref_t *w, int64_t p)
 {
-	int32_t c = sm_ref_contig_of(&w->ref, p);
+	/* inline: called for every locus of every window scan */
+	int32_t c = sm_offset_find(w->ref.offset, w->ref.n_contig, p);
 
 	return w->win[c].start + (p - w->ref.offset[c]);
 }

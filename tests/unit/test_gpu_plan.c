@@ -269,6 +269,55 @@ static void test_whole_groups(void)
 		}
 }
 
+/* Groups whose lanes all hold reads of one length (sm_gpu_pack_rows packs
+ * them 16 rows a step): reads of lengths from under one step to many,
+ * codes above N among them. */
+static void test_full_groups(void)
+{
+	static const int lens[] = { 15, 16, 31, 150, 250 };
+	static const int sizes[] = { 1, 2, 7, 64, 301 };
+	uint8_t n_row[256];
+
+	memset(n_row, SM_BASE_N, sizeof n_row);
+	unit_seed(12);
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+		for (int bits = 8; bits <= 32; bits *= 2) {
+			const int n = sizes[s], Q = 32 / bits;
+			uint8_t *buf, *rows, *marked;
+			sm_query_t *q = random_queries(n, 250, &buf);
+			groups_mem_t m;
+			int full = 0;
+
+			/* A few reads all of one length; many of mixed lengths. */
+			for (int k = 0; k < n; k++)
+				q[k].len = n < 64 ? lens[s] : lens[rnd(sizeof lens / sizeof *lens)];
+			groups_alloc(&m, n, Q);
+			sm_gpu_make_groups(n, q, NULL, Q, 0, bits, &bwa_sc, m.scratch, &m.gr);
+			for (int gi = 0; gi < m.gr.ngroups; gi++) {
+				int all = 1;
+
+				for (int l = 0; l < Q; l++) {
+					const int k = m.gr.lq[gi * Q + l];
+
+					all &= k < 0 || q[k].len == m.gr.glen[gi];
+				}
+				full += all;
+			}
+			rows = xmalloc((size_t)m.gr.rows_total + 1);
+			marked = xmalloc((size_t)m.gr.rows_total + 1);
+			sm_gpu_pack_rows(&m.gr, q, n_row, 0, rows);
+			sm_gpu_pack_rows(&m.gr, q, n_row, 1, marked);
+			CHECK(full > 0 && rows_ok(&m.gr, q, rows) && first_marked(&m.gr, q, rows, marked),
+			      "whole reference, reads of five lengths: %d queries, %d-bit lanes (%d full groups): rows, first bases",
+			      n, bits, full);
+			free(rows);
+			free(marked);
+			groups_free(&m);
+			free(q);
+			free(buf);
+		}
+}
+
 /* R random references of 1..3 contigs (a read's windows). */
 static sm_ref_t **random_refs(int R)
 {
@@ -510,6 +559,7 @@ int main(void)
 	test_pick();
 	test_arch();
 	test_whole_groups();
+	test_full_groups();
 	test_own_refs();
 	test_launches();
 	test_workspace();
