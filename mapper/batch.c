@@ -194,8 +194,6 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 	b->premapped = 0;
 	t = sm_seconds();
 	b->n_mapped = b->n_proper = 0;
-	if (ctx->paired && sm_pair_rescue(ctx, ws, b->reads, ws->q, b->res, b->n) < 0)
-		return -1;
 	for (int k = 0; ctx->paired && k < b->n; k += unit)
 		if (sm_pair_resolve(ctx, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;

@@ -95,8 +95,6 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_win);
 	free(ws->seed_gap);
 	free(ws->next);
-	free(ws->rescue);
-	free(ws->rescue_tied);
 	sm_split_free(ws->split);
 	free(ws);
 }
@@ -405,7 +403,8 @@ static int add_window_scans(const sm_ctx_t *ctx, sm_tbuf_t *ws, int t, int k, in
 	return 0;
 }
 
-int sm_map_run_list(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_wscan_t *jobs, int kind)
+/* Runs list `jobs` (counted at -v 4 as list kind `kind`). */
+static int run_list(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_wscan_t *jobs, int kind)
 {
 	if (sm_log_get_level() >= SM_LOG_DEBUG) {
 		ws->list_n[kind]++;
@@ -710,7 +709,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				 complete_reads(ctx, ws, reads, n_todo, res, stride[pass], pass)) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
-		if (sm_map_run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
+		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
 			return -1;
 		sm_ph_add(ws, PH_WSCAN, &t);
 		/* Read u's candidates, then the trace of read u - SM_TRACE_AHEAD's
@@ -886,7 +885,7 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 		if (res[k].prim >= 0 && tandem_add(ctx, jobs, &ws->q[SM_STRANDS * k], &res[k].cand[0],
 						   &ws->sides[SM_STRANDS * k]) < 0)
 			return -1;
-	if (sm_map_run_list(ctx, ws, jobs, LIST_TANDEM) < 0)
+	if (run_list(ctx, ws, jobs, LIST_TANDEM) < 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
 		res_t *rs = &res[k];

@@ -166,7 +166,6 @@ enum {
 	LIST_WINDOWS,    /* seeded windows, first pass */
 	LIST_RETRY,      /* seeded windows, second pass (needs_retry) */
 	LIST_TANDEM,     /* tandem sides of the best hits */
-	LIST_RESCUE,     /* mate rescue windows (sm_pair_rescue) */
 	LIST_N
 };
 
@@ -315,9 +314,6 @@ struct sm_tbuf_s {
 	sm_window_t *strand_win; /* scratch: one strand's windows */
 	int64_t m_strand_win;
 	side_t *sides;           /* two per read: where its tandem copies can lie */
-	struct sm_rescue_s *rescue; /* scratch of sm_pair_rescue (pair.c): a round's rescues */
-	int *rescue_tied;        /* and each pair's candidates left to rescue from */
-	int64_t m_rescue, m_rescue_tied;
 	int m_reads;
 	sm_engine_stats_t seed_st;
 	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
@@ -364,26 +360,10 @@ int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_
 int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, const sm_query_t *q,
 		    sm_scan_t *out);
 
-/* Runs scan list jobs with the mapping engine (counted at -v 4 as list
- * kind `kind`, LIST_*).  Returns 0 or -1 (logged). */
-int sm_map_run_list(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_wscan_t *jobs, int kind);
-
 /* ---- pair.c ---- */
 
-/* Mate rescue for the pairs of reads[0..n) (queries q, two per read;
- * results res): each read's best candidate, and up to SM_MAX_RESCUE - 1
- * more tying with it, looks for a proper mate in the window where one
- * would lie, unless the mate's best pairs with it already and is sure.
- * The scans of each round (read e of every pair, its k-th candidate) run
- * in one engine call (the GPU's, or the worker's CPU scans); a round sees
- * the rescues of the rounds before, as one pair taken alone would.
- * Before sm_pair_resolve.  Returns 0 or -1 (logged). */
-int sm_pair_rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, const sm_query_t *q,
-		   res_t *res, int n);
-
-/* Pairs r[0], r[1] (queries q[0..3], results res[0..1]) after
- * sm_pair_rescue: chooses their placements, proper flag and MAPQ.
- * Returns 0 or -1. */
+/* Pairs r[0], r[1] (queries q[0..3], results res[0..1]): chooses their
+ * placements, proper flag and MAPQ, rescuing mates.  Returns 0 or -1. */
 int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		    res_t *res);
 

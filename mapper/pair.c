@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapper/grow.h"
-
 /* Reference span [s, e) of the template part that a candidate stands for,
  * clipped to its contig, and that contig (which holds s). */
 typedef struct {
@@ -209,42 +207,35 @@ static int added_unsure(const sm_ctx_t *ctx, const res_t *res, const cand_t *c)
 	return level;
 }
 
-/* Mate rescue's window for read r (length len) beside candidate a of its
- * mate: where a proper mate of a lies, clipped to a's contig; lo >= hi when
- * nothing of it is left.  Its scan is of r's strand !a->is_rev. */
-static void rescue_window(const sm_ctx_t *ctx, const cand_t *a, int64_t *lo, int64_t *hi)
+/* Mate rescue: aligns read r (queries q) within the window where a proper
+ * mate of candidate a lies; of the loci there reaching -T, the one that
+ * pairs best with a (pair_score) joins res, unless it is there already. */
+static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
+		  const sm_query_t *q, res_t *res)
 {
+	const sm_score_t *sc = &ctx->opt.score;
 	const span_t sa = cand_span(ctx, a);
-	int64_t c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
-
-	if (a->is_rev) {
-		*lo = sa.e - ctx->ins.hi - SM_RESCUE_SLACK;
-		*hi = sa.e + SM_RESCUE_SLACK;
-	} else {
-		*lo = sa.s - SM_RESCUE_SLACK;
-		*hi = sa.s + ctx->ins.hi + SM_RESCUE_SLACK;
-	}
-	*lo = *lo < c_lo ? c_lo : *lo;
-	*hi = *hi > c_hi ? c_hi : *hi;
-}
-
-/* Mate rescue, once read r (queries q) was scanned within rescue_window
- * [lo, hi) of candidate a (local: the scan, in the window's columns): of
- * the loci there reaching -T, the one that pairs best with a (pair_score)
- * joins res, unless it is there already. */
-static int rescue_apply(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
-			const sm_query_t *q, res_t *res, int64_t lo, int64_t hi,
-			const sm_scan_t *local)
-{
-	const sm_window_t win = { lo, hi, 0, 3 };
-	int st = !a->is_rev, shift = sm_locus_shift(&ctx->opt.score, r->len), pick = -1, same = -1;
+	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
+	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1, same = -1;
 	double best = 0;
-	sm_scan_t global;
+	sm_scan_t local, global;
 	cand_t *c;
 
-	memset(&global, 0, sizeof global);
-	for (int k = 0; k < local->n; k++)
-		sm_scan_offer(&global, shift, local->top[k].score, lo + local->top[k].end);
+	if (a->is_rev) {
+		lo = sa.e - ctx->ins.hi - SM_RESCUE_SLACK;
+		hi = sa.e + SM_RESCUE_SLACK;
+	} else {
+		lo = sa.s - SM_RESCUE_SLACK;
+		hi = sa.s + ctx->ins.hi + SM_RESCUE_SLACK;
+	}
+	lo = lo < c_lo ? c_lo : lo;
+	hi = hi > c_hi ? c_hi : hi;
+	if (lo >= hi)
+		return 0;
+	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
+	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
 	for (int k = 0; k < global.n; k++) {
 		cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
 			     .qlen = r->len };
@@ -279,7 +270,7 @@ static int rescue_apply(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, con
 
 		o->score = c->score;
 		o->end = c->end;
-		if (sm_map_trace(ctx, ws, &win, 1, q, o, r) < 0)
+		if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, o, r) < 0)
 			return -1;
 		if (same > 0 && o->score > res->cand[0].score) {
 			cand_t t = res->cand[0];
@@ -292,7 +283,7 @@ static int rescue_apply(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, con
 	c->xs = res->n_cand > 0 ? res->cand[0].score : 0;
 	c->rescued = 1;
 	c->unsure = added_unsure(ctx, res, c);
-	if (sm_map_trace(ctx, ws, &win, 1, q, c, r) < 0)
+	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, c, r) < 0)
 		return -1;
 	res->n_cand++;
 	return 0;
@@ -936,89 +927,8 @@ static int choose_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	return pair_mapq(ctx, ws, r, q, res, *bi, *bj, best, unpaired, q_pe) < 0 ? -1 : 1;
 }
 
-/* One mate rescue of a round of sm_pair_rescue: pair p, its read e's
- * candidate k rescues read !e in [lo, hi), scanned as job `job`. */
-typedef struct sm_rescue_s {
-	int p, k, job;
-	int64_t lo, hi;
-} rescue_t;
-
-int sm_pair_rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, const sm_query_t *q,
-		   res_t *res, int n)
-{
-	sm_wscan_t *jobs = &ws->jobs;
-	const int n_pairs = n / SM_STRANDS;
-
-	if (!ctx->ins.ok || n_pairs == 0)
-		return 0;
-	if (sm_grow((void **)&ws->rescue, &ws->m_rescue, n_pairs, sizeof *ws->rescue) < 0 ||
-	    sm_grow((void **)&ws->rescue_tied, &ws->m_rescue_tied, n_pairs,
-		    sizeof *ws->rescue_tied) < 0) {
-		sm_log(SM_LOG_ERROR, "out of memory pairing a batch of %d reads", n);
-		return -1;
-	}
-	for (int e = 0; e < SM_STRANDS; e++) {
-		/* Read e's candidates tied with its best, in order, as many as
-		 * it had before its mate's list grew (rescues of e = 0 grow
-		 * read 1's list before e = 1 takes it). */
-		for (int p = 0; p < n_pairs; p++)
-			ws->rescue_tied[p] = res[SM_STRANDS * p + e].n_cand;
-		for (int k = 0; k < SM_MAX_RESCUE; k++) {
-			int n_job = 0, left = 0;
-
-			sm_wscan_clear(jobs);
-			for (int p = 0; p < n_pairs; p++) {
-				const res_t *own = &res[SM_STRANDS * p + e], *mate = &res[SM_STRANDS * p + !e];
-				const sm_query_t *mq = &q[SM_STRANDS * (SM_STRANDS * p + !e)];
-				const cand_t *c;
-				rescue_t *x = &ws->rescue[n_job];
-
-				if (k >= ws->rescue_tied[p])
-					continue;
-				c = &own->cand[k];
-				if (c->score < own->cand[0].score) {
-					ws->rescue_tied[p] = k;   /* the tie ends here */
-					continue;
-				}
-				left++;
-				/* Unless the mate's best hit pairs with c already and its
-				 * seeding ruled out a better alignment: a window may have
-				 * cut it short. */
-				if (proper_mate_score(ctx, c, mate) >= (mate->n_cand ? mate->cand[0].score : 0) &&
-				    !(mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER))
-					continue;
-				rescue_window(ctx, c, &x->lo, &x->hi);
-				if (x->lo >= x->hi)
-					continue;
-				x->p = p;
-				x->k = k;
-				x->job = sm_wscan_add_part(jobs, &mq[!c->is_rev], 0, ctx->ref, x->lo, x->hi, 0);
-				if (x->job < 0)
-					return -1;
-				n_job++;
-			}
-			if (!left)
-				break;
-			if (n_job == 0)
-				continue;
-			if (sm_map_run_list(ctx, ws, jobs, LIST_RESCUE) < 0)
-				return -1;
-			for (int t = 0; t < n_job; t++) {
-				const rescue_t *x = &ws->rescue[t];
-				const int a = SM_STRANDS * x->p + e, b = SM_STRANDS * x->p + !e;
-
-				if (rescue_apply(ctx, ws, &res[a].cand[x->k], &reads[b], &q[SM_STRANDS * b],
-						 &res[b], x->lo, x->hi, &jobs->out[x->job]) < 0)
-					return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-/* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1])
- * once sm_pair_rescue has rescued mates: the best proper pair or the two
- * best hits.  In seeded
+/* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
+ * mate rescue, then the best proper pair or the two best hits.  In seeded
  * mode a pair left without a proper pair, or with one below MAPQ
  * SM_RESEED_MAPQ, is seeded again as a pair and chosen again: its reads'
  * own best windows may all have missed it (repeats with few exact seeds
@@ -1032,6 +942,24 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		res[e].mapq = res[e].prim >= 0 ? sm_pair_read_mapq(ctx, &res[e].cand[0], r[e].len) : 0;
 	if (!ctx->ins.ok)
 		return 0;
+	for (int e = 0; e < SM_STRANDS; e++) {
+		res_t *mate = &res[!e];
+		int n_tied = res[e].n_cand;   /* the mate's list grows, not this one */
+
+		for (int k = 0; k < n_tied && k < SM_MAX_RESCUE; k++) {
+			const cand_t *c = &res[e].cand[k];
+
+			if (c->score < res[e].cand[0].score)
+				break;
+			/* Unless the mate's best hit pairs with c already and its
+			 * seeding ruled out a better alignment: a window may have
+			 * cut it short. */
+			if ((proper_mate_score(ctx, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) ||
+			     (mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER)) &&
+			    rescue(ctx, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
+				return -1;
+		}
+	}
 	rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
 	if (rc >= 0 && ctx->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
 		if (reseed_pair(ctx, ws, r, q, res) < 0)

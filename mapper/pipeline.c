@@ -38,7 +38,7 @@
 
 #include "io/outfile.h"
 
-static const char *const list_name[LIST_N] = { "windows", "second pass", "tandem", "rescue" };
+static const char *const list_name[LIST_N] = { "windows", "second pass", "tandem" };
 
 /* CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID) or of the
  * whole process (CLOCK_PROCESS_CPUTIME_ID): the reader and the writer share
