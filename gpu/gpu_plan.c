@@ -238,6 +238,36 @@ int sm_gpu_group_cmp(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* Bits of sm_gpu_sort_groups's key: a group's query length, its reference's
+ * bases, its index (low). */
+#define SORT_LEN_BITS 20
+#define SORT_COLS_BITS 24
+#define SORT_INDEX_BITS 20
+
+void sm_gpu_sort_groups(sm_gpu_group_t *rg, int n, uint64_t *keys, sm_gpu_group_t *copy)
+{
+	const int64_t len_max = ((int64_t)1 << SORT_LEN_BITS) - 1, cols_max = ((int64_t)1 << SORT_COLS_BITS) - 1;
+	const uint64_t index_mask = ((uint64_t)1 << SORT_INDEX_BITS) - 1;
+	int fits = n < 1 << SORT_INDEX_BITS;
+
+	for (int gi = 0; gi < n && fits; gi++)
+		fits = rg[gi].len >= 0 && rg[gi].len <= len_max && rg[gi].cols >= 0 &&
+		       rg[gi].cols <= cols_max;
+	if (!fits) {
+		qsort(rg, (size_t)n, sizeof *rg, sm_gpu_group_cmp);
+		return;
+	}
+	/* Longer, then more bases, first: their complements ascending; equal
+	 * shapes by index, which is `first`'s order. */
+	for (int gi = 0; gi < n; gi++)
+		keys[gi] = (uint64_t)(len_max - rg[gi].len) << (SORT_COLS_BITS + SORT_INDEX_BITS) |
+			   (uint64_t)(cols_max - rg[gi].cols) << SORT_INDEX_BITS | (uint64_t)gi;
+	sm_radix_sort_u64(keys, keys + n, n);
+	memcpy(copy, rg, (size_t)n * sizeof *rg);
+	for (int gi = 0; gi < n; gi++)
+		rg[gi] = copy[keys[gi] & index_mask];
+}
+
 /* A group's place in sm_gpu_pair_lanes's order as one key: longer query,
  * fewer contigs, more bases first (each clamped to its field: the order is
  * a heuristic), its index in the low SM_GPU_SHAPE_GROUP_BITS. */
@@ -286,14 +316,17 @@ size_t sm_gpu_group_scratch_bytes(int n)
 {
 	const size_t nn = (size_t)(n > 0 ? n : 1);
 
-	return PART(sizeof(sm_gpu_group_t) * nn) + PART(sizeof(uint64_t) * 2 * (nn + 1));
+	return 2 * PART(sizeof(sm_gpu_group_t) * nn) + PART(sizeof(uint64_t) * 2 * (nn + 1));
 }
 
 int sm_gpu_make_groups(int n, const sm_query_t *q, const sm_ref_t *const *refs, int Q, int pair,
 		       int bits, const sm_score_t *sc, void *scratch, sm_gpu_groups_t *out)
 {
 	sm_gpu_group_t *rg = (sm_gpu_group_t *)scratch;
-	uint64_t *keys = (uint64_t *)((char *)scratch + PART(sizeof(sm_gpu_group_t) * (size_t)(n > 0 ? n : 1)));
+	const size_t groups_part = PART(sizeof(sm_gpu_group_t) * (size_t)(n > 0 ? n : 1));
+	uint64_t *keys = (uint64_t *)((char *)scratch + groups_part);
+	sm_gpu_group_t *copy = (sm_gpu_group_t *)((char *)scratch + groups_part +
+						  PART(sizeof(uint64_t) * 2 * ((size_t)(n > 0 ? n : 1) + 1)));
 	const int limit = sm_gpu_lane_limit(bits);
 	int ngroups;
 
@@ -318,7 +351,7 @@ int sm_gpu_make_groups(int n, const sm_query_t *q, const sm_ref_t *const *refs, 
 		}
 		if (Q == 2 && pair)
 			ngroups = sm_gpu_pair_lanes(rg, ngroups, refs, keys);
-		qsort(rg, (size_t)ngroups, sizeof *rg, sm_gpu_group_cmp);
+		sm_gpu_sort_groups(rg, ngroups, keys, copy);
 		for (int k = 0; k < ngroups * Q; k++)
 			out->lq[k] = -1;
 		for (int gi = 0; gi < ngroups; gi++) {
@@ -337,7 +370,7 @@ int sm_gpu_make_groups(int n, const sm_query_t *q, const sm_ref_t *const *refs, 
 			rg[k].second = -1;
 			rg[k].cols = 0;
 		}
-		qsort(rg, (size_t)n, sizeof *rg, sm_gpu_group_cmp);
+		sm_gpu_sort_groups(rg, n, keys, copy);
 		ngroups = (n + Q - 1) / Q;
 		for (int k = 0; k < ngroups * Q; k++)
 			out->lq[k] = k < n ? rg[k].first : -1;

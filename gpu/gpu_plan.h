@@ -150,6 +150,12 @@ int sm_gpu_make_groups(int n, const sm_query_t *q, const sm_ref_t *const *refs, 
  * order (a qsort comparator on sm_gpu_group_t). */
 int sm_gpu_group_cmp(const void *a, const void *b);
 
+/* Sorts rg[0..n), whose `first` fields rise with their index, in
+ * sm_gpu_group_cmp's order: by radix on one key per group when the lengths,
+ * references and count fit its fields (every call of the mapper's), else
+ * with qsort.  keys: room for 2 * n; copy: room for n groups. */
+void sm_gpu_sort_groups(sm_gpu_group_t *rg, int n, uint64_t *keys, sm_gpu_group_t *copy);
+
 /* Pairs the groups of rg[0..ngroups) holding one query each, neighbours
  * in (longer query, fewer contigs, more bases) order; keys: room for
  * 2 * (ngroups + 1).  Returns the groups left (paired ones merged into

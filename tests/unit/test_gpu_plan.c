@@ -269,6 +269,49 @@ static void test_whole_groups(void)
 		}
 }
 
+/* sm_gpu_sort_groups gives qsort's order with sm_gpu_group_cmp: shapes
+ * with many ties (radix keys), and with a length or a reference too long
+ * for the keys' fields (qsort). */
+static void test_sort_groups(void)
+{
+	static const int sizes[] = { 0, 1, 2, 17, 1000, 5000 };
+
+	unit_seed(13);
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+		for (int big = 0; big < 3; big++) {
+			const int n = sizes[s];
+			sm_gpu_group_t *a = xmalloc(sizeof *a * (size_t)(n + 1)),
+				       *b = xmalloc(sizeof *b * (size_t)(n + 1)),
+				       *copy = xmalloc(sizeof *copy * (size_t)(n + 1));
+			uint64_t *keys = xmalloc(sizeof *keys * 2 * (size_t)(n + 1));
+			int same = 1;
+
+			for (int k = 0; k < n; k++) {
+				a[k].first = 3 * k + (int)rnd(3);   /* rising with the index */
+				a[k].len = 100 + (int)rnd(4) * 50;
+				a[k].cols = rnd(3) ? 0 : (int64_t)rnd(5) * 1000;
+				a[k].n = 1 + (int)rnd(2);
+				a[k].second = -1;
+			}
+			if (n > 0 && big == 1)
+				a[rnd((uint32_t)n)].len = 1 << 21;
+			if (n > 0 && big == 2)
+				a[rnd((uint32_t)n)].cols = (int64_t)1 << 30;
+			memcpy(b, a, sizeof *a * (size_t)n);
+			qsort(a, (size_t)n, sizeof *a, sm_gpu_group_cmp);
+			sm_gpu_sort_groups(b, n, keys, copy);
+			for (int k = 0; k < n; k++)
+				same &= a[k].first == b[k].first && a[k].len == b[k].len && a[k].cols == b[k].cols &&
+					a[k].n == b[k].n;
+			CHECK(same, "groups sorted: %d groups%s: qsort's order", n,
+			      big == 1 ? ", one too long" : big == 2 ? ", one with a reference too long" : "");
+			free(a);
+			free(b);
+			free(copy);
+			free(keys);
+		}
+}
+
 /* Groups whose lanes all hold reads of one length (sm_gpu_pack_rows packs
  * them 16 rows a step): reads of lengths from under one step to many,
  * codes above N among them. */
@@ -559,6 +602,7 @@ int main(void)
 	test_pick();
 	test_arch();
 	test_whole_groups();
+	test_sort_groups();
 	test_full_groups();
 	test_own_refs();
 	test_launches();
