@@ -26,10 +26,12 @@
 static const char fq_iupac[] = SM_IUPAC_LETTERS;
 
 /* Records parsed ahead (sm_fastq_ahead) travel in chunks of FQ_CHUNK, in
- * a ring of FQ_CHUNKS: enough to keep the parser busy between the
- * consumer's visits, little enough to stay in cache. */
+ * a ring of FQ_CHUNKS: four batches of 2,048 pairs' records, so that a
+ * parser that waits for a core (32 workers on 32 cores) still has a batch
+ * ready when the reader comes; with one batch's worth the workers of a
+ * two-GPU run waited for batches 5x longer (results/multi-gpu.md). */
 #define FQ_CHUNK 256
-#define FQ_CHUNKS 8
+#define FQ_CHUNKS 32
 
 typedef struct {
 	sm_read_t rec[FQ_CHUNK];

@@ -19,9 +19,11 @@
  * buffer for lines that span blocks. */
 #define SM_LINES_CHUNK (1u << 17)
 /* The ring: SM_LINES_BLOCKS blocks of SM_LINES_BLOCK bytes (a multiple of
- * SM_LINES_CHUNK); the thread fills a block with whole chunks. */
+ * SM_LINES_CHUNK); the thread fills a block with whole chunks.  Eight
+ * blocks (~24,000 records of 2 x 150 bp) let the inflating side run ahead
+ * while the parser waits for a core. */
 #define SM_LINES_BLOCK (8u * SM_LINES_CHUNK)
-#define SM_LINES_BLOCKS 4
+#define SM_LINES_BLOCKS 8
 
 /* What follows a block's bytes. */
 enum {
