@@ -29,14 +29,19 @@ static const char fq_iupac[] = SM_IUPAC_LETTERS;
  * a ring of FQ_CHUNKS: four batches of 2,048 pairs' records, so that a
  * parser that waits for a core (32 workers on 32 cores) still has a batch
  * ready when the reader comes; with one batch's worth the workers of a
- * two-GPU run waited for batches 5x longer (results/multi-gpu.md). */
+ * two-GPU run waited for batches 5x longer (results/multi-gpu.md).  Long
+ * reads are held back by bytes instead: the parser stops while the filled
+ * chunks hold FQ_AHEAD_BYTES of bases and qualities (at least one chunk
+ * is always let through). */
 #define FQ_CHUNK 256
 #define FQ_CHUNKS 32
+#define FQ_AHEAD_BYTES ((int64_t)64 << 20)
 
 typedef struct {
 	sm_read_t rec[FQ_CHUNK];
 	int n;               /* records parsed into rec */
 	int rc;              /* what follows them: 1 more, 0 the end, -1 an error */
+	int64_t bytes;       /* their bases and qualities */
 	sm_log_held_t log;   /* the error's messages, written when it is reached */
 } fq_chunk_t;
 
@@ -49,6 +54,7 @@ typedef struct {
 	pthread_cond_t filled, emptied;
 	fq_chunk_t chunk[FQ_CHUNKS];
 	int head, tail, n_full;
+	int64_t bytes_full;  /* the bytes of the n_full chunks */
 	int held;            /* the consumer holds chunk[tail] */
 	int pos;             /* the consumer's next record in it */
 	int stop;            /* the consumer is closing */
@@ -378,7 +384,8 @@ static void *fq_ahead_main(void *arg)
 		fq_chunk_t *c;
 
 		pthread_mutex_lock(&a->lock);
-		while (a->n_full == FQ_CHUNKS && !a->stop)
+		while ((a->n_full == FQ_CHUNKS || (a->n_full > 0 && a->bytes_full >= FQ_AHEAD_BYTES)) &&
+		       !a->stop)
 			pthread_cond_wait(&a->emptied, &a->lock);
 		if (a->stop) {
 			pthread_mutex_unlock(&a->lock);
@@ -392,10 +399,14 @@ static void *fq_ahead_main(void *arg)
 			;
 		sm_log_hold(NULL);
 		c->rc = rc;
+		c->bytes = 0;
+		for (int k = 0; k < c->n; k++)
+			c->bytes += 2 * (int64_t)c->rec[k].len;
 
 		pthread_mutex_lock(&a->lock);
 		a->head = (a->head + 1) % FQ_CHUNKS;
 		a->n_full++;
+		a->bytes_full += c->bytes;
 		a->cpu = fq_thread_cpu();
 		pthread_cond_signal(&a->filled);
 		pthread_mutex_unlock(&a->lock);
@@ -459,6 +470,7 @@ static int fq_ahead_next(fq_ahead_t *a, sm_read_t *r)
 		pthread_mutex_lock(&a->lock);
 		a->tail = (a->tail + 1) % FQ_CHUNKS;
 		a->n_full--;
+		a->bytes_full -= c->bytes;
 		a->held = 0;
 		pthread_cond_signal(&a->emptied);
 		pthread_mutex_unlock(&a->lock);
