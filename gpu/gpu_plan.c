@@ -246,7 +246,8 @@ int sm_gpu_group_cmp(const void *a, const void *b)
 
 void sm_gpu_sort_groups(sm_gpu_group_t *rg, int n, uint64_t *keys, sm_gpu_group_t *copy)
 {
-	const int64_t len_max = ((int64_t)1 << SORT_LEN_BITS) - 1, cols_max = ((int64_t)1 << SORT_COLS_BITS) - 1;
+	const int64_t len_max = ((int64_t)1 << SORT_LEN_BITS) - 1;
+	const int64_t cols_max = ((int64_t)1 << SORT_COLS_BITS) - 1;
 	const uint64_t index_mask = ((uint64_t)1 << SORT_INDEX_BITS) - 1;
 	int fits = n < 1 << SORT_INDEX_BITS;
 

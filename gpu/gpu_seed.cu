@@ -509,8 +509,9 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 	       grow(&c->left, nn * sizeof(sm_seed_left_t), 0) ||
 	       grow(&c->occ, nb * i64, 0) || grow(&c->first, nb * i64, 0) ||
 	       grow(&c->mstrand, nb, 0) || grow(&c->skip, nb, 0) || grow(&c->h_skip, nb, 1) ||
-	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) || grow(&c->win, nk * sizeof(sm_window_t), 0) ||
-	       grow(&c->h_win, nk * sizeof(sm_window_t), 1) || grow(&c->h_nwin, nn * i32, 1) ||
+	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) ||
+	       grow(&c->win, nk * sizeof(sm_window_t), 0) || grow(&c->h_win, nk * sizeof(sm_window_t), 1) ||
+	       grow(&c->h_nwin, nn * i32, 1) ||
 	       grow(&c->h_left, nn * sizeof(sm_seed_left_t), 1)
 		? -1 : 0;
 }
@@ -561,8 +562,8 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 	    SM_CUDA(cudaMemcpyAsync(D(h_win, sm_window_t), D(win, sm_window_t) + (int64_t)r0 * keep,
 			       (size_t)nr * keep * sizeof(sm_window_t), cudaMemcpyDeviceToHost,
 			       c->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(D(h_nwin, int32_t), D(nwin, int32_t) + r0, (size_t)nr * sizeof(int32_t),
-			       cudaMemcpyDeviceToHost, c->stream)) ||
+	    SM_CUDA(cudaMemcpyAsync(D(h_nwin, int32_t), D(nwin, int32_t) + r0,
+			       (size_t)nr * sizeof(int32_t), cudaMemcpyDeviceToHost, c->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(D(h_left, sm_seed_left_t), D(left, sm_seed_left_t) + r0,
 			       (size_t)nr * sizeof(sm_seed_left_t), cudaMemcpyDeviceToHost,
 			       c->stream)) ||
