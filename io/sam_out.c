@@ -51,16 +51,19 @@ static int has_suffix(const char *s, const char *suffix)
 	return ls >= lx && strcasecmp(s + ls - lx, suffix) == 0;
 }
 
-/* htslib open mode for the output name: "w" SAM, "wb" BAM, "wc" CRAM. */
-static const char *open_mode(const char *path)
+/* htslib open mode for the output name into mode: "w" SAM, "wb" BAM, "wc"
+ * CRAM, the last two followed by the compression level's digit when it is
+ * 0-9. */
+static void open_mode(const char *path, int level, char mode[4])
 {
-	if (!path)
-		return "w";
-	if (has_suffix(path, ".bam"))
-		return "wb";
-	if (has_suffix(path, ".cram"))
-		return "wc";
-	return "w";
+	mode[0] = 'w';
+	mode[1] = '\0';
+	if (path && has_suffix(path, ".bam"))
+		mode[1] = 'b';
+	else if (path && has_suffix(path, ".cram"))
+		mode[1] = 'c';
+	mode[2] = mode[1] && level >= 0 && level <= 9 ? (char)('0' + level) : '\0';
+	mode[3] = '\0';
 }
 
 /* Checks one -H line (real tabs, no newline) and appends it to *s,
@@ -250,8 +253,9 @@ sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
 	sm_sam_out_t *w = calloc(1, sizeof *w);
 	kstring_t text = KS_INITIALIZE;
 	const char *path = opt->path && strcmp(opt->path, "-") != 0 ? opt->path : NULL;
-	const char *mode = open_mode(path);
+	char mode[4];
 
+	open_mode(path, opt->level, mode);
 	if (!w)
 		goto oom;
 	w->fd = -1;

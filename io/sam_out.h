@@ -37,6 +37,9 @@ typedef struct {
 	const char *cmdline;   /* @PG CL (tabs and newlines are replaced by spaces) */
 	int threads;           /* BAM and CRAM: htslib threads compressing the output
 				* (hts_set_threads), 0: none; SAM ignores it */
+	int level;             /* BAM and CRAM: compression level 0 (none) to 9, or
+				* -1 for htslib's default (set it: 0 is a level);
+				* SAM ignores it */
 } sm_sam_out_opt_t;
 
 typedef struct sm_sam_out_s sm_sam_out_t;

@@ -50,6 +50,7 @@ typedef struct {
 	const char *mates_path;   /* second FASTQ of a pair run (R2), or NULL */
 	int interleaved;          /* -p: reads_path holds R1, R2, R1, R2, ... */
 	const char *out_path;     /* -o; NULL: SAM on stdout */
+	int out_level;            /* --compression-level: BAM and CRAM, 0-9; -1 htslib's default */
 	int n_threads;            /* -t, worker threads */
 	char *rg_line;            /* -R, with real tabs (malloc'ed), or NULL */
 	char *rg_id;              /* its ID (malloc'ed), or NULL */

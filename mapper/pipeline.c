@@ -816,6 +816,7 @@ int sm_map_run(const sm_opt_t *o)
 	so.version = SM_VERSION;
 	so.cmdline = o->cmdline;
 	so.threads = o->n_threads;
+	so.level = o->out_level;
 	p.out = sm_sam_out_open(&so, p.ctx->ref);
 	if (!p.out)
 		goto out;

@@ -54,6 +54,27 @@ check "BAM magic" bash -c "gzip -dc '$tmp/out.bam' | head -c 4 | grep -q BAM"
 check "CRAM magic" bash -c "head -c 4 '$tmp/out.cram' | grep -q CRAM"
 check "SAM is text" bash -c "head -c 3 '$tmp/out.sam' | grep -q '@HD'"
 
+# --compression-level: BAM and CRAM at levels 0-9, the same records; SAM ignores it.
+for level in 0 9; do
+	run "$SCANMAP" map --compression-level $level -o "$tmp/level$level.bam" "$tmp/ref.fa" "$tmp/reads.fq"
+	expect_status 0 "--compression-level $level"
+	samtools view "$tmp/level$level.bam" | sort_tags >"$tmp/view.sam"
+	check "BAM at level $level: same records" cmp -s "$tmp/view.sam" "$tmp/records.sam"
+done
+check "BAM at level 0 larger than at level 9" \
+	test "$(wc -c <"$tmp/level0.bam")" -gt "$(wc -c <"$tmp/level9.bam")"
+run "$SCANMAP" map --compression-level 1 -o "$tmp/level1.cram" "$tmp/cram_ref.fa" "$tmp/reads.fq"
+expect_status 0 "--compression-level 1, CRAM"
+samtools view -T "$tmp/cram_ref.fa" "$tmp/level1.cram" | sort_tags >"$tmp/view.sam"
+check "CRAM at level 1: same records" cmp -s "$tmp/view.sam" "$tmp/records.sam"
+run "$SCANMAP" map --compression-level 1 "$tmp/ref.fa" "$tmp/reads.fq"
+expect_status 0 "--compression-level with SAM"
+check "SAM: the level ignored" cmp -s <(grep -v '^@PG' "$tmp/out") "$tmp/stdout.sam"
+run "$SCANMAP" map --compression-level 10 -o "$tmp/level10.bam" "$tmp/ref.fa" "$tmp/reads.fq"
+expect_status 1 "--compression-level 10"
+expect_err "--compression-level must be between 0 and 9" "--compression-level 10: the range named"
+check "--compression-level 10: no output file" test ! -e "$tmp/level10.bam"
+
 run "$SCANMAP" map "$tmp/ref.fa.gz" "$tmp/reads.fq.gz"
 expect_status 0 "gzip reference and reads"
 grep -v '^@' "$tmp/out" | sort_tags >"$tmp/view.sam"
