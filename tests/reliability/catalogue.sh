@@ -137,6 +137,7 @@ case_ "-R without ID" error map -R '@RG\tSM:x' -o out.sam ref.fa reads.fq
 case_ "-R with a newline" error map -R "$(printf '@RG\tID:a\nSM:b')" -o out.sam ref.fa reads.fq
 case_ "--max-read-len 100000" error map --max-read-len 100000 -o out.sam ref.fa reads.fq
 case_ "-t 0" error map -t 0 -o out.sam ref.fa reads.fq
+case_ "--compression-level 10" error map --compression-level 10 -o out.bam ref.fa reads.fq
 
 table=$(
 	echo "| case | outcome | message |"
