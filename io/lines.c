@@ -33,7 +33,7 @@ enum {
 };
 
 typedef struct {
-	char *data;               /* SM_LINES_BLOCK bytes; len of them filled */
+	char *data;               /* SM_LINES_BLOCK bytes (NULL until first filled); len of them filled */
 	size_t len;
 	int state;                /* LINES_* */
 	sm_inflate_err_t err;     /* for LINES_ERROR */
@@ -109,6 +109,12 @@ static void *lines_inflate(void *arg)
 		if (sm_trace_on)
 			t = sm_seconds();
 		b->len = 0;
+		/* A block's memory is taken when it is first filled: a small
+		 * input (one of many files, a fuzz input) uses one. */
+		if (!b->data && !(b->data = malloc(SM_LINES_BLOCK))) {
+			b->err = (sm_inflate_err_t){ .why = SM_INFLATE_READ_ERROR, .sys_errno = ENOMEM };
+			state = LINES_ERROR;
+		}
 		while (state == LINES_MORE && SM_LINES_BLOCK - b->len >= SM_LINES_CHUNK)
 			state = inflate_chunk(s, b);
 		b->state = state;
@@ -138,9 +144,6 @@ int sm_lines_open(sm_lines_t *lr, const char *path)
 	if (!lr->path || !lr->buf || !s)
 		goto oom;
 	lr->cap = SM_LINES_CHUNK;
-	for (int k = 0; k < SM_LINES_BLOCKS; k++)
-		if (!(s->blk[k].data = malloc(SM_LINES_BLOCK)))
-			goto oom;
 	/* dup() so that closing leaves the process's stdin open.  The
 	 * descriptor goes to the stream (which closes it on failure). */
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY);
