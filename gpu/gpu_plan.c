@@ -414,8 +414,7 @@ static void pack_full_tail(uint8_t *r, int i0, int L, int Q, const uint8_t *cons
 
 /* A group's rows when each of its Q lanes holds L codes (seq[l]): one
  * interleaving pass, codes above N clamped to N; 16 rows a step for two
- * and four lanes (a call packs every base of its reads: byte by byte
- * this was a twentieth of a mapping thread's time on the GPU path). */
+ * and four lanes, since a call packs every base of its reads. */
 static void pack_full(uint8_t *r, int L, int Q, const uint8_t *const *seq)
 {
 	int i = 0;
