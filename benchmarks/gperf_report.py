@@ -71,8 +71,9 @@ def main():
     args = ap.parse_args()
 
     samples, segments = read_profile(args.profile)
-    # The binary is the mapping whose file is the first sample's, or the one
-    # named like the binary; fall back to the first mapping.
+    # The run's program: the mapping named like BINARY, else the first
+    # executable mapping (/proc/self/maps lists the program before its
+    # libraries), as when the run used a copy under another name.
     main_path = next((s[3] for s in segments if s[3].endswith("/" + args.binary.split("/")[-1])),
                      segments[0][3] if segments else "?")
 
