@@ -8,11 +8,13 @@
 
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_seed.h"
+#include "gpu/gpu_trace.h"
 #include "io/log.h"
 
 typedef struct {
 	sm_gpu_t *g;
 	sm_gpu_seed_t *seed;   /* NULL until seed_start */
+	sm_gpu_trace_t *trace;
 	sm_gpu_opt_t opt;      /* the devices and knobs, for the seeder too */
 	const sm_ref_t *ref;
 	char name[160];
@@ -35,6 +37,15 @@ static void *gpu_ops_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_
 	if (!(e->g = sm_gpu_create(ref, sc, &e->opt))) {
 		free(e);
 		return NULL;
+	}
+	if (!e->opt.tune.host_traces) {
+		sm_tb_score_t ts = sm_tb_score(sc);
+
+		if (!(e->trace = sm_gpu_trace_create(&ts, &e->opt))) {
+			sm_gpu_destroy(e->g);
+			free(e);
+			return NULL;
+		}
 	}
 	snprintf(e->name, sizeof e->name, "gpu:%s", sm_gpu_name(e->g));
 	return e;
@@ -84,6 +95,17 @@ static int gpu_ops_seed(void *self, const sm_seed_opt_t *opt, int n, const uint8
 				left, skip);
 }
 
+static int gpu_ops_trace(void *self, int n, const sm_tb_job_t *jobs, const uint8_t *const *q,
+			 const uint8_t *const *win, sm_tb_res_t *res, uint32_t *ops)
+{
+	return sm_gpu_trace_run(((gpu_ops_t *)self)->trace, n, jobs, q, win, res, ops);
+}
+
+static int gpu_ops_traces(const void *self)
+{
+	return ((const gpu_ops_t *)self)->trace != NULL;
+}
+
 static void gpu_ops_stats(const void *self, sm_engine_stats_t *st)
 {
 	const gpu_ops_t *e = self;
@@ -91,6 +113,8 @@ static void gpu_ops_stats(const void *self, sm_engine_stats_t *st)
 	sm_gpu_stats(e->g, st);
 	if (e->seed)
 		sm_gpu_seed_stats(e->seed, &st->seed_s, &st->seed_reads);
+	if (e->trace)
+		sm_gpu_trace_stats(e->trace, &st->trace_s, &st->trace_jobs);
 }
 
 static void gpu_ops_destroy(void *self)
@@ -98,6 +122,7 @@ static void gpu_ops_destroy(void *self)
 	gpu_ops_t *e = self;
 
 	sm_gpu_seed_destroy(e->seed);
+	sm_gpu_trace_destroy(e->trace);
 	sm_gpu_destroy(e->g);
 	free(e);
 }
@@ -109,6 +134,8 @@ const sm_engine_ops_t sm_gpu_engine_ops = {
 	.scan_refs = gpu_ops_scan_refs,
 	.seed_start = gpu_ops_seed_start,
 	.seed = gpu_ops_seed,
+	.trace = gpu_ops_trace,
+	.traces = gpu_ops_traces,
 	.stats = gpu_ops_stats,
 	.destroy = gpu_ops_destroy,
 	.reads_src = 1,

@@ -79,6 +79,11 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 
 			ok = parse_int(v, vlen, 0, 1, &on) == 0;
 			t->no_lane_pairs = !on;
+		} else if (KEY("traces")) {
+			int on = 1;
+
+			ok = parse_int(v, vlen, 0, 1, &on) == 0;
+			t->host_traces = !on;
 		} else if (KEY("wait")) {
 			for (size_t k = 0; k < sizeof waits / sizeof *waits; k++)
 				if (vlen == strlen(waits[k]) && !memcmp(v, waits[k], vlen)) {
@@ -93,7 +98,7 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 			     parse_int(colon + 1, vlen - (size_t)(colon - v) - 1, 1, 1 << 30, &t->fail_call) == 0;
 		} else {
 			sm_log(SM_LOG_ERROR, "--gpu-tune: unknown key '%.*s' (slots, wait, poll-us, "
-			       "gref-halos, range-halos, warps, lane-pairs, fail)", (int)klen, p);
+			       "gref-halos, range-halos, warps, lane-pairs, traces, fail)", (int)klen, p);
 			return -1;
 		}
 #undef KEY

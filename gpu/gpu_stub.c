@@ -3,6 +3,7 @@
 #include "gpu/gpu_engine.h"
 #include "gpu/gpu_profile.h"
 #include "gpu/gpu_seed.h"
+#include "gpu/gpu_trace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -76,3 +77,26 @@ void sm_gpu_seed_stats(const sm_gpu_seed_t *g, double *seconds, int64_t *reads)
 }
 
 void sm_gpu_seed_destroy(sm_gpu_seed_t *g) {}
+
+sm_gpu_trace_t *sm_gpu_trace_create(const sm_tb_score_t *sc, const sm_gpu_opt_t *opt)
+{
+	sm_log(SM_LOG_ERROR, "this scanmap was built without CUDA (make cuda=0)");
+	return NULL;
+}
+
+int sm_gpu_trace_run(sm_gpu_trace_t *g, int n, const sm_tb_job_t *jobs,
+		     const uint8_t *const *q, const uint8_t *const *win, sm_tb_res_t *res,
+		     uint32_t *ops)
+{
+	return -1;
+}
+
+void sm_gpu_trace_set_chunk(sm_gpu_trace_t *g, int64_t bytes) {}
+
+void sm_gpu_trace_stats(const sm_gpu_trace_t *g, double *seconds, int64_t *jobs)
+{
+	*seconds = 0;
+	*jobs = 0;
+}
+
+void sm_gpu_trace_destroy(sm_gpu_trace_t *g) {}

@@ -422,28 +422,31 @@ static int trace_ungapped(const sm_ref_t *ref, const sm_score_t *sc, const sm_qu
 	return 0;
 }
 
-int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
-	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
+/* The window of a traceback ending at `end`: its first global column
+ * (*start) and its columns (returned). */
+static int64_t align_window(const sm_ref_t *ref, const sm_score_t *sc, int n, int64_t end,
+			    int32_t score, int64_t *start)
 {
-	const int n = q->len;
-	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
 	const int32_t contig = sm_ref_contig_of(ref, end);
-	int64_t w = align_span(sc, n, score), start, dhi;
-	sm_band_t b;
-	mats_t m;
-	size_t cells;
-	int64_t i, j;
-	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES], lut1[SM_SUBST_CODES];
-	enum { IN_H, IN_E, IN_F } state = IN_H;
+	int64_t w = align_span(sc, n, score);
 
-	start = end - w + 1;
-	if (start < ref->offset[contig])
-		start = ref->offset[contig];
-	w = end - start + 1;
+	*start = end - w + 1;
+	if (*start < ref->offset[contig])
+		*start = ref->offset[contig];
+	return end - *start + 1;
+}
+
+/* sm_align's shortcut: 1 if the alignment was traced without a fill, 0 if
+ * it needs one, -1 when out of memory (logged). */
+static int align_shortcut(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+			  const sm_query_t *q, int64_t start, int64_t end, int32_t score,
+			  sm_aln_t *out)
+{
+	int rc = 0;
+
 	if (ws->shortcut && score > 0 &&
-	    score > sm_best_possible(sc, n) - sc->gap_open - sc->gap_ext) {
-		int rc = trace_ungapped(ref, sc, q, start, end, score, out);
-
+	    score > sm_best_possible(sc, q->len) - sc->gap_open - sc->gap_ext) {
+		rc = trace_ungapped(ref, sc, q, start, end, score, out);
 		if (rc < 0) {
 			sm_log(SM_LOG_ERROR, "traceback: out of memory");
 			return -1;
@@ -451,9 +454,91 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 		if (rc > 0) {
 			ws->st.calls++;
 			ws->st.ungapped++;
-			return 0;
 		}
 	}
+	return rc;
+}
+
+int sm_align_prepare(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+		     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
+		     sm_tb_job_t *job, int64_t *start)
+{
+	int64_t w = align_window(ref, sc, q->len, end, score, start), dlo, dhi;
+	int rc = align_shortcut(ws, ref, sc, q, *start, end, score, out);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : SM_ALIGN_DONE;
+	align_band(sc, q->len, score, w, &dlo, &dhi);
+	if (dhi - dlo + 3 > SM_TB_MAX_STRIDE ||
+	    (int64_t)(q->len + 1) * (dhi - dlo + 3) > SM_TB_MAX_CELLS ||
+	    (int64_t)q->len * sc->match + sc->clip5 + sc->clip3 > INT32_MAX / 4)
+		return SM_ALIGN_SELF;
+	job->n = q->len;
+	job->w = (int32_t)w;
+	job->dlo = (int32_t)dlo;
+	job->dhi = (int32_t)dhi;
+	job->score = score;
+	ws->st.calls++;
+	ws->st.cells += (int64_t)((size_t)(q->len + 1) * (size_t)sm_tb_stride(job));
+	ws->st.batched++;
+	return SM_ALIGN_JOB;
+}
+
+int sm_align_finish(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+		    int64_t start, const sm_tb_job_t *job, const sm_tb_res_t *res,
+		    const uint32_t *ops, sm_aln_t *out)
+{
+	if (res->status == SM_TB_NO_CELL) {
+		sm_log(SM_LOG_ERROR, "traceback: no cell of column %lld has score %d "
+		       "(engine and traceback disagree)", (long long)(start + job->w - 1),
+		       job->score);
+		return -1;
+	}
+	if (res->status != SM_TB_OK)
+		return SM_ALIGN_SELF;
+	if (res->n_ops > out->m_cigar) {
+		uint32_t *c = realloc(out->cigar, (size_t)res->n_ops * sizeof *c);
+
+		if (!c) {
+			sm_log(SM_LOG_ERROR, "traceback: out of memory");
+			return -1;
+		}
+		out->cigar = c;
+		out->m_cigar = res->n_ops;
+	}
+	/* The objective less its bonuses: row n's 3' one, and the 5' one of a
+	 * first step from read base 0 against a base A/C/G/T. */
+	out->score = job->score - (res->i_end == q->len ? sc->clip3 : 0);
+	if (res->i_start == 0)
+		out->score -= sm_subst_first(sc, ref->seq[start + res->j_start], q->seq[0]) -
+			      sm_subst(sc, ref->seq[start + res->j_start], q->seq[0]);
+	out->q_start = res->i_start;
+	out->q_end = res->i_end;
+	out->ref_start = start + res->j_start;
+	out->ref_end = start + job->w;
+	out->n_cigar = res->n_ops;
+	/* Walked from the end: reverse into reading order. */
+	for (int32_t a = 0; a < res->n_ops; a++)
+		out->cigar[a] = ops[res->n_ops - 1 - a];
+	return SM_ALIGN_DONE;
+}
+
+int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out)
+{
+	const int n = q->len;
+	const int32_t go = sc->gap_open + sc->gap_ext, ge = sc->gap_ext;
+	int64_t start, w = align_window(ref, sc, n, end, score, &start), dhi;
+	sm_band_t b;
+	mats_t m;
+	size_t cells;
+	int64_t i, j;
+	int8_t lut[SM_SUBST_CODES * SM_SUBST_CODES], lut1[SM_SUBST_CODES];
+	enum { IN_H, IN_E, IN_F } state = IN_H;
+	int rc = align_shortcut(ws, ref, sc, q, start, end, score, out);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
 	/* Only the band is computed.  Every alignment scoring `score` lies in
 	 * it, so its cells have their whole-window values and the traceback
 	 * takes the same steps as over the full window. */

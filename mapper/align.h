@@ -25,6 +25,7 @@
 #include "mapper/cpu_scan.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
+#include "mapper/trace_band.h"
 
 typedef struct {
 	int32_t score;
@@ -59,6 +60,7 @@ void sm_align_ws_destroy(sm_align_ws_t *ws);
 typedef struct {
 	int64_t calls, cells, narrow, ungapped;
 	int64_t fills[SM_ALIGN_N_ISA];
+	int64_t batched;   /* fills handed to an engine (sm_align_prepare) */
 } sm_align_stats_t;
 sm_align_stats_t sm_align_ws_stats(const sm_align_ws_t *ws);
 
@@ -69,5 +71,27 @@ int sm_align(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 	     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out);
 
 void sm_aln_free(sm_aln_t *a);
+
+/* sm_align() in two halves around a band fill that an engine runs in a
+ * batch (engine_ops.h's trace, trace_band.h's sm_tb_run), with the same
+ * result.  sm_align_prepare() chooses the window, from global column
+ * *start, and traces what needs no fill itself; the return values: */
+enum {
+	SM_ALIGN_JOB = 0,    /* *job is set: fill it, then sm_align_finish() */
+	SM_ALIGN_DONE = 1,   /* traced into out */
+	SM_ALIGN_SELF = 2,   /* too large for a batched fill: call sm_align() */
+};
+/* Bands of more cells ((n + 1) x stride) than this are SM_ALIGN_SELF. */
+#define SM_TB_MAX_CELLS (1 << 19)
+int sm_align_prepare(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+		     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
+		     sm_tb_job_t *job, int64_t *start);
+
+/* Completes out from job's result (res, its ops).  Returns SM_ALIGN_DONE,
+ * SM_ALIGN_SELF when the fill could not hold it (call sm_align()), or -1
+ * (logged) when no cell had the score, as sm_align() fails. */
+int sm_align_finish(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+		    int64_t start, const sm_tb_job_t *job, const sm_tb_res_t *res,
+		    const uint32_t *ops, sm_aln_t *out);
 
 #endif

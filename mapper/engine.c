@@ -168,6 +168,21 @@ int sm_engine_seed(sm_engine_t *e, const sm_seed_opt_t *opt, int n, const uint8_
 	return e->ops->seed(e->self, opt, n, reads, len, margin, win, n_win, left, skip);
 }
 
+int sm_engine_traces(const sm_engine_t *e)
+{
+	return e->ops->trace && e->ops->traces(e->self);
+}
+
+int sm_engine_trace(sm_engine_t *e, int n, const sm_tb_job_t *jobs, const uint8_t *const *q,
+		    const uint8_t *const *win, sm_tb_res_t *res, uint32_t *ops)
+{
+	if (!sm_engine_traces(e)) {
+		sm_log(SM_LOG_ERROR, "internal: the %s engine runs no tracebacks", sm_engine_name(e));
+		return -1;
+	}
+	return e->ops->trace(e->self, n, jobs, q, win, res, ops);
+}
+
 sm_engine_kind_t sm_engine_kind(const sm_engine_t *e) { return e->kind; }
 const char *sm_engine_name(const sm_engine_t *e) { return e->ops->name(e->self); }
 

@@ -22,6 +22,7 @@
 
 #include "io/ref.h"
 #include "mapper/engine_types.h"
+#include "mapper/trace_band.h"
 #include "mapper/index.h"
 #include "mapper/scan.h"
 #include "mapper/score.h"
@@ -70,6 +71,14 @@ int sm_engine_seed_start(sm_engine_t *e, const sm_index_t *idx);
 int sm_engine_seed(sm_engine_t *e, const sm_seed_opt_t *opt, int n, const uint8_t *const *reads,
 		   const int32_t *len, const int64_t *margin, sm_window_t *win, int32_t *n_win,
 		   sm_seed_left_t *left, uint8_t *skip);
+
+/* 1 if the engine runs tracebacks itself (sm_engine_trace). */
+int sm_engine_traces(const sm_engine_t *e);
+
+/* Band fills and walks of jobs[0..n) (engine_ops.h's trace), for an
+ * engine that sm_engine_traces().  Returns 0, or -1 after logging an error. */
+int sm_engine_trace(sm_engine_t *e, int n, const sm_tb_job_t *jobs, const uint8_t *const *q,
+		    const uint8_t *const *win, sm_tb_res_t *res, uint32_t *ops);
 
 sm_engine_kind_t sm_engine_kind(const sm_engine_t *e);
 const char *sm_engine_name(const sm_engine_t *e);   /* e.g. "gpu:NVIDIA H100 (cells 16)" */

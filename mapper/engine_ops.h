@@ -11,7 +11,9 @@
  *              refs[k] (seeded windows, tandem sides, rescue windows):
  *              out[k] = sm_scan_oracle(refs[k], sc, q[k]);
  *   seed       a batch of reads' candidate windows: read k's windows equal
- *              those sm_seed_find() (seed.h) gives it.
+ *              those sm_seed_find() (seed.h) gives it;
+ *   trace      a batch of tracebacks' band fills and walks: job k's result
+ *              equals sm_tb_run()'s (trace_band.h).
  *
  * The scoring is compiled into the engine's kernel form once, by create;
  * what depends on a query (its profile) is built per query.  Every entry
@@ -30,6 +32,7 @@
 #include "mapper/scan.h"
 #include "mapper/score.h"
 #include "mapper/seed.h"
+#include "mapper/trace_band.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +78,16 @@ typedef struct {
 	int (*seed)(void *self, const sm_seed_opt_t *opt, int n, const uint8_t *const *reads,
 		    const int32_t *len, const int64_t *margin, sm_window_t *win, int32_t *n_win,
 		    sm_seed_left_t *left, uint8_t *skip);
+
+	/* Tracebacks, NULL for an engine without its own (the mapper then
+	 * calls sm_align()): job k's read codes at q[k], its window's at
+	 * win[k], its result in res[k] and its CIGAR in ops[k * SM_TB_MAX_OPS
+	 * ..], scored as sm_tb_score() makes the engine's scoring. */
+	int (*trace)(void *self, int n, const sm_tb_job_t *jobs, const uint8_t *const *q,
+		     const uint8_t *const *win, sm_tb_res_t *res, uint32_t *ops);
+	/* 1 if this engine runs trace (it may be set up without: the GPU's
+	 * --gpu-tune traces=0). */
+	int (*traces)(const void *self);
 
 	/* Adds the counters the engine keeps itself to *st (NULL: none). */
 	void (*stats)(const void *self, sm_engine_stats_t *st);

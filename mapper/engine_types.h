@@ -25,6 +25,9 @@ typedef struct {
 	/* The GPU's seeder (sm_engine_seed): */
 	double seed_s;         /* seconds inside it, summed over threads */
 	int64_t seed_reads;    /* reads seeded */
+	/* The GPU's tracebacks (sm_engine_trace): */
+	double trace_s;        /* seconds inside it, summed over threads */
+	int64_t trace_jobs;    /* band fills run */
 } sm_engine_stats_t;
 
 /* Where a small reference's bases lie in the engine's whole reference
@@ -60,6 +63,7 @@ typedef struct {
 	int gref_halos;     /* per-group references: shortest range in halos; 0: SM_GPU_GREF_HALOS_DEFAULT,
 			     * SM_GPU_GREF_NO_SPLIT: one range per group */
 	int no_lane_pairs;  /* 16-bit lanes: do not pair queries that have their own references */
+	int host_traces;    /* the tracebacks on the host (sm_align), not on the GPU */
 	int range_halos;    /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
 	int warps_per_sm;   /* whole reference: warps of ranges per multiprocessor; 0: the tuning row's */
 	/* Test hook: with fail_call > 0, call number fail_call (1-based) of

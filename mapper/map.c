@@ -95,6 +95,13 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_win);
 	free(ws->seed_gap);
 	free(ws->next);
+	free(ws->tb_job);
+	free(ws->tb_q);
+	free(ws->tb_win);
+	free(ws->tb_res);
+	free(ws->tb_ops);
+	free(ws->tb_start);
+	free(ws->tb_at);
 	sm_split_free(ws->split);
 	free(ws);
 }
@@ -118,6 +125,7 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 		st->aln.cells += a.cells;
 		st->aln.narrow += a.narrow;
 		st->aln.ungapped += a.ungapped;
+		st->aln.batched += a.batched;
 		for (int k = 0; k < SM_ALIGN_N_ISA; k++)
 			st->aln.fills[k] += a.fills[k];
 	}
@@ -980,6 +988,100 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
 	return sm_map_encode(ws, reads, n, &n_codes);
 }
 
+/* Resizes *p to `bytes` (contents kept).  0 or -1. */
+static int resize(void **p, size_t bytes)
+{
+	void *t = realloc(*p, bytes);
+
+	if (!t)
+		return -1;
+	*p = t;
+	return 0;
+}
+
+/* Room for n batched tracebacks.  0 or -1. */
+static int tb_reserve(sm_tbuf_t *ws, int n)
+{
+	const size_t m = (size_t)(n < 2 * ws->m_tb ? 2 * ws->m_tb : n);
+
+	if (n <= ws->m_tb)
+		return 0;
+	if (resize((void **)&ws->tb_job, m * sizeof *ws->tb_job) < 0 ||
+	    resize((void **)&ws->tb_q, m * sizeof *ws->tb_q) < 0 ||
+	    resize((void **)&ws->tb_win, m * sizeof *ws->tb_win) < 0 ||
+	    resize((void **)&ws->tb_res, m * sizeof *ws->tb_res) < 0 ||
+	    resize((void **)&ws->tb_start, m * sizeof *ws->tb_start) < 0 ||
+	    resize((void **)&ws->tb_at, m * sizeof *ws->tb_at) < 0 ||
+	    resize((void **)&ws->tb_ops, m * SM_TB_MAX_OPS * sizeof *ws->tb_ops) < 0)
+		return -1;
+	ws->m_tb = (int)m;
+	return 0;
+}
+
+/* A batched traceback that sm_align_prepare() or sm_align_finish() left
+ * with rc: SM_ALIGN_SELF is traced alone (sm_map_trace), -1 was an error. */
+static int trace_alone(const sm_ctx_t *ctx, sm_tbuf_t *ws, int rc, const sm_query_t *q,
+		       cand_t *c, const sm_read_t *r)
+{
+	if (rc < 0) {
+		sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
+		       r->name);
+		return -1;
+	}
+	return sm_map_trace(ctx, ws, NULL, 0, q, c, r);
+}
+
+/* Traces candidate 0 of every read todo[0..n_todo) that has one, as
+ * sm_map_trace() against the whole reference would, with the band fills
+ * the engine runs in one call (queries q, two per read in todo order). */
+static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n_todo,
+		       const sm_query_t *q, res_t *res)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	int n_job = 0;
+
+	if (tb_reserve(ws, n_todo) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory tracing a batch of %d reads", n_todo);
+		return -1;
+	}
+	for (int t = 0; t < n_todo; t++) {
+		const int k = ws->todo[t];
+		cand_t *c = &res[k].cand[0];
+		const sm_query_t *qq = &q[SM_STRANDS * t + c->is_rev];
+		int rc;
+
+		if (res[k].n_cand == 0)
+			continue;
+		rc = sm_align_prepare(ws->aws, ctx->ref, sc, qq, c->end, c->score, &c->aln,
+				      &ws->tb_job[n_job], &ws->tb_start[n_job]);
+		if (rc == SM_ALIGN_JOB) {
+			ws->tb_q[n_job] = qq->seq;
+			ws->tb_win[n_job] = ctx->ref->seq + ws->tb_start[n_job];
+			ws->tb_at[n_job++] = t;
+		} else if (rc == SM_ALIGN_DONE) {
+			c->traced = 1;
+		} else if (trace_alone(ctx, ws, rc, &q[SM_STRANDS * t], c, &reads[k]) < 0) {
+			return -1;
+		}
+	}
+	if (n_job > 0 && sm_engine_trace(ctx->engine, n_job, ws->tb_job, ws->tb_q, ws->tb_win,
+					 ws->tb_res, ws->tb_ops) < 0)
+		return -1;
+	for (int x = 0; x < n_job; x++) {
+		const int t = ws->tb_at[x], k = ws->todo[t];
+		cand_t *c = &res[k].cand[0];
+		int rc = sm_align_finish(ctx->ref, sc, &q[SM_STRANDS * t + c->is_rev], ws->tb_start[x],
+					 &ws->tb_job[x], &ws->tb_res[x],
+					 ws->tb_ops + (size_t)x * SM_TB_MAX_OPS, &c->aln);
+
+		if (rc == SM_ALIGN_DONE)
+			c->traced = 1;
+		else if (trace_alone(ctx, ws, rc, &q[SM_STRANDS * t], c, &reads[k]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
  * reads[0..n) (queries already in ws->q). */
 static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
@@ -1005,10 +1107,10 @@ static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		make_cands(ctx, &ws->scan[SM_STRANDS * t], &reads[k], rs);
 		rs->exhaustive = 0;
 		rs->from_windows = 0;
-		if (rs->n_cand > 0 && sm_map_trace(ctx, ws, NULL, 0, &q[SM_STRANDS * t],
-						 &rs->cand[0], &reads[k]) < 0)
+		if (!sm_engine_traces(ctx->engine) && rs->n_cand > 0 &&
+		    sm_map_trace(ctx, ws, NULL, 0, &q[SM_STRANDS * t], &rs->cand[0], &reads[k]) < 0)
 			return -1;
 	}
-	return 0;
+	return sm_engine_traces(ctx->engine) ? trace_batch(ctx, ws, reads, n_todo, q, res) : 0;
 }
 

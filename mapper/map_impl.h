@@ -317,6 +317,15 @@ struct sm_tbuf_s {
 	int m_reads;
 	sm_engine_stats_t seed_st;
 	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
+	/* Exhaustive mode's tracebacks when the engine runs them (trace_batch):
+	 * job x is candidate 0 of read todo[tb_at[x]], window from tb_start[x]. */
+	sm_tb_job_t *tb_job;
+	const uint8_t **tb_q, **tb_win;
+	sm_tb_res_t *tb_res;
+	uint32_t *tb_ops;
+	int64_t *tb_start;
+	int *tb_at;
+	int m_tb;
 	double ph[PH_N];         /* seconds per phase */
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 	int64_t completed, completed_same;  /* completion passes; those that added no window */

@@ -650,16 +650,18 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       fills ? (double)st->aln.cells / (double)fills : 0.0,
 			       fills ? 100.0 * (double)st->aln.narrow / (double)fills : 0.0);
 			sm_log(SM_LOG_DEBUG, "band fills by instruction set: scalar %lld, sse41 %lld, "
-			       "avx2 %lld, avx512 %lld", (long long)st->aln.fills[SM_CPU_ISA_SCALAR],
+			       "avx2 %lld, avx512 %lld; by the engine %lld",
+			       (long long)st->aln.fills[SM_CPU_ISA_SCALAR],
 			       (long long)st->aln.fills[SM_CPU_ISA_SSE41],
 			       (long long)st->aln.fills[SM_CPU_ISA_AVX2],
-			       (long long)st->aln.fills[SM_CPU_ISA_AVX512]);
+			       (long long)st->aln.fills[SM_CPU_ISA_AVX512], (long long)st->aln.batched);
 		}
 		if (sm_engine_kind(ctx->engine) == SM_ENGINE_GPU)
 			sm_log(SM_LOG_DEBUG, "GPU (summed over calls): scans %llu calls, %.2f s waiting "
-			       "for a slot, %.2f s in one (kernels %.2f); seeding %lld reads, %.2f s",
-			       (unsigned long long)es.calls, es.wait_s, es.call_s, es.kernel_s,
-			       (long long)es.seed_reads, es.seed_s);
+			       "for a slot, %.2f s in one (kernels %.2f); seeding %lld reads, %.2f s; "
+			       "tracebacks %lld, %.2f s", (unsigned long long)es.calls, es.wait_s,
+			       es.call_s, es.kernel_s, (long long)es.seed_reads, es.seed_s,
+			       (long long)es.trace_jobs, es.trace_s);
 	}
 }
 

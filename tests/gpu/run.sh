@@ -72,17 +72,20 @@ if [[ -d carry/cli_hts && -d carry/e2e ]]; then
 	export LD_LIBRARY_PATH=$hts/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	if make -j"$(nproc)" scanmap CUDA_ARCHS=90 CUDA_PTX=90 HTSLIB_CFLAGS="-I$hts/include" \
 		HTSLIB_LIBS="-L$hts/lib -lhts" LDFLAGS="-L$hts/lib" >"$out/e2e-build.log" 2>&1; then
-		# GPU seeding against CPU seeding (a unit test that needs the mapper's library).
-		if make build/tests/unit/test_gpu_seed CUDA_ARCHS=90 CUDA_PTX=90 \
-			HTSLIB_CFLAGS="-I$hts/include" HTSLIB_LIBS="-L$hts/lib -lhts" \
-			LDFLAGS="-L$hts/lib" >>"$out/e2e-build.log" 2>&1; then
-			build/tests/unit/test_gpu_seed >"$out/test_gpu_seed.log" 2>&1
-			seed_rc=$?
-		else
-			echo "FAIL build test_gpu_seed" >"$out/test_gpu_seed.log"
-			seed_rc=1
-		fi
-		cat "$out/test_gpu_seed.log"
+		# GPU seeding against CPU seeding, GPU tracebacks against sm_align
+		# (unit tests that need the mapper's library).
+		seed_rc=0
+		for t in test_gpu_seed test_gpu_trace; do
+			if make build/tests/unit/$t CUDA_ARCHS=90 CUDA_PTX=90 \
+				HTSLIB_CFLAGS="-I$hts/include" HTSLIB_LIBS="-L$hts/lib -lhts" \
+				LDFLAGS="-L$hts/lib" >>"$out/e2e-build.log" 2>&1; then
+				build/tests/unit/$t >"$out/$t.log" 2>&1 || seed_rc=1
+			else
+				echo "FAIL build $t" >"$out/$t.log"
+				seed_rc=1
+			fi
+			cat "$out/$t.log"
+		done
 		tests/gpu/e2e.sh carry/e2e "$out/e2e" 2>&1 | tee "$out/e2e.txt"
 		e2e_rc=${PIPESTATUS[0]}
 		((seed_rc == 0)) || e2e_rc=1
@@ -99,7 +102,9 @@ echo
 echo "== summary =="
 grep -E '^(ok|FAIL)' "$out/test_gpu.log" | awk '{print $1}' | sort | uniq -c
 tail -n 1 "$out/test_gpu.log"
-[[ -s $out/test_gpu_seed.log ]] && echo "test_gpu_seed: $(tail -n 1 "$out/test_gpu_seed.log")"
+for t in test_gpu_seed test_gpu_trace; do
+	[[ -s $out/$t.log ]] && echo "$t: $(tail -n 1 "$out/$t.log")"
+done
 awk -F'\t' '$1 ~ /^(target|ablation|target_cells|variant)/ {printf "%-13s n=%-4s m=%-9s reads=%-5s cells=%-6s kernel %.4fs  %8.1f GCUPS (kernel)  %8.1f GCUPS (wall)  r8=%.2f r16=%.2f r32=%.2f\n", $1, $2, $3, $4, $5, $7, $9, $8, $10, $11, $12}' "$out/bench.tsv"
 if [[ -s $out/e2e.txt ]]; then
 	sed -n '/== end to end/,$p' "$out/e2e.txt"

@@ -241,11 +241,59 @@ static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n
  * CIGAR must agree.  Read lengths straddle the 16-cell vector, and loci near
  * the contig's start clip the window.  One case in 26 has no mutation rate
  * (exact copies, which the SIMD workspace traces without a fill). */
+static const sm_score_t trace_schemes[] = {
+	{ 1, 4, 6, 1, 0, 0 }, { 2, 3, 5, 2, 0, 0 }, { 1, 2, 4, 1, 0, 0 }, { 5, 4, 2, 3, 0, 0 },
+	{ 1, 4, 6, 1, 5, 5 }, { 2, 3, 5, 2, 1, 30 }, { 1, 2, 4, 1, 20, 0 }, { 5, 4, 2, 3, 9, 9 } };
+
+/* Case `rep` of the traceback tests: a random contig (seq, ref, m bases)
+ * and a read cut from it (qc, n bases), scored by trace_schemes[rep % 8].
+ * The read is a piece of the contig (often its start) mutated at a
+ * per-case rate of up to 1 in 4.  Returns 0, or -1 (checked) when the
+ * reference could not be made. */
+static int trace_case(int rep, char **seq, sm_ref_t **ref, uint8_t *qc, sm_query_t *q)
+{
+	static const int lens[] = { 1, 2, 15, 16, 17, 31, 33, 100, 151, 250, 600 };
+	int n = lens[rep % 11], m = 1 + (int)rnd(2500), from, k = 0;
+	const char *name = "c0", *sp;
+	char qs[1100];
+
+	*seq = xmalloc((size_t)m + 1);
+	random_seq(*seq, m, rep % 7 == 0 ? 5 : 0);
+	sp = *seq;
+	from = rep % 3 == 0 ? 0 : (int)rnd((uint32_t)m);
+	for (int t = from; t < m && k < n; t++) {
+		int what = (int)rnd(100), rate = rep % 26;
+		if (what < rate / 3 + 1 && rnd(2))
+			continue;   /* deletion from the read */
+		if (what < rate / 3 + 1)
+			qs[k++] = "ACGT"[rnd(4)];   /* insertion */
+		if (k < n)
+			qs[k++] = what < rate ? "ACGTN"[rnd(5)] : (*seq)[t];
+	}
+	while (k < n)
+		qs[k++] = "ACGT"[rnd(4)];
+	q->seq = qc;
+	q->len = n;
+	for (int t = 0; t < n; t++)
+		qc[t] = sm_nt4_table[(uint8_t)qs[t]];
+	if (sm_ref_from_strings(1, &name, &sp, ref) < 0) {
+		CHECK(0, "sm_ref_from_strings failed");
+		free(*seq);
+		return -1;
+	}
+	return 0;
+}
+
+static int same_aln(int ra, const sm_aln_t *a, int rb, const sm_aln_t *b)
+{
+	return ra == rb && (ra < 0 ||
+		(a->score == b->score && a->ref_start == b->ref_start && a->ref_end == b->ref_end &&
+		 a->q_start == b->q_start && a->q_end == b->q_end && a->n_cigar == b->n_cigar &&
+		 !memcmp(a->cigar, b->cigar, (size_t)a->n_cigar * sizeof *a->cigar)));
+}
+
 static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 {
-	static const sm_score_t schemes[] = { { 1, 4, 6, 1, 0, 0 }, { 2, 3, 5, 2, 0, 0 }, { 1, 2, 4, 1, 0, 0 },
-					      { 5, 4, 2, 3, 0, 0 }, { 1, 4, 6, 1, 5, 5 }, { 2, 3, 5, 2, 1, 30 },
-					      { 1, 2, 4, 1, 20, 0 }, { 5, 4, 2, 3, 9, 9 } };
 	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
 	sm_align_ws_t *simd = sm_align_ws_create(isa);
 	int traced = 0, differ = 0, failed = 0;
@@ -257,55 +305,28 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 		return;
 	}
 	for (int rep = 0; rep < 800; rep++) {
-		static const int lens[] = { 1, 2, 15, 16, 17, 31, 33, 100, 151, 250, 600 };
-		const sm_score_t *sc = &schemes[rep % 8];
-		int n = lens[rep % 11], m = 1 + (int)rnd(2500), from, k = 0;
-		char *seq = xmalloc((size_t)m + 1), qs[1100];
-		const char *name = "c0", *sp;
+		const sm_score_t *sc = &trace_schemes[rep % 8];
+		char *seq;
 		uint8_t qc[1100];
-		sm_query_t q = { qc, 0 };
+		sm_query_t q;
 		sm_ref_t *ref;
 		sm_scan_t loci;
 
-		random_seq(seq, m, rep % 7 == 0 ? 5 : 0);
-		sp = seq;
-		/* The read: a piece of the contig (often its start), mutated at
-		 * a per-case rate of up to 1 in 4. */
-		from = rep % 3 == 0 ? 0 : (int)rnd((uint32_t)m);
-		for (int t = from; t < m && k < n; t++) {
-			int what = (int)rnd(100), rate = rep % 26;
-			if (what < rate / 3 + 1 && rnd(2))
-				continue;   /* deletion from the read */
-			if (what < rate / 3 + 1)
-				qs[k++] = "ACGT"[rnd(4)];   /* insertion */
-			if (k < n)
-				qs[k++] = what < rate ? "ACGTN"[rnd(5)] : seq[t];
-		}
-		while (k < n)
-			qs[k++] = "ACGT"[rnd(4)];
-		q.len = n;
-		for (int t = 0; t < n; t++)
-			qc[t] = sm_nt4_table[(uint8_t)qs[t]];
-		if (sm_ref_from_strings(1, &name, &sp, &ref) < 0) {
-			CHECK(0, "sm_ref_from_strings failed");
-			free(seq);
+		if (trace_case(rep, &seq, &ref, qc, &q) < 0)
 			continue;
-		}
 		sm_scan_oracle(ref, sc, &q, &loci);
 		for (int t = 0; t < loci.n; t++) {
 			sm_aln_t a = { 0 }, b = { 0 };
 			int ra = sm_align(scalar, ref, sc, &q, loci.top[t].end, loci.top[t].score, &a);
 			int rb = sm_align(simd, ref, sc, &q, loci.top[t].end, loci.top[t].score, &b);
-			int same = ra == rb && (ra < 0 ||
-				(a.score == b.score && a.ref_start == b.ref_start && a.ref_end == b.ref_end &&
-				 a.q_start == b.q_start && a.q_end == b.q_end && a.n_cigar == b.n_cigar &&
-				 !memcmp(a.cigar, b.cigar, (size_t)a.n_cigar * sizeof *a.cigar)));
+			int same = same_aln(ra, &a, rb, &b);
 
 			traced++;
 			failed += ra < 0;
 			if (!same && differ++ < 5)
-				CHECK(0, "%s and scalar fills differ: n=%d m=%d scheme %d, %d@%lld: "
-				      "rc %d/%d start %lld/%lld cigars %d/%d", name, n, m, rep % 8,
+				CHECK(0, "%s and scalar fills differ: n=%d m=%lld scheme %d, %d@%lld: "
+				      "rc %d/%d start %lld/%lld cigars %d/%d", name, q.len,
+				      (long long)ref->total, rep % 8,
 				      loci.top[t].score,
 				      (long long)loci.top[t].end, ra, rb, (long long)a.ref_start,
 				      (long long)b.ref_start, a.n_cigar, b.n_cigar);
@@ -336,6 +357,105 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 	}
 	sm_align_ws_destroy(scalar);
 	sm_align_ws_destroy(simd);
+}
+
+/* sm_align() in halves (sm_align_prepare, trace_band.h's sm_tb_run on this
+ * thread, sm_align_finish), as an engine's batched tracebacks run it: the
+ * fill's buffers laid out with the steps `lay` picks (0: plain; 1:
+ * interleaved, as a CUDA thread's with its warp's, and a row pitch wider
+ * than the band).  *path counts what the halves did: [0] traced by
+ * prepare, [1] filled, [2] handed back to sm_align(). */
+static int align_halves(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+			const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
+			int lay, int path[3])
+{
+	const size_t step = lay ? 3 : 1;
+	sm_tb_job_t job;
+	sm_tb_score_t ts;
+	sm_tb_res_t res;
+	uint32_t ops[SM_TB_MAX_OPS];
+	int64_t start;
+	int rc = sm_align_prepare(ws, ref, sc, q, end, score, out, &job, &start);
+	size_t S, pitch;
+	int32_t *hrow, *frow;
+	uint8_t *dir;
+
+	if (rc == SM_ALIGN_DONE || rc < 0) {
+		path[0]++;
+		return rc < 0 ? -1 : 0;
+	}
+	if (rc == SM_ALIGN_JOB) {
+		S = (size_t)sm_tb_stride(&job);
+		pitch = S + (lay ? 5 : 0);
+		hrow = xmalloc(S * step * sizeof *hrow);
+		frow = xmalloc(S * step * sizeof *frow);
+		dir = xmalloc((size_t)q->len * pitch * step + 1);
+		ts = sm_tb_score(sc);
+		sm_tb_run(&job, &ts, q->seq, ref->seq + start, hrow, frow, step, dir, pitch, step,
+			  ops, &res);
+		rc = sm_align_finish(ref, sc, q, start, &job, &res, ops, out);
+		free(hrow);
+		free(frow);
+		free(dir);
+		if (rc != SM_ALIGN_SELF) {
+			path[1]++;
+			return rc < 0 ? -1 : 0;
+		}
+	}
+	path[2]++;
+	return sm_align(ws, ref, sc, q, end, score, out);
+}
+
+/* The halves against the scalar sm_align() on the cases of the fill
+ * tests: the same score, coordinates and CIGAR for every locus the oracle
+ * lists, most of them through a batched fill, some through each other
+ * path (ungapped ones traced by prepare; CIGARs longer than SM_TB_MAX_OPS
+ * handed back). */
+static void halves_against_scalar(void)
+{
+	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
+	sm_align_ws_t *ws = sm_align_ws_create(SM_CPU_ISA_AUTO);
+	int traced = 0, differ = 0, failed = 0, path[3] = { 0, 0, 0 };
+
+	for (int rep = 0; rep < 800; rep++) {
+		const sm_score_t *sc = &trace_schemes[rep % 8];
+		char *seq;
+		uint8_t qc[1100];
+		sm_query_t q;
+		sm_ref_t *ref;
+		sm_scan_t loci;
+
+		if (trace_case(rep, &seq, &ref, qc, &q) < 0)
+			continue;
+		sm_scan_oracle(ref, sc, &q, &loci);
+		for (int t = 0; t < loci.n; t++) {
+			sm_aln_t a = { 0 }, b = { 0 };
+			int ra = sm_align(scalar, ref, sc, &q, loci.top[t].end, loci.top[t].score, &a);
+			int rb = align_halves(ws, ref, sc, &q, loci.top[t].end, loci.top[t].score, &b,
+					      rep & 1, path);
+
+			traced++;
+			failed += ra < 0;
+			if (!same_aln(ra, &a, rb, &b) && differ++ < 5)
+				CHECK(0, "batched and scalar tracebacks differ: n=%d m=%lld scheme %d, "
+				      "%d@%lld: rc %d/%d score %d/%d start %lld/%lld q %d-%d/%d-%d "
+				      "cigars %d/%d", q.len, (long long)ref->total, rep % 8,
+				      loci.top[t].score, (long long)loci.top[t].end, ra, rb, a.score,
+				      b.score, (long long)a.ref_start, (long long)b.ref_start, a.q_start,
+				      a.q_end, b.q_start, b.q_end, a.n_cigar, b.n_cigar);
+			sm_aln_free(&a);
+			sm_aln_free(&b);
+		}
+		sm_ref_destroy(ref);
+		free(seq);
+	}
+	CHECK(differ == 0 && failed == 0 && traced > 1000 && path[0] > 100 && path[1] > 1000 &&
+	      path[2] > 0,
+	      "batched tracebacks: the same %d as the scalar sm_align (%d differ, %d failed; "
+	      "%d traced by prepare, %d filled, %d handed back)", traced, differ, failed, path[0],
+	      path[1], path[2]);
+	sm_align_ws_destroy(scalar);
+	sm_align_ws_destroy(ws);
 }
 
 /* One gapped alignment at the 16-bit fills' limits, traced by the scalar
@@ -426,6 +546,7 @@ static void test_fills(void)
 	fills_at_limits(SM_CPU_ISA_SSE41, "SSE4.1");
 	fills_at_limits(SM_CPU_ISA_AVX2, "AVX2");
 	fills_at_limits(SM_CPU_ISA_AVX512, "AVX-512");
+	halves_against_scalar();
 }
 
 /* Offering columns in any order, or merging parts, gives the same list. */
