@@ -9,7 +9,8 @@ Prints, for the mapping part of the run (set-up left out):
   * how many workers were in each state on average, and in the busiest and
     quietest tenth of 100 ms bins;
   * the device: the share of time some kernel of a scan call ran, and how
-    many ran at once on average (CUDA events on the device's clock).
+    many ran at once on average; the same for seeding and traceback calls
+    (CUDA events on the device's clock).
 With PNG (needs matplotlib): the workers' states and the device's kernels
 over time.
 """
@@ -102,6 +103,7 @@ def main():
     kern = np.zeros(n, dtype=np.int32)
     xfer = np.zeros(n, dtype=np.int32)
     seed = np.zeros(n, dtype=np.int32)
+    trc = np.zeros(n, dtype=np.int32)
     per_phase = collections.defaultdict(lambda: [0, 0.0])
     for ts in spans.values():
         phases = sorted((t0, t1, w) for w, t0, t1 in ts
@@ -111,7 +113,8 @@ def main():
             if not what.startswith("device:") or t1 < setup_end:
                 continue
             a, b = grid(t0, t1)
-            arr = kern if what == "device: kernels" else seed if what == "device: seeding" else xfer
+            arr = (kern if what == "device: kernels" else seed if what == "device: seeding"
+                   else trc if what == "device: tracebacks" else xfer)
             if b > a:
                 arr[a:b] += 1
             if what == "device: kernels":
@@ -124,7 +127,9 @@ def main():
         print(f"\ndevice: scan kernels running {100 * (kern > 0).mean():.1f}% of the time, "
               f"{kern.mean():.2f} at once on average; copies {100 * (xfer > 0).mean():.1f}%; "
               f"seeding calls {100 * (seed > 0).mean():.1f}%; "
-              f"scan kernels or seeding {100 * ((kern > 0) | (seed > 0)).mean():.1f}%")
+              f"traceback calls {100 * (trc > 0).mean():.1f}% ({trc.mean():.2f} at once); "
+              f"scan kernels, seeding or tracebacks "
+              f"{100 * ((kern > 0) | (seed > 0) | (trc > 0)).mean():.1f}%")
         for ph, (calls, sec) in sorted(per_phase.items(), key=lambda x: -x[1][1]):
             print(f"  scan kernels in {ph:<20} {calls:6d} calls, {sec:8.2f} s summed, "
                   f"{1e3 * sec / calls:7.2f} ms each")

@@ -79,6 +79,8 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 
 			ok = parse_int(v, vlen, 0, 1, &on) == 0;
 			t->no_lane_pairs = !on;
+		} else if (KEY("trace-block")) {
+			ok = parse_int(v, vlen, 32, 512, &t->trace_block) == 0 && t->trace_block % 32 == 0;
 		} else if (KEY("traces")) {
 			int on = 1;
 
@@ -98,7 +100,7 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 			     parse_int(colon + 1, vlen - (size_t)(colon - v) - 1, 1, 1 << 30, &t->fail_call) == 0;
 		} else {
 			sm_log(SM_LOG_ERROR, "--gpu-tune: unknown key '%.*s' (slots, wait, poll-us, "
-			       "gref-halos, range-halos, warps, lane-pairs, traces, fail)", (int)klen, p);
+			       "gref-halos, range-halos, warps, lane-pairs, traces, trace-block, fail)", (int)klen, p);
 			return -1;
 		}
 #undef KEY

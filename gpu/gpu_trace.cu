@@ -22,7 +22,6 @@
 #include "io/log.h"
 #include "io/trace.h"
 
-#define TRACE_THREADS 64
 #define TRACE_WARP 32
 /* Decision bytes of one chunk (a single warp may take more). */
 #define TRACE_CHUNK_BYTES ((int64_t)256 << 20)
@@ -64,6 +63,7 @@ struct sm_gpu_trace_s {
 	trace_dev_t *dev[SM_GPU_MAX_ENGINES];
 	sm_gpu_wait_t wait;
 	int poll_us;
+	int block;              /* threads per block */
 	pthread_mutex_t lock;
 	int64_t chunk_bytes;
 	double seconds;
@@ -73,7 +73,7 @@ struct sm_gpu_trace_s {
 /* ---- device ---- */
 
 /* Thread g of a chunk runs the job at sorted position w0 * 32 + g. */
-__global__ static void trace_kernel(sm_tb_score_t sc, int n, int w0, const sm_tb_job_t *jobs,
+__global__ static void __launch_bounds__(512) trace_kernel(sm_tb_score_t sc, int n, int w0, const sm_tb_job_t *jobs,
 				    const int32_t *order, const uint8_t *codes,
 				    const int64_t *off, const warp_t *warps, uint8_t *dir,
 				    int32_t *scratch, sm_tb_res_t *res, uint32_t *ops)
@@ -301,8 +301,7 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		while (w1 < n_warps && wp[w1].dir > 0)
 			w1++;
 		threads = (w1 * TRACE_WARP < n ? w1 * TRACE_WARP : n) - w0 * TRACE_WARP;
-		trace_kernel<<<(threads + TRACE_THREADS - 1) / TRACE_THREADS, TRACE_THREADS, 0,
-			       c->stream>>>(g->sc, w0 * TRACE_WARP + threads, w0, D(jobs, sm_tb_job_t),
+		trace_kernel<<<(threads + g->block - 1) / g->block, g->block, 0, c->stream>>>(g->sc, w0 * TRACE_WARP + threads, w0, D(jobs, sm_tb_job_t),
 					    D(order, int32_t), D(codes, uint8_t), D(off, int64_t),
 					    D(warps, warp_t), D(dir, uint8_t), D(scratch, int32_t),
 					    D(res, sm_tb_res_t), D(ops, uint32_t));
@@ -426,6 +425,7 @@ extern "C" sm_gpu_trace_t *sm_gpu_trace_create(const sm_tb_score_t *sc, const sm
 	g->chunk_bytes = TRACE_CHUNK_BYTES;
 	g->wait = opt->tune.wait;
 	g->poll_us = opt->tune.poll_us ? opt->tune.poll_us : SM_GPU_POLL_US_DEFAULT;
+	g->block = opt->tune.trace_block ? opt->tune.trace_block : SM_GPU_TRACE_BLOCK;
 	pthread_mutex_init(&g->lock, NULL);
 	for (int k = 0; k < l.n; k++) {
 		if (!(g->dev[k] = (trace_dev_t *)calloc(1, sizeof(trace_dev_t)))) {

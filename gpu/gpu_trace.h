@@ -20,6 +20,9 @@ extern "C" {
 
 typedef struct sm_gpu_trace_s sm_gpu_trace_t;
 
+/* Threads per block of the traceback kernel (--gpu-tune trace-block). */
+#define SM_GPU_TRACE_BLOCK 64
+
 /* Tracebacks with scoring sc on every device of opt->gpus (each call to
  * the one with the fewest calls in flight).  NULL after logging. */
 sm_gpu_trace_t *sm_gpu_trace_create(const sm_tb_score_t *sc, const sm_gpu_opt_t *opt);

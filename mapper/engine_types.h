@@ -64,6 +64,7 @@ typedef struct {
 			     * SM_GPU_GREF_NO_SPLIT: one range per group */
 	int no_lane_pairs;  /* 16-bit lanes: do not pair queries that have their own references */
 	int host_traces;    /* the tracebacks on the host (sm_align), not on the GPU */
+	int trace_block;    /* threads per block of the traceback kernel; 0: SM_GPU_TRACE_BLOCK */
 	int range_halos;    /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
 	int warps_per_sm;   /* whole reference: warps of ranges per multiprocessor; 0: the tuning row's */
 	/* Test hook: with fail_call > 0, call number fail_call (1-based) of

@@ -28,6 +28,14 @@
 #else
 #define SM_TB_FN static inline
 #endif
+#ifdef __CUDA_ARCH__
+#define SM_TB_UNROLL _Pragma("unroll")
+#else
+#define SM_TB_UNROLL
+#endif
+
+/* Band cells a fill step loads, computes and stores together. */
+#define SM_TB_BLOCK 8
 
 /* CIGAR operations a batched traceback may return; a longer CIGAR is
  * SM_TB_OPS and traced again by sm_align(). */
@@ -124,44 +132,75 @@ SM_TB_FN void sm_tb_run(const sm_tb_job_t *j, const sm_tb_score_t *s, const uint
 		uint8_t *drow = dir + (size_t)(i - 1) * pitch * dstep;
 		int32_t hl = 0, el = NEG;
 
-		for (int32_t k = 1; k <= S - 2; k++) {
-			const int32_t col = i + j->dlo + k - 1;
-			uint8_t d = 0;
+		/* SM_TB_BLOCK cells at a time: their loads first, then the
+		 * cells, then their stores, so that a GPU thread waits for
+		 * memory once a block, not once a cell.  hv[x] is row i - 1's H
+		 * at offset k0 + x: cell k0 + x's diagonal and cell k0 + x - 1's
+		 * upper neighbour. */
+		for (int32_t k0 = 1; k0 <= S - 2; k0 += SM_TB_BLOCK) {
+			int32_t hp[SM_TB_BLOCK + 1], fp[SM_TB_BLOCK + 1];
+			uint8_t rb[SM_TB_BLOCK];
 
-			if (col < 1 || col > j->w) {
-				/* Boundary: H 0, E and F minus infinity. */
-				hl = 0;
-				el = NEG;
-				hrow[k * sstep] = 0;
-				frow[k * sstep] = NEG;
-			} else {
-				const int32_t hd = hrow[k * sstep], hu = hrow[(k + 1) * sstep];
-				const int32_t fu = frow[(k + 1) * sstep];
-				const int32_t diag = hd + sm_tb_subst(s, win[col - 1], qc, i == 1);
-				int32_t ev = el - s->ge, fv = fu - s->ge, hv;
+			SM_TB_UNROLL
+			for (int x = 0; x <= SM_TB_BLOCK; x++) {
+				const int32_t k = k0 + x < S - 1 ? k0 + x : S - 1;
 
-				if (hl - s->go > ev) {
-					ev = hl - s->go;
-					d |= 4;
-				}
-				if (hu - s->go > fv) {
-					fv = hu - s->go;
-					d |= 8;
-				}
-				hv = diag > ev ? diag : ev;
-				hv = fv > hv ? fv : hv;
-				hv = hv > 0 ? hv : 0;
-				d |= hv == 0 ? 0 : hv == diag ? 1 : hv == ev ? 2 : 3;
-				hrow[k * sstep] = hl = hv;
-				frow[k * sstep] = fv;
-				el = ev;
-				/* The end cell: column w's smallest row with the
-				 * score (row n's with the 3' bonus). */
-				if (col == j->w && !i_end &&
-				    (i == j->n && hv > 0 ? hv + s->clip3 : hv) == j->score)
-					i_end = i;
+				hp[x] = hrow[k * sstep];
+				fp[x] = frow[k * sstep];
 			}
-			drow[k * dstep] = d;
+			SM_TB_UNROLL
+			for (int x = 0; x < SM_TB_BLOCK; x++) {
+				const int32_t col = i + j->dlo + k0 + x - 1;
+
+				rb[x] = col >= 1 && col <= j->w ? win[col - 1] : SM_BASE_N;
+			}
+			SM_TB_UNROLL
+			for (int x = 0; x < SM_TB_BLOCK; x++) {
+				const int32_t k = k0 + x, col = i + j->dlo + k - 1;
+				uint8_t d = 0;
+
+				if (k > S - 2)
+					break;
+				if (col < 1 || col > j->w) {
+					/* Boundary: H 0, E and F minus infinity. */
+					hl = 0;
+					el = NEG;
+					fp[x] = NEG;
+				} else {
+					const int32_t diag = hp[x] + sm_tb_subst(s, rb[x], qc, i == 1);
+					int32_t ev = el - s->ge, fv = fp[x + 1] - s->ge, hv;
+
+					if (hl - s->go > ev) {
+						ev = hl - s->go;
+						d |= 4;
+					}
+					if (hp[x + 1] - s->go > fv) {
+						fv = hp[x + 1] - s->go;
+						d |= 8;
+					}
+					hv = diag > ev ? diag : ev;
+					hv = fv > hv ? fv : hv;
+					hv = hv > 0 ? hv : 0;
+					d |= hv == 0 ? 0 : hv == diag ? 1 : hv == ev ? 2 : 3;
+					hl = hv;
+					el = ev;
+					fp[x] = fv;
+					/* The end cell: column w's smallest row with
+					 * the score (row n's with the 3' bonus). */
+					if (col == j->w && !i_end &&
+					    (i == j->n && hv > 0 ? hv + s->clip3 : hv) == j->score)
+						i_end = i;
+				}
+				/* hp[x] is read no more: it takes row i's H. */
+				hp[x] = hl;
+				drow[k * dstep] = d;
+			}
+			SM_TB_UNROLL
+			for (int x = 0; x < SM_TB_BLOCK; x++)
+				if (k0 + x <= S - 2) {
+					hrow[(k0 + x) * sstep] = hp[x];
+					frow[(k0 + x) * sstep] = fp[x];
+				}
 		}
 	}
 	if (!i_end || j->score <= 0) {

@@ -6,7 +6,7 @@
 #   mapper/scanmap.h  the public header: no project header (it is installed
 #              alone); any layer above io/ may include it
 #   io/        includes io/ only (formats and leaf utilities: the ground floor)
-#   contract   mapper/{score,scan,engine_types,engine_ops,index,seed,radix}.h,
+#   contract   mapper/{score,scan,engine_types,engine_ops,index,seed,radix,trace_band}.h,
 #              the types, inline rules and the engine interface the engines
 #              share with the mapper: io/, scanmap.h and each other only
 #   gpu/       io/, scanmap.h, the contract and gpu/; no other mapper/ header
@@ -26,7 +26,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 
 contract="mapper/score.h mapper/scan.h mapper/engine_types.h mapper/engine_ops.h mapper/index.h
-	mapper/seed.h mapper/radix.h"
+	mapper/seed.h mapper/radix.h mapper/trace_band.h"
 gpu_public="gpu/gpu_engine.h gpu/gpu_seed.h"
 
 in_list() {  # in_list WORD LIST...
