@@ -43,6 +43,8 @@
 #      the whole run, set-up included (issue 22: 10 M pairs at 3 Gbp).  The
 #      first copy's records must equal the accuracy run's (all but @PG).
 # MINIMAP2= (empty) leaves minimap2 out (index and mapping).
+# SM_GS_TPUT_VARIANTS: more throughput runs of the same reads, one per
+# ';'-separated set of options added to scanmap map's (e.g. "--gpus 1").
 # SM_BENCH_MAP_ARGS: more options for scanmap map (e.g. -v 4: the workers'
 # phases in the logs).
 # Writes OUT_DIR/genome-scale.md (and the logs beside it); the work files
@@ -233,20 +235,28 @@ if [ "$reps" -gt 0 ]; then
 		for ((i = 0; i < reps; i++)); do cat "$work/one$m.fq.gz"; done >"$work/reps$m.fq.gz"
 		rm -f "$work/one$m.fq.gz"
 	done
-	timed throughput-scanmap "$SCANMAP" map -t "$threads" --engine "$engine" "${map_args[@]}" -o "$work/reps.sam" \
-		"$ref" "$work/reps1.fq.gz" "$work/reps2.fq.gz"
+	# The run as given, then one per SM_GS_TPUT_VARIANTS entry (';'-separated
+	# options added to scanmap map's, e.g. "--gpus 1;--gpus 2").
+	IFS=';' read -r -a variants <<<"${SM_GS_TPUT_VARIANTS:-}"
 	tput_pairs=$((first_reads / 2 * reps))
-	tput_same=yes
-	recs=$(grep -vc '^@' "$work/reps.sam" || true)
-	if [ "$recs" != $(( $(grep -vc '^@' "$first_sam") * reps )) ] ||
-	   ! cmp -s <(grep -v '^@PG' "$first_sam") \
-		<(grep -v '^@PG' "$work/reps.sam" | head -n "$(grep -vc '^@PG' "$first_sam")"); then
-		tput_same=NO
-	fi
-	tput_rows=$(awk -v p="$tput_pairs" -v w="$wall" -v c="$cpu_s" -v r="$rss_mb" -v s="$tput_same" \
-		-v su="$setup_sm" -v g="$gz_name" 'BEGIN { printf "| %s | %d | %.1f | %.0f | %.0f | %.1f | %s | %s |\n",
-		g, p, w, p / w, (w - su > 0.5 ? p / (w - su) : 0), c, r, s }')
-	rm -f "$work/reps.sam" "$work"/reps?.fq.gz
+	for v in "" "${variants[@]}"; do
+		# shellcheck disable=SC2206  # the variant's options split at spaces
+		extra=($v)
+		timed "throughput-scanmap${v:+-${v//[^A-Za-z0-9]/}}" "$SCANMAP" map -t "$threads" --engine "$engine" \
+			"${map_args[@]}" "${extra[@]}" -o "$work/reps.sam" "$ref" "$work/reps1.fq.gz" "$work/reps2.fq.gz"
+		tput_same=yes
+		recs=$(grep -vc '^@' "$work/reps.sam" || true)
+		if [ "$recs" != $(( $(grep -vc '^@' "$first_sam") * reps )) ] ||
+		   ! cmp -s <(grep -v '^@PG' "$first_sam") \
+			<(grep -v '^@PG' "$work/reps.sam" | head -n "$(grep -vc '^@PG' "$first_sam")"); then
+			tput_same=NO
+		fi
+		tput_rows+=$(awk -v p="$tput_pairs" -v w="$wall" -v c="$cpu_s" -v r="$rss_mb" -v s="$tput_same" \
+			-v su="$setup_sm" -v g="$gz_name${v:+, $v}" 'BEGIN { printf "| %s | %d | %.1f | %.0f | %.0f | %.1f | %s | %s |",
+			g, p, w, p / w, (w - su > 0.5 ? p / (w - su) : 0), c, r, s }')$'\n'
+		rm -f "$work/reps.sam"
+	done
+	rm -f "$work"/reps?.fq.gz
 fi
 rm -f "${first_sam:-}"
 
@@ -286,7 +296,7 @@ mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1e6 }' /proc/meminfo)
 		echo
 		echo "| input | pairs | wall s | pairs/s | pairs/s after set-up | CPU s | peak MB | same |"
 		echo "|---|---|---|---|---|---|---|---|"
-		printf '%s\n' "$tput_rows"
+		printf '%s' "$tput_rows"
 	fi
 } >"$out/genome-scale.md"
 echo "wrote $out/genome-scale.md"
