@@ -69,6 +69,35 @@ static int oracle_scan_refs(void *self, int n, const sm_query_t *q, const sm_ref
 	return 0;
 }
 
+/* Batched tracebacks as the GPU runs them (trace_band.h), on this thread:
+ * so that the mapper's batched path (map.c's trace_batch) runs, and is
+ * compared with the CPU engine's records, on machines without a GPU. */
+static int oracle_trace(void *self, int n, const sm_tb_job_t *jobs, const uint8_t *const *q,
+			const uint8_t *const *win, sm_tb_res_t *res, uint32_t *ops)
+{
+	const sm_tb_score_t ts = sm_tb_score(&((const oracle_t *)self)->sc);
+
+	for (int k = 0; k < n; k++) {
+		const size_t S = (size_t)sm_tb_stride(&jobs[k]);
+		int32_t *row = malloc(2 * S * sizeof *row);
+		uint8_t *dir = malloc((size_t)jobs[k].n * S);
+
+		if (!row || !dir) {
+			free(row);
+			free(dir);
+			sm_log(SM_LOG_ERROR, "out of memory tracing a read of %d bases", jobs[k].n);
+			return -1;
+		}
+		sm_tb_run(&jobs[k], &ts, q[k], win[k], row, row + S, 1, dir, S, 1,
+			  ops + (size_t)k * SM_TB_MAX_OPS, &res[k]);
+		free(row);
+		free(dir);
+	}
+	return 0;
+}
+
+static int oracle_traces(const void *self) { return 1; }
+
 static void oracle_destroy(void *self) { free(self); }
 
 static const sm_engine_ops_t oracle_ops = {
@@ -76,6 +105,8 @@ static const sm_engine_ops_t oracle_ops = {
 	.name = oracle_name,
 	.scan = oracle_scan,
 	.scan_refs = oracle_scan_refs,
+	.trace = oracle_trace,
+	.traces = oracle_traces,
 	.destroy = oracle_destroy,
 };
 
