@@ -17,9 +17,10 @@ void sm_gpu_tune_init(sm_gpu_tune_t *t);
 /* Parses "KEY=VALUE[,KEY=VALUE...]" into t.  Keys: slots=1..16,
  * wait=poll|spin|yield|block|sync, poll-us=N, gref-halos=N|none,
  * range-halos=N, warps=N (the whole reference's ranges: at least N halos
- * long; N warps per multiprocessor), lane-pairs=0|1, traces=0|1 (0: the
- * tracebacks on the host), trace-block=32..512 (threads per block of the
- * traceback kernel, a multiple of 32), fail=ENGINE:CALL.  Returns 0, or -1 after logging what is wrong. */
+ * long; N warps per multiprocessor), lane-pairs=0|1, traces=0|1 (exhaustive
+ * mode's tracebacks on the host or the GPU; absent: engine_types.h's AUTO),
+ * trace-block=32..512 (threads per block of the traceback kernel, a
+ * multiple of 32), fail=ENGINE:CALL.  Returns 0, or -1 after logging what is wrong. */
 int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec);
 
 /* Parses --gpus: "all" (n = 0), a count N (devices 0..N-1) or a list of

@@ -280,6 +280,7 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	eo.cells = o->cells;
 	eo.max_query_len = o->max_read_len;
 	eo.cpu_isa = o->cpu_isa;
+	eo.threads = o->n_threads > 0 ? o->n_threads : 1;
 	gpu = o->engine == SM_ENGINE_GPU ||
 	      (o->engine == SM_ENGINE_AUTO && sm_gpu_available(&eo.gpus, gpu_msg, (int)sizeof gpu_msg));
 	if (!gpu && o->engine == SM_ENGINE_AUTO && o->gpus.n > 0) {

@@ -63,7 +63,7 @@ typedef struct {
 	int gref_halos;     /* per-group references: shortest range in halos; 0: SM_GPU_GREF_HALOS_DEFAULT,
 			     * SM_GPU_GREF_NO_SPLIT: one range per group */
 	int no_lane_pairs;  /* 16-bit lanes: do not pair queries that have their own references */
-	int host_traces;    /* the tracebacks on the host (sm_align), not on the GPU */
+	int traces;         /* where exhaustive mode's tracebacks run: SM_GPU_TRACES_* */
 	int trace_block;    /* threads per block of the traceback kernel; 0: SM_GPU_TRACE_BLOCK */
 	int range_halos;    /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
 	int warps_per_sm;   /* whole reference: warps of ranges per multiprocessor; 0: the tuning row's */
@@ -74,6 +74,12 @@ typedef struct {
 } sm_gpu_tune_t;
 
 #define SM_GPU_POLL_US_DEFAULT 20
+
+/* sm_gpu_tune_t.traces: AUTO, the GPU while the workers are at most
+ * SM_GPU_TRACE_THREADS_PER_GPU per device, else the host (docs/gpu.md,
+ * "Tracebacks on the GPU"); HOST (--gpu-tune traces=0); GPU (traces=1). */
+enum { SM_GPU_TRACES_AUTO = 0, SM_GPU_TRACES_HOST, SM_GPU_TRACES_GPU };
+#define SM_GPU_TRACE_THREADS_PER_GPU 16
 #define SM_GPU_GREF_HALOS_DEFAULT 8
 #define SM_GPU_GREF_NO_SPLIT (-1)
 
@@ -84,6 +90,7 @@ typedef struct {
 	sm_gpu_tune_t gpu_tune; /* GPU engine: tuning knobs (zero: the defaults; gpu/gpu_opt.h parses them) */
 	int max_query_len;     /* longest read the engine must accept */
 	const char *cpu_isa;   /* NULL/"auto", or "scalar", "sse41", "avx2", "avx512" */
+	int threads;           /* the workers that will call the engine (0: unknown) */
 } sm_engine_opt_t;
 
 #endif

@@ -254,7 +254,7 @@ out:
 int main(void)
 {
 	char msg[256];
-	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
+	sm_align_ws_t *scalar;
 	sm_ref_t *refs[64];
 	char *seqs[64];
 	int n_ref = 0;
@@ -264,6 +264,7 @@ int main(void)
 		printf("skip: no usable CUDA device (%s)\n", msg);
 		return 77;
 	}
+	scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
 	for (int s = 0; s < N_SCHEMES; s++) {
 		const sm_score_t *sc = &schemes[s];
 		items_t v = { 0 };
