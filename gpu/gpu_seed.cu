@@ -27,6 +27,7 @@
 #include "gpu/cuda_check.h"
 #include "gpu/gpu_copy.h"
 #include "gpu/gpu_plan.h"
+#include "gpu/gpu_pool.cuh"
 #include "io/clock.h"
 #include "io/log.h"
 #include "io/trace.h"
@@ -55,39 +56,30 @@ typedef struct {
 	int64_t total;
 } dindex_t;
 
-/* A buffer on the device or in pinned host memory, grown on demand. */
-typedef struct {
-	void *p;
-	size_t cap;
-} buf_t;
-
 /* Buffers of one call in flight, reused by the next call that takes them.
  * Per read: start (n + 1), margin, hit count, chunk hit offsets (n + 1),
  * length-free flags (all), window counts.  Per base: occurrences, where
  * they start, the minimizer's strand. */
 typedef struct {
 	cudaStream_t stream;
-	buf_t reads, roff, margin, cnt, hoff, all, nwin, left, skip; /* device */
-	buf_t occ, first, mstrand, hit, sorted, cl, win, temp;
+	sm_gpu_buf_t reads, roff, margin, cnt, hoff, all, nwin, left, skip; /* device */
+	sm_gpu_buf_t occ, first, mstrand, hit, sorted, cl, win, temp;
 	/* pinned host: what goes to the device, and what comes back before
 	 * it is copied to the caller's (pageable) arrays, so that no copy
 	 * waits on the host for the kernels before it (a device-to-host copy
 	 * into pageable memory does, spinning in the driver) */
-	buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff, h_skip, h_win, h_nwin, h_left;
+	sm_gpu_buf_t h_reads, h_roff, h_margin, h_cnt, h_hoff, h_skip, h_win, h_nwin, h_left;
 	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
 } call_t;
 
 /* The seeder of one device: the index there, and the buffers of every
- * call made on it (calls[0..n_free) are free). */
+ * call made on it. */
 typedef struct {
 	int device;
 	int index;              /* in the run's list */
 	dindex_t x;
 	void *d_key, *d_start, *d_pos, *d_bucket, *d_offset, *d_len;
-	call_t **calls;
-	int n_calls, n_free;
-	int in_flight, failed;
-	uint64_t taken;         /* calls taken so far */
+	sm_gpu_pool_t pool;     /* its calls' buffers (call_t) and load */
 } seed_dev_t;
 
 /* lock guards the devices' pools and counters and the statistics. */
@@ -96,6 +88,7 @@ struct sm_gpu_seed_s {
 	seed_dev_t *dev[SM_GPU_MAX_ENGINES];
 	sm_gpu_wait_t wait;
 	int poll_us;
+	sm_gpu_pool_t *pools[SM_GPU_MAX_ENGINES];   /* each device's, for sm_gpu_pool_pick */
 	pthread_mutex_t lock;
 	int64_t chunk_hits;
 	double seconds;
@@ -409,90 +402,23 @@ __global__ static void windows(dindex_t x, const int64_t *roff, int r0, int nr, 
 
 /* ---- host ---- */
 
-/* Makes b hold at least `need` bytes (contents lost): device memory, or
- * pinned host memory when host.  0 or -1 (logged). */
-static int grow(buf_t *b, size_t need, int host)
-{
-	if (need <= b->cap)
-		return 0;
-	need = need < 2 * b->cap ? 2 * b->cap : need;
-	if (host)
-		cudaFreeHost(b->p);
-	else
-		cudaFree(b->p);
-	b->p = NULL;
-	b->cap = 0;
-	if (host ? SM_CUDA(cudaMallocHost(&b->p, need)) : SM_CUDA(cudaMalloc(&b->p, need)))
-		return -1;
-	b->cap = need;
-	return 0;
-}
-
 #define D(b, T) ((T *)(c->b.p))
 
-static void call_free(call_t *c)
+/* Frees a call state (void *: the pool's release). */
+static void call_free(void *p)
 {
-	buf_t *dev[] = { &c->reads, &c->roff, &c->margin, &c->cnt, &c->hoff, &c->all, &c->nwin, &c->left, &c->skip,
+	call_t *c = (call_t *)p;
+	sm_gpu_buf_t *dev[] = { &c->reads, &c->roff, &c->margin, &c->cnt, &c->hoff, &c->all, &c->nwin, &c->left, &c->skip,
 			 &c->occ, &c->first, &c->mstrand, &c->hit, &c->sorted, &c->cl, &c->win,
 			 &c->temp };
-	buf_t *host[] = { &c->h_reads, &c->h_roff, &c->h_margin, &c->h_cnt, &c->h_hoff, &c->h_skip,
+	sm_gpu_buf_t *host[] = { &c->h_reads, &c->h_roff, &c->h_margin, &c->h_cnt, &c->h_hoff, &c->h_skip,
 			  &c->h_win, &c->h_nwin, &c->h_left };
 
-	for (size_t t = 0; t < sizeof dev / sizeof *dev; t++)
-		cudaFree(dev[t]->p);
-	for (size_t t = 0; t < sizeof host / sizeof *host; t++)
-		cudaFreeHost(host[t]->p);
-	if (c->stream)
-		cudaStreamDestroy(c->stream);
-	for (int k = 0; k < 2; k++)
-		if (c->ev[k])
-			cudaEventDestroy(c->ev[k]);
+	sm_gpu_call_release(dev, sizeof dev / sizeof *dev, host, sizeof host / sizeof *host,
+			    c->stream, c->ev, 2);
 	free(c);
 }
 
-/* A free call's buffers on device d, or new ones (the device is the
- * thread's).  NULL after logging. */
-static call_t *call_take(sm_gpu_seed_t *g, seed_dev_t *d)
-{
-	call_t *c = NULL, **m;
-
-	pthread_mutex_lock(&g->lock);
-	if (d->n_free > 0)
-		c = d->calls[--d->n_free];
-	pthread_mutex_unlock(&g->lock);
-	if (c)
-		return c;
-	c = (call_t *)calloc(1, sizeof *c);
-	if (!c || SM_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking))) {
-		free(c);
-		return NULL;
-	}
-	pthread_mutex_lock(&g->lock);
-	m = (call_t **)realloc(d->calls, (size_t)(d->n_calls + 1) * sizeof *m);
-	if (m) {
-		/* calls[0..n_free) free, then the ones in use: c goes last. */
-		d->calls = m;
-		d->calls[d->n_calls++] = c;
-	}
-	pthread_mutex_unlock(&g->lock);
-	if (!m) {
-		call_free(c);
-		return NULL;
-	}
-	return c;
-}
-
-static void call_give(sm_gpu_seed_t *g, seed_dev_t *d, call_t *c)
-{
-	pthread_mutex_lock(&g->lock);
-	for (int t = d->n_free; t < d->n_calls; t++)
-		if (d->calls[t] == c) {
-			d->calls[t] = d->calls[d->n_free];
-			d->calls[d->n_free++] = c;
-			break;
-		}
-	pthread_mutex_unlock(&g->lock);
-}
 
 /* Sizes c's buffers for n reads of b bases and `keep` windows each. */
 static int call_size(call_t *c, int n, int64_t b, int keep)
@@ -500,19 +426,19 @@ static int call_size(call_t *c, int n, int64_t b, int keep)
 	size_t nn = (size_t)n + 1, i64 = sizeof(int64_t), i32 = sizeof(int32_t);
 	size_t nb = (size_t)b + 1, nk = (size_t)n * (size_t)keep + 1;
 
-	return grow(&c->reads, nb, 0) || grow(&c->h_reads, nb, 1) ||
-	       grow(&c->roff, nn * i64, 0) || grow(&c->h_roff, nn * i64, 1) ||
-	       grow(&c->margin, nn * i64, 0) || grow(&c->h_margin, nn * i64, 1) ||
-	       grow(&c->cnt, nn * i64, 0) || grow(&c->h_cnt, nn * i64, 1) ||
-	       grow(&c->hoff, nn * i64, 0) || grow(&c->h_hoff, nn * i64, 1) ||
-	       grow(&c->all, nn * i32, 0) || grow(&c->nwin, nn * i32, 0) ||
-	       grow(&c->left, nn * sizeof(sm_seed_left_t), 0) ||
-	       grow(&c->occ, nb * i64, 0) || grow(&c->first, nb * i64, 0) ||
-	       grow(&c->mstrand, nb, 0) || grow(&c->skip, nb, 0) || grow(&c->h_skip, nb, 1) ||
-	       grow(&c->cl, nk * sizeof(sm_cluster_t), 0) ||
-	       grow(&c->win, nk * sizeof(sm_window_t), 0) || grow(&c->h_win, nk * sizeof(sm_window_t), 1) ||
-	       grow(&c->h_nwin, nn * i32, 1) ||
-	       grow(&c->h_left, nn * sizeof(sm_seed_left_t), 1)
+	return sm_gpu_buf_grow(&c->reads, nb, 0) || sm_gpu_buf_grow(&c->h_reads, nb, 1) ||
+	       sm_gpu_buf_grow(&c->roff, nn * i64, 0) || sm_gpu_buf_grow(&c->h_roff, nn * i64, 1) ||
+	       sm_gpu_buf_grow(&c->margin, nn * i64, 0) || sm_gpu_buf_grow(&c->h_margin, nn * i64, 1) ||
+	       sm_gpu_buf_grow(&c->cnt, nn * i64, 0) || sm_gpu_buf_grow(&c->h_cnt, nn * i64, 1) ||
+	       sm_gpu_buf_grow(&c->hoff, nn * i64, 0) || sm_gpu_buf_grow(&c->h_hoff, nn * i64, 1) ||
+	       sm_gpu_buf_grow(&c->all, nn * i32, 0) || sm_gpu_buf_grow(&c->nwin, nn * i32, 0) ||
+	       sm_gpu_buf_grow(&c->left, nn * sizeof(sm_seed_left_t), 0) ||
+	       sm_gpu_buf_grow(&c->occ, nb * i64, 0) || sm_gpu_buf_grow(&c->first, nb * i64, 0) ||
+	       sm_gpu_buf_grow(&c->mstrand, nb, 0) || sm_gpu_buf_grow(&c->skip, nb, 0) || sm_gpu_buf_grow(&c->h_skip, nb, 1) ||
+	       sm_gpu_buf_grow(&c->cl, nk * sizeof(sm_cluster_t), 0) ||
+	       sm_gpu_buf_grow(&c->win, nk * sizeof(sm_window_t), 0) || sm_gpu_buf_grow(&c->h_win, nk * sizeof(sm_window_t), 1) ||
+	       sm_gpu_buf_grow(&c->h_nwin, nn * i32, 1) ||
+	       sm_gpu_buf_grow(&c->h_left, nn * sizeof(sm_seed_left_t), 1)
 		? -1 : 0;
 }
 
@@ -531,8 +457,8 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 		total += cnt[r];
 	}
 	hoff[nr] = total;
-	if (grow(&c->hit, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
-	    grow(&c->sorted, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
+	if (sm_gpu_buf_grow(&c->hit, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
+	    sm_gpu_buf_grow(&c->sorted, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
 	    SM_CUDA(cudaMemcpyAsync(c->hoff.p, hoff, (size_t)(nr + 1) * sizeof *hoff,
 			       cudaMemcpyHostToDevice, c->stream)))
 		return -1;
@@ -547,7 +473,7 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 						   D(sorted, uint64_t), (long long)total, nr,
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,
 						   c->stream)) ||
-	     grow(&c->temp, temp + 1, 0) ||
+	     sm_gpu_buf_grow(&c->temp, temp + 1, 0) ||
 	     SM_CUDA(cub::DeviceSegmentedSort::SortKeys(c->temp.p, temp, D(hit, uint64_t),
 						   D(sorted, uint64_t), (long long)total, nr,
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,
@@ -591,9 +517,7 @@ static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 		b += len[r];
 	if (call_size(c, n, b, opt->max_windows))
 		return -1;
-	if (sm_trace_on && ((!c->ev[0] && (SM_CUDA(cudaEventCreate(&c->ev[0])) ||
-					    SM_CUDA(cudaEventCreate(&c->ev[1])))) ||
-			    SM_CUDA(cudaEventRecord(c->ev[0], c->stream))))
+	if (sm_gpu_span_begin(c->ev, c->stream))
 		return -1;
 	roff = D(h_roff, int64_t);
 	cnt = D(h_cnt, int64_t);
@@ -635,42 +559,9 @@ static int seed_call(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 			return -1;
 		r0 = r1;
 	}
-	if (sm_trace_on) {
-		/* The stream is idle: the end event completes at once, so the
-		 * host clock now is the device's at the call's end. */
-		float ms;
-		double end;
-
-		if (SM_CUDA(cudaEventRecord(c->ev[1], c->stream)) ||
-		    SM_CUDA(cudaEventSynchronize(c->ev[1])) ||
-		    SM_CUDA(cudaEventElapsedTime(&ms, c->ev[0], c->ev[1])))
-			return -1;
-		end = sm_seconds();
-		sm_trace_span("device: seeding", end - 1e-3 * ms, end);
-	}
+	if (sm_gpu_span_end(c->ev, c->stream, "device: seeding"))
+		return -1;
 	return 0;
-}
-
-/* The device with the fewest calls in flight (gpu_plan.h), marked busy;
- * NULL when every one has failed. */
-static seed_dev_t *take_dev(sm_gpu_seed_t *g)
-{
-	int in_flight[SM_GPU_MAX_ENGINES], failed[SM_GPU_MAX_ENGINES], e;
-	uint64_t taken[SM_GPU_MAX_ENGINES];
-
-	pthread_mutex_lock(&g->lock);
-	for (int k = 0; k < g->n_dev; k++) {
-		in_flight[k] = g->dev[k]->in_flight;
-		taken[k] = g->dev[k]->taken;
-		failed[k] = g->dev[k]->failed;
-	}
-	e = sm_gpu_pick_engine(in_flight, taken, failed, g->n_dev);
-	if (e >= 0) {
-		g->dev[e]->in_flight++;
-		g->dev[e]->taken++;
-	}
-	pthread_mutex_unlock(&g->lock);
-	return e >= 0 ? g->dev[e] : NULL;
 }
 
 extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int n,
@@ -681,19 +572,22 @@ extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int 
 	double t0 = sm_seconds();
 	seed_dev_t *d;
 	call_t *c;
-	int rc = -1;
+	int rc = -1, e;
 
 	if (n == 0)
 		return 0;
-	if (!(d = take_dev(g))) {
+	if ((e = sm_gpu_pool_pick(g->pools, g->n_dev, &g->lock)) < 0) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: every GPU has failed");
 		return -1;
 	}
-	if (SM_CUDA(cudaSetDevice(d->device)) || !(c = call_take(g, d))) {
+	d = g->dev[e];
+	if (SM_CUDA(cudaSetDevice(d->device)) ||
+	    !(c = (call_t *)sm_gpu_pool_get(&d->pool, &g->lock, sizeof(call_t),
+					    offsetof(call_t, stream), call_free))) {
 		sm_log(SM_LOG_ERROR, "GPU seeding: cannot set up a call on GPU %d", d->device);
 	} else {
 		rc = seed_call(g, d, c, opt, n, reads, len, margin, win, n_win, left, skip);
-		call_give(g, d, c);
+		sm_gpu_pool_give(&d->pool, &g->lock, c);
 	}
 	if (rc)
 		sm_log(SM_LOG_ERROR, "GPU %d (seeder %d of %d) failed a call; it takes no more calls",
@@ -701,8 +595,7 @@ extern "C" int sm_gpu_seed_find(sm_gpu_seed_t *g, const sm_seed_opt_t *opt, int 
 	if (sm_trace_on)
 		sm_trace_span("GPU seeding call", t0, sm_seconds());
 	pthread_mutex_lock(&g->lock);
-	d->in_flight--;
-	d->failed |= rc != 0;
+	sm_gpu_pool_done(&d->pool, rc != 0);
 	g->seconds += sm_seconds() - t0;
 	g->reads += n;
 	pthread_mutex_unlock(&g->lock);
@@ -722,9 +615,9 @@ static void dev_destroy(seed_dev_t *d)
 	if (!d)
 		return;
 	cudaSetDevice(d->device);
-	for (int t = 0; t < d->n_calls; t++)
-		call_free(d->calls[t]);
-	free(d->calls);
+	for (int t = 0; t < d->pool.n; t++)
+		call_free((call_t *)d->pool.items[t]);
+	free(d->pool.items);
 	cudaFree(d->d_key);
 	cudaFree(d->d_start);
 	cudaFree(d->d_pos);
@@ -823,6 +716,7 @@ extern "C" sm_gpu_seed_t *sm_gpu_seed_create(const sm_index_t *idx, const sm_ref
 		sm_gpu_for_each_device(l.n, dev_create_main, job, sizeof *job);
 		for (int k = 0; k < l.n; k++) {
 			g->dev[k] = job[k].d;
+			g->pools[k] = job[k].d ? &job[k].d->pool : NULL;
 			ok &= job[k].d != NULL;
 		}
 		g->n_dev = l.n;

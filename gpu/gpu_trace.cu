@@ -18,6 +18,7 @@
 
 #include "gpu/cuda_check.h"
 #include "gpu/gpu_plan.h"
+#include "gpu/gpu_pool.cuh"
 #include "io/clock.h"
 #include "io/log.h"
 #include "io/trace.h"
@@ -25,12 +26,6 @@
 #define TRACE_WARP 32
 /* Decision bytes of one chunk (a single warp may take more). */
 #define TRACE_CHUNK_BYTES ((int64_t)256 << 20)
-
-/* A buffer on the device or in pinned host memory, grown on demand. */
-typedef struct {
-	void *p;
-	size_t cap;
-} buf_t;
 
 /* Per warp of the sorted jobs: where its decision bytes and scratch start
  * within its chunk, and its row pitch (the widest band of its jobs). */
@@ -42,18 +37,15 @@ typedef struct {
 /* Buffers of one call in flight, reused by the next call that takes them. */
 typedef struct {
 	cudaStream_t stream;
-	buf_t jobs, res, ops, codes, off, order, warps, dir, scratch;            /* device */
-	buf_t h_jobs, h_res, h_ops, h_codes, h_off, h_order, h_warps;            /* pinned host */
+	sm_gpu_buf_t jobs, res, ops, codes, off, order, warps, dir, scratch;            /* device */
+	sm_gpu_buf_t h_jobs, h_res, h_ops, h_codes, h_off, h_order, h_warps;            /* pinned host */
 	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
 } call_t;
 
 typedef struct {
 	int device;
 	int index;              /* in the run's list */
-	call_t **calls;
-	int n_calls, n_free;    /* calls[0..n_free) are free */
-	int in_flight, failed;
-	uint64_t taken;
+	sm_gpu_pool_t pool;     /* its calls' buffers (call_t) and load */
 } trace_dev_t;
 
 /* lock guards the devices' pools and counters and the statistics. */
@@ -64,6 +56,7 @@ struct sm_gpu_trace_s {
 	sm_gpu_wait_t wait;
 	int poll_us;
 	int block;              /* threads per block */
+	sm_gpu_pool_t *pools[SM_GPU_MAX_ENGINES];   /* each device's, for sm_gpu_pool_pick */
 	pthread_mutex_t lock;
 	int64_t chunk_bytes;
 	double seconds;
@@ -100,89 +93,22 @@ __global__ static void __launch_bounds__(512) trace_kernel(sm_tb_score_t sc, int
 
 /* ---- host ---- */
 
-/* Makes b hold at least `need` bytes (contents lost): device memory, or
- * pinned host memory when host.  0 or -1 (logged). */
-static int grow(buf_t *b, size_t need, int host)
-{
-	if (need <= b->cap)
-		return 0;
-	need = need < 2 * b->cap ? 2 * b->cap : need;
-	if (host)
-		cudaFreeHost(b->p);
-	else
-		cudaFree(b->p);
-	b->p = NULL;
-	b->cap = 0;
-	if (host ? SM_CUDA(cudaMallocHost(&b->p, need)) : SM_CUDA(cudaMalloc(&b->p, need)))
-		return -1;
-	b->cap = need;
-	return 0;
-}
-
 #define D(b, T) ((T *)(c->b.p))
 
-static void call_free(call_t *c)
+/* Frees a call state (void *: the pool's release). */
+static void call_free(void *p)
 {
-	buf_t *dev[] = { &c->jobs, &c->res, &c->ops, &c->codes, &c->off, &c->order, &c->warps,
+	call_t *c = (call_t *)p;
+	sm_gpu_buf_t *dev[] = { &c->jobs, &c->res, &c->ops, &c->codes, &c->off, &c->order, &c->warps,
 			 &c->dir, &c->scratch };
-	buf_t *host[] = { &c->h_jobs, &c->h_res, &c->h_ops, &c->h_codes, &c->h_off, &c->h_order,
+	sm_gpu_buf_t *host[] = { &c->h_jobs, &c->h_res, &c->h_ops, &c->h_codes, &c->h_off, &c->h_order,
 			  &c->h_warps };
 
-	for (size_t t = 0; t < sizeof dev / sizeof *dev; t++)
-		cudaFree(dev[t]->p);
-	for (size_t t = 0; t < sizeof host / sizeof *host; t++)
-		cudaFreeHost(host[t]->p);
-	if (c->stream)
-		cudaStreamDestroy(c->stream);
-	for (int k = 0; k < 2; k++)
-		if (c->ev[k])
-			cudaEventDestroy(c->ev[k]);
+	sm_gpu_call_release(dev, sizeof dev / sizeof *dev, host, sizeof host / sizeof *host,
+			    c->stream, c->ev, 2);
 	free(c);
 }
 
-/* A free call's buffers on device d, or new ones (the device is the
- * thread's).  NULL after logging. */
-static call_t *call_take(sm_gpu_trace_t *g, trace_dev_t *d)
-{
-	call_t *c = NULL, **m;
-
-	pthread_mutex_lock(&g->lock);
-	if (d->n_free > 0)
-		c = d->calls[--d->n_free];
-	pthread_mutex_unlock(&g->lock);
-	if (c)
-		return c;
-	c = (call_t *)calloc(1, sizeof *c);
-	if (!c || SM_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking))) {
-		free(c);
-		return NULL;
-	}
-	pthread_mutex_lock(&g->lock);
-	m = (call_t **)realloc(d->calls, (size_t)(d->n_calls + 1) * sizeof *m);
-	if (m) {
-		/* calls[0..n_free) free, then the ones in use: c goes last. */
-		d->calls = m;
-		d->calls[d->n_calls++] = c;
-	}
-	pthread_mutex_unlock(&g->lock);
-	if (!m) {
-		call_free(c);
-		return NULL;
-	}
-	return c;
-}
-
-static void call_give(sm_gpu_trace_t *g, trace_dev_t *d, call_t *c)
-{
-	pthread_mutex_lock(&g->lock);
-	for (int t = d->n_free; t < d->n_calls; t++)
-		if (d->calls[t] == c) {
-			d->calls[t] = d->calls[d->n_free];
-			d->calls[d->n_free++] = c;
-			break;
-		}
-	pthread_mutex_unlock(&g->lock);
-}
 
 /* Sorts the jobs by band width, widest first (a counting sort: strides are
  * at most SM_TB_MAX_STRIDE), into order[0..n). */
@@ -223,17 +149,17 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		}
 		bases += (int64_t)jobs[k].n + jobs[k].w;
 	}
-	if (grow(&c->h_jobs, (size_t)n * sizeof *jobs, 1) || grow(&c->jobs, (size_t)n * sizeof *jobs, 0) ||
-	    grow(&c->h_order, (size_t)n * sizeof(int32_t), 1) ||
-	    grow(&c->order, (size_t)n * sizeof(int32_t), 0) ||
-	    grow(&c->h_off, (size_t)n * sizeof(int64_t), 1) ||
-	    grow(&c->off, (size_t)n * sizeof(int64_t), 0) ||
-	    grow(&c->h_codes, (size_t)bases, 1) || grow(&c->codes, (size_t)bases, 0) ||
-	    grow(&c->h_warps, (size_t)n_warps * sizeof(warp_t), 1) ||
-	    grow(&c->warps, (size_t)n_warps * sizeof(warp_t), 0) ||
-	    grow(&c->h_res, (size_t)n * sizeof *res, 1) || grow(&c->res, (size_t)n * sizeof *res, 0) ||
-	    grow(&c->h_ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 1) ||
-	    grow(&c->ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 0))
+	if (sm_gpu_buf_grow(&c->h_jobs, (size_t)n * sizeof *jobs, 1) || sm_gpu_buf_grow(&c->jobs, (size_t)n * sizeof *jobs, 0) ||
+	    sm_gpu_buf_grow(&c->h_order, (size_t)n * sizeof(int32_t), 1) ||
+	    sm_gpu_buf_grow(&c->order, (size_t)n * sizeof(int32_t), 0) ||
+	    sm_gpu_buf_grow(&c->h_off, (size_t)n * sizeof(int64_t), 1) ||
+	    sm_gpu_buf_grow(&c->off, (size_t)n * sizeof(int64_t), 0) ||
+	    sm_gpu_buf_grow(&c->h_codes, (size_t)bases, 1) || sm_gpu_buf_grow(&c->codes, (size_t)bases, 0) ||
+	    sm_gpu_buf_grow(&c->h_warps, (size_t)n_warps * sizeof(warp_t), 1) ||
+	    sm_gpu_buf_grow(&c->warps, (size_t)n_warps * sizeof(warp_t), 0) ||
+	    sm_gpu_buf_grow(&c->h_res, (size_t)n * sizeof *res, 1) || sm_gpu_buf_grow(&c->res, (size_t)n * sizeof *res, 0) ||
+	    sm_gpu_buf_grow(&c->h_ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 1) ||
+	    sm_gpu_buf_grow(&c->ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 0))
 		return -1;
 	order = D(h_order, int32_t);
 	off = D(h_off, int64_t);
@@ -275,12 +201,10 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 			scratch_max = scratch > scratch_max ? scratch : scratch_max;
 		}
 	}
-	if (grow(&c->dir, (size_t)dir_max, 0) ||
-	    grow(&c->scratch, (size_t)scratch_max * sizeof(int32_t), 0))
+	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0) ||
+	    sm_gpu_buf_grow(&c->scratch, (size_t)scratch_max * sizeof(int32_t), 0))
 		return -1;
-	if (sm_trace_on && ((!c->ev[0] && (SM_CUDA(cudaEventCreate(&c->ev[0])) ||
-					    SM_CUDA(cudaEventCreate(&c->ev[1])))) ||
-			    SM_CUDA(cudaEventRecord(c->ev[0], c->stream))))
+	if (sm_gpu_span_begin(c->ev, c->stream))
 		return -1;
 	if (SM_CUDA(cudaMemcpyAsync(c->jobs.p, c->h_jobs.p, (size_t)n * sizeof *jobs,
 				    cudaMemcpyHostToDevice, c->stream)) ||
@@ -319,42 +243,9 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 	for (int k = 0; k < n; k++)
 		memcpy(ops + (size_t)k * SM_TB_MAX_OPS, D(h_ops, uint32_t) + (size_t)k * SM_TB_MAX_OPS,
 		       (size_t)res[k].n_ops * sizeof *ops);
-	if (sm_trace_on) {
-		/* The stream is idle: the end event completes at once, so the
-		 * host clock now is the device's at the call's end. */
-		float ms;
-		double end;
-
-		if (SM_CUDA(cudaEventRecord(c->ev[1], c->stream)) ||
-		    SM_CUDA(cudaEventSynchronize(c->ev[1])) ||
-		    SM_CUDA(cudaEventElapsedTime(&ms, c->ev[0], c->ev[1])))
-			return -1;
-		end = sm_seconds();
-		sm_trace_span("device: tracebacks", end - 1e-3 * ms, end);
-	}
+	if (sm_gpu_span_end(c->ev, c->stream, "device: tracebacks"))
+		return -1;
 	return 0;
-}
-
-/* The device with the fewest calls in flight (gpu_plan.h), marked busy;
- * NULL when every one has failed. */
-static trace_dev_t *take_dev(sm_gpu_trace_t *g)
-{
-	int in_flight[SM_GPU_MAX_ENGINES], failed[SM_GPU_MAX_ENGINES], e;
-	uint64_t taken[SM_GPU_MAX_ENGINES];
-
-	pthread_mutex_lock(&g->lock);
-	for (int k = 0; k < g->n_dev; k++) {
-		in_flight[k] = g->dev[k]->in_flight;
-		taken[k] = g->dev[k]->taken;
-		failed[k] = g->dev[k]->failed;
-	}
-	e = sm_gpu_pick_engine(in_flight, taken, failed, g->n_dev);
-	if (e >= 0) {
-		g->dev[e]->in_flight++;
-		g->dev[e]->taken++;
-	}
-	pthread_mutex_unlock(&g->lock);
-	return e >= 0 ? g->dev[e] : NULL;
 }
 
 extern "C" int sm_gpu_trace_run(sm_gpu_trace_t *g, int n, const sm_tb_job_t *jobs,
@@ -364,19 +255,22 @@ extern "C" int sm_gpu_trace_run(sm_gpu_trace_t *g, int n, const sm_tb_job_t *job
 	double t0 = sm_seconds();
 	trace_dev_t *d;
 	call_t *c;
-	int rc = -1;
+	int rc = -1, e;
 
 	if (n == 0)
 		return 0;
-	if (!(d = take_dev(g))) {
+	if ((e = sm_gpu_pool_pick(g->pools, g->n_dev, &g->lock)) < 0) {
 		sm_log(SM_LOG_ERROR, "GPU tracebacks: every GPU has failed");
 		return -1;
 	}
-	if (SM_CUDA(cudaSetDevice(d->device)) || !(c = call_take(g, d))) {
+	d = g->dev[e];
+	if (SM_CUDA(cudaSetDevice(d->device)) ||
+	    !(c = (call_t *)sm_gpu_pool_get(&d->pool, &g->lock, sizeof(call_t),
+					    offsetof(call_t, stream), call_free))) {
 		sm_log(SM_LOG_ERROR, "GPU tracebacks: cannot set up a call on GPU %d", d->device);
 	} else {
 		rc = trace_call(g, c, n, jobs, q, win, res, ops);
-		call_give(g, d, c);
+		sm_gpu_pool_give(&d->pool, &g->lock, c);
 	}
 	if (rc)
 		sm_log(SM_LOG_ERROR, "GPU %d (traceback engine %d of %d) failed a call; it takes no more calls",
@@ -384,8 +278,7 @@ extern "C" int sm_gpu_trace_run(sm_gpu_trace_t *g, int n, const sm_tb_job_t *job
 	if (sm_trace_on)
 		sm_trace_span("GPU traceback call", t0, sm_seconds());
 	pthread_mutex_lock(&g->lock);
-	d->in_flight--;
-	d->failed |= rc != 0;
+	sm_gpu_pool_done(&d->pool, rc != 0);
 	g->seconds += sm_seconds() - t0;
 	g->jobs += n;
 	pthread_mutex_unlock(&g->lock);
@@ -397,9 +290,9 @@ static void dev_destroy(trace_dev_t *d)
 	if (!d)
 		return;
 	cudaSetDevice(d->device);
-	for (int t = 0; t < d->n_calls; t++)
-		call_free(d->calls[t]);
-	free(d->calls);
+	for (int t = 0; t < d->pool.n; t++)
+		call_free((call_t *)d->pool.items[t]);
+	free(d->pool.items);
 	free(d);
 }
 
@@ -436,6 +329,7 @@ extern "C" sm_gpu_trace_t *sm_gpu_trace_create(const sm_tb_score_t *sc, const sm
 		}
 		g->dev[k]->device = l.id[k];
 		g->dev[k]->index = k;
+		g->pools[k] = &g->dev[k]->pool;
 	}
 	g->n_dev = l.n;
 	return g;

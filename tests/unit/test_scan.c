@@ -292,18 +292,21 @@ static int same_aln(int ra, const sm_aln_t *a, int rb, const sm_aln_t *b)
 		 !memcmp(a->cigar, b->cigar, (size_t)a->n_cigar * sizeof *a->cigar)));
 }
 
-static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
+/* A way of tracing a locus, checked against the scalar sm_align: what
+ * sm_align returns, the alignment in out. */
+typedef int (*trace_fn)(void *arg, const sm_ref_t *ref, const sm_score_t *sc,
+			const sm_query_t *q, int64_t end, int32_t score, int rep, sm_aln_t *out);
+
+/* Traces every locus the oracle lists for the 800 cases of trace_case
+ * with the scalar sm_align and with fn; *traced counts the loci, *failed
+ * the scalar failures; returns how many differ (the first 5 reported). */
+static int traces_against_scalar(const char *what, trace_fn fn, void *arg, int *traced,
+				 int *failed)
 {
 	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
-	sm_align_ws_t *simd = sm_align_ws_create(isa);
-	int traced = 0, differ = 0, failed = 0;
+	int differ = 0;
 
-	if (!sm_cpu_isa_supported(isa)) {
-		printf("skip band fill %s vs scalar: this CPU has no %s\n", name, name);
-		sm_align_ws_destroy(scalar);
-		sm_align_ws_destroy(simd);
-		return;
-	}
+	*traced = *failed = 0;
 	for (int rep = 0; rep < 800; rep++) {
 		const sm_score_t *sc = &trace_schemes[rep % 8];
 		char *seq;
@@ -318,26 +321,45 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 		for (int t = 0; t < loci.n; t++) {
 			sm_aln_t a = { 0 }, b = { 0 };
 			int ra = sm_align(scalar, ref, sc, &q, loci.top[t].end, loci.top[t].score, &a);
-			int rb = sm_align(simd, ref, sc, &q, loci.top[t].end, loci.top[t].score, &b);
-			int same = same_aln(ra, &a, rb, &b);
+			int rb = fn(arg, ref, sc, &q, loci.top[t].end, loci.top[t].score, rep, &b);
 
-			traced++;
-			failed += ra < 0;
-			if (!same && differ++ < 5)
-				CHECK(0, "%s and scalar fills differ: n=%d m=%lld scheme %d, %d@%lld: "
-				      "rc %d/%d start %lld/%lld cigars %d/%d", name, q.len,
-				      (long long)ref->total, rep % 8,
-				      loci.top[t].score,
-				      (long long)loci.top[t].end, ra, rb, (long long)a.ref_start,
-				      (long long)b.ref_start, a.n_cigar, b.n_cigar);
+			(*traced)++;
+			*failed += ra < 0;
+			if (!same_aln(ra, &a, rb, &b) && differ++ < 5)
+				CHECK(0, "%s and the scalar traceback differ: n=%d m=%lld scheme %d, "
+				      "%d@%lld: rc %d/%d score %d/%d start %lld/%lld q %d-%d/%d-%d "
+				      "cigars %d/%d", what, q.len, (long long)ref->total, rep % 8,
+				      loci.top[t].score, (long long)loci.top[t].end, ra, rb, a.score,
+				      b.score, (long long)a.ref_start, (long long)b.ref_start, a.q_start,
+				      a.q_end, b.q_start, b.q_end, a.n_cigar, b.n_cigar);
 			sm_aln_free(&a);
 			sm_aln_free(&b);
 		}
 		sm_ref_destroy(ref);
 		free(seq);
 	}
-	CHECK(differ == 0 && failed == 0 && traced > 1000 && sm_align_ws_stats(simd).ungapped > 100 &&
-	      sm_align_ws_stats(scalar).ungapped == 0,
+	sm_align_ws_destroy(scalar);
+	return differ;
+}
+
+static int trace_ws(void *arg, const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+		    int64_t end, int32_t score, int rep, sm_aln_t *out)
+{
+	return sm_align(arg, ref, sc, q, end, score, out);
+}
+
+static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
+{
+	sm_align_ws_t *simd = sm_align_ws_create(isa);
+	int traced, failed, differ;
+
+	if (!sm_cpu_isa_supported(isa)) {
+		printf("skip band fill %s vs scalar: this CPU has no %s\n", name, name);
+		sm_align_ws_destroy(simd);
+		return;
+	}
+	differ = traces_against_scalar(name, trace_ws, simd, &traced, &failed);
+	CHECK(differ == 0 && failed == 0 && traced > 1000 && sm_align_ws_stats(simd).ungapped > 100,
 	      "band fill: %s and scalar give the same %d tracebacks (%d differ, %d failed; "
 	      "%lld ungapped ones traced without a fill)", name, traced, differ, failed,
 	      (long long)sm_align_ws_stats(simd).ungapped);
@@ -355,7 +377,6 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 		      (long long)st.fills[SM_CPU_ISA_SSE41], (long long)st.fills[SM_CPU_ISA_AVX2],
 		      (long long)st.fills[SM_CPU_ISA_AVX512]);
 	}
-	sm_align_ws_destroy(scalar);
 	sm_align_ws_destroy(simd);
 }
 
@@ -411,51 +432,33 @@ static int align_halves(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t
  * lists, most of them through a batched fill, some through each other
  * path (ungapped ones traced by prepare; CIGARs longer than SM_TB_MAX_OPS
  * handed back). */
+/* align_halves for traces_against_scalar: arg is a halves_t. */
+typedef struct {
+	sm_align_ws_t *ws;
+	int path[3];
+} halves_t;
+
+static int trace_halves(void *arg, const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
+			int64_t end, int32_t score, int rep, sm_aln_t *out)
+{
+	halves_t *h = arg;
+
+	return align_halves(h->ws, ref, sc, q, end, score, out, rep & 1, h->path);
+}
+
 static void halves_against_scalar(void)
 {
-	sm_align_ws_t *scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
-	sm_align_ws_t *ws = sm_align_ws_create(SM_CPU_ISA_AUTO);
-	int traced = 0, differ = 0, failed = 0, path[3] = { 0, 0, 0 };
+	halves_t h = { sm_align_ws_create(SM_CPU_ISA_AUTO), { 0, 0, 0 } };
+	int traced, failed, differ = traces_against_scalar("batched", trace_halves, &h, &traced,
+							   &failed);
+	const int *path = h.path;
 
-	for (int rep = 0; rep < 800; rep++) {
-		const sm_score_t *sc = &trace_schemes[rep % 8];
-		char *seq;
-		uint8_t qc[1100];
-		sm_query_t q;
-		sm_ref_t *ref;
-		sm_scan_t loci;
-
-		if (trace_case(rep, &seq, &ref, qc, &q) < 0)
-			continue;
-		sm_scan_oracle(ref, sc, &q, &loci);
-		for (int t = 0; t < loci.n; t++) {
-			sm_aln_t a = { 0 }, b = { 0 };
-			int ra = sm_align(scalar, ref, sc, &q, loci.top[t].end, loci.top[t].score, &a);
-			int rb = align_halves(ws, ref, sc, &q, loci.top[t].end, loci.top[t].score, &b,
-					      rep & 1, path);
-
-			traced++;
-			failed += ra < 0;
-			if (!same_aln(ra, &a, rb, &b) && differ++ < 5)
-				CHECK(0, "batched and scalar tracebacks differ: n=%d m=%lld scheme %d, "
-				      "%d@%lld: rc %d/%d score %d/%d start %lld/%lld q %d-%d/%d-%d "
-				      "cigars %d/%d", q.len, (long long)ref->total, rep % 8,
-				      loci.top[t].score, (long long)loci.top[t].end, ra, rb, a.score,
-				      b.score, (long long)a.ref_start, (long long)b.ref_start, a.q_start,
-				      a.q_end, b.q_start, b.q_end, a.n_cigar, b.n_cigar);
-			sm_aln_free(&a);
-			sm_aln_free(&b);
-		}
-		sm_ref_destroy(ref);
-		free(seq);
-	}
 	CHECK(differ == 0 && failed == 0 && traced > 1000 && path[0] > 100 && path[1] > 1000 &&
 	      path[2] > 0,
 	      "batched tracebacks: the same %d as the scalar sm_align (%d differ, %d failed; "
 	      "%d traced by prepare, %d filled, %d handed back)", traced, differ, failed, path[0],
 	      path[1], path[2]);
-	sm_align_ws_destroy(scalar);
-	sm_align_ws_destroy(ws);
+	sm_align_ws_destroy(h.ws);
 }
 
 /* One gapped alignment at the 16-bit fills' limits, traced by the scalar
