@@ -65,11 +65,13 @@ struct sm_gpu_trace_s {
 
 /* ---- device ---- */
 
-/* Thread g of a chunk runs the job at sorted position w0 * 32 + g. */
-__global__ static void __launch_bounds__(512) trace_kernel(sm_tb_score_t sc, int n, int w0, const sm_tb_job_t *jobs,
-				    const int32_t *order, const uint8_t *codes,
-				    const int64_t *off, const warp_t *warps, uint8_t *dir,
-				    int32_t *scratch, sm_tb_res_t *res, uint32_t *ops)
+/* Thread x of a chunk launch runs the job at sorted position g = w0 * 32 +
+ * x, for g below n (the chunk's end); 512 threads a block at most
+ * (--gpu-tune trace-block). */
+__global__ static void __launch_bounds__(512)
+trace_kernel(sm_tb_score_t sc, int n, int w0, const sm_tb_job_t *jobs, const int32_t *order,
+	     const uint8_t *codes, const int64_t *off, const warp_t *warps, uint8_t *dir,
+	     int32_t *scratch, sm_tb_res_t *res, uint32_t *ops)
 {
 	const int g = w0 * TRACE_WARP + blockIdx.x * blockDim.x + threadIdx.x;
 	const int lane = threadIdx.x % TRACE_WARP;

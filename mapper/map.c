@@ -1047,11 +1047,12 @@ static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
 	for (int t = 0; t < n_todo; t++) {
 		const int k = ws->todo[t];
 		cand_t *c = &res[k].cand[0];
-		const sm_query_t *qq = &q[SM_STRANDS * t + c->is_rev];
+		const sm_query_t *qq;
 		int rc;
 
 		if (res[k].n_cand == 0)
 			continue;
+		qq = &q[SM_STRANDS * t + c->is_rev];
 		rc = sm_align_prepare(ws->aws, ctx->ref, sc, qq, c->end, c->score, &c->aln,
 				      &ws->tb_job[n_job], &ws->tb_start[n_job]);
 		if (rc == SM_ALIGN_JOB) {
