@@ -478,15 +478,12 @@ int sm_align_prepare(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *s
 	job->dlo = (int32_t)dlo;
 	job->dhi = (int32_t)dhi;
 	job->score = score;
-	ws->st.calls++;
-	ws->st.cells += (int64_t)((size_t)(q->len + 1) * (size_t)sm_tb_stride(job));
-	ws->st.batched++;
 	return SM_ALIGN_JOB;
 }
 
-int sm_align_finish(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
-		    int64_t start, const sm_tb_job_t *job, const sm_tb_res_t *res,
-		    const uint32_t *ops, sm_aln_t *out)
+int sm_align_finish(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+		    const sm_query_t *q, int64_t start, const sm_tb_job_t *job,
+		    const sm_tb_res_t *res, const uint32_t *ops, sm_aln_t *out)
 {
 	if (res->status == SM_TB_NO_CELL) {
 		sm_log(SM_LOG_ERROR, "traceback: no cell of column %lld has score %d "
@@ -520,6 +517,9 @@ int sm_align_finish(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t 
 	/* Walked from the end: reverse into reading order. */
 	for (int32_t a = 0; a < res->n_ops; a++)
 		out->cigar[a] = ops[res->n_ops - 1 - a];
+	ws->st.calls++;
+	ws->st.cells += (int64_t)((size_t)(q->len + 1) * (size_t)sm_tb_stride(job));
+	ws->st.batched++;
 	return SM_ALIGN_DONE;
 }
 

@@ -87,11 +87,12 @@ int sm_align_prepare(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *s
 		     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
 		     sm_tb_job_t *job, int64_t *start);
 
-/* Completes out from job's result (res, its ops).  Returns SM_ALIGN_DONE,
+/* Completes out from job's result (res, its ops), counted in ws's
+ * statistics as sm_align() counts its calls.  Returns SM_ALIGN_DONE,
  * SM_ALIGN_SELF when the fill could not hold it (call sm_align()), or -1
  * (logged) when no cell had the score, as sm_align() fails. */
-int sm_align_finish(const sm_ref_t *ref, const sm_score_t *sc, const sm_query_t *q,
-		    int64_t start, const sm_tb_job_t *job, const sm_tb_res_t *res,
-		    const uint32_t *ops, sm_aln_t *out);
+int sm_align_finish(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
+		    const sm_query_t *q, int64_t start, const sm_tb_job_t *job,
+		    const sm_tb_res_t *res, const uint32_t *ops, sm_aln_t *out);
 
 #endif

@@ -1071,8 +1071,8 @@ static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
 	for (int x = 0; x < n_job; x++) {
 		const int t = ws->tb_at[x], k = ws->todo[t];
 		cand_t *c = &res[k].cand[0];
-		int rc = sm_align_finish(ctx->ref, sc, &q[SM_STRANDS * t + c->is_rev], ws->tb_start[x],
-					 &ws->tb_job[x], &ws->tb_res[x],
+		int rc = sm_align_finish(ws->aws, ctx->ref, sc, &q[SM_STRANDS * t + c->is_rev],
+					 ws->tb_start[x], &ws->tb_job[x], &ws->tb_res[x],
 					 ws->tb_ops + (size_t)x * SM_TB_MAX_OPS, &c->aln);
 
 		if (rc == SM_ALIGN_DONE)

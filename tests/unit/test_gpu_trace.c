@@ -216,7 +216,7 @@ static void check_scheme(const char *what, items_t *v, const sm_score_t *sc, con
 	CHECK(agree, "%s: %d concurrent calls of %d jobs succeed and agree", what, threads, n_job);
 	for (int j = 0; j < n_job && b[0].rc == 0; j++) {
 		item_t *x = &v->it[map[j]];
-		int rc = sm_align_finish(x->ref, sc, &x->q, x->start, &x->job, &b[0].res[j],
+		int rc = sm_align_finish(ws, x->ref, sc, &x->q, x->start, &x->job, &b[0].res[j],
 					 b[0].ops + (size_t)j * SM_TB_MAX_OPS, &x->b);
 
 		if (rc == SM_ALIGN_SELF) {

@@ -414,7 +414,7 @@ static int align_halves(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t
 		ts = sm_tb_score(sc);
 		sm_tb_run(&job, &ts, q->seq, ref->seq + start, hrow, frow, step, dir, pitch, step,
 			  ops, &res);
-		rc = sm_align_finish(ref, sc, q, start, &job, &res, ops, out);
+		rc = sm_align_finish(ws, ref, sc, q, start, &job, &res, ops, out);
 		free(hrow);
 		free(frow);
 		free(dir);
