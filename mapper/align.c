@@ -469,6 +469,8 @@ int sm_align_prepare(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *s
 	if (rc != 0)
 		return rc < 0 ? -1 : SM_ALIGN_DONE;
 	align_band(sc, q->len, score, w, &dlo, &dhi);
+	/* sm_tb_run's 32-bit cells hold scores up to the best possible and a
+	 * minus infinity of -2^29 less gap penalties without overflow. */
 	if (dhi - dlo + 3 > SM_TB_MAX_STRIDE ||
 	    (int64_t)(q->len + 1) * (dhi - dlo + 3) > SM_TB_MAX_CELLS ||
 	    (int64_t)q->len * sc->match + sc->clip5 + sc->clip3 > INT32_MAX / 4)

@@ -81,8 +81,6 @@ enum {
 	SM_ALIGN_DONE = 1,   /* traced into out */
 	SM_ALIGN_SELF = 2,   /* too large for a batched fill: call sm_align() */
 };
-/* Bands of more cells ((n + 1) x stride) than this are SM_ALIGN_SELF. */
-#define SM_TB_MAX_CELLS (1 << 19)
 int sm_align_prepare(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 		     const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
 		     sm_tb_job_t *job, int64_t *start);

@@ -1089,6 +1089,7 @@ static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 			  size_t n_codes, int n_todo, res_t *res)
 {
 	sm_query_t *q;   /* compacted after the batch's own queries */
+	const int batched = sm_engine_traces(ctx->engine);   /* the engine runs the tracebacks */
 
 	if (ws_reserve(ws, SM_STRANDS * (size_t)(n + n_todo), n_codes) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
@@ -1108,10 +1109,10 @@ static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		make_cands(ctx, &ws->scan[SM_STRANDS * t], &reads[k], rs);
 		rs->exhaustive = 0;
 		rs->from_windows = 0;
-		if (!sm_engine_traces(ctx->engine) && rs->n_cand > 0 &&
+		if (!batched && rs->n_cand > 0 &&
 		    sm_map_trace(ctx, ws, NULL, 0, &q[SM_STRANDS * t], &rs->cand[0], &reads[k]) < 0)
 			return -1;
 	}
-	return sm_engine_traces(ctx->engine) ? trace_batch(ctx, ws, reads, n_todo, q, res) : 0;
+	return batched ? trace_batch(ctx, ws, reads, n_todo, q, res) : 0;
 }
 

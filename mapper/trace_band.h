@@ -44,6 +44,9 @@
 /* Band offsets a batched traceback takes at most (sm_align() takes wider
  * bands itself). */
 #define SM_TB_MAX_STRIDE 1024
+/* Band cells ((n + 1) x stride) a batched traceback takes at most: a GPU
+ * thread's decision bytes. */
+#define SM_TB_MAX_CELLS (1 << 19)
 
 /* One traceback: the read (n bases) against window columns 1..w, the
  * alignment ending at column w with objective `score`, within diagonals
