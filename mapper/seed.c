@@ -808,6 +808,8 @@ typedef struct {
 typedef struct complete_ws_s {
 	uint64_t *hit, *tmp;       /* hits (qhit_pack) and the radix sort's other buffer */
 	int64_t cap_hit, cap_tmp;
+	int32_t *one;              /* [n] the bound of a locus supported by one read
+				    * position besides the skipped k-mers (bound_one) */
 	int64_t *stamp;            /* [n] the last cluster that counted each read position */
 	uint8_t *mark;             /* [n] 1: a k-mer ending there supports the locus */
 	int32_t *sum_amb;          /* [n + 1] prefix counts of ambiguous bases */
@@ -955,6 +957,7 @@ static void complete_ws_free(complete_ws_t *cw)
 		return;
 	free(cw->hit);
 	free(cw->tmp);
+	free(cw->one);
 	free(cw->stamp);
 	free(cw->mark);
 	free(cw->sum_amb);
@@ -975,17 +978,19 @@ static int complete_ws_reserve(complete_ws_t *cw, int32_t n)
 	if (m <= cw->cap_n)
 		return 0;
 	free(cw->stamp);
+	free(cw->one);
 	free(cw->mark);
 	free(cw->sum_amb);
 	free(cw->ok);
 	free(cw->ok_cl);
 	cw->stamp = malloc((size_t)m * sizeof *cw->stamp);
+	cw->one = malloc((size_t)m * sizeof *cw->one);
 	cw->mark = malloc((size_t)m);
 	cw->sum_amb = malloc((size_t)m * sizeof *cw->sum_amb);
 	cw->ok = malloc((size_t)words * sizeof *cw->ok);
 	cw->ok_cl = malloc((size_t)words * sizeof *cw->ok_cl);
 	cw->cap_n = 0;
-	if (!cw->stamp || !cw->mark || !cw->sum_amb || !cw->ok || !cw->ok_cl)
+	if (!cw->stamp || !cw->one || !cw->mark || !cw->sum_amb || !cw->ok || !cw->ok_cl)
 		return -1;
 	cw->cap_n = m;
 	return 0;
@@ -1052,6 +1057,19 @@ static int32_t bound_with(complete_ws_t *cw, const sm_index_t *idx, const sm_sco
 		ok = cw->ok_cl;
 	}
 	return sm_bound_score(ok, idx->k, idx->w, n, sc, brk);
+}
+
+/* bound_with() for the one read position p, computed once per read
+ * (cw->one[p] is INT32_MIN until then). */
+static int32_t bound_one(complete_ws_t *cw, const sm_index_t *idx, const sm_score_t *sc, int32_t n,
+			 int64_t brk, int32_t p)
+{
+	if (cw->one[p] == INT32_MIN) {
+		memcpy(cw->ok_cl, cw->ok, (size_t)SM_BOUND_WORDS(n) * sizeof *cw->ok);
+		sm_bound_support(cw->ok_cl, idx->w, p);
+		cw->one[p] = sm_bound_score(cw->ok_cl, idx->k, idx->w, n, sc, brk);
+	}
+	return cw->one[p];
 }
 
 /* The window of cluster c of contig `contig` (its hits' contig: a cluster
@@ -1206,8 +1224,10 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	} else {
 		sort_hits(cw->hit, n_hit);
 	}
-	for (int32_t i = 0; i < n; i++)
+	for (int32_t i = 0; i < n; i++) {
 		cw->stamp[i] = -1;
+		cw->one[i] = INT32_MIN;
+	}
 	/* Clusters as build_clusters makes them (band: the gap reach), never
 	 * across contigs (a hit's contig: that of its k-mer's reference
 	 * position); votes: the distinct read k-mers among their hits, which
@@ -1270,7 +1290,9 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			continue;
 		x.c = s->cl[t];
 		x.contig = cw->cl_contig[t];
-		x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
+		x.bound = x.c.votes == 1 ? bound_one(cw, idx, sc, n, brk, (int32_t)(cw->hit[cw->cl_at[t]] &
+										     QHIT_POS_MASK)) :
+			  bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
 		x.at = t;
 		if (x.bound > best)
 			cand_offer(cw->cand, &n_top, top, &x);
