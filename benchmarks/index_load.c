@@ -14,15 +14,19 @@
  *   unchecked: sm_index_load without the checks (mapping, bucket table,
  *              the held reference), then one read of every page, which
  *              mapping pays before or during the first reads;
- *   checked:   sm_index_load with its checks, which read every page;
+ *   structure: sm_index_load with its structural checks alone, no checksum
+ *              (SM_INDEX_VERIFY_STRUCTURE): they read every byte but the
+ *              names' and lengths';
+ *   checked:   sm_index_load with every check, checksums included;
  *   touch, stream: the file mapped (no scanmap) and one byte of each page
  *              read, or every byte read once (a sum of its words): stream -
  *              touch is the least that any check of every byte adds to the
  *              unchecked load on this machine.
- * The checks' cost is checked - unchecked, in wall-clock seconds and in the
- * process's CPU seconds (user + system, all threads: on a shared machine
- * the steadier measure); the last line gives the medians over the rounds
- * (medians resist the rounds that another job slowed down). */
+ * The checks' cost is checked - unchecked, the checksum's checked -
+ * structure, in wall-clock seconds and in the process's CPU seconds (user +
+ * system, all threads: on a shared machine the steadier measure); the last
+ * line gives the medians over the rounds (medians resist the rounds that
+ * another job slowed down). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +154,8 @@ int main(int argc, char **argv)
 	int cold = argc > 4 && strcmp(argv[4], "cold") == 0;
 	/* Per round: wall and CPU seconds of each load. */
 	static double plain[MAX_ROUNDS], checked[MAX_ROUNDS], plain_cpu[MAX_ROUNDS],
-		      checked_cpu[MAX_ROUNDS], touch[MAX_ROUNDS], stream[MAX_ROUNDS];
+		      checked_cpu[MAX_ROUNDS], touch[MAX_ROUNDS], stream[MAX_ROUNDS],
+		      shape[MAX_ROUNDS], shape_cpu[MAX_ROUNDS];
 	sm_index_t *idx;
 	double t_read;
 	size_t n;
@@ -190,27 +195,41 @@ int main(int argc, char **argv)
 			evict(argv[1]);
 		t0 = now();
 		c0 = cpu_now();
+		if (!(idx = load(argv[1], threads, SM_INDEX_VERIFY_STRUCTURE)))
+			return 1;
+		shape[r] = now() - t0;
+		shape_cpu[r] = cpu_now() - c0;
+		sm_index_destroy(idx);
+		if (cold)
+			evict(argv[1]);
+		t0 = now();
+		c0 = cpu_now();
 		if (!(idx = load(argv[1], threads, 1)))
 			return 1;
 		checked[r] = now() - t0;
 		checked_cpu[r] = cpu_now() - c0;
 		sm_index_destroy(idx);
-		printf("%s%d thread(s): unchecked load %.4f s (CPU %.4f s), checked load %.4f s "
-		       "(CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); touch %.4f s, stream %.4f s\n",
-		       cold ? "cold, " : "", threads, plain[r], plain_cpu[r], checked[r], checked_cpu[r],
-		       pct(plain[r], checked[r]), pct(plain_cpu[r], checked_cpu[r]), touch[r],
-		       stream[r]);
+		printf("%s%d thread(s): unchecked load %.4f s (CPU %.4f s), structure %.4f s (CPU "
+		       "%.4f s), checked load %.4f s (CPU %.4f s): checks %+.1f%% (CPU %+.1f%%), "
+		       "checksum %+.1f%% (CPU %+.1f%%); touch %.4f s, stream %.4f s\n",
+		       cold ? "cold, " : "", threads, plain[r], plain_cpu[r], shape[r], shape_cpu[r],
+		       checked[r], checked_cpu[r], pct(plain[r], checked[r]),
+		       pct(plain_cpu[r], checked_cpu[r]), pct(shape[r], checked[r]),
+		       pct(shape_cpu[r], checked_cpu[r]), touch[r], stream[r]);
 	}
 	{
 		double mp = median(plain, rounds), mc = median(checked, rounds);
 		double mpc = median(plain_cpu, rounds), mcc = median(checked_cpu, rounds);
 		double mt = median(touch, rounds), ms = median(stream, rounds);
+		double msh = median(shape, rounds), mshc = median(shape_cpu, rounds);
 
 		printf("median of %d rounds, %s%d thread(s): unchecked load %.4f s (CPU %.4f s), "
-		       "checked load %.4f s (CPU %.4f s): checks %+.1f%% (CPU %+.1f%%); reading "
-		       "every byte instead of one per page adds %.4f s (touch %.4f s, stream %.4f s), "
-		       "%+.1f%% of the unchecked load\n", rounds, cold ? "cold, " : "", threads, mp, mpc, mc, mcc,
-		       pct(mp, mc), pct(mpc, mcc), ms - mt, mt, ms, 100.0 * (ms - mt) / mp);
+		       "structure %.4f s (CPU %.4f s), checked load %.4f s (CPU %.4f s): checks "
+		       "%+.1f%% (CPU %+.1f%%), checksum %+.1f%% of the structurally checked load (CPU "
+		       "%+.1f%%); reading every byte instead of one per page adds %.4f s (touch %.4f s, "
+		       "stream %.4f s), %+.1f%% of the unchecked load\n", rounds, cold ? "cold, " : "",
+		       threads, mp, mpc, msh, mshc, mc, mcc, pct(mp, mc), pct(mpc, mcc), pct(msh, mc),
+		       pct(mshc, mcc), ms - mt, mt, ms, 100.0 * (ms - mt) / mp);
 	}
 	return 0;
 }

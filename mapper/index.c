@@ -621,20 +621,26 @@ static inline void lanes_init(uint64_t h[SM_SUM_LANES])
 		h[l] = (uint64_t)(l + 1) * SM_SUM_SEED;
 }
 
-/* Adds a group of words: w[l] and w[l + SM_SUM_LANES] go to chain l.
- * (The loops over lanes and words are unrolled so that GCC keeps them in
- * registers.) */
-static inline void lanes_add(uint64_t h[SM_SUM_LANES], const uint64_t w[SM_SUM_WORDS])
+/* Word i of the group at p (the file is little-endian, as x86).  The
+ * loops below read a group's words where they are: copied into an array
+ * first, they went through the stack (16-byte stores read back as 8-byte
+ * loads), which halved the sums' speed. */
+static inline uint64_t word_at(const void *p, int i)
+{
+	uint64_t x;
+
+	memcpy(&x, (const uint8_t *)p + 8 * i, sizeof x);
+	return x;
+}
+
+/* Adds the group of words at p: words l and l + SM_SUM_LANES go to chain
+ * l.  (The loops over lanes and words are unrolled so that GCC keeps them
+ * in registers.) */
+static inline void lanes_add(uint64_t h[SM_SUM_LANES], const void *p)
 {
 #pragma GCC unroll 16
 	for (int l = 0; l < SM_SUM_LANES; l++)
-		h[l] = chain_step(h[l], w[l], w[l + SM_SUM_LANES]);
-}
-
-/* The group at p, as words (the file is little-endian, as x86). */
-static inline void group_at(uint64_t w[SM_SUM_WORDS], const void *p)
-{
-	memcpy(w, p, SM_SUM_GROUP);
+		h[l] = chain_step(h[l], word_at(p, l), word_at(p, l + SM_SUM_LANES));
 }
 
 /* The sum of n bytes whose whole groups were added to h, the rest (n %
@@ -654,34 +660,39 @@ static inline uint64_t lanes_end(uint64_t h[SM_SUM_LANES], const uint8_t *tail, 
 /* The sum of p[0..n). */
 static uint64_t range_sum(const uint8_t *p, size_t n)
 {
-	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS];
+	uint64_t h[SM_SUM_LANES];
 	size_t g = n / SM_SUM_GROUP;
 
 	lanes_init(h);
-	for (size_t b = 0; b < g; b++) {
-		group_at(w, p + b * SM_SUM_GROUP);
-		lanes_add(h, w);
-	}
+	for (size_t b = 0; b < g; b++)
+		lanes_add(h, p + b * SM_SUM_GROUP);
 	return lanes_end(h, p + g * SM_SUM_GROUP, n);
 }
+
+/* The sums below take `sum`, a constant where they are inlined: 0 runs
+ * their checks alone (SM_INDEX_VERIFY_STRUCTURE, index.h), leaving the
+ * value they return meaningless. */
+#define SUM_INLINE static inline __attribute__((always_inline))
 
 /* range_sum(p, n) of base codes, and *bad = 1 when one is above SM_BASE_N
  * (left alone otherwise), eight at a time: adding 127 - SM_BASE_N to a byte
  * below 128 sets its top bit only when it is above SM_BASE_N (no carry
  * out of it); a byte of 128 or more has it set already. */
-static uint64_t seq_sum(const uint8_t *p, size_t n, int *bad)
+SUM_INLINE uint64_t seq_sum(const uint8_t *p, size_t n, int *bad, const int sum)
 {
 	const uint64_t ones = ~0ull / 255, add = ones * (127 - SM_BASE_N), top = ones * 128;
-	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS], over = 0;
+	uint64_t h[SM_SUM_LANES], over = 0;
 	size_t g = n / SM_SUM_GROUP;
 
 	lanes_init(h);
 	for (size_t b = 0; b < g; b++) {
-		group_at(w, p + b * SM_SUM_GROUP);
-		lanes_add(h, w);
+		const uint8_t *at = p + b * SM_SUM_GROUP;
+
+		if (sum)
+			lanes_add(h, at);
 #pragma GCC unroll 16
 		for (int i = 0; i < SM_SUM_WORDS; i++)
-			over |= (w[i] + add) | w[i];
+			over |= (word_at(at, i) + add) | word_at(at, i);
 	}
 	for (size_t i = g * SM_SUM_GROUP; i < n; i++)
 		over |= p[i] > SM_BASE_N ? top : 0;
@@ -693,19 +704,21 @@ static uint64_t seq_sum(const uint8_t *p, size_t n, int *bad)
 /* range_sum() of the positions u[0..n), and *fall = how many of them
  * (after the first) do not lie after the one before: (u[i] >> 1) <=
  * (u[i - 1] >> 1), compared as (u | 1) to keep the strand bit out. */
-static uint64_t pos_sum(const uint64_t *u, size_t n, uint64_t *fall)
+SUM_INLINE uint64_t pos_sum(const uint64_t *u, size_t n, uint64_t *fall, const int sum)
 {
-	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS], prev = n ? u[0] | 1 : 0, f = 0;
+	uint64_t h[SM_SUM_LANES], prev = n ? u[0] | 1 : 0, f = 0;
 	size_t g = n / SM_SUM_WORDS;
 
 	lanes_init(h);
 	for (size_t b = 0; b < g; b++) {
-		group_at(w, u + b * SM_SUM_WORDS);
-		lanes_add(h, w);
+		const uint64_t *at = u + b * SM_SUM_WORDS;
+
+		if (sum)
+			lanes_add(h, at);
 #pragma GCC unroll 16
 		for (int i = 0; i < SM_SUM_WORDS; i++) {
-			f += (w[i] | 1) <= prev;
-			prev = w[i] | 1;
+			f += (at[i] | 1) <= prev;
+			prev = at[i] | 1;
 		}
 	}
 	for (size_t i = g * SM_SUM_WORDS; i < n; i++) {
@@ -719,20 +732,23 @@ static uint64_t pos_sum(const uint64_t *u, size_t n, uint64_t *fall)
 
 /* range_sum() of the offsets v[0..n), and *bad = 1 when one is not above
  * the one before (v[0] is compared with prev). */
-static uint64_t rising_sum64(const int64_t *v, size_t n, int64_t prev, int *bad)
+SUM_INLINE uint64_t rising_sum64(const int64_t *v, size_t n, int64_t prev, int *bad,
+				 const int sum)
 {
-	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS];
+	uint64_t h[SM_SUM_LANES];
 	size_t g = n / SM_SUM_WORDS;
 	int fall = 0;
 
 	lanes_init(h);
 	for (size_t b = 0; b < g; b++) {
-		group_at(w, v + b * SM_SUM_WORDS);
-		lanes_add(h, w);
+		const int64_t *at = v + b * SM_SUM_WORDS;
+
+		if (sum)
+			lanes_add(h, at);
 #pragma GCC unroll 16
 		for (int i = 0; i < SM_SUM_WORDS; i++) {
-			fall |= (int64_t)w[i] <= prev;
-			prev = (int64_t)w[i];
+			fall |= at[i] <= prev;
+			prev = at[i];
 		}
 	}
 	for (size_t i = g * SM_SUM_WORDS; i < n; i++) {
@@ -746,19 +762,22 @@ static uint64_t rising_sum64(const int64_t *v, size_t n, int64_t prev, int *bad)
 
 /* rising_sum64() of the keys k[0..n): two to a word, the first in its low
  * half. */
-static uint64_t rising_sum32(const uint32_t *k, size_t n, int64_t prev, int *bad)
+SUM_INLINE uint64_t rising_sum32(const uint32_t *k, size_t n, int64_t prev, int *bad,
+				 const int sum)
 {
-	uint64_t h[SM_SUM_LANES], w[SM_SUM_WORDS];
+	uint64_t h[SM_SUM_LANES];
 	size_t g = n / (2 * SM_SUM_WORDS);
 	int fall = 0;
 
 	lanes_init(h);
 	for (size_t b = 0; b < g; b++) {
-		group_at(w, k + b * 2 * SM_SUM_WORDS);
-		lanes_add(h, w);
+		const uint32_t *at = k + b * 2 * SM_SUM_WORDS;
+
+		if (sum)
+			lanes_add(h, at);
 #pragma GCC unroll 16
 		for (int i = 0; i < SM_SUM_WORDS; i++) {
-			int64_t lo = (uint32_t)w[i], hi = (int64_t)(w[i] >> 32);
+			int64_t lo = at[2 * i], hi = at[2 * i + 1];
 
 			fall |= (lo <= prev) | (hi <= lo);
 			prev = hi;
@@ -851,6 +870,7 @@ typedef struct {
 	int64_t size[SM_SEC_N];
 	int64_t n_key, n_pos, ref_len;
 	int check;
+	int sum;                         /* 0: the checks alone, no sums (with check) */
 	sm_index_t *idx;                 /* with check: its bucket table is filled */
 	size_t first[SM_SEC_N + 1];      /* each section's first block among all */
 	int64_t n_ref_jobs, n_kj;        /* jobs over the reference's blocks, over keys */
@@ -899,7 +919,7 @@ static uint64_t section_sum(const pass_t *s, int c)
 }
 
 /* Job j < n_ref_jobs: block j of the reference's sections. */
-static void ref_job(pass_t *s, int64_t j)
+SUM_INLINE void ref_job(pass_t *s, int64_t j, const int sum)
 {
 	int c = 0;
 	size_t at, n;
@@ -910,8 +930,8 @@ static void ref_job(pass_t *s, int64_t j)
 	n = (size_t)s->size[c] - at < SM_INDEX_SUM_BLOCK ? (size_t)s->size[c] - at :
 	    SM_INDEX_SUM_BLOCK;
 	if (c == SM_SEC_SEQ && s->check)
-		s->bs[j] = seq_sum(s->base[c] + at, n, &s->seq_bad[j]);
-	else
+		s->bs[j] = seq_sum(s->base[c] + at, n, &s->seq_bad[j], sum);
+	else if (sum)
 		s->bs[j] = range_sum(s->base[c] + at, n);
 }
 
@@ -959,7 +979,7 @@ static void explain_keys(pass_t *s, int64_t j, int64_t t0, int64_t t1)
  * of them lie inside the reference when its last one does, read as
  * unsigned (a negative position is a large one).  On a fault, explain_keys
  * names the first. */
-static void key_job(pass_t *s, int64_t j)
+SUM_INLINE void key_job(pass_t *s, int64_t j, const int sum)
 {
 	const uint32_t *key = (const uint32_t *)s->base[SM_SEC_KEY];
 	const int64_t *start = (const int64_t *)s->base[SM_SEC_START];
@@ -974,11 +994,11 @@ static void key_job(pass_t *s, int64_t j)
 
 	/* Without check, the order is found and ignored. */
 	s->bs[s->first[SM_SEC_KEY] + j] = rising_sum32(key + t0, (size_t)(t1 - t0),
-						       t0 ? (int64_t)key[t0 - 1] : -1, &bad);
+						       t0 ? (int64_t)key[t0 - 1] : -1, &bad, sum);
 	s->bs[s->first[SM_SEC_START] + j] =
-		rising_sum64(start + t0, (size_t)(t1 - t0 + (t1 == s->n_key)), INT64_MIN, &bad);
+		rising_sum64(start + t0, (size_t)(t1 - t0 + (t1 == s->n_key)), INT64_MIN, &bad, sum);
 	if (pos_ok)
-		s->bs[s->first[SM_SEC_POS] + j] = pos_sum(pos + p0, (size_t)(p1 - p0), &fall);
+		s->bs[s->first[SM_SEC_POS] + j] = pos_sum(pos + p0, (size_t)(p1 - p0), &fall, sum);
 	if (!s->check)
 		return;
 	if (t1 > t0)
@@ -1007,10 +1027,15 @@ static void pass_job(void *ctx, int64_t j, int thread)
 {
 	pass_t *s = ctx;
 
-	if (j < s->n_ref_jobs)
-		ref_job(s, j);
+	/* Two copies of each job: with the sums, and the checks alone. */
+	if (j < s->n_ref_jobs && s->sum)
+		ref_job(s, j, 1);
+	else if (j < s->n_ref_jobs)
+		ref_job(s, j, 0);
+	else if (s->sum)
+		key_job(s, j - s->n_ref_jobs, 1);
 	else
-		key_job(s, j - s->n_ref_jobs);
+		key_job(s, j - s->n_ref_jobs, 0);
 }
 
 /* Runs the pass over s's sections with n_threads threads: 0, or -1 when out
@@ -1056,6 +1081,7 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 
 	memset(&h, 0, sizeof h);
 	memset(&s, 0, sizeof s);
+	s.sum = 1;
 	memcpy(h.magic, index_magic, sizeof h.magic);
 	h.version = SM_INDEX_VERSION;
 	h.k = idx->k;
@@ -1140,6 +1166,7 @@ int sm_index_seal(uint8_t *data, size_t n)
 	if (sm_index_layout(&h, off) < 0 || off[SM_SEC_N] != (int64_t)n)
 		return -1;
 	memset(&s, 0, sizeof s);
+	s.sum = 1;
 	section_sizes(&h, s.size);
 	for (int c = 0; c < SM_SEC_N; c++)
 		s.base[c] = data + off[c];
@@ -1328,6 +1355,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 	if (ref_out)
 		*ref_out = NULL;
 	memset(&s, 0, sizeof s);
+	s.sum = 1;
 	memset(&h, 0, sizeof h);
 	if ((fd = open(path, O_RDONLY)) < 0) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open the index: %s", path, strerror(errno));
@@ -1416,6 +1444,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 		s.n_pos = h.n_pos;
 		s.ref_len = h.ref_len;
 		s.check = 1;
+		s.sum = opt.verify != SM_INDEX_VERIFY_STRUCTURE;
 		s.idx = idx;
 		if (pass_run(&s, opt.n_threads) < 0)
 			goto oom;
@@ -1426,7 +1455,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 
 			for (int64_t i = off[c] + s.size[c]; i < off[c + 1]; i++)
 				pad_ok &= m[i] == 0;
-			if (section_sum(&s, c) != h.sum[c] || !pad_ok) {
+			if ((s.sum && section_sum(&s, c) != h.sum[c]) || !pad_ok) {
 				sm_log(SM_LOG_ERROR, "%s: corrupt index: its checksum does not match "
 				       "its contents (damaged in storage or in a copy): rebuild it "
 				       "with 'scanmap index'", path);

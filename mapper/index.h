@@ -118,6 +118,8 @@ typedef struct {
 	size_t map_len;
 } sm_index_t;
 
+#define SM_INDEX_VERIFY_STRUCTURE 2
+
 /* How sm_index_load checks what it loads. */
 typedef struct {
 	/* The FASTA the index must have been built from: its size and time
@@ -126,8 +128,10 @@ typedef struct {
 	 * used; a missing FASTA is noted at level INFO). */
 	const char *fasta_path;
 	int n_threads;          /* threads for the checks (>= 1) */
-	/* 0 skips the checksums and structural checks (benchmarks only: a
-	 * damaged file is then used as it is). */
+	/* 1 (the default): every check; 0 skips the checksums and structural
+	 * checks, SM_INDEX_VERIFY_STRUCTURE the checksums alone (benchmarks
+	 * only, to measure what the checks cost: a damaged file is then used
+	 * as it is). */
 	int verify;
 } sm_index_load_opt_t;
 
