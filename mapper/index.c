@@ -10,6 +10,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+
+/* The load pass's AVX2 copy (index_impl.h): GCC on x86-64, chosen at run
+ * time. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SM_INDEX_AVX2 1
+#include <immintrin.h>
+#else
+#define SM_INDEX_AVX2 0
+#endif
 #include <unistd.h>
 
 #include "io/base.h"
@@ -669,129 +678,6 @@ static uint64_t range_sum(const uint8_t *p, size_t n)
 	return lanes_end(h, p + g * SM_SUM_GROUP, n);
 }
 
-/* The sums below take `sum`, a constant where they are inlined: 0 runs
- * their checks alone (SM_INDEX_VERIFY_STRUCTURE, index.h), leaving the
- * value they return meaningless. */
-#define SUM_INLINE static inline __attribute__((always_inline))
-
-/* range_sum(p, n) of base codes, and *bad = 1 when one is above SM_BASE_N
- * (left alone otherwise), eight at a time: adding 127 - SM_BASE_N to a byte
- * below 128 sets its top bit only when it is above SM_BASE_N (no carry
- * out of it); a byte of 128 or more has it set already. */
-SUM_INLINE uint64_t seq_sum(const uint8_t *p, size_t n, int *bad, const int sum)
-{
-	const uint64_t ones = ~0ull / 255, add = ones * (127 - SM_BASE_N), top = ones * 128;
-	uint64_t h[SM_SUM_LANES], over = 0;
-	size_t g = n / SM_SUM_GROUP;
-
-	lanes_init(h);
-	for (size_t b = 0; b < g; b++) {
-		const uint8_t *at = p + b * SM_SUM_GROUP;
-
-		if (sum)
-			lanes_add(h, at);
-#pragma GCC unroll 16
-		for (int i = 0; i < SM_SUM_WORDS; i++)
-			over |= (word_at(at, i) + add) | word_at(at, i);
-	}
-	for (size_t i = g * SM_SUM_GROUP; i < n; i++)
-		over |= p[i] > SM_BASE_N ? top : 0;
-	if (over & top)
-		*bad = 1;
-	return lanes_end(h, p + g * SM_SUM_GROUP, n);
-}
-
-/* range_sum() of the positions u[0..n), and *fall = how many of them
- * (after the first) do not lie after the one before: (u[i] >> 1) <=
- * (u[i - 1] >> 1), compared as (u | 1) to keep the strand bit out. */
-SUM_INLINE uint64_t pos_sum(const uint64_t *u, size_t n, uint64_t *fall, const int sum)
-{
-	uint64_t h[SM_SUM_LANES], prev = n ? u[0] | 1 : 0, f = 0;
-	size_t g = n / SM_SUM_WORDS;
-
-	lanes_init(h);
-	for (size_t b = 0; b < g; b++) {
-		const uint64_t *at = u + b * SM_SUM_WORDS;
-
-		if (sum)
-			lanes_add(h, at);
-#pragma GCC unroll 16
-		for (int i = 0; i < SM_SUM_WORDS; i++) {
-			f += (at[i] | 1) <= prev;
-			prev = at[i] | 1;
-		}
-	}
-	for (size_t i = g * SM_SUM_WORDS; i < n; i++) {
-		f += (u[i] | 1) <= prev;
-		prev = u[i] | 1;
-	}
-	/* u[0] was compared with itself. */
-	*fall = n ? f - 1 : 0;
-	return lanes_end(h, (const uint8_t *)(u + g * SM_SUM_WORDS), n * sizeof *u);
-}
-
-/* range_sum() of the offsets v[0..n), and *bad = 1 when one is not above
- * the one before (v[0] is compared with prev). */
-SUM_INLINE uint64_t rising_sum64(const int64_t *v, size_t n, int64_t prev, int *bad,
-				 const int sum)
-{
-	uint64_t h[SM_SUM_LANES];
-	size_t g = n / SM_SUM_WORDS;
-	int fall = 0;
-
-	lanes_init(h);
-	for (size_t b = 0; b < g; b++) {
-		const int64_t *at = v + b * SM_SUM_WORDS;
-
-		if (sum)
-			lanes_add(h, at);
-#pragma GCC unroll 16
-		for (int i = 0; i < SM_SUM_WORDS; i++) {
-			fall |= at[i] <= prev;
-			prev = at[i];
-		}
-	}
-	for (size_t i = g * SM_SUM_WORDS; i < n; i++) {
-		fall |= v[i] <= prev;
-		prev = v[i];
-	}
-	if (fall)
-		*bad = 1;
-	return lanes_end(h, (const uint8_t *)(v + g * SM_SUM_WORDS), n * sizeof *v);
-}
-
-/* rising_sum64() of the keys k[0..n): two to a word, the first in its low
- * half. */
-SUM_INLINE uint64_t rising_sum32(const uint32_t *k, size_t n, int64_t prev, int *bad,
-				 const int sum)
-{
-	uint64_t h[SM_SUM_LANES];
-	size_t g = n / (2 * SM_SUM_WORDS);
-	int fall = 0;
-
-	lanes_init(h);
-	for (size_t b = 0; b < g; b++) {
-		const uint32_t *at = k + b * 2 * SM_SUM_WORDS;
-
-		if (sum)
-			lanes_add(h, at);
-#pragma GCC unroll 16
-		for (int i = 0; i < SM_SUM_WORDS; i++) {
-			int64_t lo = at[2 * i], hi = at[2 * i + 1];
-
-			fall |= (lo <= prev) | (hi <= lo);
-			prev = hi;
-		}
-	}
-	for (size_t i = g * 2 * SM_SUM_WORDS; i < n; i++) {
-		fall |= (int64_t)k[i] <= prev;
-		prev = k[i];
-	}
-	if (fall)
-		*bad = 1;
-	return lanes_end(h, (const uint8_t *)(k + g * 2 * SM_SUM_WORDS), n * sizeof *k);
-}
-
 static size_t n_blocks(size_t n)
 {
 	return (n + SM_INDEX_SUM_BLOCK - 1) / SM_INDEX_SUM_BLOCK;
@@ -871,6 +757,7 @@ typedef struct {
 	int64_t n_key, n_pos, ref_len;
 	int check;
 	int sum;                         /* 0: the checks alone, no sums (with check) */
+	int portable;                    /* 1: pass_job even where pass_job_avx2 runs */
 	sm_index_t *idx;                 /* with check: its bucket table is filled */
 	size_t first[SM_SEC_N + 1];      /* each section's first block among all */
 	int64_t n_ref_jobs, n_kj;        /* jobs over the reference's blocks, over keys */
@@ -918,23 +805,6 @@ static uint64_t section_sum(const pass_t *s, int c)
 	return fold_sums(s->bs + s->first[c], s->first[c + 1] - s->first[c], (size_t)s->size[c]);
 }
 
-/* Job j < n_ref_jobs: block j of the reference's sections. */
-SUM_INLINE void ref_job(pass_t *s, int64_t j, const int sum)
-{
-	int c = 0;
-	size_t at, n;
-
-	while ((size_t)j >= s->first[c + 1])
-		c++;
-	at = ((size_t)j - s->first[c]) * SM_INDEX_SUM_BLOCK;
-	n = (size_t)s->size[c] - at < SM_INDEX_SUM_BLOCK ? (size_t)s->size[c] - at :
-	    SM_INDEX_SUM_BLOCK;
-	if (c == SM_SEC_SEQ && s->check)
-		s->bs[j] = seq_sum(s->base[c] + at, n, &s->seq_bad[j], sum);
-	else if (sum)
-		s->bs[j] = range_sum(s->base[c] + at, n);
-}
-
 /* The first fault among keys t0..t1, for the message: the checks of
  * key_job one key at a time, in order, as slowly as that is. */
 static void explain_keys(pass_t *s, int64_t j, int64_t t0, int64_t t1)
@@ -967,76 +837,27 @@ static void explain_keys(pass_t *s, int64_t j, int64_t t0, int64_t t1)
 	s->bad[j] = t0, s->what[j] = KEY_OFFSET;
 }
 
-/* Key job j: keys t0..t1, their offsets and positions summed and, with
- * check, checked (keys strictly increasing; offsets strictly increasing
- * within 0..n_pos; each key's positions increasing and inside the
- * reference), then its share of the bucket table filled.  Without a branch
- * per key: the positions' ranks where a position does not lie after the one
- * before are counted in the sum's loop, and those at the keys' first
- * positions in a loop over the keys; the positions increase within every
- * key exactly when the counts are equal (the keys' first positions are
- * distinct places among them).  With each key's positions increasing, all
- * of them lie inside the reference when its last one does, read as
- * unsigned (a negative position is a large one).  On a fault, explain_keys
- * names the first. */
-SUM_INLINE void key_job(pass_t *s, int64_t j, const int sum)
-{
-	const uint32_t *key = (const uint32_t *)s->base[SM_SEC_KEY];
-	const int64_t *start = (const int64_t *)s->base[SM_SEC_START];
-	const uint64_t *pos = (const uint64_t *)s->base[SM_SEC_POS];
-	const int64_t t0 = j * SM_INDEX_KEY_BLOCK;
-	const int64_t t1 = t0 + SM_INDEX_KEY_BLOCK < s->n_key ? t0 + SM_INDEX_KEY_BLOCK : s->n_key;
-	const int64_t p0 = start[t0], p1 = start[t1];
-	const int pos_ok = p0 >= 0 && p0 <= p1 && p1 <= s->n_pos;
-	const uint64_t end = 2 * (uint64_t)s->ref_len;   /* (position << 1 | strand) < end */
-	uint64_t fall = 0, fall_first = 0;
-	int bad = !pos_ok;
-
-	/* Without check, the order is found and ignored. */
-	s->bs[s->first[SM_SEC_KEY] + j] = rising_sum32(key + t0, (size_t)(t1 - t0),
-						       t0 ? (int64_t)key[t0 - 1] : -1, &bad, sum);
-	s->bs[s->first[SM_SEC_START] + j] =
-		rising_sum64(start + t0, (size_t)(t1 - t0 + (t1 == s->n_key)), INT64_MIN, &bad, sum);
-	if (pos_ok)
-		s->bs[s->first[SM_SEC_POS] + j] = pos_sum(pos + p0, (size_t)(p1 - p0), &fall, sum);
-	if (!s->check)
-		return;
-	if (t1 > t0)
-		bad |= start[t1] <= start[t1 - 1];
-	if (!bad) {
-		/* Offsets increase from p0 to p1 within 0..n_pos: every read
-		 * below is inside the positions. */
-		for (int64_t t = t0; t < t1 - 1; t++) {
-			uint64_t last = pos[start[t + 1] - 1];
-
-			bad |= last >= end;
-			fall_first += (pos[start[t + 1]] | 1) <= (last | 1);
-		}
-		if (t1 > t0)
-			bad |= pos[p1 - 1] >= end;
-		bad |= fall != fall_first;
-	}
-	s->bad[j] = -1;
-	if (bad)
-		explain_keys(s, j, t0, t1);
-	else if (s->idx && s->idx->bucket)
-		bucket_range(s->idx, j);
-}
-
-static void pass_job(void *ctx, int64_t j, int thread)
-{
-	pass_t *s = ctx;
-
-	/* Two copies of each job: with the sums, and the checks alone. */
-	if (j < s->n_ref_jobs && s->sum)
-		ref_job(s, j, 1);
-	else if (j < s->n_ref_jobs)
-		ref_job(s, j, 0);
-	else if (s->sum)
-		key_job(s, j - s->n_ref_jobs, 1);
-	else
-		key_job(s, j - s->n_ref_jobs, 0);
-}
+/* The pass's jobs (index_impl.h): pass_job and, where the compiler can
+ * build it, pass_job_avx2, which pass_run takes on a CPU with AVX2.  The
+ * sums there take `sum`, a constant where they are inlined: 0 runs their
+ * checks alone (SM_INDEX_VERIFY_STRUCTURE, index.h), leaving the value
+ * they return meaningless. */
+#define SUM_INLINE static inline __attribute__((always_inline))
+#define PASS_FN(f) f
+#define PASS_AVX2 0
+#include "mapper/index_impl.h"
+#undef PASS_FN
+#undef PASS_AVX2
+#if SM_INDEX_AVX2
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define PASS_FN(f) f##_avx2
+#define PASS_AVX2 1
+#include "mapper/index_impl.h"
+#undef PASS_FN
+#undef PASS_AVX2
+#pragma GCC pop_options
+#endif
 
 /* Runs the pass over s's sections with n_threads threads: 0, or -1 when out
  * of memory. */
@@ -1044,6 +865,12 @@ static int pass_run(pass_t *s, int n_threads)
 {
 	if (pass_init(s) < 0)
 		return -1;
+#if SM_INDEX_AVX2
+	if (!s->portable && __builtin_cpu_supports("avx2")) {
+		run_jobs(n_threads, s->n_ref_jobs + s->n_kj, pass_job_avx2, s);
+		return 0;
+	}
+#endif
 	run_jobs(n_threads, s->n_ref_jobs + s->n_kj, pass_job, s);
 	return 0;
 }
@@ -1445,6 +1272,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 		s.ref_len = h.ref_len;
 		s.check = 1;
 		s.sum = opt.verify != SM_INDEX_VERIFY_STRUCTURE;
+		s.portable = opt.portable;
 		s.idx = idx;
 		if (pass_run(&s, opt.n_threads) < 0)
 			goto oom;

@@ -133,6 +133,9 @@ typedef struct {
 	 * only, to measure what the checks cost: a damaged file is then used
 	 * as it is). */
 	int verify;
+	/* 1 runs the load pass's portable loop even on a CPU with AVX2 (for
+	 * tests: both give the same sums). */
+	int portable;
 } sm_index_load_opt_t;
 
 void sm_index_load_opt_init(sm_index_load_opt_t *o);
