@@ -58,9 +58,19 @@ chr20)
 	fi ;;
 *) echo "variant_bench.sh: GENOME is ecoli or chr20, not '$genome'" >&2; exit 1 ;;
 esac
+# failed WHAT LOG: says that WHAT failed, with the end of its log, and stops.
+failed() {
+	echo "variant_bench.sh: $1 failed (log: $2):" >&2
+	tail -n 5 "$2" >&2
+	exit 1
+}
 [[ -s $ref.fai ]] || samtools faidx "$ref"
-[[ -s $ref.bwt ]] || bwa index "$ref" 2>"$out/bwa-index.log"
-[[ -s $ref.smi ]] || "$top/scanmap" index "$ref" 2>"$out/scanmap-index.log"
+[[ -s $ref.bwt ]] || bwa index "$ref" 2>"$out/bwa-index.log" || failed "bwa index" "$out/bwa-index.log"
+# Indexed again when scanmap is newer than the index (its format may have
+# changed: an older index is refused).
+[[ -s $ref.smi && $ref.smi -nt $top/scanmap ]] ||
+	"$top/scanmap" index "$ref" 2>"$out/scanmap-index.log" ||
+	failed "scanmap index" "$out/scanmap-index.log"
 len=$(awk '{ s += $2 } END { print s }' "$ref.fai")
 
 # calls BAM VCF: bcftools' haploid calls, split into one allele per record
@@ -103,9 +113,12 @@ for cov in "${covs[@]}"; do
 		scanmap-*)
 			# shellcheck disable=SC2086
 			"$top/scanmap" map -t "$threads" --mode "${mapper#scanmap-}" ${SCANMAP_OPTS:-} \
-				-R '@RG\tID:sim\tSM:sim' "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ;;
-		bwa) bwa mem -t "$threads" "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ;;
-		minimap2) minimap2 -ax sr -t "$threads" "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ;;
+				-R '@RG\tID:sim\tSM:sim' "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ||
+				failed "$mapper" "$d/$mapper.log" ;;
+		bwa) bwa mem -t "$threads" "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ||
+			failed bwa "$d/$mapper.log" ;;
+		minimap2) minimap2 -ax sr -t "$threads" "$ref" "$r1" "$r2" 2>"$d/$mapper.log" >"$d/$mapper.sam" ||
+			failed minimap2 "$d/$mapper.log" ;;
 		esac
 		t1=$(date +%s.%N)
 		samtools sort -@ "$threads" -o "$d/$mapper.bam" "$d/$mapper.sam" 2>/dev/null
