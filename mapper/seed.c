@@ -1030,15 +1030,21 @@ static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, const qhit_k
 
 		if (occ > max_occ)
 			continue;
+		uint64_t key[2];
+
 		if (sm_grow((void **)&cw->hit, &cw->cap_hit, n_hit + occ, sizeof *cw->hit) < 0)
 			return -1;
-		for (int64_t u = 0; u < occ; u++) {
-			int64_t g = pos[u] >> 1;
-			int32_t strand = (int32_t)((pos[u] & 1) ^ m->strand);
+		/* A hit at g is qhit_pack(strand, g - off, m->pos), which is
+		 * g << QHIT_POS_BITS plus the same for g = 0 (positive: off <
+		 * bias), by the position's strand bit: no branch per hit. */
+		for (int b = 0; b < 2; b++) {
+			const int32_t strand = b ^ (int32_t)m->strand;
 
-			cw->hit[n_hit++] = qhit_pack(q, strand, strand ? g - (n - m->pos + idx->k - 2) :
-						     g - m->pos, m->pos);
+			key[b] = qhit_pack(q, strand, strand ? -(n - m->pos + idx->k - 2) : -m->pos,
+					   m->pos);
 		}
+		for (int64_t u = 0; u < occ; u++)
+			cw->hit[n_hit++] = ((uint64_t)(pos[u] >> 1) << QHIT_POS_BITS) + key[pos[u] & 1];
 	}
 	return n_hit;
 }
@@ -1231,7 +1237,12 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	/* Clusters as build_clusters makes them (band: the gap reach), never
 	 * across contigs (a hit's contig: that of its k-mer's reference
 	 * position); votes: the distinct read k-mers among their hits, which
-	 * start at cl_at[]. */
+	 * start at cl_at[] (room for a cluster per hit: no growing inside the
+	 * loop). */
+	if (sm_grow((void **)&s->cl, &s->cap_cl, n_hit + 1, sizeof *s->cl) < 0 ||
+	    sm_grow((void **)&cw->cl_at, &cw->cap_cl_at, n_hit + 2, sizeof *cw->cl_at) < 0 ||
+	    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_hit + 1, sizeof *cw->cl_contig) < 0)
+		goto oom;
 	for (int64_t t = 0; t < n_hit; t++) {   /* cur: cluster n_cl - 1, stored when closed */
 		const uint64_t h = cw->hit[t];
 		const int32_t strand = qhit_strand(&q, h), qpos = (int32_t)(h & QHIT_POS_MASK);
@@ -1244,21 +1255,14 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		if (t == 0 || cur.strand != strand || diag - cur.hi > band || cur_contig != contig) {
 			if (t > 0)
 				s->cl[n_cl - 1] = cur;
-			if (sm_grow((void **)&s->cl, &s->cap_cl, n_cl + 1, sizeof *s->cl) < 0 ||
-			    sm_grow((void **)&cw->cl_at, &cw->cap_cl_at, n_cl + 2, sizeof *cw->cl_at) < 0 ||
-			    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_cl + 1,
-				    sizeof *cw->cl_contig) < 0)
-				goto oom;
 			cw->cl_at[n_cl] = t;
 			cw->cl_contig[n_cl++] = contig;
 			cur = (sm_cluster_t){ diag, diag, strand, 0 };
 			cur_contig = contig;
 		}
 		cur.hi = diag;
-		if (cw->stamp[qpos] != n_cl - 1) {
-			cw->stamp[qpos] = n_cl - 1;
-			cur.votes++;
-		}
+		cur.votes += cw->stamp[qpos] != n_cl - 1;   /* no branch: votes come unordered */
+		cw->stamp[qpos] = n_cl - 1;
 	}
 	if (n_cl > 0) {
 		s->cl[n_cl - 1] = cur;
@@ -1280,20 +1284,25 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		goto oom;
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
-		cand_cl_t x;
+		cand_cl_t x = { s->cl[t], cw->cl_contig[t], 0, t };
 		sm_window_t win;
 
 		if (s->cl[t].votes + skipped < floor || most <= best ||
-		    (n_top == top && most < cw->cand[0].bound) ||
-		    !contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
+		    (n_top == top && most < cw->cand[0].bound))
+			continue;
+		/* A cluster of one read position has its bound at hand (bound_one):
+		 * it is ranked before its window is made and compared. */
+		if (x.c.votes == 1) {
+			x.bound = bound_one(cw, idx, sc, n, brk,
+					    (int32_t)(cw->hit[cw->cl_at[t]] & QHIT_POS_MASK));
+			if (x.bound <= best || (n_top == top && !cand_before(&x, &cw->cand[0])))
+				continue;
+		}
+		if (!contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
 		    scanned_already(&win, done, n_done))
 			continue;
-		x.c = s->cl[t];
-		x.contig = cw->cl_contig[t];
-		x.bound = x.c.votes == 1 ? bound_one(cw, idx, sc, n, brk, (int32_t)(cw->hit[cw->cl_at[t]] &
-										     QHIT_POS_MASK)) :
-			  bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
-		x.at = t;
+		if (x.c.votes > 1)
+			x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
 		if (x.bound > best)
 			cand_offer(cw->cand, &n_top, top, &x);
 	}
