@@ -351,6 +351,17 @@ static int rejected(const char *path, const uint8_t *d, size_t n)
 	return rejected_by(path, d, n, 1);
 }
 
+/* The index file at path, read whole (*n bytes), its header into *h and
+ * its sections' offsets into off[]. */
+static uint8_t *read_image(const char *path, size_t *n, sm_index_head_t *h, int64_t *off)
+{
+	uint8_t *d = read_all(path, n);
+
+	memcpy(h, d, sizeof *h);
+	sm_index_layout(h, off);
+	return d;
+}
+
 /* The structural checks alone (SM_INDEX_VERIFY_STRUCTURE, what the
  * benchmarks weigh the checksum against) skip only the checksum: a base
  * code changed into another valid one loads with them, not with every
@@ -358,15 +369,12 @@ static int rejected(const char *path, const uint8_t *d, size_t n)
 static void test_structure_only(const char *path)
 {
 	size_t n;
-	uint8_t *d = read_all(path, &n);
 	sm_index_head_t h;
 	int64_t off[SM_SEC_N + 1];
-
+	uint8_t *d = read_image(path, &n, &h, off);
 	char copy[600];
 
 	snprintf(copy, sizeof copy, "%s.base", path);
-	memcpy(&h, d, sizeof h);
-	sm_index_layout(&h, off);
 	d[off[SM_SEC_SEQ] + h.ref_len / 3] ^= 1;   /* A <-> C, G <-> T */
 	CHECK(!rejected_by(copy, d, n, SM_INDEX_VERIFY_STRUCTURE) && rejected(copy, d, n) &&
 	      strstr(errbuf, "checksum"),
@@ -408,14 +416,12 @@ static void crafted(const char *path, const char *what, const char *want,
 		    void (*edit)(uint8_t *d, const sm_index_head_t *h, const int64_t *off))
 {
 	size_t n;
-	uint8_t *d = read_all(path, &n);
 	sm_index_head_t h;
 	int64_t off[SM_SEC_N + 1];
+	uint8_t *d = read_image(path, &n, &h, off);
 	char copy[600];
 
 	snprintf(copy, sizeof copy, "%s.crafted", path);
-	memcpy(&h, d, sizeof h);
-	sm_index_layout(&h, off);
 	edit(d, &h, off);
 	CHECK(sm_index_seal(d, n) == 0, "%s: sealed", what);
 	CHECK(rejected(copy, d, n) && strstr(errbuf, want), "crafted index (%s) rejected: %s",
