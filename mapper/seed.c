@@ -1027,11 +1027,10 @@ static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, const qhit_k
 		const sm_mini_t *m = &s->mini[t];
 		const int64_t *pos = s->pos[t];
 		int64_t occ = s->occ[t];
+		uint64_t key[2];
 
 		if (occ > max_occ)
 			continue;
-		uint64_t key[2];
-
 		if (sm_grow((void **)&cw->hit, &cw->cap_hit, n_hit + occ, sizeof *cw->hit) < 0)
 			return -1;
 		/* A hit at g is qhit_pack(strand, g - off, m->pos), which is
