@@ -17,6 +17,7 @@ ref=${1:?usage: index_checks.sh REF.fa OUT [COPIES...]}
 out=${2:?usage: index_checks.sh REF.fa OUT [COPIES...]}
 shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2206  # a list of thread counts
 threads=(${THREADS:-1 4 16})
 max=${threads[-1]}
 make -s -C "$top" cuda="${cuda:-}" scanmap build/benchmarks/index_load build/benchmarks/diverge >/dev/null
