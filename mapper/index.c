@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The load pass's AVX2 copy (index_impl.h): GCC on x86-64, chosen at run
  * time. */
@@ -19,7 +20,6 @@
 #else
 #define SM_INDEX_AVX2 0
 #endif
-#include <unistd.h>
 
 #include "io/base.h"
 #include "io/clock.h"
@@ -756,7 +756,7 @@ typedef struct {
 	int64_t size[SM_SEC_N];
 	int64_t n_key, n_pos, ref_len;
 	int check;
-	int sum;                         /* 0: the checks alone, no sums (with check) */
+	int checks_only;                 /* 1: the checks alone, no sums (with check) */
 	int portable;                    /* 1: pass_job even where pass_job_avx2 runs */
 	sm_index_t *idx;                 /* with check: its bucket table is filled */
 	size_t first[SM_SEC_N + 1];      /* each section's first block among all */
@@ -908,7 +908,6 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 
 	memset(&h, 0, sizeof h);
 	memset(&s, 0, sizeof s);
-	s.sum = 1;
 	memcpy(h.magic, index_magic, sizeof h.magic);
 	h.version = SM_INDEX_VERSION;
 	h.k = idx->k;
@@ -993,7 +992,6 @@ int sm_index_seal(uint8_t *data, size_t n)
 	if (sm_index_layout(&h, off) < 0 || off[SM_SEC_N] != (int64_t)n)
 		return -1;
 	memset(&s, 0, sizeof s);
-	s.sum = 1;
 	section_sizes(&h, s.size);
 	for (int c = 0; c < SM_SEC_N; c++)
 		s.base[c] = data + off[c];
@@ -1182,7 +1180,6 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 	if (ref_out)
 		*ref_out = NULL;
 	memset(&s, 0, sizeof s);
-	s.sum = 1;
 	memset(&h, 0, sizeof h);
 	if ((fd = open(path, O_RDONLY)) < 0) {
 		sm_log(SM_LOG_ERROR, "%s: cannot open the index: %s", path, strerror(errno));
@@ -1271,7 +1268,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 		s.n_pos = h.n_pos;
 		s.ref_len = h.ref_len;
 		s.check = 1;
-		s.sum = opt.verify != SM_INDEX_VERIFY_STRUCTURE;
+		s.checks_only = opt.verify == SM_INDEX_VERIFY_STRUCTURE;
 		s.portable = opt.portable;
 		s.idx = idx;
 		if (pass_run(&s, opt.n_threads) < 0)
@@ -1283,7 +1280,7 @@ sm_index_t *sm_index_load(const char *path, const sm_index_load_opt_t *opt_in, s
 
 			for (int64_t i = off[c] + s.size[c]; i < off[c + 1]; i++)
 				pad_ok &= m[i] == 0;
-			if ((s.sum && section_sum(&s, c) != h.sum[c]) || !pad_ok) {
+			if ((!s.checks_only && section_sum(&s, c) != h.sum[c]) || !pad_ok) {
 				sm_log(SM_LOG_ERROR, "%s: corrupt index: its checksum does not match "
 				       "its contents (damaged in storage or in a copy): rebuild it "
 				       "with 'scanmap index'", path);

@@ -240,12 +240,15 @@ SUM_INLINE void PASS_FN(key_job)(pass_t *s, int64_t j, const int sum)
 	int bad = !pos_ok;
 
 	/* Without check, the order is found and ignored. */
-	s->bs[s->first[SM_SEC_KEY] + j] = PASS_FN(rising_sum32)(key + t0, (size_t)(t1 - t0),
-						       t0 ? (int64_t)key[t0 - 1] : -1, &bad, sum);
+	s->bs[s->first[SM_SEC_KEY] + j] =
+		PASS_FN(rising_sum32)(key + t0, (size_t)(t1 - t0), t0 ? (int64_t)key[t0 - 1] : -1,
+				      &bad, sum);
 	s->bs[s->first[SM_SEC_START] + j] =
-		PASS_FN(rising_sum64)(start + t0, (size_t)(t1 - t0 + (t1 == s->n_key)), INT64_MIN, &bad, sum);
+		PASS_FN(rising_sum64)(start + t0, (size_t)(t1 - t0 + (t1 == s->n_key)), INT64_MIN,
+				      &bad, sum);
 	if (pos_ok)
-		s->bs[s->first[SM_SEC_POS] + j] = PASS_FN(pos_sum)(pos + p0, (size_t)(p1 - p0), &fall, sum);
+		s->bs[s->first[SM_SEC_POS] + j] =
+			PASS_FN(pos_sum)(pos + p0, (size_t)(p1 - p0), &fall, sum);
 	if (!s->check)
 		return;
 	if (t1 > t0)
@@ -275,11 +278,11 @@ static void PASS_FN(pass_job)(void *ctx, int64_t j, int thread)
 	pass_t *s = ctx;
 
 	/* Two copies of each job: with the sums, and the checks alone. */
-	if (j < s->n_ref_jobs && s->sum)
+	if (j < s->n_ref_jobs && !s->checks_only)
 		PASS_FN(ref_job)(s, j, 1);
 	else if (j < s->n_ref_jobs)
 		PASS_FN(ref_job)(s, j, 0);
-	else if (s->sum)
+	else if (!s->checks_only)
 		PASS_FN(key_job)(s, j - s->n_ref_jobs, 1);
 	else
 		PASS_FN(key_job)(s, j - s->n_ref_jobs, 0);

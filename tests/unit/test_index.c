@@ -311,23 +311,24 @@ static uint8_t *read_all(const char *path, size_t *n)
 	return d;
 }
 
-/* verify: as sm_index_load_opt_t's; 3: every check in the portable loop
- * (its `portable`). */
-static sm_index_t *load_verify(const char *path, const char *fasta, sm_ref_t **ref, int verify)
+/* sm_index_load on two threads with `verify` and `portable` as
+ * sm_index_load_opt_t has them. */
+static sm_index_t *load_with(const char *path, const char *fasta, sm_ref_t **ref, int verify,
+			     int portable)
 {
 	sm_index_load_opt_t o;
 
 	sm_index_load_opt_init(&o);
 	o.fasta_path = fasta;
 	o.n_threads = 2;
-	o.verify = verify == 3 ? 1 : verify;
-	o.portable = verify == 3;
+	o.verify = verify;
+	o.portable = portable;
 	return sm_index_load(path, &o, ref);
 }
 
 static sm_index_t *load(const char *path, const char *fasta, sm_ref_t **ref)
 {
-	return load_verify(path, fasta, ref, 1);
+	return load_with(path, fasta, ref, 1, 0);
 }
 
 /* Writes d[0..n) to path and loads it with `verify` (sm_index_load_opt_t):
@@ -340,7 +341,7 @@ static int rejected_by(const char *path, const uint8_t *d, size_t n, int verify)
 	if (!fp || (n && fwrite(d, 1, n, fp) != n) || fclose(fp) != 0)
 		exit(2);
 	capture_begin();
-	idx = load_verify(path, NULL, NULL, verify);
+	idx = load_with(path, NULL, NULL, verify, 0);
 	capture_end();
 	sm_index_destroy(idx);
 	return !idx && strstr(errbuf, path) != NULL;
@@ -578,7 +579,7 @@ int main(void)
 	sm_ref_destroy(held);
 	sm_index_destroy(back);
 
-	sm_index_destroy(back = load_verify(path, NULL, NULL, 3));
+	sm_index_destroy(back = load_with(path, NULL, NULL, 1, 1));
 	CHECK(back != NULL, "the portable loop accepts the sums that the default one wrote (AVX2 "
 	      "where the CPU has it)");
 	test_structure_only(path);
