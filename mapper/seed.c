@@ -824,6 +824,12 @@ typedef struct complete_ws_s {
 	int64_t cap_cand;
 	int64_t *occ_sorted;       /* the read's k-mers' occurrences, most first */
 	int64_t cap_occ_sorted;
+	uint8_t *skip;             /* [k-mers] 1: skipped, counted as supporting everywhere */
+	int64_t cap_skip;
+	int64_t *win_cost;         /* [n] keep_rare_windows: a window's hits, -1: no window */
+	int64_t *row_cost;         /* [2 (n + 1)] its least costs of j and j - 1 windows */
+	int32_t *row_from;         /* [(j + 1)(n + 1)] the last window of each of those */
+	int64_t cap_win_cost, cap_row_cost, cap_row_from;
 } complete_ws_t;
 
 static int cmp_occ_desc(const void *a, const void *b)
@@ -967,6 +973,10 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->cl_contig);
 	free(cw->cand);
 	free(cw->occ_sorted);
+	free(cw->skip);
+	free(cw->win_cost);
+	free(cw->row_cost);
+	free(cw->row_from);
 	free(cw);
 }
 
@@ -997,16 +1007,15 @@ static int complete_ws_reserve(complete_ws_t *cw, int32_t n)
 }
 
 /* Marks in cw->mark the read positions of the minimizers s->mini[0..n_mini)
- * (looked up) with more than max_occ occurrences, the skipped ones, and
- * sets cw->ok from them (cw->sum_amb set); returns their number. */
-static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
-			    int64_t max_occ)
+ * that cw->skip skips, and sets cw->ok from them (cw->sum_amb set);
+ * returns their number. */
+static int32_t mark_skip(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n)
 {
 	int32_t skipped = 0;
 
 	memset(s->cw->mark, 0, (size_t)n);
 	for (int64_t t = 0; t < n_mini; t++)
-		if (s->occ[t] > max_occ) {
+		if (s->cw->skip[t]) {
 			s->cw->mark[s->mini[t].pos] = 1;
 			skipped++;
 		}
@@ -1014,11 +1023,125 @@ static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_min
 	return skipped;
 }
 
+/* Skips (cw->skip) the minimizers s->mini[0..n_mini) (looked up) with more
+ * than max_occ occurrences, then marks them (mark_skip); returns their
+ * number. */
+static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_mini, int32_t n,
+			    int64_t max_occ)
+{
+	for (int64_t t = 0; t < n_mini; t++)
+		s->cw->skip[t] = s->occ[t] > max_occ;
+	return mark_skip(s, idx, n_mini, n);
+}
+
+/* Rare windows.  A skipped k-mer counts as supporting everywhere, so
+ * skipping one more only raises bounds (they stay sound) and saves its
+ * hits.  A locus that no kept k-mer supports pays for the windows of
+ * kept k-mers (w consecutive k-mer ends, k + w - 1 read bases, sm_bound_score),
+ * so keeping only the k-mers of a few disjoint windows bounds it as well as
+ * keeping all, as long as those windows are enough.  For j = 1, 2, ...
+ * this finds the j disjoint windows of unskipped k-mers (starts k + w - 1
+ * apart at least, as sm_bound_score stabs them) with the fewest
+ * occurrences (the earliest last window among equals, and so on back),
+ * and takes the first j for which skipping every k-mer outside them leaves
+ * the bound of a locus without support at `target` or below, provided
+ * they have fewer hits than all unskipped k-mers.  Reads longer than
+ * RARE_READ_MAX keep all (the table below grows with j x n), and j stops
+ * at RARE_WINDOWS_MAX.  Returns the skipped k-mers' number (cw->skip,
+ * cw->mark, cw->ok set; unchanged when no j does), or -1 when out of
+ * memory. */
+enum { RARE_READ_MAX = 4096, RARE_WINDOWS_MAX = 32 };
+
+static int32_t keep_rare_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_score_t *sc,
+				 int64_t brk, int64_t n_mini, int32_t n, int64_t target)
+{
+	complete_ws_t *cw = s->cw;
+	const int k = idx->k, w = idx->w, span = idx->k + idx->w - 1;
+	const int64_t inf = INT64_MAX / 4;
+	const int32_t jmax = n / span + 1 < RARE_WINDOWS_MAX ? n / span + 1 : RARE_WINDOWS_MAX;
+	int64_t all = 0, *cur, *prev;
+
+	if (n > RARE_READ_MAX)
+		return mark_skip(s, idx, n_mini, n);
+	if (sm_grow((void **)&cw->win_cost, &cw->cap_win_cost, n + 1, sizeof *cw->win_cost) < 0 ||
+	    sm_grow((void **)&cw->row_cost, &cw->cap_row_cost, 2 * ((int64_t)n + 1),
+		    sizeof *cw->row_cost) < 0 ||
+	    sm_grow((void **)&cw->row_from, &cw->cap_row_from, ((int64_t)jmax + 1) * (n + 1),
+		    sizeof *cw->row_from) < 0)
+		return -1;
+	/* Hits per read position (win_cost as scratch), inf where a skipped
+	 * k-mer ends: no window holds it. */
+	for (int32_t x = 0; x < n; x++)
+		cw->win_cost[x] = 0;
+	for (int64_t t = 0; t < n_mini; t++) {
+		int64_t *c = &cw->win_cost[s->mini[t].pos];
+
+		*c = cw->skip[t] ? inf : *c + s->occ[t];
+		all += cw->skip[t] ? 0 : s->occ[t];
+	}
+	/* win_cost[x]: the hits of the window of k-mer ends x .. x + w - 1, -1
+	 * when it is none (an ambiguous base, a skipped k-mer, the read's end).
+	 * In place: window x reads positions x and up only. */
+	for (int32_t x = 0; x < n; x++) {
+		int64_t c = 0;
+
+		if (x < k - 1 || x + w > n || cw->sum_amb[x + w] - cw->sum_amb[x - k + 1] != 0) {
+			cw->win_cost[x] = -1;
+			continue;
+		}
+		for (int32_t y = x; y < x + w && c < inf; y++)
+			c += cw->win_cost[y];
+		cw->win_cost[x] = c < inf ? c : -1;
+	}
+	/* Row j, cur[x]: the fewest hits of j disjoint windows starting before
+	 * x; row_from[j (n + 1) + x]: the start of the last of them (-1: none). */
+	prev = cw->row_cost;
+	cur = cw->row_cost + n + 1;
+	for (int32_t x = 0; x <= n; x++)
+		prev[x] = 0;
+	for (int32_t j = 1; j <= jmax; j++) {
+		int32_t *from = cw->row_from + (int64_t)j * (n + 1), x;
+		int64_t *t;
+
+		cur[0] = inf;
+		from[0] = -1;
+		for (x = 1; x <= n; x++) {
+			const int32_t st = x - 1, pre = st - span + 1;
+			const int64_t before = pre > 0 ? prev[pre] : j == 1 ? 0 : inf;
+
+			cur[x] = cur[x - 1];
+			from[x] = from[x - 1];
+			if (cw->win_cost[st] >= 0 && before < inf && before + cw->win_cost[st] < cur[x]) {
+				cur[x] = before + cw->win_cost[st];
+				from[x] = st;
+			}
+		}
+		if (cur[n] >= all)   /* no window set of j or more saves hits */
+			break;
+		/* Keep the j windows' k-mers, skip the others, and bound. */
+		memset(cw->mark, 1, (size_t)n);
+		for (int32_t jj = j, at = n; jj >= 1; jj--) {
+			const int32_t st = cw->row_from[(int64_t)jj * (n + 1) + at];
+
+			memset(cw->mark + st, 0, (size_t)w);
+			at = st - span + 1 > 0 ? st - span + 1 : 0;
+		}
+		sm_bound_windows(k, w, n, cw->mark, cw->sum_amb, cw->ok);
+		if (sm_bound_score(cw->ok, k, w, n, sc, brk) <= target) {
+			for (int64_t u = 0; u < n_mini; u++)
+				cw->skip[u] |= cw->mark[s->mini[u].pos];
+			return mark_skip(s, idx, n_mini, n);
+		}
+		t = prev, prev = cur, cur = t;
+	}
+	return mark_skip(s, idx, n_mini, n);
+}
+
 /* Collects into cw->hit the hits of minimizers s->mini[0..n_mini) (looked
- * up) with at most max_occ occurrences.  Returns the hit count or -1 when
- * out of memory. */
+ * up) that cw->skip keeps.  Returns the hit count or -1 when out of
+ * memory. */
 static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, const qhit_key_t *q,
-			     int64_t n_mini, int32_t n, int64_t max_occ)
+			     int64_t n_mini, int32_t n)
 {
 	complete_ws_t *cw = s->cw;
 	int64_t n_hit = 0;
@@ -1029,7 +1152,7 @@ static int64_t collect_qhits(sm_seeder_t *s, const sm_index_t *idx, const qhit_k
 		int64_t occ = s->occ[t];
 		uint64_t key[2];
 
-		if (occ > max_occ)
+		if (cw->skip[t])
 			continue;
 		if (sm_grow((void **)&cw->hit, &cw->cap_hit, n_hit + occ, sizeof *cw->hit) < 0)
 			return -1;
@@ -1173,7 +1296,8 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
 		goto oom;
 	cw = s->cw;
-	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, s->mini, n_mini) < 0)
+	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, s->mini, n_mini) < 0 ||
+	    sm_grow((void **)&cw->skip, &cw->cap_skip, n_mini + 1, sizeof *cw->skip) < 0)
 		goto oom;
 	cw->sum_amb[0] = 0;
 	for (int32_t i = 0; i < n; i++) {
@@ -1207,13 +1331,23 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 		}
 	}
-	n_hit = collect_qhits(s, idx, &q, n_mini, n, max_occ);
-	if (n_hit < 0)
-		goto oom;
 	/* The bound of a locus supported by the skipped k-mers alone; each
 	 * more supporting read position raises it by brk at most (one mark
-	 * removes windows that all hold it: one of a disjoint set at most). */
+	 * removes windows that all hold it: one of a disjoint set at most).
+	 * While it stays a break below best with fewer k-mers kept, only the
+	 * rare windows' are (keep_rare_windows): a locus then needs two kept
+	 * read positions to beat best, and the lone hits that most k-mers'
+	 * occurrences make are never bounded. */
 	base = bound_with(cw, idx, sc, n, brk, 0, 0);
+	if (base <= (int64_t)best - brk) {
+		skipped = keep_rare_windows(s, idx, sc, brk, n_mini, n, (int64_t)best - brk);
+		if (skipped < 0)
+			goto oom;
+		base = bound_with(cw, idx, sc, n, brk, 0, 0);
+	}
+	n_hit = collect_qhits(s, idx, &q, n_mini, n);
+	if (n_hit < 0)
+		goto oom;
 	if (skipped >= floor)
 		gap->left = base;
 	if (n_hit >= HIT_RADIX_MIN) {

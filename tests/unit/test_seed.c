@@ -491,6 +491,96 @@ static int cmp_occ(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+/* The rare windows of oracle_complete, by recursion: fewest(j, x) is the
+ * fewest hits of j disjoint windows (starts span apart at least) that all
+ * start before x, cost[st] a window's hits (-1: none); memo[j][x] holds it
+ * (-2: not yet).  Among equals the set whose last window starts earliest
+ * (not taking x - 1 when that ties), and so on back. */
+enum { ORW_INF = INT32_MAX };
+
+/* Reads whose rare windows let oracle_complete skip more k-mers. */
+static int rare_windows_used;
+
+static int64_t fewest(const int64_t *cost, int32_t span, int32_t n, int32_t j, int32_t x,
+		      int64_t *memo)
+{
+	int64_t *m = &memo[(int64_t)j * (n + 1) + (x > 0 ? x : 0)], skip, take = ORW_INF;
+
+	if (j == 0)
+		return 0;
+	if (x <= 0)
+		return ORW_INF;
+	if (*m != -2)
+		return *m;
+	skip = fewest(cost, span, n, j, x - 1, memo);
+	if (cost[x - 1] >= 0) {
+		int64_t rest = fewest(cost, span, n, j - 1, x - span, memo);
+
+		if (rest < ORW_INF)
+			take = rest + cost[x - 1];
+	}
+	*m = take < skip ? take : skip;
+	return *m;
+}
+
+/* keep_rare_windows (seed.c) as seed.c states it: windows of w k-mer ends
+ * with no ambiguous base and no skipped k-mer; for j = 1, 2, ... while the
+ * fewest hits of j of them stay below those of all unskipped k-mers, keep
+ * those j windows' k-mers alone and stop once a locus without their
+ * support is bounded at target or below.  skip[] and mark[] updated then.
+ * Returns the skipped k-mers' number. */
+static int32_t oracle_rare_windows(int k, int w, int32_t n, const sm_mini_t *mini,
+				   const int64_t *occ, int64_t n_mini, const uint8_t *amb,
+				   const sm_score_t *sc, int64_t brk, int64_t target,
+				   uint8_t *skip, uint8_t *mark)
+{
+	const int32_t span = k + w - 1, jmax = n / span + 1;
+	int64_t *cost = malloc((size_t)(n + 1) * sizeof *cost), all = 0;
+	int64_t *memo = malloc((size_t)(jmax + 1) * (n + 1) * sizeof *memo);
+	uint8_t keep_mark[1024];
+	int32_t skipped = 0;
+
+	for (int32_t st = 0; st < n; st++) {
+		cost[st] = st >= k - 1 && st + w <= n ? 0 : -1;
+		for (int32_t i = st - k + 1; cost[st] >= 0 && i < st + w; i++)
+			if (amb[i])
+				cost[st] = -1;
+		for (int64_t t = 0; cost[st] >= 0 && t < n_mini; t++)
+			if (mini[t].pos >= st && mini[t].pos < st + w)
+				cost[st] = skip[t] ? -1 : cost[st] + occ[t];
+	}
+	for (int64_t t = 0; t < n_mini; t++)
+		all += skip[t] ? 0 : occ[t];
+	for (int64_t i = 0; i < (int64_t)(jmax + 1) * (n + 1); i++)
+		memo[i] = -2;
+	for (int32_t j = 1; j <= jmax; j++) {
+		if (fewest(cost, span, n, j, n, memo) >= all)
+			break;
+		memset(keep_mark, 1, (size_t)n);
+		for (int32_t jj = j, x = n; jj > 0; x--)
+			if (fewest(cost, span, n, jj, x, memo) != fewest(cost, span, n, jj, x - 1, memo)) {
+				memset(keep_mark + x - 1, 0, (size_t)w);
+				jj--;
+				x -= span - 1;
+			}
+		if (oracle_bound(k, w, n, keep_mark, amb, sc, brk) <= target) {
+			for (int64_t t = 0; t < n_mini; t++)
+				skip[t] |= keep_mark[mini[t].pos];
+			rare_windows_used++;
+			break;
+		}
+	}
+	memset(mark, 0, (size_t)n);
+	for (int64_t t = 0; t < n_mini; t++)
+		if (skip[t]) {
+			mark[mini[t].pos] = 1;
+			skipped++;
+		}
+	free(cost);
+	free(memo);
+	return skipped;
+}
+
 /* Stable by start (insertion). */
 static void sort_windows(sm_window_t *w, int32_t n)
 {
@@ -516,6 +606,7 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 	int64_t cap = 0, n_mini = sm_minimizers(read, n, k, 1, &mini, &cap), max_occ = opt->max_occ;
 	int64_t *occ = malloc((size_t)(n_mini + 1) * sizeof *occ);
 	int64_t *sorted = malloc((size_t)(n_mini + 1) * sizeof *sorted);
+	uint8_t *skip = malloc((size_t)(n_mini + 1));
 	const int64_t **pos = malloc((size_t)(n_mini + 1) * sizeof *pos);
 	uint8_t mark[1024], cl_mark[1024], amb[1024];
 	int64_t n_hit = 0, n_cl = 0, n_cand = 0, kept;
@@ -558,11 +649,19 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 		}
 	}
 	for (int64_t t = 0; t < n_mini; t++)
-		n_hit += occ[t] <= max_occ ? occ[t] : 0;
+		skip[t] = occ[t] > max_occ;
+	base = oracle_bound(k, w, n, mark, amb, sc, brk);
+	if (base <= (int64_t)best - brk) {
+		skipped = oracle_rare_windows(k, w, n, mini, occ, n_mini, amb, sc, brk,
+					      (int64_t)best - brk, skip, mark);
+		base = oracle_bound(k, w, n, mark, amb, sc, brk);
+	}
+	for (int64_t t = 0; t < n_mini; t++)
+		n_hit += skip[t] ? 0 : occ[t];
 	hit = malloc((size_t)(n_hit + 1) * sizeof *hit);
 	n_hit = 0;
 	for (int64_t t = 0; t < n_mini; t++)
-		for (int64_t u = 0; occ[t] <= max_occ && u < occ[t]; u++) {
+		for (int64_t u = 0; !skip[t] && u < occ[t]; u++) {
 			int64_t g = pos[t][u] >> 1;
 			int32_t st = (int32_t)((pos[t][u] & 1) ^ mini[t].strand);
 
@@ -570,7 +669,6 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 						 st ? g - (n - mini[t].pos + k - 2) : g - mini[t].pos };
 		}
 	qsort(hit, (size_t)n_hit, sizeof *hit, cmp_ohit);
-	base = oracle_bound(k, w, n, mark, amb, sc, brk);
 	if (skipped >= floor)
 		gap->left = base;
 	cl = malloc((size_t)(n_hit + 1) * sizeof *cl);
@@ -646,6 +744,7 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 	free(mini);
 	free(occ);
 	free(sorted);
+	free(skip);
 	free(pos);
 	free(hit);
 	free(cl);
@@ -787,10 +886,11 @@ static void test_complete(void)
 			same &= same_window(&later.win[t], &out[t]);
 		rounds_agree += same;
 	}
-	CHECK(agree == N_CASES && many > N_CASES / 4 && full > N_CASES / 20,
+	CHECK(agree == N_CASES && many > N_CASES / 4 && full > N_CASES / 20 &&
+	      rare_windows_used > N_CASES / 20,
 	      "completion: windows and what they leave out as the step-by-step oracle for %d of %d "
-	      "reads (%d with clusters added, %d with more candidates than kept)", agree, N_CASES,
-	      many, full);
+	      "reads (%d with clusters added, %d with more candidates than kept, %d with rare "
+	      "windows kept alone)", agree, N_CASES, many, full, rare_windows_used);
 	CHECK(rounds_agree == rounds && rounds > N_CASES / 10 && rounds_cut > 0,
 	      "completion, a later round: the candidates kept that still beat a raised best, as "
 	      "the first round took its own, for %d of %d reads (%d with candidates left after it)",
