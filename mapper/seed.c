@@ -1289,8 +1289,9 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	sm_cluster_t cur = { 0, 0, 0, 0 };
 	int32_t cur_contig = 0;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
-	int64_t n_hit, n_cl = 0, n_top = 0, kept, max_occ = opt->max_occ;
+	int64_t n_hit, n_cl, n_top, kept, max_occ;
 	int32_t skipped = 0, floor, base, n_amb = 0;
+	int rare = 1, rare_kept;   /* keep_rare_windows may run; it did */
 	complete_ws_t *cw;
 
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
@@ -1304,6 +1305,14 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		n_amb += read[i] >= SM_BASE_N;
 		cw->sum_amb[i + 1] = n_amb;
 	}
+	/* The pass: with the rare windows first, then, where their looser
+	 * bounds made more candidates than the lists hold, again with every
+	 * k-mer's hits. */
+pass:
+	n_cl = n_top = 0;
+	max_occ = opt->max_occ;
+	cur = (sm_cluster_t){ 0, 0, 0, 0 };
+	cur_contig = 0;
 	gap->left = 0;
 	/* A locus that beats `best` has that many supporting k-mers or more (at
 	 * least one: a locus without any seed is beyond seeding). */
@@ -1339,10 +1348,14 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * read positions to beat best, and the lone hits that most k-mers'
 	 * occurrences make are never bounded. */
 	base = bound_with(cw, idx, sc, n, brk, 0, 0);
-	if (base <= (int64_t)best - brk) {
-		skipped = keep_rare_windows(s, idx, sc, brk, n_mini, n, (int64_t)best - brk);
-		if (skipped < 0)
+	rare_kept = 0;
+	if (rare && base <= (int64_t)best - brk) {
+		int32_t more = keep_rare_windows(s, idx, sc, brk, n_mini, n, (int64_t)best - brk);
+
+		if (more < 0)
 			goto oom;
+		rare_kept = more != skipped;
+		skipped = more;
 		base = bound_with(cw, idx, sc, n, brk, 0, 0);
 	}
 	n_hit = collect_qhits(s, idx, &q, n_mini, n);
@@ -1456,6 +1469,10 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	gap->beyond = skipped >= floor ? base : 0;
 	if (n_top > kept + gap->n_next && cw->cand[kept + gap->n_next].bound > gap->beyond)
 		gap->beyond = cw->cand[kept + gap->n_next].bound;
+	if (rare_kept && gap->beyond > best) {
+		rare = 0;
+		goto pass;
+	}
 	if (sm_grow((void **)&w->win, &w->cap_win, kept + n_done, sizeof *w->win) < 0)
 		goto oom;
 	if (n_done > 0)
