@@ -13,7 +13,7 @@
 #                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run) (hs150,nova)
 #   -t THREADS   mapping threads (2)
 #   -b BIN       also map with this scanmap binary (a baseline build), rows "scanmap-base"
-#                rows "scanmap" are the default (--completion weak), "scanmap-all" --completion all
+#                rows "scanmap" are --completion weak, "scanmap-all" --completion all (the default)
 #   -x N         also map the first N reads of each single-end set with
 #                `--mode exhaustive --engine gpu` (needs a GPU) and count the seeded reads
 #                whose AS is below the exhaustive AS (the optimum)
@@ -95,7 +95,7 @@ for prof in "${P[@]}"; do
 		for mode in se pe; do
 			if [ $mode = se ]; then in=("$d/se.1.fq"); else in=("$d/pe.1.fq" "$d/pe.2.fq"); fi
 			# label, then the command (split at spaces)
-			bins=(scanmap ./scanmap scanmap-all "./scanmap --completion all")
+			bins=(scanmap "./scanmap --completion weak" scanmap-all "./scanmap --completion all")
 			[ -n "$base" ] && bins+=(scanmap-base "$base")
 			for ((b = 0; b < ${#bins[@]}; b += 2)); do
 				lab=${bins[b]}

@@ -98,14 +98,14 @@ typedef enum {
  * left out enough seeds for one) is either seeded again and scanned at
  * every locus that could beat it (then its AS is the exhaustive optimum
  * within seeding's reach), or its MAPQ is capped below 20 (19, 15 or 10:
- * docs/seeded.md, "unsure").  WEAK: capped (the
- * default: the pass is costly for reads inside high-copy repeats).  ALL:
- * completed.  OFF: not checked (MAPQ does not know what seeding left out).
- * Under WEAK and OFF, reads without a hit or under half a perfect score
- * are seeded again with the relaxed limits. */
+ * docs/seeded.md, "unsure").  ALL: completed (the default).  WEAK: capped
+ * (cheaper where the engine is the CPU's: the completed reads' extra
+ * windows are scanned there).  OFF: not checked (MAPQ does not know what
+ * seeding left out).  Under WEAK and OFF, reads without a hit or under
+ * half a perfect score are seeded again with the relaxed limits. */
 typedef enum {
-	SM_COMPLETE_WEAK = 0,
-	SM_COMPLETE_ALL,
+	SM_COMPLETE_ALL = 0,
+	SM_COMPLETE_WEAK,
 	SM_COMPLETE_OFF,
 } sm_complete_t;
 

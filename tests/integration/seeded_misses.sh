@@ -14,7 +14,7 @@
 # chr20's repeat counts (the old seeding then misses 10 of them, 4 at MAPQ >= 20).
 # Checks, with --completion all and --max-occ 200 and 2: every read's objective (AS plus the
 # bonus of each end not soft-clipped) reaches its origin's, and a read placed away from its
-# origin ties there (AS = XS, MAPQ 0). With the default --completion weak: a read below its
+# origin ties there (AS = XS, MAPQ 0). With --completion weak: a read below its
 # origin objective, or away from its origin without a tie, has MAPQ <= 15.
 source "$(dirname "$0")/common.bash"
 

@@ -13,7 +13,7 @@
 # Checks, with --completion all, for each read: primary on the exact copy, its strand, AS equal
 # to its score there, MAPQ above SM_MAPQ_UNSURE (15: the completion pass ruled every other locus
 # out) and >= 20 for the exact reads (XS <= 130); the same run with --engine oracle gives the
-# same SAM. With the default (--completion weak) a read not at its exact copy has MAPQ <= 15.
+# same SAM. With --completion weak a read not at its exact copy has MAPQ <= 15.
 # With a second exact copy of the unit (ref2.fa) no read gets MAPQ >= 20, with either setting: a rival as
 # good as the hit, seen, makes MAPQ 0; unseen, the read is unsure (weak) or completed (all).
 # (Before the completion pass every one of these reads went to a diverged copy, AS 119-125.)
@@ -88,8 +88,8 @@ cmp -s <(grep -v '^@PG' "$WORK/out.sam") <(grep -v '^@PG' "$WORK/oracle.sam") ||
 	fail "--engine cpu and --engine oracle differ"
 note "--completion all: every read at its exact copy, AS its score there, MAPQ > 15 (>= 20 when exact)"
 
-"$SCANMAP" map --mode seeded --max-occ 20 "$WORK/ref.fa" "$WORK/reads.fq" >"$WORK/weak.sam" \
-	2>"$WORK/weak.err" || { cat "$WORK/weak.err" >&2; fail "scanmap (default completion) failed"; }
+"$SCANMAP" map --mode seeded --max-occ 20 --completion weak "$WORK/ref.fa" "$WORK/reads.fq" \
+	>"$WORK/weak.sam" 2>"$WORK/weak.err" || { cat "$WORK/weak.err" >&2; fail "scanmap --completion weak failed"; }
 read -r n_away bad < <(awk -F'\t' '!/^@/ && !and($2, 0x900) {
 	split($1, f, "_")
 	strand = and($2, 16) ? "-" : "+"
