@@ -7,8 +7,8 @@ error rate observed on simulated reads with a known origin (benchmarks/seeded_mi
 SETDIR is a work directory of benchmarks/seeded_misses.sh for one profile and seed (e.g.
 build/seeded-misses/hs150-3): it holds MODE.truth.tsv (art_truth.py) and MODE.MAPPER.sam for
 MODE se (single-end) and pe (pairs, each mate counted as a read).  -m names the MAPPER files, in
-order (default scanmap,scanmap-all,bwa,minimap2: scanmap --completion weak, the default;
---completion all; bwa mem; minimap2 -ax sr); a missing SAM is skipped with a note.  -q adds
+order (default scanmap,scanmap-all,bwa,minimap2: scanmap --completion weak; --completion
+all, the default; bwa mem; minimap2 -ax sr); a missing SAM is skipped with a note.  -q adds
 printed rows "=q" for each MAPQ value in the comma-separated list (e.g. 10,15,19: the caps of
 reads whose seeding could not rule out a better locus, docs/seeded.md), not written to OUT.tsv.
 
@@ -26,7 +26,7 @@ Writes OUT.tsv (default benchmarks/results/mapq.tsv) with the columns set, mode,
 reads, wrong, observed, claimed, and prints the bins and the curve at MAPQ >= 1, 10, 20, 30, 60
 as a table per set and mode.  Plot: benchmarks/mapq_plot.py.
 
-    nice python3 benchmarks/mapq_eval.py build/seeded-misses/{hs150,nova,hs100,ms250}-3"""
+    nice python3 benchmarks/mapq_eval.py build/seeded-misses/{hs150,nova,hs100,ms250}-5"""
 import argparse
 import os
 import sys
@@ -34,7 +34,7 @@ import sys
 from seeded_eval import at_origin, primary_records, read_truth
 
 MODES = ["se", "pe"]
-MAPPERS = {"scanmap": "scanmap (weak)", "scanmap-all": "scanmap (all)",
+MAPPERS = {"scanmap": "scanmap (weak)", "scanmap-all": "scanmap (all, default)",
            "bwa": "bwa mem", "minimap2": "minimap2 -ax sr"}
 BINS = [(0, 0), (1, 9), (10, 19), (20, 29), (30, 39), (40, 49), (50, 59), (60, 255)]
 MAPQ_MAX = 255

@@ -28,7 +28,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 STYLE = {  # mapper -> (colour, line style, marker)
     'scanmap (weak)': ('#1f77b4', '-', 'o'),
-    'scanmap (all)': ('#17becf', '--', 's'),
+    'scanmap (all, default)': ('#17becf', '--', 's'),
     'bwa mem': ('#2ca02c', '-', '^'),
     'minimap2 -ax sr': ('#d62728', '-', 'D'),
 }
