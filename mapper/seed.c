@@ -1286,8 +1286,8 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	const int64_t top = (int64_t)opt->max_windows + max_next + 1;
 	const qhit_key_t q = { n, ref->total + n };
 	const int multi = ref->n_contig > 1;
-	sm_cluster_t cur = { 0, 0, 0, 0 };
-	int32_t cur_contig = 0;
+	sm_cluster_t cur;
+	int32_t cur_contig;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
 	int64_t n_hit, n_cl, n_top, kept, max_occ;
 	int32_t skipped = 0, floor, base, n_amb = 0;

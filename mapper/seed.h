@@ -230,9 +230,13 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * SM_SEED_RETRY_OCC x --max-occ) are skipped, and count as supporting
  * everywhere, unless they alone could make a better locus; then every
  * k-mer counts (the fallback for reads whose every minimizer is frequent),
- * up to SM_SEED_MAX_HITS hits.  What is left out is the bound of the best
- * candidate not returned (or of the skipped k-mers alone): when it beats
- * the best score found in the windows, the read is unsure. */
+ * up to SM_SEED_MAX_HITS hits.  Where the skipped k-mers alone leave a
+ * break cost of room below `best`, only the k-mers of the rarest disjoint
+ * windows that keep it so are looked at, the others skipped too (seed.c,
+ * keep_rare_windows); where that leaves more candidates than the lists
+ * hold, the pass runs again without it.  What is left out is the bound of
+ * the best candidate not returned (or of the skipped k-mers alone): when
+ * it beats the best score found in the windows, the read is unsure. */
 
 /* Hits a completion pass collects at most (beyond, the most frequent
  * k-mers stay skipped and the read may be unsure). */
