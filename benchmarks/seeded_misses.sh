@@ -16,7 +16,7 @@
 #                rows "scanmap" are --completion weak, "scanmap-all" --completion all (the default)
 #   -x N         also map the first N reads of each single-end set with
 #                `--mode exhaustive --engine gpu` (needs a GPU) and count the seeded reads
-#                whose AS is below the exhaustive AS (the optimum)
+#                (rows scanmap and scanmap-all) whose AS is below the exhaustive AS (the optimum)
 #   -w DIR       work directory, kept (default: build/seeded-misses)
 #   OUT.md       results (default: DIR/seeded-misses.md)
 #
@@ -128,12 +128,14 @@ for prof in "${P[@]}"; do
 			# AS of each read: exhaustive against seeded (same reads, first N).
 			samtools view -F 0x904 "$d/exh.sam" | awk -F'\t' '{ for (i = 12; i <= NF; i++)
 				if ($i ~ /^AS:i:/) print $1 "\t" substr($i, 6) }' | sort >"$d/exh.as"
-			samtools view -F 0x904 "$d/se.scanmap.sam" | awk -F'\t' '{ for (i = 12; i <= NF; i++)
-				if ($i ~ /^AS:i:/) print $1 "\t" $5 "\t" substr($i, 6) }' | sort >"$d/se.as"
-			join -t $'\t' "$d/exh.as" "$d/se.as" | awk -F'\t' -v p="$prof" -v s="$seed" -v n="$exh" \
-				'$4 < $2 { below++; if ($3 >= 20) q20++ }
-				 END { printf "%s\t%s\texhaustive\t%d reads: seeded AS below the optimum for %d, %d of them at MAPQ >= 20\n",
-				       p, s, n, below, q20 }' >>"$work/exhaustive.txt"
+			for lab in scanmap scanmap-all; do
+				samtools view -F 0x904 "$d/se.$lab.sam" | awk -F'\t' '{ for (i = 12; i <= NF; i++)
+					if ($i ~ /^AS:i:/) print $1 "\t" $5 "\t" substr($i, 6) }' | sort >"$d/se.as"
+				join -t $'\t' "$d/exh.as" "$d/se.as" | awk -F'\t' -v p="$prof" -v s="$seed" -v n="$exh" -v l="$lab" \
+					'$4 < $2 { below++; if ($3 >= 20) q20++ }
+					 END { printf "%s\t%s\texhaustive\t%d reads, %s: seeded AS below the optimum for %d, %d of them at MAPQ >= 20\n",
+					       p, s, n, l, below, q20 }' >>"$work/exhaustive.txt"
+			done
 		fi
 	done
 done

@@ -46,8 +46,8 @@ static const char *const mode_names[] = {
 };
 
 static const char *const completion_names[] = {
-	[SM_COMPLETE_ALL] = "all",
 	[SM_COMPLETE_WEAK] = "weak",
+	[SM_COMPLETE_ALL] = "all",
 	[SM_COMPLETE_OFF] = "off",
 };
 

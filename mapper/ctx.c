@@ -119,7 +119,7 @@ int sm_mapopt_check(const sm_mapopt_t *o)
 	    check_range("--engine", o->engine, SM_ENGINE_AUTO, SM_ENGINE_ORACLE) < 0 ||
 	    check_range("--cells", o->cells, SM_CELLS_AUTO, SM_CELLS_32) < 0 ||
 	    check_range("--mode", o->mode, SM_MODE_AUTO, SM_MODE_SEEDED) < 0 ||
-	    check_range("--completion", o->completion, SM_COMPLETE_ALL, SM_COMPLETE_OFF) < 0 ||
+	    check_range("--completion", o->completion, SM_COMPLETE_WEAK, SM_COMPLETE_OFF) < 0 ||
 	    sm_cpu_isa_parse(o->cpu_isa, &isa) < 0 || check_trace_memory(o) < 0 ||
 	    (o->gpu_tune && sm_gpu_tune_parse(&tune, o->gpu_tune) < 0))
 		return -1;

@@ -118,6 +118,8 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->completed += ws->completed;
 	st->completed_same += ws->completed_same;
 	st->completed_more += ws->completed_more;
+	st->completed_hits += ws->completed_hits;
+	st->completed_again += ws->completed_again;
 	if (ws->aws) {
 		sm_align_stats_t a = sm_align_ws_stats(ws->aws);
 
@@ -542,6 +544,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		}
 		if (nw < 0)
 			return -1;
+		ws->completed_hits += ws->seed_gap[t].hits;
+		ws->completed_again += ws->seed_gap[t].passes > 1;
 		/* The same windows as the first pass scanned (none added, the
 		 * same merged into the same): the same scans, so the same
 		 * candidates; they stand, and only ws->seed_gap[t] is new. */

@@ -271,6 +271,8 @@ typedef struct {
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 	int64_t completed, completed_same;  /* completion passes; those that added no window */
 	int64_t completed_more;             /* later completion rounds (SM_COMPLETE_ROUNDS) */
+	int64_t completed_hits;             /* hits the completion passes collected */
+	int64_t completed_again;            /* passes run again with every k-mer (seed.h) */
 	sm_align_stats_t aln;    /* tracebacks */
 } sm_map_stats_t;
 
@@ -330,6 +332,8 @@ struct sm_tbuf_s {
 	int64_t list_n[LIST_N], list_jobs[LIST_N], list_cols[LIST_N];  /* scan lists run */
 	int64_t completed, completed_same;  /* completion passes; those that added no window */
 	int64_t completed_more;             /* later completion rounds (SM_COMPLETE_ROUNDS) */
+	int64_t completed_hits;             /* hits the completion passes collected */
+	int64_t completed_again;            /* passes run again with every k-mer (seed.h) */
 };
 
 /* ---- map.c ---- */

@@ -637,9 +637,11 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       line);
 		if (st->completed)
 			sm_log(SM_LOG_DEBUG, "completion pass: %lld reads, %lld of them without a "
-			       "window to add (not scanned again); %lld later rounds",
+			       "window to add (not scanned again); %lld later rounds; %lld hits "
+			       "collected, %lld passes run again with every k-mer",
 			       (long long)st->completed, (long long)st->completed_same,
-			       (long long)st->completed_more);
+			       (long long)st->completed_more, (long long)st->completed_hits,
+			       (long long)st->completed_again);
 		if (st->aln.calls) {
 			int64_t fills = st->aln.calls - st->aln.ungapped;
 

@@ -104,8 +104,8 @@ typedef enum {
  * seeding left out).  Under WEAK and OFF, reads without a hit or under
  * half a perfect score are seeded again with the relaxed limits. */
 typedef enum {
-	SM_COMPLETE_ALL = 0,
-	SM_COMPLETE_WEAK,
+	SM_COMPLETE_WEAK = 0,
+	SM_COMPLETE_ALL,
 	SM_COMPLETE_OFF,
 } sm_complete_t;
 

@@ -1305,6 +1305,11 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		n_amb += read[i] >= SM_BASE_N;
 		cw->sum_amb[i + 1] = n_amb;
 	}
+	/* A locus that beats `best` has that many supporting k-mers or more (at
+	 * least one: a locus without any seed is beyond seeding). */
+	floor = sm_seed_support_min(idx, sc, (int)band, n, n_amb, (int64_t)best + 1);
+	floor = floor > 0 ? floor : 1;
+	gap->hits = gap->passes = 0;
 	/* The pass: with the rare windows first, then, where their looser
 	 * bounds made more candidates than the lists hold, again with every
 	 * k-mer's hits. */
@@ -1314,10 +1319,6 @@ pass:
 	cur = (sm_cluster_t){ 0, 0, 0, 0 };
 	cur_contig = 0;
 	gap->left = 0;
-	/* A locus that beats `best` has that many supporting k-mers or more (at
-	 * least one: a locus without any seed is beyond seeding). */
-	floor = sm_seed_support_min(idx, sc, (int)band, n, n_amb, (int64_t)best + 1);
-	floor = floor > 0 ? floor : 1;
 	/* The k-mers over the retry limit, skipped, could hold a better locus
 	 * by themselves: then only the floor - 1 most frequent stay skipped
 	 * (fewer than a better locus needs, so none hides among them alone),
@@ -1361,6 +1362,8 @@ pass:
 	n_hit = collect_qhits(s, idx, &q, n_mini, n);
 	if (n_hit < 0)
 		goto oom;
+	gap->hits += n_hit;
+	gap->passes++;
 	if (skipped >= floor)
 		gap->left = base;
 	if (n_hit >= HIT_RADIX_MIN) {
@@ -1505,6 +1508,7 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 		memcpy(w->win, done, (size_t)n_done * sizeof *w->win);
 	w->n_win = n_done;
 	gap->left = beyond;
+	gap->hits = gap->passes = 0;   /* no look-up */
 	/* What sm_seed_complete's candidate loop keeps of them, in their order. */
 	for (int32_t t = 0; t < *n_next; t++) {
 		const sm_seed_next_t x = next[t];

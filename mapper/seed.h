@@ -258,6 +258,9 @@ typedef struct {
 	int32_t n_next;  /* candidates left out kept for a later round (sm_seed_next_t) */
 	int32_t beyond;  /* the most that a locus outside the windows and those
 			  * candidates may score (0: none) */
+	int64_t hits;    /* hits collected, by every pass */
+	int64_t passes;  /* 2 when it ran again with every k-mer after the rare
+			  * windows, 1 otherwise (0: sm_seed_complete_next) */
 } sm_seed_gap_t;
 
 /* A candidate that a completion pass ranked after those it returned: its

@@ -676,6 +676,8 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 						 st ? g - (n - mini[t].pos + k - 2) : g - mini[t].pos };
 		}
 	qsort(hit, (size_t)n_hit, sizeof *hit, cmp_ohit);
+	gap->hits = n_hit;
+	gap->passes = 1;
 	if (skipped >= floor)
 		gap->left = base;
 	cl = malloc((size_t)(n_hit + 1) * sizeof *cl);
@@ -773,9 +775,13 @@ static int32_t oracle_complete(const sm_ref_t *ref, const sm_index_t *idx, const
 					     max_next, next, out, gap, 1, &rare_kept);
 
 	if (rare_kept && gap->beyond > best) {
+		int64_t hits = gap->hits;
+
 		rare_windows_redone++;
 		n_win = oracle_complete_pass(ref, idx, sc, opt, read, n, best, done, n_done,
 					     max_next, next, out, gap, 0, &rare_kept);
+		gap->hits += hits;
+		gap->passes = 2;
 	}
 	return n_win;
 }
