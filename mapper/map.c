@@ -82,6 +82,7 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->wrefs);
 	free(ws->strand_job);
 	free(ws->strand_win);
+	free(ws->sub_count);
 	free(ws->sides);
 	free(ws->seed_todo);
 	free(ws->seed_read);
@@ -226,6 +227,7 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	res->prim = -1;
 	res->proper = 0;
 	res->mapq = 0;
+	res->sub_odds = 0;
 	if (!hit.mapped)
 		return;
 	for (int st = 0; st < SM_STRANDS; st++)
@@ -263,6 +265,78 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	for (int k = 1; k < res->n_cand; k++)
 		res->cand[k].xs = res->cand[0].score;
 	res->prim = 0;
+}
+
+double sm_sub_odds(const sm_read_t *r, int32_t p)
+{
+	/* Q0-Q1 would make an error likelier than the base itself: at most 3/4. */
+	double e = pow(10.0, -(r->qual[p] - 33) / 10.0);
+
+	e = e > 0.75 ? 0.75 : e;
+	return e / 3 / (1 - e);
+}
+
+/* The read position of the one substitution between read r (queries q)
+ * on strand st and the reference at diagonal d (its first base's column),
+ * within one contig; -1 when they differ in none or more, or the read
+ * does not fit there. */
+static int32_t one_sub_at(const sm_ctx_t *ctx, const sm_read_t *r, const sm_query_t *q, int st,
+			  int64_t d)
+{
+	const int32_t n = r->len;
+	const uint8_t *g, *b = q[st].seq;
+	int32_t at = -1;
+	int32_t c;
+
+	if (d < 0 || d + n > ctx->ref->total)
+		return -1;
+	c = sm_ref_contig_of(ctx->ref, d);
+	if (d + n > ctx->ref->offset[c] + ctx->ref->len[c])
+		return -1;
+	g = ctx->ref->seq + d;
+	for (int32_t i = 0; i < n; i++)
+		if (g[i] != b[i]) {
+			if (at >= 0)
+				return -1;
+			at = i;
+		}
+	return at < 0 ? -1 : st ? n - 1 - at : at;
+}
+
+int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
+		      const sm_query_t *q)
+{
+	const int32_t n = r->len;
+	const int32_t floor_score = c->score - (ctx->opt.score.match + ctx->opt.score.mismatch);
+	int64_t seen[2 * (SM_MAX_CAND + SM_MAX_COPIES)];
+	int n_seen = 0;
+	double odds = res->sub_odds, q_wrong;
+
+	if (c->score < sm_best_possible(&ctx->opt.score, n) || !c->traced)
+		return SM_MAPQ_MAX;
+	/* Rivals in view: the read's other candidates, and the copies beside
+	 * the hit (tandem checks); each diagonal once. */
+	for (int k = 0; k < res->n_cand + c->n_copy; k++) {
+		const cand_t *o = k < res->n_cand ? &res->cand[k] : NULL;
+		int st = o ? o->is_rev : c->is_rev;
+		int32_t score = o ? o->score : c->copy[k - res->n_cand].score;
+		int64_t d = o ? o->end - n + 1 : c->aln.ref_start + c->copy[k - res->n_cand].shift;
+		int32_t p;
+		int dup = 0;
+
+		if (o == c || score < floor_score || score >= c->score)
+			continue;
+		for (int t = 0; t < n_seen && !dup; t++)
+			dup = seen[t] == 2 * d + st;
+		if (dup || (p = one_sub_at(ctx, r, q, st, d)) < 0)
+			continue;
+		seen[n_seen++] = 2 * d + st;
+		odds += sm_sub_odds(r, p);
+	}
+	if (odds <= 0)
+		return SM_MAPQ_MAX;
+	q_wrong = floor(-10.0 * log10(odds / (1 + odds)));
+	return q_wrong < 0 ? 0 : q_wrong > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q_wrong;
 }
 
 /* Traces candidate c of read query q (q[0] forward, q[1] reverse): against
@@ -585,7 +659,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * the copies were not looked up (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW);
  * RETRY_NONE otherwise; -1 when out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
-		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near)
+		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near,
+		       double *odds)
 {
 	const int all = ctx->opt.completion == SM_COMPLETE_ALL;
 	int32_t best;
@@ -614,12 +689,16 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 					  best - (end0 < end1 ? end0 : end1) - 1);
 		if (settled != 0)
 			return settled < 0 ? -1 : RETRY_NONE;
+		if (sm_grow((void **)&ws->sub_count, &ws->m_sub_count, r->len, sizeof *ws->sub_count) < 0)
+			return -1;
 		rc = sm_seed_near_copies(ws->seeder, ctx->index, ctx->ref, sc, seq, r->len,
-					 SM_EXACT_MAX_OCC, res->win, res->n_win, away, &loss);
+					 SM_EXACT_MAX_OCC, res->win, res->n_win, away, &loss, ws->sub_count);
 		if (rc == -1)
 			return -1;
 		if (rc == 0) {
 			*near = best - loss;
+			for (int32_t p = 0; p < r->len && away[1] > 0; p++)
+				*odds += ws->sub_count[p] * sm_sub_odds(r, p);
 			return away[0] > 0 ? RETRY_COPY : away[1] > 0 ? RETRY_NEAR : RETRY_NONE;
 		}
 		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left,
@@ -700,8 +779,9 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			break;
 		for (int k = 0; k < n && pass == 1; k++) {
 			int32_t near = 0;
+			double odds = 0;
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
-					       ws->seed_skip + ws->seed_skip_at[k], &res[k], &near);
+					       ws->seed_skip + ws->seed_skip_at[k], &res[k], &near, &odds);
 
 			if (todo < 0) {
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
@@ -710,6 +790,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			/* NEAR: the competitor is known, nothing more. */
 			if (todo == RETRY_COPY || todo == RETRY_NEAR)
 				rival_unseen(&res[k], todo == RETRY_COPY ? res[k].cand[0].score : near);
+			if (todo == RETRY_NEAR)
+				res[k].sub_odds = odds;
 			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
 				mark_unsure(&res[k], todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
 			} else if (todo != RETRY_NONE && todo != RETRY_NEAR) {
@@ -901,6 +983,7 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 		return -1;
 	for (int k = 0; k < n; k++) {
 		res_t *rs = &res[k];
+		int q_sub;
 
 		if (rs->prim < 0)
 			continue;
@@ -909,6 +992,8 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 					 sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs,
 						 reads[k].len),
 					 rs->cand[0].score - rs->cand[0].xs, !ctx->paired);
+		q_sub = sm_sub_rival_mapq(ctx, rs, &rs->cand[0], &reads[k], &ws->q[SM_STRANDS * k]);
+		rs->mapq = rs->mapq < q_sub ? rs->mapq : q_sub;
 	}
 	sm_ph_add(ws, PH_TANDEM, &t);
 	return 0;

@@ -221,6 +221,9 @@ typedef struct {
 	int64_t m_next;
 	int32_t next_beyond; /* their gap's beyond */
 	int more;            /* still unsure, and next[] may beat its best: another round */
+	double sub_odds;     /* a perfect read's copies one substitution away out of view
+				(sm_seed_near_copies): the summed sm_sub_odds of their
+				substitutions (sm_sub_rival_mapq) */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its
@@ -315,6 +318,8 @@ struct sm_tbuf_s {
 	int64_t m_next;
 	sm_window_t *strand_win; /* scratch: one strand's windows */
 	int64_t m_strand_win;
+	int32_t *sub_count;      /* scratch: sm_seed_near_copies' substitutions per read position */
+	int64_t m_sub_count;
 	side_t *sides;           /* two per read: where its tandem copies can lie */
 	int m_reads;
 	sm_engine_stats_t seed_st;
@@ -352,6 +357,27 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
  * windows or the whole reference, candidates, the best hit traced, tandem
  * copies, MAPQ.  Returns 0 or -1 (logged). */
 int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res);
+
+/* The odds that read r came from a copy that differs from where it lies
+ * only at read position p, as a sequencing error there: e / 3 against
+ * 1 - e, e = 10^(-Q/10) from the base's Phred quality Q (an error reads one
+ * of the other three bases; e at most 3/4). */
+double sm_sub_odds(const sm_read_t *r, int32_t p);
+
+/* MAPQ at most, from base qualities, of candidate c of read r (queries q,
+ * results res) when c is a perfect alignment (traced) with rivals one
+ * substitution away: the read matches c base for base and each rival but
+ * at one position p, so the rival is the origin only if the base at p is a
+ * sequencing error; -10 log10 of the chance of that, O / (1 + O) with O
+ * the summed sm_sub_odds of the rivals (the other candidates and the
+ * copies beside c that score within A + B of c and differ from the read at
+ * exactly one base on their diagonal, and res->sub_odds out of view).
+ * SM_MAPQ_MAX otherwise (the score-based MAPQ stands).  A rival's lead of
+ * one substitution gives MAPQ 20 from scores alone (sm_mapq), 1% wrong,
+ * the mean over all bases; the quality of the one base that tells the loci
+ * apart says more: Q8 there leaves 6% wrong, MAPQ 12. */
+int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
+		      const sm_query_t *q);
 
 /* Traces candidate c of read r (queries q) against the whole reference
  * (win NULL) or in the one of windows win[0..n_win) that holds its end.

@@ -207,6 +207,28 @@ static int added_unsure(const sm_ctx_t *ctx, const res_t *res, const cand_t *c)
 	return level;
 }
 
+/* A locus found is a locus of the read, however found: rescued candidate
+ * c (traced) competes with the read's candidates whose spans it does not
+ * overlap (bwa mem's XS counts rescued hits too).  Without this, a read of
+ * a duplicated pair kept the MAPQ of its own seeding (60) beside an equal
+ * copy that rescue found.  Overlapping spans are one locus aligned two
+ * ways (a seeded window's cut alignment and the rescue window's whole one),
+ * not a rival. */
+static void rival_of_others(const sm_ctx_t *ctx, res_t *res, const cand_t *c)
+{
+	const span_t sc = cand_span(ctx, c);
+
+	for (int k = 0; k < res->n_cand; k++) {
+		cand_t *o = &res->cand[k];
+		const span_t so = cand_span(ctx, o);
+
+		if (o->is_rev == c->is_rev && so.contig == sc.contig && so.s < sc.e && sc.s < so.e)
+			continue;
+		if (o->xs < c->score)
+			o->xs = c->score;
+	}
+}
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
  * pairs best with a (pair_score) joins res, unless it is there already. */
@@ -285,6 +307,7 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	c->unsure = added_unsure(ctx, res, c);
 	if (sm_map_trace(ctx, ws, ws->wref.win, ws->wref.n_win, q, c, r) < 0)
 		return -1;
+	rival_of_others(ctx, res, c);
 	res->n_cand++;
 	return 0;
 }
@@ -315,6 +338,17 @@ int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
 	return sm_unsure_cap(&ctx->opt.score, c->unsure,
 			     c->rescued ? 0 : sm_mapq(&ctx->opt.score, c->score, c->xs, len), own_lead(c),
 			     0);
+}
+
+/* sm_pair_read_mapq of candidate c of read r (queries q, results res),
+ * capped by its base qualities against rivals one substitution away
+ * (sm_sub_rival_mapq). */
+static int own_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
+		    const sm_query_t *q)
+{
+	int score_q = sm_pair_read_mapq(ctx, c, r->len), qual_q = sm_sub_rival_mapq(ctx, res, c, r, q);
+
+	return score_q < qual_q ? score_q : qual_q;
 }
 
 /* A pair of candidates: res[0].cand[i] and res[1].cand[j]. */
@@ -939,7 +973,8 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 	int bi, bj, q_pe = 0, rc;
 
 	for (int e = 0; e < SM_STRANDS; e++)
-		res[e].mapq = res[e].prim >= 0 ? sm_pair_read_mapq(ctx, &res[e].cand[0], r[e].len) : 0;
+		res[e].mapq = res[e].prim >= 0 ?
+			      own_mapq(ctx, &res[e], &res[e].cand[0], &r[e], &q[SM_STRANDS * e]) : 0;
 	if (!ctx->ins.ok)
 		return 0;
 	for (int e = 0; e < SM_STRANDS; e++) {
@@ -981,14 +1016,15 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 					return -1;
 			}
 			res[e].mapq = res[e].prim >= 0 ?
-				sm_pair_read_mapq(ctx, &res[e].cand[res[e].prim], r[e].len) : 0;
+				own_mapq(ctx, &res[e], &res[e].cand[res[e].prim], &r[e], &q[SM_STRANDS * e]) :
+				0;
 		}
 		return 0;
 	}
 	res[0].prim = bi;
 	res[1].prim = bj;
 	for (int e = 0; e < SM_STRANDS; e++) {
-		int q_se = sm_pair_read_mapq(ctx, &res[e].cand[res[e].prim], r[e].len);
+		int q_se = own_mapq(ctx, &res[e], &res[e].cand[res[e].prim], &r[e], &q[SM_STRANDS * e]);
 
 		res[e].proper = 1;
 		res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :

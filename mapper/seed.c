@@ -471,13 +471,16 @@ static inline int64_t copy_diag(const sm_mini_t *m, int64_t p, int32_t n, int k,
 
 int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
-			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss)
+			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
+			int32_t *sub_count)
 {
 	const int k = idx->k, w = idx->w;
 	int64_t n_kmer, n_win_read, n_copy = 0, n_key = 0;
 
 	away[0] = away[1] = 0;
 	*loss = INT32_MAX;
+	if (sub_count)
+		memset(sub_count, 0, (size_t)n * sizeof *sub_count);
 	for (int32_t i = 0; i < n; i++)
 		if (read[i] >= SM_BASE_N)
 			return 0;   /* an N matches nothing: no copy anywhere */
@@ -595,6 +598,8 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			away[0]++;
 			continue;
 		}
+		if (sub_count)
+			sub_count[st ? n - 1 - at : at]++;
 		away[1]++;
 		l = sm_sub_loss(sc, n, at);
 		*loss = l < *loss ? l : *loss;

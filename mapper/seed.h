@@ -324,7 +324,9 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
  * where the reference, on either strand, equals the read base for base
  * (away[0]; for a perfect read the only loci that score its best) or but
  * for one substitution (away[1]; *loss: the least that one takes from a
- * perfect objective under sc, INT32_MAX for none), counted when no window
+ * perfect objective under sc, INT32_MAX for none; sub_count, when not
+ * NULL, n entries: how many of them have their substitution at each read
+ * position, in the read's own orientation), counted when no window
  * win[0..n_win) of that strand holds them whole.  Returns 0; SM_SEED_UNDECIDED when no
  * window of the read has a least hash with at most max_occ occurrences;
  * -1 when out of memory.  away[1] is -1 (undecided) when it found none
@@ -337,7 +339,8 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 #define SM_SEED_UNDECIDED (-2)
 int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
-			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss);
+			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
+			int32_t *sub_count);
 
 /* 1 if a seeded locus outside the windows of a completion pass (gap) could
  * still score more than `best`, the best score found in them: the read's

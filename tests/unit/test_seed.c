@@ -193,19 +193,25 @@ out:
 
 /* Copies of read (length n) on either strand with `subs` substitutions
  * (0 or 1), by brute force over every diagonal of every contig: the oracle
- * of sm_seed_near_copies. */
-static int64_t brute_copies(const sm_ref_t *ref, const uint8_t *read, int n, int subs)
+ * of sm_seed_near_copies.  at (if not NULL) counts, per read position, the
+ * copies whose one substitution lies there (read orientation). */
+static int64_t brute_copies(const sm_ref_t *ref, const uint8_t *read, int n, int subs, int *at)
 {
 	int64_t found = 0;
 
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		for (int64_t d = ref->offset[c]; d + n <= ref->offset[c] + ref->len[c]; d++)
 			for (int st = 0; st < 2; st++) {
-				int diff = 0;
+				int diff = 0, where = -1;
 
 				for (int i = 0; i < n && diff <= subs; i++)
-					diff += ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i]);
+					if (ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i])) {
+						diff++;
+						where = st ? n - 1 - i : i;
+					}
 				found += diff == subs;
+				if (at && diff == 1 && subs == 1)
+					at[where]++;
 			}
 	return found;
 }
@@ -232,7 +238,7 @@ static void test_near_copies(void)
 	sm_ref_t *ref = NULL;
 	sm_index_t *idx;
 	int64_t away[2];
-	int32_t loss;
+	int32_t loss, sub_count[U];
 	int rc, agree = 0, decided = 0;
 
 	unit_seed(31337);
@@ -269,32 +275,35 @@ static void test_near_copies(void)
 			  all[5] = { { 900, 1200, 1, 3 }, { 29950, 30200, 1, 2 },
 				     { 44900, 45200, 1, 1 }, { 49900, 50200, 1, 1 },
 				     { LEN_A + 4900, LEN_A + 5200, 1, 1 } };
-	CHECK(brute_copies(ref, read, U, 0) == 3 && brute_copies(ref, read, U, 1) == 2,
+	CHECK(brute_copies(ref, read, U, 0, NULL) == 3 && brute_copies(ref, read, U, 1, NULL) == 2,
 	      "near copies: the oracle finds the 3 exact and 2 one-substitution copies planted");
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 3 && away[1] == 2 && loss == 5,
 	      "near copies: 3 and 2 without windows, least cost 5 (a substitution; got %d: %lld, %lld, "
 	      "%d)", rc, (long long)away[0], (long long)away[1], loss);
-	rc = sm_seed_near_copies(s, idx, ref, &no_bonus, read, U, 1000, NULL, 0, away, &loss);
+	CHECK(rc == 0 && away[1] == 2 && sub_count[U / 2] == 1 && sub_count[1] == 1,
+	      "near copies: their substitutions at read positions %d and 1 (got %d, %d)", U / 2,
+	      sub_count[U / 2], sub_count[1]);
+	rc = sm_seed_near_copies(s, idx, ref, &no_bonus, read, U, 1000, NULL, 0, away, &loss, sub_count);
 	CHECK(rc == 0 && loss == 2, "near copies: without end bonuses clipping two bases costs 2 "
 	      "(got %d)", loss);
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, &fwd, 1, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, &fwd, 1, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 2 && away[1] == 2,
 	      "near copies: 2 exact outside a forward window on the first (got %lld)",
 	      (long long)away[0]);
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, &rev_only, 1, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, &rev_only, 1, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 3, "near copies: a reverse-strand window there hides none (got %lld)",
 	      (long long)away[0]);
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, all, 4, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, all, 4, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 1 && away[1] == 0 && loss == INT32_MAX,
 	      "near copies: windows on all but one exact copy leave that one (got %lld, %lld)",
 	      (long long)away[0], (long long)away[1]);
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, all, 5, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, all, 5, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 0 && away[1] == 0, "near copies: none outside windows on all");
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 0, NULL, 0, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 0, NULL, 0, away, &loss, sub_count);
 	CHECK(rc == SM_SEED_UNDECIDED, "near copies: undecided with a cap of 0 (got %d)", rc);
 	read[7] = SM_BASE_N;
-	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss);
+	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 0 && away[1] == 0, "near copies: a read with an N has none");
 
 	for (int r = 0; r < 300; r++) {
@@ -303,6 +312,7 @@ static void test_near_copies(void)
 				       (int64_t[]){ 1000, 30000, LEN_A + 5000, 45000, 2000, LEN_A + 10100,
 						    50000 }[r % 7] + (int64_t)rnd((uint32_t)(U - n + 1));
 		int64_t want[2];
+		int at[U] = { 0 };
 
 		for (int k = 0; k < n; k++)
 			read[k] = ref->seq[from + k];
@@ -310,9 +320,9 @@ static void test_near_copies(void)
 			read[rnd((uint32_t)n)] ^= 1;
 		if (r % 2)
 			revcomp(read, n);
-		want[0] = brute_copies(ref, read, n, 0);
-		want[1] = brute_copies(ref, read, n, 1);
-		rc = sm_seed_near_copies(s, idx, ref, &sc, read, n, 1 << 20, NULL, 0, away, &loss);
+		want[0] = brute_copies(ref, read, n, 0, NULL);
+		want[1] = brute_copies(ref, read, n, 1, at);
+		rc = sm_seed_near_copies(s, idx, ref, &sc, read, n, 1 << 20, NULL, 0, away, &loss, sub_count);
 		/* With every hash under the cap, a read of 2 (w + k) - 2 = 48 bases
 		 * or more has two windows that share no base: both counts exact; a
 		 * shorter one's one-substitution count may be undecided (-1) or,
@@ -321,6 +331,9 @@ static void test_near_copies(void)
 			 (away[1] == want[1] ||
 			  (n < 2 * (SM_INDEX_DEFAULT_W + SM_INDEX_DEFAULT_K) - 2 && away[1] <= want[1] &&
 			   away[1] != 0));
+		/* Where its count is the oracle's, so are the substitutions' places. */
+		for (int i = 0; i < n && away[1] == want[1]; i++)
+			ok = ok && sub_count[i] == at[i];
 		decided += rc == 0 && away[1] == want[1];
 		agree += ok;
 		if (!ok)
