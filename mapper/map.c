@@ -835,6 +835,12 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 
 					/* A later round's kept candidates carry the last round's mark. */
 					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : SM_SURE);
+					/* The pass rules out better loci, not equal ones
+					 * (map_impl.h, SM_TIE_CHECK_BELOW). */
+					if (!unsure && !ctx->paired && rs->prim >= 0 &&
+					    sm_mapq(&ctx->opt.score, best, rs->cand[0].xs, reads[k].len) <
+						    SM_TIE_CHECK_BELOW)
+						mark_unsure(rs, SM_UNSURE_RIVAL);
 					rs->more = unsure && pass + 1 < passes && rs->n_next > 0 &&
 						   rs->next[0].bound > best;
 				}
