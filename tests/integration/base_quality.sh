@@ -19,14 +19,7 @@
 source "$(dirname "$0")/common.bash"
 need_tool samtools samtools
 
-awk -v out="$WORK" '
-function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
-function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
-function sub1(s, p,   ch, b) {
-	ch = substr(s, p, 1); b = ch
-	while (b == ch) b = substr("ACGT", rnd(4) + 1, 1)
-	return substr(s, 1, p - 1) b substr(s, p + 1)
-}
+awk -v out="$WORK" "$AWK_SEQ"'
 function fasta(file, name, g,   i) {
 	print ">" name > file
 	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > file
@@ -100,11 +93,7 @@ note "--completion off: B out of view indeed (MAPQ above 20 without the look-up)
 # the same: both reads must get MAPQ 0, as bwa mem gives (XS counts rescued hits). Before, R2 kept
 # the MAPQ of its own seeding where the pair landed at A (XS from a decoy, 135: MAPQ 39; 15 with
 # --completion weak).
-awk -v out="$WORK" '
-function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
-function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
-function other(ch, not,   b) { b = ch; while (b == ch || b == not) b = substr("ACGT", rnd(4) + 1, 1); return b }
-function sub1(s, p) { return substr(s, 1, p - 1) other(substr(s, p, 1), "") substr(s, p + 1) }
+awk -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
 	seed = 777
 	U = randseq(100); M = randseq(400); P = randseq(100); Q = randseq(50)

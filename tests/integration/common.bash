@@ -35,6 +35,26 @@ need_tool() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 not installed (Debian package $2; tests/install-deps.sh installs it)"
 }
 
+# Functions for the awk programs that build test references and reads, put before the
+# program: awk "$AWK_SEQ"'BEGIN { seed = 1; print randseq(10) }'. rnd(k): 0..k-1 from the
+# Park-Miller generator in `seed` (fixed seeds give the same sequences on every machine);
+# randseq(n): n random bases; sub1(s, p): s with its base p (1-based) changed at random;
+# other(ch, not): a random base that is neither ch nor not; rc(s): the reverse complement.
+AWK_SEQ='
+function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
+function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
+function sub1(s, p,   ch, b) {
+	ch = substr(s, p, 1); b = ch
+	while (b == ch) b = substr("ACGT", rnd(4) + 1, 1)
+	return substr(s, 1, p - 1) b substr(s, p + 1)
+}
+function other(ch, not,   b) { b = ch; while (b == ch || b == not) b = substr("ACGT", rnd(4) + 1, 1); return b }
+function rc(s,   t, i) {
+	for (i = length(s); i >= 1; i--) t = t substr("TGCA", index("ACGT", substr(s, i, 1)), 1)
+	return t
+}
+'
+
 # lambda_fasta: prints the path of phage lambda's genome (48,502 bp, one
 # contig, gzip, 70-column lines) from Debian's bowtie2-examples, fetched once
 # into tests/out/cache with apt-get download (no root needed, nothing

@@ -15,15 +15,7 @@
 # (no pass): 39; as proper pairs with a unique mate (insert 600): MAPQ 39 or more.
 source "$(dirname "$0")/common.bash"
 
-awk -v out="$WORK" '
-function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
-function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
-function sub1(s, p,   ch, b) {
-	ch = substr(s, p, 1); b = ch
-	while (b == ch) b = substr("ACGT", rnd(4) + 1, 1)
-	return substr(s, 1, p - 1) b substr(s, p + 1)
-}
-function rc(s,   t, i) { t = ""; for (i = length(s); i >= 1; i--) t = t comp[substr(s, i, 1)]; return t }
+awk -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
 	seed = 20261128
 	comp["A"] = "T"; comp["C"] = "G"; comp["G"] = "C"; comp["T"] = "A"

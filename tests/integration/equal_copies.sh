@@ -14,14 +14,7 @@
 # --completion weak and all.
 source "$(dirname "$0")/common.bash"
 
-awk -v out="$WORK" '
-function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
-function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
-function sub1(s, p,   ch, b) {
-	ch = substr(s, p, 1); b = ch
-	while (b == ch) b = substr("ACGT", rnd(4) + 1, 1)
-	return substr(s, 1, p - 1) b substr(s, p + 1)
-}
+awk -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
 	seed = 20261126
 	P = randseq(100); Q = randseq(50)

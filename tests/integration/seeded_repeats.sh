@@ -21,9 +21,7 @@ source "$(dirname "$0")/common.bash"
 
 copies=600
 unit=400
-awk -v copies=$copies -v unit=$unit -v out="$WORK" '
-function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
-function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
+awk -v copies=$copies -v unit=$unit -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
 	seed = 20260401
 	u = randseq(unit)

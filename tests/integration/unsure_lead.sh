@@ -11,9 +11,7 @@
 # (Unsure reads with a near copy in view: seeded_repeats.sh, seeded_misses.sh.)
 source "$(dirname "$0")/common.bash"
 
-awk -v out="$WORK" '
-function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
-function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
+awk -v out="$WORK" "$AWK_SEQ"'
 function sub_at(s, i,   ch, b) { ch = substr(s, i, 1); b = ch
 	while (b == ch) b = substr("ACGT", rnd(4) + 1, 1)
 	return substr(s, 1, i - 1) b substr(s, i + 1) }
