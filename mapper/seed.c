@@ -67,6 +67,7 @@ void sm_seed_opt_init(sm_seed_opt_t *o)
 	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
 	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
 	o->band = SM_SEED_DEFAULT_BAND;
+	o->max_hits = SM_SEED_MAX_HITS;
 }
 
 sm_seeder_t *sm_seeder_create(void)
@@ -844,6 +845,11 @@ static int cmp_occ_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+static int cmp_occ_asc(const void *a, const void *b)
+{
+	return -cmp_occ_desc(a, b);
+}
+
 int32_t sm_seed_support_min(const sm_index_t *idx, const sm_score_t *sc, int band, int32_t n,
 			    int32_t n_amb, int64_t score)
 {
@@ -1037,6 +1043,38 @@ static int32_t mark_skipped(sm_seeder_t *s, const sm_index_t *idx, int64_t n_min
 	for (int64_t t = 0; t < n_mini; t++)
 		s->cw->skip[t] = s->occ[t] > max_occ;
 	return mark_skip(s, idx, n_mini, n);
+}
+
+/* The largest occurrence limit v at which the k-mers not skipped (skip[],
+ * occurrences occ[], n_mini of them) with at most v occurrences hold at
+ * most max_hits hits together; INT64_MAX when all of them do.  sorted:
+ * room for n_mini values. */
+static int64_t within_budget(const int64_t *occ, const uint8_t *skip, int64_t n_mini,
+			     int64_t max_hits, int64_t *sorted)
+{
+	int64_t m = 0, sum = 0, limit = 0;
+
+	for (int64_t t = 0; t < n_mini; t++)
+		if (!skip[t]) {
+			sorted[m++] = occ[t];
+			sum += occ[t];
+		}
+	if (sum <= max_hits)
+		return INT64_MAX;
+	qsort(sorted, (size_t)m, sizeof *sorted, cmp_occ_asc);
+	sum = 0;
+	for (int64_t t = 0; t < m; t++) {
+		int64_t u = t;
+
+		while (u + 1 < m && sorted[u + 1] == sorted[t])   /* equal values go together */
+			u++;
+		sum += sorted[t] * (u - t + 1);
+		if (sum > max_hits)
+			break;
+		limit = sorted[t];
+		t = u;
+	}
+	return limit;
 }
 
 /* Rare windows.  A skipped k-mer counts as supporting everywhere, so
@@ -1327,7 +1365,7 @@ pass:
 	/* The k-mers over the retry limit, skipped, could hold a better locus
 	 * by themselves: then only the floor - 1 most frequent stay skipped
 	 * (fewer than a better locus needs, so none hides among them alone),
-	 * up to SM_SEED_MAX_HITS hits in all. */
+	 * up to opt->max_hits hits in all. */
 	skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 	if (skipped >= floor && bound_with(cw, idx, sc, n, brk, 0, 0) > best) {
 		int64_t keep = 0;
@@ -1338,11 +1376,28 @@ pass:
 		memcpy(cw->occ_sorted, s->occ, (size_t)n_mini * sizeof *s->occ);
 		qsort(cw->occ_sorted, (size_t)n_mini, sizeof *cw->occ_sorted, cmp_occ_desc);
 		/* Skip those above the floor-th most frequent; keep lowering the
-		 * limit's reach while the hits stay within SM_SEED_MAX_HITS. */
+		 * limit's reach while the hits stay within opt->max_hits. */
 		for (int64_t t = floor - 1; t < n_mini; t++)
 			keep += cw->occ_sorted[t];
-		if (keep <= SM_SEED_MAX_HITS) {
+		if (keep <= opt->max_hits) {
 			max_occ = floor - 1 < n_mini ? cw->occ_sorted[floor - 1] : 0;
+			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
+		}
+	}
+	/* The budget: where the k-mers kept hold more than opt->max_hits
+	 * hits, the most frequent of them are skipped too, down to a limit
+	 * whose k-mers hold at most that many.  Skipping keeps the bounds
+	 * sound (looser: the read may stay unsure), and caps the pass's work
+	 * per read where every k-mer recurs in many copies. */
+	if (sm_grow((void **)&cw->occ_sorted, &cw->cap_occ_sorted, n_mini + 1,
+		    sizeof *cw->occ_sorted) < 0)
+		goto oom;
+	{
+		const int64_t limit = within_budget(s->occ, cw->skip, n_mini, opt->max_hits,
+						    cw->occ_sorted);
+
+		if (limit < max_occ) {
+			max_occ = limit;
 			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 		}
 	}

@@ -39,6 +39,7 @@ typedef struct {
 	int max_occ;       /* minimizers with more hits are repetitive */
 	int max_windows;   /* clusters kept per read (both strands together) */
 	int band;          /* hits within this many diagonals join one cluster */
+	int64_t max_hits;  /* hits a completion pass collects at most (SM_SEED_MAX_HITS) */
 } sm_seed_opt_t;
 
 void sm_seed_opt_init(sm_seed_opt_t *o);
@@ -238,9 +239,13 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * the best candidate not returned (or of the skipped k-mers alone): when
  * it beats the best score found in the windows, the read is unsure. */
 
-/* Hits a completion pass collects at most (beyond, the most frequent
- * k-mers stay skipped and the read may be unsure). */
-#define SM_SEED_MAX_HITS 4000000
+/* Hits a completion pass collects at most, per read and pass: beyond, the
+ * most frequent k-mers stay skipped and the read may be unsure.  About 30
+ * times what a completed read of chr20 collects on average (1,100-3,300);
+ * on 3 Gbp of close copies of chr20 (every k-mer in 48 copies) the
+ * completed reads collected 30,000 on average, some millions, and the
+ * pass took 40 times the seeding's CPU (results/genome-scale.md). */
+#define SM_SEED_MAX_HITS 100000
 /* sm_seed_support_min() of a score above a perfect match. */
 #define SM_SEED_UNREACHABLE INT32_MAX
 

@@ -653,7 +653,7 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 		qsort(sorted, (size_t)n_mini, sizeof *sorted, cmp_occ);
 		for (int64_t t = floor - 1; t < n_mini; t++)
 			keep += sorted[t];
-		if (keep <= SM_SEED_MAX_HITS) {
+		if (keep <= opt->max_hits) {
 			max_occ = floor - 1 < n_mini ? sorted[floor - 1] : 0;
 			skipped = 0;
 			memset(mark, 0, (size_t)n);
@@ -664,6 +664,27 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 				}
 		}
 	}
+	/* The budget, the slow way: lower the limit one distinct value at a
+	 * time until the k-mers within it hold at most max_hits hits. */
+	for (;;) {
+		int64_t held = 0, top = -1;
+
+		for (int64_t t = 0; t < n_mini; t++)
+			if (occ[t] <= max_occ) {
+				held += occ[t];
+				top = occ[t] > top ? occ[t] : top;
+			}
+		if (held <= opt->max_hits)
+			break;
+		max_occ = top - 1;
+	}
+	skipped = 0;
+	memset(mark, 0, (size_t)n);
+	for (int64_t t = 0; t < n_mini; t++)
+		if (occ[t] > max_occ) {
+			mark[mini[t].pos] = 1;
+			skipped++;
+		}
 	for (int64_t t = 0; t < n_mini; t++)
 		skip[t] = occ[t] > max_occ;
 	base = oracle_bound(k, w, n, mark, amb, sc, brk);
@@ -854,7 +875,9 @@ static void test_complete(void)
 		return;
 	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
 	for (int r = 0; r < N_CASES; r++) {
-		sm_seed_opt_t opt = { max_occ[r % 4], max_windows[r / 4 % 4], SM_SEED_DEFAULT_BAND };
+		/* Every fifth read with a budget of hits that many reach. */
+		sm_seed_opt_t opt = { max_occ[r % 4], max_windows[r / 4 % 4], SM_SEED_DEFAULT_BAND,
+				      r % 5 == 3 ? 40 + (int64_t)rnd(400) : SM_SEED_MAX_HITS };
 		int32_t n = 60 + (int32_t)rnd(200), c = (int32_t)rnd(N_CONTIG), n_win, n_done = 0;
 		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * n - 10));
 		int32_t perfect = (int32_t)sm_best_possible(&sc, n);
