@@ -608,6 +608,22 @@ static void sort_windows(sm_window_t *w, int32_t n)
 	}
 }
 
+/* The k-mers of mini[0..n_mini) (occurrences occ[]) over max_occ, skipped:
+ * their read positions marked in mark[0..n); returns how many. */
+static int32_t oracle_skip(const sm_mini_t *mini, const int64_t *occ, int64_t n_mini, int32_t n,
+			   int64_t max_occ, uint8_t *mark)
+{
+	int32_t skipped = 0;
+
+	memset(mark, 0, (size_t)n);
+	for (int64_t t = 0; t < n_mini; t++)
+		if (occ[t] > max_occ) {
+			mark[mini[t].pos] = 1;
+			skipped++;
+		}
+	return skipped;
+}
+
 static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 				    const sm_score_t *sc, const sm_seed_opt_t *opt,
 				    const uint8_t *read, int32_t n, int32_t best,
@@ -640,12 +656,7 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 	gap->left = 0;
 	floor = sm_seed_support_min(idx, sc, (int)band, n, n_amb, (int64_t)best + 1);
 	floor = floor > 0 ? floor : 1;
-	memset(mark, 0, (size_t)n);
-	for (int64_t t = 0; t < n_mini; t++)
-		if (occ[t] > max_occ) {
-			mark[mini[t].pos] = 1;
-			skipped++;
-		}
+	skipped = oracle_skip(mini, occ, n_mini, n, max_occ, mark);
 	if (skipped >= floor && oracle_bound(k, w, n, mark, amb, sc, brk) > best) {
 		int64_t keep = 0;
 
@@ -655,13 +666,7 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 			keep += sorted[t];
 		if (keep <= opt->max_hits) {
 			max_occ = floor - 1 < n_mini ? sorted[floor - 1] : 0;
-			skipped = 0;
-			memset(mark, 0, (size_t)n);
-			for (int64_t t = 0; t < n_mini; t++)
-				if (occ[t] > max_occ) {
-					mark[mini[t].pos] = 1;
-					skipped++;
-				}
+			skipped = oracle_skip(mini, occ, n_mini, n, max_occ, mark);
 		}
 	}
 	/* The budget, the slow way: lower the limit one distinct value at a
@@ -678,13 +683,7 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 			break;
 		max_occ = top - 1;
 	}
-	skipped = 0;
-	memset(mark, 0, (size_t)n);
-	for (int64_t t = 0; t < n_mini; t++)
-		if (occ[t] > max_occ) {
-			mark[mini[t].pos] = 1;
-			skipped++;
-		}
+	skipped = oracle_skip(mini, occ, n_mini, n, max_occ, mark);
 	for (int64_t t = 0; t < n_mini; t++)
 		skip[t] = occ[t] > max_occ;
 	base = oracle_bound(k, w, n, mark, amb, sc, brk);
