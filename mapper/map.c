@@ -276,39 +276,12 @@ double sm_sub_odds(const sm_read_t *r, int32_t p)
 	return e / 3 / (1 - e);
 }
 
-/* The read position of the one substitution between read r (queries q)
- * on strand st and the reference at diagonal d (its first base's column),
- * within one contig; -1 when they differ in none or more, or the read
- * does not fit there. */
-static int32_t one_sub_at(const sm_ctx_t *ctx, const sm_read_t *r, const sm_query_t *q, int st,
-			  int64_t d)
-{
-	const int32_t n = r->len;
-	const uint8_t *g, *b = q[st].seq;
-	int32_t at = -1;
-	int32_t c;
-
-	if (d < 0 || d + n > ctx->ref->total)
-		return -1;
-	c = sm_ref_contig_of(ctx->ref, d);
-	if (d + n > ctx->ref->offset[c] + ctx->ref->len[c])
-		return -1;
-	g = ctx->ref->seq + d;
-	for (int32_t i = 0; i < n; i++)
-		if (g[i] != b[i]) {
-			if (at >= 0)
-				return -1;
-			at = i;
-		}
-	return at < 0 ? -1 : st ? n - 1 - at : at;
-}
-
 int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
 		      const sm_query_t *q)
 {
 	const int32_t n = r->len;
 	const int32_t floor_score = c->score - (ctx->opt.score.match + ctx->opt.score.mismatch);
-	int64_t seen[2 * (SM_MAX_CAND + SM_MAX_COPIES)];
+	int64_t seen[SM_MAX_CAND + SM_MAX_COPIES];
 	int n_seen = 0;
 	double odds = res->sub_odds, q_wrong;
 
@@ -321,17 +294,17 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 		int st = o ? o->is_rev : c->is_rev;
 		int32_t score = o ? o->score : c->copy[k - res->n_cand].score;
 		int64_t d = o ? o->end - n + 1 : c->aln.ref_start + c->copy[k - res->n_cand].shift;
-		int32_t p;
+		int32_t at;
 		int dup = 0;
 
 		if (o == c || score < floor_score || score >= c->score)
 			continue;
 		for (int t = 0; t < n_seen && !dup; t++)
 			dup = seen[t] == 2 * d + st;
-		if (dup || (p = one_sub_at(ctx, r, q, st, d)) < 0)
+		if (dup || sm_seed_subs_at(ctx->ref, q[0].seq, n, st, d, 1, &at) != 1)
 			continue;
 		seen[n_seen++] = 2 * d + st;
-		odds += sm_sub_odds(r, p);
+		odds += sm_sub_odds(r, st ? n - 1 - at : at);
 	}
 	if (odds <= 0)
 		return SM_MAPQ_MAX;

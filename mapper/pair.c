@@ -209,9 +209,9 @@ static int added_unsure(const sm_ctx_t *ctx, const res_t *res, const cand_t *c)
 
 /* A locus found is a locus of the read, however found: rescued candidate
  * c (traced) competes with the read's candidates whose spans it does not
- * overlap (bwa mem's XS counts rescued hits too).  Without this, a read of
- * a duplicated pair kept the MAPQ of its own seeding (60) beside an equal
- * copy that rescue found.  Overlapping spans are one locus aligned two
+ * overlap (bwa mem's XS counts rescued hits too), so that a read of a
+ * duplicated pair does not keep the MAPQ of its own seeding beside an
+ * equal copy that rescue found.  Overlapping spans are one locus aligned two
  * ways (a seeded window's cut alignment and the rescue window's whole one),
  * not a rival. */
 static void rival_of_others(const sm_ctx_t *ctx, res_t *res, const cand_t *c)

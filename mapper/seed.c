@@ -435,12 +435,8 @@ oom:
 	return -1;
 }
 
-/* Substitutions between read (length n, no N) and the reference at
- * diagonal d of strand st, counted up to most + 1 (also when the span
- * leaves the reference or its contig); *first (when not NULL): the read
- * position of the first one, in the reference's orientation. */
-static int32_t subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d,
-		       int32_t most, int32_t *first)
+int32_t sm_seed_subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d,
+			int32_t most, int32_t *first)
 {
 	const uint8_t *g = ref->seq + d;
 	int32_t c, subs = 0;
@@ -573,7 +569,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 					if (ahead >= 0 && ahead < ref->total)
 						__builtin_prefetch(ref->seq + ahead);
 				}
-				if (subs_at(ref, read, n, st, d, 1, NULL) > 1)
+				if (sm_seed_subs_at(ref, read, n, st, d, 1, NULL) > 1)
 					continue;
 				if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
 					return -1;
@@ -595,7 +591,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			seen = (win[v].strands >> st & 1) && win[v].start <= d && d + n <= win[v].end;
 		if (seen)
 			continue;
-		if (subs_at(ref, read, n, st, d, 1, &at) == 0) {
+		if (sm_seed_subs_at(ref, read, n, st, d, 1, &at) == 0) {
 			away[0]++;
 			continue;
 		}
@@ -1332,7 +1328,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	sm_cluster_t cur;
 	int32_t cur_contig;
 	int64_t n_mini = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
-	int64_t n_hit, n_cl, n_top, kept, max_occ;
+	int64_t n_hit, n_cl, n_top, kept, max_occ, limit;
 	int32_t skipped = 0, floor, base, n_amb = 0;
 	int rare = 1, rare_kept;   /* keep_rare_windows may run; it did */
 	complete_ws_t *cw;
@@ -1367,12 +1363,12 @@ pass:
 	 * (fewer than a better locus needs, so none hides among them alone),
 	 * up to opt->max_hits hits in all. */
 	skipped = mark_skipped(s, idx, n_mini, n, max_occ);
+	if (sm_grow((void **)&cw->occ_sorted, &cw->cap_occ_sorted, n_mini + 1,
+		    sizeof *cw->occ_sorted) < 0)
+		goto oom;
 	if (skipped >= floor && bound_with(cw, idx, sc, n, brk, 0, 0) > best) {
 		int64_t keep = 0;
 
-		if (sm_grow((void **)&cw->occ_sorted, &cw->cap_occ_sorted, n_mini + 1,
-			    sizeof *cw->occ_sorted) < 0)
-			goto oom;
 		memcpy(cw->occ_sorted, s->occ, (size_t)n_mini * sizeof *s->occ);
 		qsort(cw->occ_sorted, (size_t)n_mini, sizeof *cw->occ_sorted, cmp_occ_desc);
 		/* Skip those above the floor-th most frequent; keep lowering the
@@ -1389,17 +1385,10 @@ pass:
 	 * whose k-mers hold at most that many.  Skipping keeps the bounds
 	 * sound (looser: the read may stay unsure), and caps the pass's work
 	 * per read where every k-mer recurs in many copies. */
-	if (sm_grow((void **)&cw->occ_sorted, &cw->cap_occ_sorted, n_mini + 1,
-		    sizeof *cw->occ_sorted) < 0)
-		goto oom;
-	{
-		const int64_t limit = within_budget(s->occ, cw->skip, n_mini, opt->max_hits,
-						    cw->occ_sorted);
-
-		if (limit < max_occ) {
-			max_occ = limit;
-			skipped = mark_skipped(s, idx, n_mini, n, max_occ);
-		}
+	limit = within_budget(s->occ, cw->skip, n_mini, opt->max_hits, cw->occ_sorted);
+	if (limit < max_occ) {
+		max_occ = limit;
+		skipped = mark_skipped(s, idx, n_mini, n, max_occ);
 	}
 	/* The bound of a locus supported by the skipped k-mers alone; each
 	 * more supporting read position raises it by brk at most (one mark

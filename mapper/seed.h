@@ -243,8 +243,9 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * most frequent k-mers stay skipped and the read may be unsure.  About 30
  * times what a completed read of chr20 collects on average (1,100-3,300);
  * on 3 Gbp of close copies of chr20 (every k-mer in 48 copies) the
- * completed reads collected 30,000 on average, some millions, and the
- * pass took 40 times the seeding's CPU (results/genome-scale.md). */
+ * completed reads collected 30,000 on average, and the workers' seeding
+ * took 549 s against 14 s without the pass (results/gpu-2026-11-27.md,
+ * Z5). */
 #define SM_SEED_MAX_HITS 100000
 /* sm_seed_support_min() of a score above a perfect match. */
 #define SM_SEED_UNREACHABLE INT32_MAX
@@ -346,6 +347,14 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
 			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
 			int32_t *sub_count);
+
+/* Substitutions between read (base codes, length n, no N) and the
+ * reference at diagonal d (the column of the read's first base) of strand
+ * st (1: the read reverse-complemented), counted up to most + 1 (also when
+ * the span leaves the reference or its contig); *first (when not NULL):
+ * the offset of the first one from d, in the reference's orientation. */
+int32_t sm_seed_subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int st, int64_t d,
+			int32_t most, int32_t *first);
 
 /* 1 if a seeded locus outside the windows of a completion pass (gap) could
  * still score more than `best`, the best score found in them: the read's
