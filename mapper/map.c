@@ -92,6 +92,8 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->seed_skip);
 	free(ws->seed_skip_at);
 	free(ws->retry_how);
+	free(ws->retry_level);
+	free(ws->retry_best);
 	free(ws->seed_margin);
 	free(ws->seed_win);
 	free(ws->seed_gap);
@@ -121,6 +123,9 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->completed_more += ws->completed_more;
 	st->completed_hits += ws->completed_hits;
 	st->completed_again += ws->completed_again;
+	st->neighboured += ws->neighboured;
+	st->neighbour_hits += ws->neighbour_hits;
+	st->neighbour_better += ws->neighbour_better;
 	if (ws->aws) {
 		sm_align_stats_t a = sm_align_ws_stats(ws->aws);
 
@@ -170,6 +175,8 @@ static int ws_reserve_reads(sm_tbuf_t *ws, int n)
 	    !(ws->seed_left = realloc(ws->seed_left, (size_t)n * sizeof *ws->seed_left)) ||
 	    !(ws->seed_skip_at = realloc(ws->seed_skip_at, (size_t)n * sizeof *ws->seed_skip_at)) ||
 	    !(ws->retry_how = realloc(ws->retry_how, (size_t)n * sizeof *ws->retry_how)) ||
+	    !(ws->retry_level = realloc(ws->retry_level, (size_t)n * sizeof *ws->retry_level)) ||
+	    !(ws->retry_best = realloc(ws->retry_best, (size_t)n * sizeof *ws->retry_best)) ||
 	    !(ws->seed_margin = realloc(ws->seed_margin, (size_t)n * sizeof *ws->seed_margin)))
 		goto oom;
 	return 0;
@@ -522,9 +529,10 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * SM_UNSURE_RIVAL; COPY: the same for a perfect read with an exact copy
  * out of view, whose XS is then its AS); or only a competitor (NEAR: a
  * perfect read's copy out of view one substitution away, whose score XS
- * becomes). */
+ * becomes); after the completion, the neighbour pass (NEIGHBOURS: a read
+ * below what a locus without any seed could score, needs_neighbours). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
-       RETRY_TIE, RETRY_COPY, RETRY_NEAR };
+       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_NEIGHBOURS };
 
 /* Keeps a completion round's candidates for later rounds next[0..gap->
  * n_next) in res.  Returns 0 or -1 when out of memory (logged). */
@@ -566,9 +574,16 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		int k = ws->seed_todo[t];
 		res_t *rs = &res[k];
 		const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
+		const int neighbours = ws->retry_how[t] == RETRY_NEIGHBOURS;
+		int64_t hits = 0;
 		int nw;
 
-		if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
+		if (neighbours) {
+			nw = sm_seed_neighbours(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
+						&ctx->seed_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
+						rs->win, rs->n_win, &ws->wref, &hits);
+			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
+		} else if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
 			nw = sm_seed_complete_next(ctx->ref, ctx->retry_opt.max_windows, best, rs->win,
 						   rs->n_win, rs->next, &rs->n_next, rs->next_beyond,
 						   &ws->wref, &ws->seed_gap[t]);
@@ -596,10 +611,13 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		/* The same windows as the first pass scanned (none added, the
 		 * same merged into the same): the same scans, so the same
 		 * candidates; they stand, and only ws->seed_gap[t] is new. */
-		if (ws->retry_how[t] == RETRY_COMPLETE && nw == rs->n_win &&
+		if ((ws->retry_how[t] == RETRY_COMPLETE || neighbours) && nw == rs->n_win &&
 		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
 			ws->retry_how[t] = RETRY_KEPT;
-		if (round > 1) {
+		if (neighbours) {
+			ws->neighboured++;
+			ws->neighbour_hits += hits;
+		} else if (round > 1) {
 			ws->completed_more++;
 		} else if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE) {
 			ws->completed++;
@@ -695,6 +713,35 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
+/* 1 if read r (base codes seq), after its completion rounds (res), takes
+ * the neighbour pass: --completion all; its best objective below what a
+ * locus that no k-mer of the read seeds could score
+ * (sm_seed_unseeded_bound), so that the exact k-mers of every pass could
+ * have missed a better locus; and its best alignment (traced) at least as
+ * divergent as such a locus, a difference's least cost (sm_bound_break_cost)
+ * in every k + w - 1 aligned read bases: the read comes from sequence that
+ * far from the reference.  Not a read without a hit, nor one whose best
+ * alignment is clean but partial (an adapter, a chimera, foreign sequence):
+ * a locus that divergent is unlikely for them, and the pass's look-ups cost
+ * ~0.5 ms a read.  0 if not, -1 when out of memory. */
+static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+			    const uint8_t *seq, const res_t *res)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	const cand_t *c;
+	int32_t bound;
+
+	if (ctx->opt.completion != SM_COMPLETE_ALL || res->exhaustive || res->prim < 0)
+		return 0;
+	c = &res->cand[0];
+	/* The divergence first: it is O(1), and most reads are not. */
+	if (!c->traced ||
+	    !sm_seed_divergent(ctx->index, sc, r->len, c->score, c->aln.q_start, c->aln.q_end))
+		return 0;
+	bound = sm_seed_unseeded_bound(ws->seeder, ctx->index, sc, seq, r->len);
+	return bound < 0 ? -1 : c->score < bound;
+}
+
 /* Marks every candidate of res unsure at `level` (map_impl.h): a better
  * locus (SM_UNSURE_BETTER) or an equal one (SM_UNSURE_RIVAL) may be unseen. */
 static void mark_unsure(res_t *res, int level)
@@ -721,12 +768,16 @@ static void rival_unseen(res_t *res, int32_t score)
  * replaces the first, and says whether the read is unsure; a read left
  * unsure while candidates it kept for later could still beat it takes the
  * next of them in up to SM_COMPLETE_ROUNDS - 1 more rounds (one engine
- * call each, for the batch's such reads). */
+ * call each, for the batch's such reads); last, the neighbour pass of the
+ * reads that needs_neighbours picks: it adds windows and may raise their
+ * best, but it bounds nothing, so a read keeps the unsure level it had, and
+ * one whose best it raised is unsure (a better locus was beyond its exact
+ * seeds: others may be). */
 static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
-	const int passes = 1 + SM_COMPLETE_ROUNDS;
-	int stride[1 + SM_COMPLETE_ROUNDS];
+	const int passes = 1 + SM_COMPLETE_ROUNDS + 1, nb = passes - 1;
+	int stride[1 + SM_COMPLETE_ROUNDS + 1];
 	double t = sm_seconds();
 
 	for (int pass = 0; pass < passes; pass++)
@@ -743,13 +794,32 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			res[k].n_next = 0;
 		}
 		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
-		for (int k = 0; k < n && pass > 1; k++)
+		for (int k = 0; k < n && pass > 1 && pass < nb; k++)
 			if (res[k].more) {
 				ws->retry_how[n_todo] = RETRY_COMPLETE;
 				ws->seed_todo[n_todo++] = k;
 			}
-		if (pass > 1 && n_todo == 0)
-			break;
+		for (int k = 0; k < n && pass == nb; k++) {
+			int todo = needs_neighbours(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq, &res[k]);
+
+			if (todo < 0) {
+				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
+				return -1;
+			}
+			if (todo) {
+				ws->retry_how[n_todo] = RETRY_NEIGHBOURS;
+				ws->retry_level[n_todo] = (uint8_t)(res[k].prim >= 0 ? res[k].cand[0].unsure :
+								    SM_SURE);
+				ws->retry_best[n_todo] = res[k].prim >= 0 ? res[k].cand[0].score : 0;
+				ws->seed_todo[n_todo++] = k;
+			}
+		}
+		if (pass > 1 && n_todo == 0) {
+			if (pass == nb)
+				break;
+			pass = nb - 1;   /* no later round: on to the neighbour pass */
+			continue;
+		}
 		for (int k = 0; k < n && pass == 1; k++) {
 			int32_t near = 0;
 			double odds = 0;
@@ -802,7 +872,14 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				}
 				if (pass == 0)
 					rs->left = ws->seed_left[u];
-				if (pass > 0 && !rs->exhaustive) {
+				if (pass == nb && !rs->exhaustive) {
+					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
+					const int better = best > ws->retry_best[u];
+
+					ws->neighbour_better += better;
+					mark_unsure(rs, better ? SM_UNSURE_BETTER : ws->retry_level[u]);
+					rs->more = 0;
+				} else if (pass > 0 && !rs->exhaustive) {
 					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
 					const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
 

@@ -284,6 +284,9 @@ typedef struct {
 	int64_t completed_more;             /* later completion rounds (SM_COMPLETE_ROUNDS) */
 	int64_t completed_hits;             /* hits the completion passes collected */
 	int64_t completed_again;            /* passes run again with every k-mer (seed.h) */
+	int64_t neighboured;                /* neighbour passes (sm_seed_neighbours) */
+	int64_t neighbour_hits;             /* and the hits they collected */
+	int64_t neighbour_better;           /* reads whose best they raised */
 	sm_align_stats_t aln;    /* tracebacks */
 } sm_map_stats_t;
 
@@ -317,6 +320,8 @@ struct sm_tbuf_s {
 	uint8_t *seed_skip;        /* its skipped k-mers (sm_seed_find), from seed_skip_at[t] */
 	int64_t *seed_skip_at, m_seed_skip;
 	uint8_t *retry_how;        /* the second pass's RETRY_* of seed_todo[t] (map.c) */
+	uint8_t *retry_level;      /* neighbour pass: seed_todo[t]'s unsure level before it */
+	int32_t *retry_best;       /* and its best objective before it (0: none) */
 	int64_t *seed_margin;
 	sm_window_t *seed_win;   /* seed_todo[t]'s windows from t * (the pass's most), seed_nwin[t] */
 	int64_t m_seed_win;
@@ -347,6 +352,9 @@ struct sm_tbuf_s {
 	int64_t completed_more;             /* later completion rounds (SM_COMPLETE_ROUNDS) */
 	int64_t completed_hits;             /* hits the completion passes collected */
 	int64_t completed_again;            /* passes run again with every k-mer (seed.h) */
+	int64_t neighboured;                /* neighbour passes (sm_seed_neighbours) */
+	int64_t neighbour_hits;             /* and the hits they collected */
+	int64_t neighbour_better;           /* reads whose best they raised */
 };
 
 /* ---- map.c ---- */

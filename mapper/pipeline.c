@@ -642,6 +642,10 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       (long long)st->completed, (long long)st->completed_same,
 			       (long long)st->completed_more, (long long)st->completed_hits,
 			       (long long)st->completed_again);
+		if (st->neighboured)
+			sm_log(SM_LOG_DEBUG, "neighbour pass: %lld reads, %lld hits collected, %lld "
+			       "reads with a better locus", (long long)st->neighboured,
+			       (long long)st->neighbour_hits, (long long)st->neighbour_better);
 		if (st->aln.calls) {
 			int64_t fills = st->aln.calls - st->aln.ungapped;
 

@@ -1582,6 +1582,125 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 	return w->n_win;
 }
 
+/* Every k-mer of read (base codes, length n; as sm_minimizers gives them
+ * with w = 1: end position, canonical strand and hash) and then its 3k
+ * one-substitution neighbours, at the same end position, into s->mini.
+ * Returns their number or -1 when out of memory. */
+static int64_t neighbour_kmers(sm_seeder_t *s, const uint8_t *read, int32_t n, int k)
+{
+	int64_t n_exact = sm_minimizers(read, n, k, 1, &s->mini, &s->cap_mini), m;
+
+	if (n_exact < 0 || sm_grow((void **)&s->mini, &s->cap_mini, n_exact * (1 + 3 * k),
+				   sizeof *s->mini) < 0)
+		return -1;
+	m = n_exact;
+	for (int64_t t = 0; t < n_exact; t++) {
+		const uint8_t *b = read + s->mini[t].pos - k + 1;
+		uint64_t fwd = 0, rev = 0;   /* base j at bits 2(k-1-j), its complement at 2j */
+
+		for (int j = 0; j < k; j++) {
+			fwd = fwd << 2 | b[j];
+			rev |= (uint64_t)(3 - b[j]) << (2 * j);
+		}
+		for (int j = 0; j < k; j++)
+			for (uint64_t x = 1; x < 4; x++) {   /* b[j] ^ x: the other three bases */
+				uint64_t f = fwd ^ x << (2 * (k - 1 - j)), r = rev ^ x << (2 * j);
+
+				s->mini[m].strand = r < f;
+				s->mini[m].hash = (uint32_t)sm_mix64(r < f ? r : f);
+				s->mini[m].pos = s->mini[t].pos;
+				m++;
+			}
+	}
+	return m;
+}
+
+int32_t sm_seed_unseeded_bound(sm_seeder_t *s, const sm_index_t *idx, const sm_score_t *sc,
+			       const uint8_t *read, int32_t n)
+{
+	complete_ws_t *cw;
+	int32_t bound;
+
+	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
+		return -1;
+	cw = s->cw;
+	if (complete_ws_reserve(cw, n) < 0)
+		return -1;
+	cw->sum_amb[0] = 0;
+	for (int32_t i = 0; i < n; i++) {
+		cw->sum_amb[i + 1] = cw->sum_amb[i] + (read[i] >= SM_BASE_N);
+		cw->mark[i] = 0;
+	}
+	sm_bound_windows(idx->k, idx->w, n, cw->mark, cw->sum_amb, cw->ok);
+	bound = sm_bound_score(cw->ok, idx->k, idx->w, n, sc, sm_bound_break_cost(idx->k, idx->w, sc));
+	return bound > 0 ? bound : 0;
+}
+
+int sm_seed_divergent(const sm_index_t *idx, const sm_score_t *sc, int32_t n, int32_t score,
+		      int32_t q_start, int32_t q_end)
+{
+	const int64_t span = q_end - q_start;
+	const int64_t loss = span * sc->match + (q_start == 0 ? sc->clip5 : 0) +
+			     (q_end == n ? sc->clip3 : 0) - score;
+
+	return span > 0 &&
+	       loss * (idx->k + idx->w - 1) >= sm_bound_break_cost(idx->k, idx->w, sc) * span;
+}
+
+int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		       const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
+		       int32_t n, const sm_window_t *done, int32_t n_done, sm_wref_t *w,
+		       int64_t *hits)
+{
+	const int64_t margin = sm_reach(sc, n) + opt->band;
+	int64_t n_mini = neighbour_kmers(s, read, n, idx->k), limit = opt->max_occ, sum = 0, n_cl;
+	int32_t kept = 0;
+
+	if (n_mini < 0 || look_up(s, idx, s->mini, n_mini) < 0)
+		goto oom;
+	/* The budget of hits, as the completion's (within_budget): the most
+	 * frequent k-mers beyond it are left out. */
+	for (int64_t t = 0; t < n_mini; t++)
+		sum += s->occ[t] <= limit ? s->occ[t] : 0;
+	if (sum > opt->max_hits) {
+		complete_ws_t *cw = s->cw ? s->cw : (s->cw = calloc(1, sizeof *s->cw));
+
+		if (!cw || sm_grow((void **)&cw->skip, &cw->cap_skip, n_mini, 1) < 0 ||
+		    sm_grow((void **)&cw->occ_sorted, &cw->cap_occ_sorted, n_mini,
+			    sizeof *cw->occ_sorted) < 0)
+			goto oom;
+		for (int64_t t = 0; t < n_mini; t++)
+			cw->skip[t] = s->occ[t] > limit;
+		limit = within_budget(s->occ, cw->skip, n_mini, opt->max_hits, cw->occ_sorted);
+	}
+	if (collect_hits(s, idx, n_mini, n, limit) < 0)
+		goto oom;
+	*hits = s->n_hit;
+	/* Twice the clusters kept, as those already scanned take places. */
+	n_cl = make_clusters(s, opt->band, 2 * (int64_t)opt->max_windows);
+	if (n_cl < 0 || sm_grow((void **)&w->win, &w->cap_win, (int64_t)n_done + opt->max_windows,
+				sizeof *w->win) < 0)
+		goto oom;
+	w->n_win = 0;
+	for (int64_t t = 0; t < n_cl && kept < opt->max_windows; t++) {
+		sm_window_t x;
+
+		if (cluster_window(ref, &s->cl[t], n, margin, &x) && !scanned_already(&x, done, n_done)) {
+			w->win[w->n_win++] = x;
+			kept++;
+		}
+	}
+	if (n_done > 0)
+		memcpy(w->win + w->n_win, done, (size_t)n_done * sizeof *w->win);
+	w->n_win += n_done;
+	qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	return w->n_win;
+oom:
+	sm_log(SM_LOG_ERROR, "seeding: out of memory");
+	return -1;
+}
+
 /* 1 if a window among win[0..n_win) ends at the end of its contig. */
 static int window_at_contig_end(const sm_ref_t *ref, const sm_window_t *win, int32_t n_win)
 {

@@ -306,6 +306,36 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 			  const sm_window_t *done, int32_t n_done, sm_seed_next_t *next,
 			  int32_t *n_next, int32_t beyond, sm_wref_t *w, sm_seed_gap_t *gap);
 
+/* The best objective a locus could reach where no k-mer of read (base
+ * codes, length n) is in the index: every window of w k-mers then holds a
+ * difference (sm_bound_score with no k-mer supporting).  A read that scores
+ * less could be beaten by a locus that no seed of any pass finds.  s: the
+ * workspace.  Returns the bound (0 or more) or -1 when out of memory. */
+int32_t sm_seed_unseeded_bound(sm_seeder_t *s, const sm_index_t *idx, const sm_score_t *sc,
+			       const uint8_t *read, int32_t n);
+
+/* 1 if an alignment of read bases [q_start, q_end) of a read of length n
+ * with objective `score` is at least as divergent as a locus without seeds:
+ * it loses at least a difference's least cost (the bound's break cost) in
+ * every k + w - 1 aligned bases; 0 if not (or nothing is aligned). */
+int sm_seed_divergent(const sm_index_t *idx, const sm_score_t *sc, int32_t n, int32_t score,
+		      int32_t q_start, int32_t q_end);
+
+/* Neighbour seeds, for a read (base codes, length n) that scores below
+ * sm_seed_unseeded_bound: every k-mer of the read and its 3k
+ * one-substitution neighbours are looked up (k-mers of more than
+ * opt->max_occ occurrences skipped, and the most frequent beyond
+ * opt->max_hits hits in all), so a locus where some k + w - 1 read bases
+ * differ by at most one substitution has a hit; the opt->max_windows
+ * clusters with the most hits whose windows lie outside done[0..n_done)
+ * (all the read's windows so far) are added to them, merged, in
+ * w->win[0..w->n_win); *hits: the hits collected.  Returns the windows'
+ * number or -1 when out of memory (logged). */
+int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+		       const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
+		       int32_t n, const sm_window_t *done, int32_t n_done, sm_wref_t *w,
+		       int64_t *hits);
+
 /* 1 if no locus outside a first pass's windows win[0..n_win) (*left and
  * skip: what they left out, as sm_seed_find gives them) can score more
  * than `best`, the best

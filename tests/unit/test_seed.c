@@ -971,6 +971,112 @@ static void test_complete(void)
 	sm_seeder_destroy(s);
 }
 
+/* Neighbour seeds (sm_seed_neighbours): reads cut from a random genome
+ * with a substitution at every other base except in one island of
+ * k + w - 1 = 24 bases [c, c + 24), which holds one substitution, at
+ * c + 11, where every k-mer of the island covers it; half of the reads
+ * reverse-complemented.  No k-mer of a read is exact at its origin, and
+ * only the island's ten are one substitution away: the reference's
+ * minimizer of that window of ten k-mers is the one way to the origin,
+ * by either canonical strand.  The exact seeding's windows miss every
+ * origin (the premise); the neighbour pass's cover every one on its
+ * strand.  Also sm_seed_unseeded_bound against the oracle bound with no
+ * k-mer supporting, and sm_seed_divergent at its threshold. */
+/* 1 if a window among win[0..n) holds [from, to) on strand st. */
+static int covers(const sm_window_t *win, int32_t n, int64_t from, int64_t to, int st)
+{
+	for (int32_t t = 0; t < n; t++)
+		if (win[t].start <= from && to <= win[t].end && (win[t].strands >> st & 1))
+			return 1;
+	return 0;
+}
+
+static void test_neighbours(void)
+{
+	enum { LEN = 200000, N = 40, RL = 150 };
+	static char g[LEN + 1];
+	const char *names[1] = { "g" }, *seqs[1] = { g };
+	const sm_score_t sc = { 1, 4, 6, 1, 5, 5 }, no_bonus = { 1, 4, 6, 1, 0, 0 };
+	sm_seeder_t *s = sm_seeder_create();
+	sm_seed_opt_t opt;
+	sm_wref_t first = { 0 }, w = { 0 };
+	sm_ref_t *ref = NULL;
+	sm_index_t *idx;
+	uint8_t read[RL], none[RL];
+	int missed = 0, found = 0;
+	int64_t hits;
+
+	unit_seed(20261127);
+	for (int k = 0; k < LEN; k++)
+		g[k] = "ACGT"[rnd(4)];
+	if (!s || sm_ref_from_strings(1, names, seqs, &ref) < 0) {
+		CHECK(0, "neighbours: reference");
+		return;
+	}
+	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
+	sm_seed_opt_init(&opt);
+	for (int r = 0; r < N; r++) {
+		const int64_t from = 1000 + rnd(LEN - 2000);
+		const int st = r % 2, c = 20 + (int)rnd(100);
+		int covered = 0;
+
+		for (int k = 0; k < RL; k++) {
+			const int sub = k == c + 11 || k < c - 1 ? (c - 1 - k) % 2 == 0 :
+					k > c + 24 ? (k - c - 24) % 2 == 0 : k == c - 1 || k == c + 24;
+
+			read[k] = sub ? (uint8_t)((ref->seq[from + k] + 1 + rnd(3)) & 3) :
+				  ref->seq[from + k];
+		}
+		if (st)
+			revcomp(read, RL);
+		if (sm_seed_find(s, idx, ref, &sc, &opt, read, RL, &first, NULL, NULL) < 0 ||
+		    sm_seed_neighbours(s, idx, ref, &sc, &opt, read, RL, first.win, first.n_win, &w,
+				       &hits) < 0) {
+			CHECK(0, "neighbours: out of memory");
+			break;
+		}
+		missed += !covers(first.win, first.n_win, from, from + RL, st);
+		covered = covers(w.win, w.n_win, from, from + RL, st);
+		found += covered;
+		if (!covered)
+			printf("     read %d (%s, from %lld): no neighbour window covers it (%d windows, "
+			       "%lld hits)\n", r, st ? "-" : "+", (long long)from, w.n_win, (long long)hits);
+	}
+	CHECK(missed == N, "neighbours: exact seeds miss the origins (%d of %d)", missed, N);
+	CHECK(found == N, "neighbours: a neighbour window covers the origin of %d of %d", found, N);
+
+	memset(none, 0, sizeof none);
+	for (int k = 0; k < RL; k++)
+		read[k] = (uint8_t)rnd(4);
+	read[70] = SM_BASE_N;
+	{
+		uint8_t amb[RL];
+		int64_t brk = sm_bound_break_cost(idx->k, idx->w, &sc);
+
+		for (int k = 0; k < RL; k++)
+			amb[k] = read[k] >= SM_BASE_N;
+		CHECK(sm_seed_unseeded_bound(s, idx, &sc, read, RL) ==
+			      oracle_bound(idx->k, idx->w, RL, none, amb, &sc, brk) &&
+		      sm_seed_unseeded_bound(s, idx, &no_bonus, read, 100) ==
+			      oracle_bound(idx->k, idx->w, 100, none, amb, &no_bonus,
+					   sm_bound_break_cost(idx->k, idx->w, &no_bonus)),
+		      "neighbours: the bound of a locus without seeds is the oracle's (%d)",
+		      sm_seed_unseeded_bound(s, idx, &sc, read, RL));
+	}
+	/* 150 bases aligned with both end bonuses: 160 at best; a break cost
+	 * (5) in every 24 bases is 31.25, so a loss of 32 is divergent, 31 not. */
+	CHECK(sm_seed_divergent(idx, &sc, RL, 128, 0, RL) && !sm_seed_divergent(idx, &sc, RL, 129, 0, RL),
+	      "neighbours: divergent from a loss of 32 over 150 aligned bases");
+	CHECK(!sm_seed_divergent(idx, &sc, RL, 105, 50, RL) && sm_seed_divergent(idx, &sc, RL, 84, 50, RL)
+	      && !sm_seed_divergent(idx, &sc, RL, 0, 30, 30),
+	      "neighbours: a clean partial alignment is not divergent, a lossy one is");
+	sm_wref_free(&first);
+	sm_wref_free(&w);
+	sm_index_destroy(idx);
+	sm_ref_destroy(ref);
+	sm_seeder_destroy(s);
+}
+
 int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
@@ -986,6 +1092,7 @@ int main(void)
 	test_bound();
 	test_complete();
 	test_near_copies();
+	test_neighbours();
 	memset(ws, 0, sizeof ws);
 	unit_seed(0x2545F4914F6CDD1Dull);
 
