@@ -1615,23 +1615,37 @@ static int64_t neighbour_kmers(sm_seeder_t *s, const uint8_t *read, int32_t n, i
 	return m;
 }
 
-int32_t sm_seed_unseeded_bound(sm_seeder_t *s, const sm_index_t *idx, const sm_score_t *sc,
-			       const uint8_t *read, int32_t n)
+/* The workspace of a bound for read (base codes, length n) whose k-mers
+ * ending at the positions that skip marks (none when skip is NULL) count
+ * as supporting everywhere: cw->sum_amb, cw->mark and cw->ok set
+ * (sm_bound_windows).  NULL when out of memory. */
+static complete_ws_t *bound_ws(sm_seeder_t *s, const sm_index_t *idx, const uint8_t *read,
+			       int32_t n, const uint8_t *skip)
 {
 	complete_ws_t *cw;
-	int32_t bound;
 
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
-		return -1;
+		return NULL;
 	cw = s->cw;
 	if (complete_ws_reserve(cw, n) < 0)
-		return -1;
+		return NULL;
 	cw->sum_amb[0] = 0;
 	for (int32_t i = 0; i < n; i++) {
 		cw->sum_amb[i + 1] = cw->sum_amb[i] + (read[i] >= SM_BASE_N);
-		cw->mark[i] = 0;
+		cw->mark[i] = skip && skip[i];
 	}
 	sm_bound_windows(idx->k, idx->w, n, cw->mark, cw->sum_amb, cw->ok);
+	return cw;
+}
+
+int32_t sm_seed_unseeded_bound(sm_seeder_t *s, const sm_index_t *idx, const sm_score_t *sc,
+			       const uint8_t *read, int32_t n)
+{
+	complete_ws_t *cw = bound_ws(s, idx, read, n, NULL);
+	int32_t bound;
+
+	if (!cw)
+		return -1;
 	bound = sm_bound_score(cw->ok, idx->k, idx->w, n, sc, sm_bound_break_cost(idx->k, idx->w, sc));
 	return bound > 0 ? bound : 0;
 }
@@ -1734,17 +1748,8 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	 * outside the windows: bound its objective by the skipped k-mers'
 	 * read positions (sm_bound_score), plus brk for each hit (as in
 	 * sm_seed_complete). */
-	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
+	if (!(cw = bound_ws(s, idx, read, n, left->skipped > 0 ? skip : NULL)))
 		return -1;
-	cw = s->cw;
-	if (complete_ws_reserve(cw, n) < 0)
-		return -1;
-	cw->sum_amb[0] = 0;
-	for (int32_t i = 0; i < n; i++) {
-		cw->sum_amb[i + 1] = cw->sum_amb[i] + (read[i] >= SM_BASE_N);
-		cw->mark[i] = left->skipped > 0 && skip[i];
-	}
-	sm_bound_windows(idx->k, idx->w, n, cw->mark, cw->sum_amb, cw->ok);
 	if (bound_with(cw, idx, sc, n, brk, 0, 0) + brk * left->dropped > best)
 		return 0;
 	return !window_at_contig_end(ref, win, n_win);
