@@ -348,6 +348,60 @@ static int split_round(const sm_ctx_t *ctx, sm_split_t *s, const sm_read_t *read
 	return 0;
 }
 
+/* A part p of single-end read r (queries q, results me) that scores more
+ * than its primary shows a locus that the read's own seeding missed: the
+ * whole read there scores at least the part's alignment.  The read is
+ * scanned against the part's locus, widened by the read and its reach on
+ * each side, on the part's strand; a hit that beats the primary becomes
+ * it (traced, tandem copies checked, the others its rivals; unsure: its
+ * seeds missed a better locus, others may be).  Returns 1 when it did, 0
+ * when not, -1 on error (logged). */
+static int promote_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
+			res_t *me, const part_t *p)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	const int32_t contig = sm_offset_find(ctx->ref->offset, ctx->ref->n_contig, p->aln.ref_start);
+	const int64_t lo = ctx->ref->offset[contig], hi = lo + ctx->ref->len[contig];
+	const int64_t margin = r->len + sm_reach(sc, r->len);
+	sm_window_t w = { p->aln.ref_start - margin < lo ? lo : p->aln.ref_start - margin,
+			  p->aln.ref_end + margin > hi ? hi : p->aln.ref_end + margin, 1,
+			  1 << p->is_rev };
+	sm_scan_t local, global;
+	cand_t *c, t;
+
+	if (me->n_cand == SM_MAX_CAND)
+		return 0;
+	if (sm_wref_set_window(&ws->wref, ctx->ref, w.start, w.end) < 0 ||
+	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[p->is_rev], &local) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
+	if (global.n == 0 || global.top[0].score <= me->cand[me->prim].score)
+		return 0;
+	c = &me->cand[me->n_cand];
+	*c = (cand_t){ .score = global.top[0].score, .is_rev = p->is_rev, .end = global.top[0].end,
+		       .qlen = r->len, .unsure = SM_UNSURE_BETTER, .aln = c->aln };
+	if (sm_map_trace(ctx, ws, &w, 1, q, c, r) < 0 || sm_map_tandem(ctx, ws, q, c) < 0)
+		return -1;
+	for (int k = 0; k < me->n_cand; k++) {
+		cand_t *o = &me->cand[k];
+
+		if (o->traced ? same_bases(o, c) : surely_same_bases(sc, o, c))
+			continue;
+		c->xs = o->score > c->xs ? o->score : c->xs;
+		o->xs = c->score > o->xs ? c->score : o->xs;
+	}
+	/* The new hit first (its aln's buffers travel with it). */
+	t = me->cand[0];
+	me->cand[0] = *c;
+	*c = t;
+	me->n_cand++;
+	me->prim = 0;
+	c = &me->cand[0];
+	me->mapq = sm_unsure_cap(sc, c->unsure, sm_mapq(sc, c->score, c->xs, r->len),
+				 c->score - c->xs, 1);
+	return 1;
+}
+
 int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_split_t *s = ws->split;
@@ -385,6 +439,40 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 	for (int round = 0; s->n_todo > 0 && round < SM_SPLIT_MAX_PARTS - 1; round++)
 		if (split_round(ctx, s, reads, chunk) < 0)
 			return -1;
+	/* A single-end read whose part beats its primary takes that locus
+	 * (promote_part), and its parts are looked for again, as long as one
+	 * still does (each time the primary's score rises; at most
+	 * SM_SPLIT_MAX_PARTS times).  Pairs keep theirs: the pair was chosen
+	 * with the mate. */
+	for (int again = 0; again < SM_SPLIT_MAX_PARTS && !ctx->paired; again++) {
+		s->n_todo = 0;
+		for (int k = 0; k < n; k++) {
+			parts_t *ps = &s->parts[k];
+			int best = -1, rc;
+			int32_t fs, fe;
+
+			for (int j = 0; j < ps->n; j++)
+				if (best < 0 || ps->part[j].score > ps->part[best].score)
+					best = j;
+			if (best < 0 || ps->part[best].score <= res[k].cand[res[k].prim].score)
+				continue;
+			rc = promote_part(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k],
+					  &ps->part[best]);
+			if (rc < 0)
+				return -1;
+			if (rc == 0)
+				continue;
+			ps->n = 0;
+			read_interval(&res[k].cand[0], &fs, &fe);
+			piece_add(ctx, s->todo, &s->n_todo, k, 0, fs);
+			piece_add(ctx, s->todo, &s->n_todo, k, fe, reads[k].len);
+		}
+		if (s->n_todo == 0)
+			break;
+		for (int round = 0; s->n_todo > 0 && round < SM_SPLIT_MAX_PARTS - 1; round++)
+			if (split_round(ctx, s, reads, chunk) < 0)
+				return -1;
+	}
 	for (int k = 0; k < n; k++) {
 		parts_t *ps = &s->parts[k];
 
