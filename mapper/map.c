@@ -718,12 +718,11 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
  * locus that no k-mer of the read seeds could score
  * (sm_seed_unseeded_bound), so that the exact k-mers of every pass could
  * have missed a better locus; and its best alignment (traced) at least as
- * divergent as such a locus, a difference's least cost (sm_bound_break_cost)
- * in every k + w - 1 aligned read bases: the read comes from sequence that
- * far from the reference.  Not a read without a hit, nor one whose best
- * alignment is clean but partial (an adapter, a chimera, foreign sequence):
- * a locus that divergent is unlikely for them, and the pass's look-ups cost
- * ~0.5 ms a read.  0 if not, -1 when out of memory. */
+ * divergent as such a locus (sm_seed_divergent): the read comes from
+ * sequence that far from the reference.  Not a read without a hit, nor one
+ * whose best alignment is clean but partial (an adapter, a chimera, foreign
+ * sequence): a locus that divergent is unlikely for them, and the pass's
+ * look-ups cost ~0.5 ms a read.  0 if not, -1 when out of memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const uint8_t *seq, const res_t *res)
 {
@@ -808,9 +807,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			}
 			if (todo) {
 				ws->retry_how[n_todo] = RETRY_NEIGHBOURS;
-				ws->retry_level[n_todo] = (uint8_t)(res[k].prim >= 0 ? res[k].cand[0].unsure :
-								    SM_SURE);
-				ws->retry_best[n_todo] = res[k].prim >= 0 ? res[k].cand[0].score : 0;
+				ws->retry_level[n_todo] = (uint8_t)res[k].cand[0].unsure;
+				ws->retry_best[n_todo] = res[k].cand[0].score;
 				ws->seed_todo[n_todo++] = k;
 			}
 		}

@@ -1668,7 +1668,6 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	int64_t n_mini = neighbour_kmers(s, read, n, idx->k), limit = opt->max_occ, sum = 0, n_cl;
-	int32_t kept = 0;
 
 	if (n_mini < 0 || look_up(s, idx, s->mini, n_mini) < 0)
 		goto oom;
@@ -1696,13 +1695,11 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 				sizeof *w->win) < 0)
 		goto oom;
 	w->n_win = 0;
-	for (int64_t t = 0; t < n_cl && kept < opt->max_windows; t++) {
+	for (int64_t t = 0; t < n_cl && w->n_win < opt->max_windows; t++) {
 		sm_window_t x;
 
-		if (cluster_window(ref, &s->cl[t], n, margin, &x) && !scanned_already(&x, done, n_done)) {
+		if (cluster_window(ref, &s->cl[t], n, margin, &x) && !scanned_already(&x, done, n_done))
 			w->win[w->n_win++] = x;
-			kept++;
-		}
 	}
 	if (n_done > 0)
 		memcpy(w->win + w->n_win, done, (size_t)n_done * sizeof *w->win);
