@@ -1,61 +1,98 @@
 #!/usr/bin/env bash
-# beyond_seeds.sh — a read whose origin no exact k-mer seeds, and whose best seeded locus is a
-# divergent decoy, reaches its origin through the neighbour pass (sm_seed_neighbours: every
-# k-mer's one-substitution neighbours looked up), with MAPQ below 20 (a better locus was beyond
-# its exact seeds: others may be); `--completion weak`, which has no such pass, leaves it at the
-# decoy.
+# beyond_seeds.sh — reads whose origin no exact k-mer seeds reach it:
+#  (n) a read whose best seeded locus is a divergent decoy, through the neighbour pass
+#      (sm_seed_neighbours: every k-mer's one-substitution neighbours looked up), with MAPQ below
+#      20 (a better locus was beyond its exact seeds: others may be);
+#  (p) a single-end read whose best seeded locus is a clean partial decoy (no neighbour pass for
+#      it), through its split part: the part, mapped as a read, is divergent, takes the neighbour
+#      pass and outscores the primary, and the read takes the part's locus (split.c,
+#      promote_part), MAPQ below 20, no supplementary record left.
+# `--completion weak`, which has no neighbour pass, leaves each at its decoy: the premise.
 #
-# Reference (awk, fixed Park-Miller generator): random background, six 150 bp units U with
-# 3 kbp between. Read i: U_i with a substitution at every 15th base from the 8th (each of its
-# 15-mers holds one: no exact seed at the origin; score 150 - 10 x 5 = AS 100). Decoy i, 3 kbp
-# further on: the read itself with 15 substitutions outside bases 61-90 (an exact run of 30:
-# seeded; AS 150 - 15 x 5 = 75, as divergent as a locus without seeds). Reads alternate strands.
-# Checks: default: every read at its origin, AS 100, MAPQ 1-19; --completion weak: at the decoy
-# (AS 75), which shows that the first passes could not reach the origin.
+# Reference (awk, fixed Park-Miller generator): random background, 3 kbp between units. Every
+# read is a 150 bp unit U with a substitution at every 15th base from the 8th (unseeded(): no
+# exact 15-mer at the origin; AS 100 there); reads alternate strands.
+#  (n) decoy D: the read itself with 15 substitutions outside bases 61-90 (an exact run of 30:
+#      seeded; AS 75, as divergent as a locus without seeds).
+#  (p) decoy A: the read's first 60 bases, exact (AS 60: a clean partial alignment); decoy B: its
+#      last 90 bases with 8 substitutions outside an exact run of 30 (AS 50 for them, and less for
+#      the whole read than at A). The part of bases 61-150 reaches the origin (AS 60 there).
+# Checks: default: every read's primary at its origin, AS 100, MAPQ 1-19, no supplementary
+# record; --completion weak: (n) at D (AS 75), (p) at A (AS 60, or a little more where the
+# background happens to extend the match).
 source "$(dirname "$0")/common.bash"
 
 awk -v out="$WORK" "$AWK_SEQ"'
+function read_out(file, name, r) {
+	printf "@%s\n%s\n+\n%s\n", name, (k % 2 ? rc(r) : r), quals(150) > (out "/" file)
+}
 BEGIN {
 	seed = 20261127
 	g = randseq(3000)
-	q = ""; for (i = 0; i < 150; i++) q = q "I"
 	for (k = 0; k < 6; k++) {
-		u = randseq(150)
-		r = u
-		for (p = 8; p <= 150; p += 15) r = sub1(r, p)
+		r = unseeded(u = randseq(150))
 		d = r
 		for (p = 5; p <= 150; p += 8) if (p < 61 || p > 90) d = sub1(d, p)
 		at = length(g) + 1
 		g = g u randseq(3000)
 		dat = length(g) + 1
 		g = g d randseq(3000)
-		printf "@b%d_%d_%d\n%s\n+\n%s\n", k, at, dat, (k % 2 ? rc(r) : r), q > (out "/reads.fq")
+		read_out("n.fq", "n" k "_" at "_" dat, r)
+	}
+	for (k = 0; k < 6; k++) {
+		r = unseeded(u = randseq(150))
+		b = substr(r, 61)
+		for (p = 4; p <= 90; p += 7) if (p < 31 || p > 60) b = sub1(b, p)
+		at = length(g) + 1
+		g = g u randseq(3000)
+		aat = length(g) + 1
+		g = g substr(r, 1, 60) randseq(3000) b randseq(3000)
+		read_out("p.fq", "p" k "_" at "_" aat, r)
 	}
 	print ">chrT" > (out "/ref.fa")
 	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
 }'
 
-# check SAM FIELD AS MAXQ: every primary record at the position in field FIELD of its name
-# (2: the origin, 3: the decoy), with that AS and MAPQ 1..MAXQ; prints the others.
+# check SAM FIELD AS MAXQ SUPP: every read's primary record at the position in field FIELD of its
+# name (2: the origin, 3: its decoy), AS from AS to AS + 4, MAPQ 1..MAXQ, and with SUPP 0 no
+# supplementary record; prints the others.
 check() {
-	awk -F'\t' -v f="$2" -v want="$3" -v hi="$4" '!/^@/ && !and($2, 0x900) {
+	awk -F'\t' -v f="$2" -v want="$3" -v hi="$4" -v supp="$5" '!/^@/ {
+		if (and($2, 0x800)) { if (!supp) print $1 ": a supplementary record at " $4; next }
+		if (and($2, 0x100)) next
 		as = 0; for (i = 12; i <= NF; i++) if ($i ~ /^AS:i:/) as = substr($i, 6) + 0
 		split($1, x, "_")
-		if ($4 != x[f] || as != want || $5 < 1 || $5 > hi)
-			print $1 " at " $4 " AS " as " MAPQ " $5 " FLAG " $2
+		if ($4 != x[f] || as < want || as > want + 4 || $5 < 1 || $5 > hi)
+			print $1 " at " $4 " AS " as " MAPQ " $5 " FLAG " $2 " CIGAR " $6
 		n++
 	} END { if (n != 6) print n " primary records, not 6" }' "$1"
 }
 
-"$SCANMAP" map --mode seeded -v 4 "$WORK/ref.fa" "$WORK/reads.fq" >"$WORK/all.sam" \
-	2>"$WORK/all.err" || { cat "$WORK/all.err" >&2; fail "scanmap (default) failed"; }
-bad=$(check "$WORK/all.sam" 2 100 19)
-[ -z "$bad" ] || fail "default: not at the origin with AS 100 and MAPQ below 20: $bad"
-grep -q "neighbour pass: 6 reads" "$WORK/all.err" || fail "-v 4 does not count 6 neighbour passes"
-note "default: every read at its origin (AS 100), found by the neighbour pass, MAPQ below 20"
+# run NAME READS [OPTION...]: maps READS into $WORK/NAME.sam (stderr NAME.err).
+run() {
+	local name=$1 reads=$2
+	shift 2
+	"$SCANMAP" map --mode seeded "$@" "$WORK/ref.fa" "$WORK/$reads" >"$WORK/$name.sam" \
+		2>"$WORK/$name.err" || { cat "$WORK/$name.err" >&2; fail "scanmap ($name) failed"; }
+}
 
-"$SCANMAP" map --mode seeded --completion weak "$WORK/ref.fa" "$WORK/reads.fq" >"$WORK/weak.sam" \
-	2>"$WORK/weak.err" || { cat "$WORK/weak.err" >&2; fail "scanmap (--completion weak) failed"; }
-bad=$(check "$WORK/weak.sam" 3 75 60)
-[ -z "$bad" ] || fail "--completion weak (the premise: exact seeds reach only the decoy): $bad"
-note "--completion weak: the decoy (AS 75), as the exact seeds alone give it"
+run n n.fq -v 4
+bad=$(check "$WORK/n.sam" 2 100 19 0)
+[ -z "$bad" ] || fail "(n) default: not at the origin with AS 100 and MAPQ below 20: $bad"
+grep -q "neighbour pass: 6 reads" "$WORK/n.err" || fail "(n) -v 4 does not count 6 neighbour passes"
+note "(n) default: every read at its origin (AS 100), found by the neighbour pass, MAPQ below 20"
+
+run n-weak n.fq --completion weak
+bad=$(check "$WORK/n-weak.sam" 3 75 60 0)
+[ -z "$bad" ] || fail "(n) --completion weak (the premise: exact seeds reach only the decoy): $bad"
+note "(n) --completion weak: the decoy (AS 75), as the exact seeds alone give it"
+
+run p p.fq
+bad=$(check "$WORK/p.sam" 2 100 19 0)
+[ -z "$bad" ] || fail "(p) default: the better part's locus is not the primary: $bad"
+note "(p) default: the part that beat the primary made the origin the primary (AS 100, MAPQ below 20)"
+
+run p-weak p.fq --completion weak
+bad=$(check "$WORK/p-weak.sam" 3 60 60 1)
+[ -z "$bad" ] || fail "(p) --completion weak (the premise: the read's own seeds give decoy A): $bad"
+note "(p) --completion weak: the primary at decoy A (AS 60), as the read's own seeds give it"

@@ -39,7 +39,9 @@ need_tool() {
 # program: awk "$AWK_SEQ"'BEGIN { seed = 1; print randseq(10) }'. rnd(k): 0..k-1 from the
 # Park-Miller generator in `seed` (fixed seeds give the same sequences on every machine);
 # randseq(n): n random bases; sub1(s, p): s with its base p (1-based) changed at random;
-# other(ch, not): a random base that is neither ch nor not; rc(s): the reverse complement.
+# other(ch, not): a random base that is neither ch nor not; rc(s): the reverse complement;
+# unseeded(s): s with a substitution at every 15th base from the 8th, so that none of its
+# 15-mers (the index's k) is exact; quals(n): n quality characters "I".
 AWK_SEQ='
 function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
 function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
@@ -53,6 +55,8 @@ function rc(s,   t, i) {
 	for (i = length(s); i >= 1; i--) t = t substr("TGCA", index("ACGT", substr(s, i, 1)), 1)
 	return t
 }
+function unseeded(s,   p) { for (p = 8; p <= length(s); p += 15) s = sub1(s, p); return s }
+function quals(n,   q, i) { q = ""; for (i = 0; i < n; i++) q = q "I"; return q }
 '
 
 # lambda_fasta: prints the path of phage lambda's genome (48,502 bp, one
