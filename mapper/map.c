@@ -722,7 +722,7 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
  * sequence that far from the reference.  Not a read without a hit, nor one
  * whose best alignment is clean but partial (an adapter, a chimera, foreign
  * sequence): a locus that divergent is unlikely for them, and the pass's
- * look-ups cost ~0.5 ms a read.  0 if not, -1 when out of memory. */
+ * look-ups cost ~0.6 ms a read.  0 if not, -1 when out of memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const uint8_t *seq, const res_t *res)
 {
