@@ -1533,7 +1533,8 @@ pass:
 	for (int64_t t = 0; t < kept; t++)
 		w->n_win += contig_window(ref, &cw->cand[t].c, cw->cand[t].contig, n, margin,
 					  &w->win[w->n_win]);
-	qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	if (w->n_win > 1)   /* w->win may still be NULL when empty */
+		qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
 	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
 	gap->n_new = (int32_t)kept;
 	return w->n_win;

@@ -166,11 +166,8 @@ void sm_split_free(sm_split_t *s)
 	for (int k = 0; k < s->m_parts; k++)
 		for (int j = 0; j < SM_SPLIT_MAX_PARTS - 1; j++)
 			sm_aln_free(&s->parts[k].part[j].aln);
-	for (int t = 0; t < s->m_rem; t++) {
-		for (int c = 0; c < SM_MAX_CAND; c++)
-			sm_aln_free(&s->rem_res[t].cand[c].aln);
-		free(s->rem_res[t].win);
-	}
+	for (int t = 0; t < s->m_rem; t++)
+		sm_res_free(&s->rem_res[t]);
 	free(s->parts);
 	free(s->todo);
 	free(s->next);
