@@ -193,6 +193,13 @@ static int cmp_window(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
+/* Sorts win[0..n) by start (win may be NULL when n is 0: qsort must not see it). */
+static void sort_windows(sm_window_t *win, int64_t n)
+{
+	if (n > 1)
+		qsort(win, (size_t)n, sizeof *win, cmp_window);
+}
+
 /* Keeps the `keep` best clusters of cl[0..n) (sm_cluster_before, a total
  * order) in cl[0..), best first, by insertion: what qsort followed by a cut
  * would leave, without sorting the many one-vote clusters of a repetitive
@@ -423,7 +430,7 @@ int sm_seed_find(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		n_win += cluster_window(ref, &s->cl[t], n, margin, &w->win[n_win]);
 	/* Overlapping windows of one contig merge (qsort's order of ties does
 	 * not matter: sm_windows_merge). */
-	qsort(w->win, (size_t)n_win, sizeof *w->win, cmp_window);
+	sort_windows(w->win, n_win);
 	w->n_win = sm_windows_merge(w->win, n_win, ref->offset, ref->n_contig);
 	if (left) {
 		left->skipped = skipped;
@@ -618,7 +625,7 @@ int32_t sm_windows_add(sm_wref_t *w, const sm_ref_t *ref, const sm_window_t *mor
 	}
 	if (m > 0)
 		memcpy(w->win + w->n_win, more, (size_t)m * sizeof *more);
-	qsort(w->win, (size_t)(w->n_win + m), sizeof *w->win, cmp_window);
+	sort_windows(w->win, (int64_t)w->n_win + m);
 	w->n_win = sm_windows_merge(w->win, w->n_win + m, ref->offset, ref->n_contig);
 	return w->n_win;
 }
@@ -1533,8 +1540,7 @@ pass:
 	for (int64_t t = 0; t < kept; t++)
 		w->n_win += contig_window(ref, &cw->cand[t].c, cw->cand[t].contig, n, margin,
 					  &w->win[w->n_win]);
-	if (w->n_win > 1)   /* w->win may still be NULL when empty */
-		qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	sort_windows(w->win, w->n_win);
 	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
 	gap->n_new = (int32_t)kept;
 	return w->n_win;
@@ -1575,7 +1581,7 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 		next[n_left++] = x;
 	}
 	*n_next = n_left;
-	qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	sort_windows(w->win, w->n_win);
 	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
 	gap->n_new = kept;
 	gap->n_next = n_left;
@@ -1705,7 +1711,7 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 	if (n_done > 0)
 		memcpy(w->win + w->n_win, done, (size_t)n_done * sizeof *w->win);
 	w->n_win += n_done;
-	qsort(w->win, (size_t)w->n_win, sizeof *w->win, cmp_window);
+	sort_windows(w->win, w->n_win);
 	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
 	return w->n_win;
 oom:
