@@ -1019,6 +1019,23 @@ int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, con
 	return sm_engine_scan_refs(ctx->cpu, 1, q, &ref, NULL, out, &ws->seed_st);
 }
 
+int sm_map_window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       int st, const sm_window_t *w, cand_t *c)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	sm_scan_t local, global;
+
+	if (sm_wref_set_window(&ws->wref, ctx->ref, w->start, w->end) < 0 ||
+	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
+		return -1;
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
+	if (global.n == 0 || global.top[0].score < ctx->opt.min_score)
+		return 0;
+	*c = (cand_t){ .score = global.top[0].score, .is_rev = st, .end = global.top[0].end,
+		       .qlen = r->len, .aln = c->aln };
+	return 1;
+}
+
 /* Tandem copies of every mapped read's best hit, scanned for the batch at
  * once (one GPU call, or the worker's CPU scan), and the reads' MAPQ. */
 static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)

@@ -415,6 +415,14 @@ int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_
 int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, const sm_query_t *q,
 		    sm_scan_t *out);
 
+/* The best locus of read r (queries q, strand st) in window w of the
+ * reference (sm_map_scan_one), as an untraced candidate *c (its aln's
+ * buffers kept; the window left in ws->wref): pairing's rescue and
+ * re-seeding windows, a split part's locus.  Returns 1, 0 when none
+ * reaches -T, -1 on error. */
+int sm_map_window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
+		       int st, const sm_window_t *w, cand_t *c);
+
 /* ---- pair.c ---- */
 
 /* Pairs r[0], r[1] (queries q[0..3], results res[0..1]): chooses their

@@ -578,27 +578,7 @@ static int own_best(const res_t *res)
 	return best;
 }
 
-/* The best locus of read r (queries q, strand st) in window w of the
- * reference, as an untraced candidate *c (left in ws->wref).  Returns 1,
- * 0 when none reaches -T, -1 on error. */
-static int window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
-		       int st, const sm_window_t *w, cand_t *c)
-{
-	const sm_score_t *sc = &ctx->opt.score;
-	sm_scan_t local, global;
-
-	if (sm_wref_set_window(&ws->wref, ctx->ref, w->start, w->end) < 0 ||
-	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
-		return -1;
-	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
-	if (global.n == 0 || global.top[0].score < ctx->opt.min_score)
-		return 0;
-	*c = (cand_t){ .score = global.top[0].score, .is_rev = st, .end = global.top[0].end,
-		       .qlen = r->len, .aln = c->aln };
-	return 1;
-}
-
-/* Adds f, the best locus of read r in window w (window_best, strand
+/* Adds f, the best locus of read r in window w (sm_map_window_best, strand
  * f->is_rev), to res as a seeded candidate, unless it is there already:
  * its XS is the best of the read's other candidates, and it becomes theirs
  * when it is better.  Returns 0 or -1 on error. */
@@ -615,7 +595,7 @@ static int add_window_cand(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *
 	for (int k = 0; k < res->n_cand; k++)
 		if (res->cand[k].score >= n->score && same_place(ctx, &res->cand[k], n))
 			return 0;
-	/* The window as window_best scanned it: one reference of its own. */
+	/* The window as sm_map_window_best scanned it: one reference of its own. */
 	if (sm_map_trace(ctx, ws, w, 1, q, n, r) < 0)
 		return -1;
 	for (int k = 0; k < res->n_cand; k++) {
@@ -641,7 +621,7 @@ static int seeded_already(const res_t *res, const sm_window_t *w, int st)
 	return 0;
 }
 
-/* What reseed_pair learnt of read e in window w, strand st: window_best's
+/* What reseed_pair learnt of read e in window w, strand st: sm_map_window_best's
  * return rc and its candidate c. */
 typedef struct {
 	int e, st, rc;
@@ -649,7 +629,7 @@ typedef struct {
 	cand_t c;
 } reseed_scan_t;
 
-/* window_best of read e (r, q) in window w, strand st, unless done[0..*n)
+/* sm_map_window_best of read e (r, q) in window w, strand st, unless done[0..*n)
  * holds it already (the window pairs share windows: the same scan gives the
  * same locus); the result is added to done.  Returns done's entry, NULL on
  * error. */
@@ -664,7 +644,7 @@ static const reseed_scan_t *reseed_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, cons
 		    done[k].end == w->end)
 			return &done[k];
 	*x = (reseed_scan_t){ .e = e, .st = st, .start = w->start, .end = w->end };
-	x->rc = window_best(ctx, ws, &r[e], &q[SM_STRANDS * e], st, w, &x->c);
+	x->rc = sm_map_window_best(ctx, ws, &r[e], &q[SM_STRANDS * e], st, w, &x->c);
 	if (x->rc < 0)
 		return NULL;
 	(*n)++;

@@ -363,20 +363,16 @@ static int promote_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 	sm_window_t w = { p->aln.ref_start - margin < lo ? lo : p->aln.ref_start - margin,
 			  p->aln.ref_end + margin > hi ? hi : p->aln.ref_end + margin, 1,
 			  1 << p->is_rev };
-	sm_scan_t local, global;
 	cand_t *c, t;
+	int rc;
 
 	if (me->n_cand == SM_MAX_CAND)
 		return 0;
-	if (sm_wref_set_window(&ws->wref, ctx->ref, w.start, w.end) < 0 ||
-	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[p->is_rev], &local) < 0)
-		return -1;
-	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(sc, r->len), &global);
-	if (global.n == 0 || global.top[0].score <= me->cand[me->prim].score)
-		return 0;
 	c = &me->cand[me->n_cand];
-	*c = (cand_t){ .score = global.top[0].score, .is_rev = p->is_rev, .end = global.top[0].end,
-		       .qlen = r->len, .unsure = SM_UNSURE_BETTER, .aln = c->aln };
+	rc = sm_map_window_best(ctx, ws, r, q, p->is_rev, &w, c);
+	if (rc <= 0 || c->score <= me->cand[me->prim].score)
+		return rc < 0 ? -1 : 0;
+	c->unsure = SM_UNSURE_BETTER;
 	if (sm_map_trace(ctx, ws, &w, 1, q, c, r) < 0 || sm_map_tandem(ctx, ws, q, c) < 0)
 		return -1;
 	for (int k = 0; k < me->n_cand; k++) {
