@@ -534,6 +534,16 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
        RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_NEIGHBOURS };
 
+/* How far below a read's best a locus must be ruled out for its MAPQ:
+ * a single-end read's completion looks for loci that tie it as well as
+ * better ones (an unseen equal copy makes any MAPQ false; map_impl.h), a
+ * pair read's only for better ones (its mate's insert tells copies
+ * apart). */
+static inline int32_t tie_slack(const sm_ctx_t *ctx)
+{
+	return ctx->paired ? 0 : 1;
+}
+
 /* Keeps a completion round's candidates for later rounds next[0..gap->
  * n_next) in res.  Returns 0 or -1 when out of memory (logged). */
 static int keep_next(const sm_seed_next_t *next, const sm_seed_gap_t *gap, res_t *res)
@@ -573,7 +583,7 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	for (int t = 0; t < n; t++) {
 		int k = ws->seed_todo[t];
 		res_t *rs = &res[k];
-		const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
+		const int32_t best = rs->prim >= 0 ? rs->cand[0].score - tie_slack(ctx) : 0;
 		const int neighbours = ws->retry_how[t] == RETRY_NEIGHBOURS;
 		int64_t hits = 0;
 		int nw;
@@ -703,7 +713,7 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	if (ctx->opt.completion == SM_COMPLETE_OFF)
 		return low ? RETRY_RESEED : RETRY_NONE;
 	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left, skip,
-				  res->win, res->n_win, seq, r->len, best);
+				  res->win, res->n_win, seq, r->len, best - (all ? tie_slack(ctx) : 0));
 	if (settled < 0)
 		return -1;
 	if (all)
@@ -880,17 +890,15 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				} else if (pass > 0 && !rs->exhaustive) {
 					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
 					const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
+					const int tie = !unsure && rs->prim >= 0 &&
+							sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx)) &&
+							sm_mapq(&ctx->opt.score, best, rs->cand[0].xs,
+								reads[k].len) < SM_TIE_CHECK_BELOW;
 
 					/* A later round's kept candidates carry the last round's mark. */
-					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : SM_SURE);
-					/* The pass rules out better loci, not equal ones
-					 * (map_impl.h, SM_TIE_CHECK_BELOW). */
-					if (!unsure && !ctx->paired && rs->prim >= 0 &&
-					    sm_mapq(&ctx->opt.score, best, rs->cand[0].xs, reads[k].len) <
-						    SM_TIE_CHECK_BELOW)
-						mark_unsure(rs, SM_UNSURE_RIVAL);
-					rs->more = unsure && pass + 1 < passes && rs->n_next > 0 &&
-						   rs->next[0].bound > best;
+					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
+					rs->more = (unsure || tie) && pass + 1 < passes && rs->n_next > 0 &&
+						   rs->next[0].bound > best - tie_slack(ctx);
 				}
 			}
 			if (u >= SM_TRACE_AHEAD) {

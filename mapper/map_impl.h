@@ -127,14 +127,14 @@
  * SM_TIE_CHECK_BELOW (a near copy in view: a repeat family) gets at most
  * SM_MAPQ_RIVAL: the bound of a dropped cluster comes from its hit count
  * alone, and on every read it capped 2-5% of all reads (docs/seeded.md).
- * The same holds for a single-end read that took the completion pass: it
- * rules out loci that beat the read, not loci that tie it, and a tie
- * unseen is as likely as the first pass left much out.  On the seed-5 truth
- * sets (four profiles, 377,566 single-end reads) the 484 such reads with a
- * MAPQ from view of 20-39 (mean 37: 0.02% claimed) were placed on a copy
- * that ties their origin 0.6% of the time (3 reads), hence SM_MAPQ_RIVAL
- * for them too.  Pairs are left alone: of 804 such pair reads with both
- * mates unsure none was wrong (a mate's insert tells copies apart).
+ * A single-end read below a perfect match takes a completion pass that
+ * rules out loci that tie it too (map.c, tie_slack): an equal copy it
+ * finds sets XS = AS; where candidates that could tie are left after the
+ * rounds and its MAPQ from view is below SM_TIE_CHECK_BELOW, it gets
+ * SM_MAPQ_RIVAL (with no near locus in view it keeps its MAPQ: capping
+ * those demoted 0.3-0.6% of the seed-5 sets' reads, none wrong).  Pairs
+ * are left alone: of 804 pair reads with both mates unsure none was wrong
+ * (a mate's insert tells copies apart).
  * A locus that pairing adds (mate rescue, pair re-seeding) for a read
  * whose own seeding could not rule out a better one inherits that doubt, a
  * perfect one as SM_UNSURE_RIVAL.  Levels of cand_t.unsure: */
