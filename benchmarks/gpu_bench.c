@@ -1,7 +1,7 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|callsize|overlap|windows|all
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|callsize|smallcall|overlap|windows|all
  *             [--quick]
  *             [--tune KEY=VALUE,...]   (the engine's knobs: gpu_opt.h's sm_gpu_tune_parse)
  *
@@ -532,6 +532,17 @@ int main(int argc, char **argv)
 		static const int calls[] = { 1024, 2048, 4096, 8192 };
 		for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
 			if (run_ms("callsize", ms, 2, ns, 1, auto_cells, 1, &bwa_sc, calls[k]))
+				return 1;
+	}
+	if (!strcmp(what, "smallcall")) {
+		/* The small reference against the size of a call: 4,096 to
+		 * 32,768 queries of 150 and 250 bp against 9,719 bp (--tune
+		 * batch=N gives the mapper's calls N reads, 2N queries). */
+		static const int64_t ms[] = { 9719 };
+		static const int ns[] = { 150, 250 };
+		static const int calls[] = { 4096, 8192, 16384, 32768 };
+		for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
+			if (run_ms("smallcall", ms, 1, ns, 2, auto_cells, 1, &bwa_sc, calls[k]))
 				return 1;
 	}
 	if (all || !strcmp(what, "overlap"))
