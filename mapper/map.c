@@ -126,6 +126,9 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->neighboured += ws->neighboured;
 	st->neighbour_hits += ws->neighbour_hits;
 	st->neighbour_better += ws->neighbour_better;
+	st->tie_reads += ws->tie_reads;
+	st->tie_scans += ws->tie_scans;
+	st->tie_added += ws->tie_added;
 	if (ws->aws) {
 		sm_align_stats_t a = sm_align_ws_stats(ws->aws);
 
@@ -221,8 +224,9 @@ static uint64_t hit_tie_key(const sm_scan_t *s, const sm_read_t *r)
 /* Fills res's candidates from the two strands' lists (global coordinates)
  * of read r: the loci scoring at least -T, cand[0] being sm_hit_choose()'s
  * hit (with r's tie key).  MAPQ is left at 0: tandem_batch sets it once XS
- * knows the tandem copies. */
-static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *r, res_t *res)
+ * knows the tandem copies.  Returns the tied hits the hit was chosen among
+ * (sm_hit_t.n_tied; 0 when unmapped). */
+static int make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *r, res_t *res)
 {
 	int32_t n = r->len;
 	int shift = sm_locus_shift(&ctx->opt.score, n);
@@ -236,7 +240,7 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	res->mapq = 0;
 	res->sub_odds = 0;
 	if (!hit.mapped)
-		return;
+		return 0;
 	for (int st = 0; st < SM_STRANDS; st++)
 		for (int k = 0; k < s[st].n; k++) {
 			cand_t c = { .score = s[st].top[k].score, .is_rev = st, .end = s[st].top[k].end,
@@ -272,6 +276,7 @@ static void make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t 
 	for (int k = 1; k < res->n_cand; k++)
 		res->cand[k].xs = res->cand[0].score;
 	res->prim = 0;
+	return hit.n_tied;
 }
 
 double sm_sub_odds(const sm_read_t *r, int32_t p)
@@ -405,6 +410,79 @@ static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
 /* Bytes of a cache line, the prefetch step. */
 #define SM_CACHE_LINE 64
 
+/* 1 if candidate c's end lies in window w (global coordinates). */
+static int cand_in_window(const cand_t *c, const sm_window_t *w)
+{
+	return c->end >= w->start && c->end < w->end;
+}
+
+/* Seeded mode, after make_cands: where a strand's list is full of loci
+ * tying the read's best (s[st], global coordinates; the engines' lists
+ * hold SM_TOPK a strand), that strand's windows (wr[st]) may hold more
+ * copies of the read than the list had room for.  Each of its windows
+ * without a candidate is scanned alone on this thread
+ * (sm_map_window_best), and a locus there that ties the best becomes a
+ * candidate, up to SM_MAX_TIES of them; then the hit is chosen again, by
+ * the read's tie key, among the n_tied loci sm_hit_choose chose from and
+ * these (an added one taking cand[0]).  So the reads of a repeat with more
+ * copies on a strand than the lists hold spread over every copy in their
+ * windows, as bwa mem's spread over its hits, instead of never reaching
+ * the copies beyond the lists (docs/design.md, "Deterministic
+ * tie-breaks"; results/variants.md).  Returns 0 or -1 (logged). */
+static int more_ties(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
+		     const sm_wref_t *wr, const sm_scan_t *s, int n_tied, res_t *res)
+{
+	const int32_t best = res->cand[0].score;
+	const int first = res->n_cand;
+	int pick, looked = 0;
+
+	for (int st = 0; st < SM_STRANDS; st++) {
+		if (s[st].n < SM_TOPK || s[st].top[SM_TOPK - 1].score < best)
+			continue;   /* the list had room: it holds every tie */
+		looked = 1;
+		for (int32_t w = 0; w < wr[st].n_win && res->n_cand < SM_MAX_CAND &&
+				    res->n_cand - first < SM_MAX_TIES; w++) {
+			cand_t *c = &res->cand[res->n_cand];
+			int held = 0, rc;
+
+			for (int k = 0; k < res->n_cand && !held; k++)
+				held = res->cand[k].is_rev == st && cand_in_window(&res->cand[k], &wr[st].win[w]);
+			if (held)
+				continue;
+			rc = sm_map_window_best(ctx, ws, r, q, st, &wr[st].win[w], c);
+			if (rc < 0)
+				return -1;
+			ws->tie_scans++;
+			if (rc == 0 || c->score < best)
+				continue;
+			c->xs = best;
+			res->n_cand++;
+		}
+	}
+	ws->tie_reads += looked;
+	if (res->n_cand == first)
+		return 0;
+	ws->tie_added += res->n_cand - first;
+	/* Whole slots swap: each keeps its own traceback buffer. */
+	pick = sm_tie_pick(sm_tie_key(r->name), n_tied + res->n_cand - first);
+	if (pick >= n_tied) {   /* an added locus is the hit */
+		cand_t t = res->cand[0];
+
+		res->cand[0] = res->cand[first + pick - n_tied];
+		res->cand[first + pick - n_tied] = t;
+	}
+	res->cand[0].xs = best;
+	/* The others in make_cands's order again. */
+	for (int k = 2; k < res->n_cand; k++)
+		for (int at = k; at > 1 && cand_before(&res->cand[at], &res->cand[at - 1]); at--) {
+			cand_t t = res->cand[at];
+
+			res->cand[at] = res->cand[at - 1];
+			res->cand[at - 1] = t;
+		}
+	return 0;
+}
+
 /* Seeded mode, after the window scans: candidates of read r (queries q,
  * windows win[0..n_win)) from its strands' scans local[st] over their
  * window references wr[st] (local[st] NULL: no window of that strand),
@@ -420,11 +498,13 @@ static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 
 	res->exhaustive = 0;
 	res->from_windows = 0;
+	int n_tied;
+
 	memset(global, 0, sizeof global);
 	for (int st = 0; st < SM_STRANDS; st++)
 		if (local[st])
 			sm_wref_scan_to_global(&wr[st], local[st], shift, &global[st]);
-	make_cands(ctx, global, r, res);
+	n_tied = make_cands(ctx, global, r, res);
 	if (res->prim < 0 && ctx->fallback) {
 		res->exhaustive = 1;
 		return 0;
@@ -432,6 +512,8 @@ static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 	/* The windows do not overlap, so the one that holds a candidate's end
 	 * is the one its strand's scan found it in. */
 	if (keep_windows(win, n_win, res) < 0)
+		return -1;
+	if (res->prim >= 0 && more_ties(ctx, ws, r, q, wr, global, n_tied, res) < 0)
 		return -1;
 	if (res->n_cand > 0) {   /* the read's length up to the hit's end, as without gaps */
 		int64_t end = res->cand[0].end, lo = end - r->len + 1;

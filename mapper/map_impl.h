@@ -50,7 +50,11 @@
 #define SM_RESEED_SCAN 32
 #define SM_RESEED_MAPQ 20
 #define SM_MAX_ADOPT 2
-#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_RESCUE + SM_RESEED_PAIRS + SM_MAX_ADOPT)
+/* Seeded mode: loci tying a read's best that its strands' lists had no
+ * room for (map.c, more_ties), at most this many. */
+#define SM_MAX_TIES 8
+#define SM_MAX_CAND (SM_STRANDS * SM_TOPK + SM_MAX_TIES + SM_MAX_RESCUE + SM_RESEED_PAIRS + \
+		     SM_MAX_ADOPT)
 
 /* Insert-size estimation (paired runs, insert.c): the first
  * SM_INSERT_SAMPLE_PAIRS pairs (scanmap.h) are mapped read by read before
@@ -287,6 +291,7 @@ typedef struct {
 	int64_t neighboured;                /* neighbour passes (sm_seed_neighbours) */
 	int64_t neighbour_hits;             /* and the hits they collected */
 	int64_t neighbour_better;           /* reads whose best they raised */
+	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */
 	sm_align_stats_t aln;    /* tracebacks */
 } sm_map_stats_t;
 
@@ -355,6 +360,7 @@ struct sm_tbuf_s {
 	int64_t neighboured;                /* neighbour passes (sm_seed_neighbours) */
 	int64_t neighbour_hits;             /* and the hits they collected */
 	int64_t neighbour_better;           /* reads whose best they raised */
+	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */
 };
 
 /* ---- map.c ---- */

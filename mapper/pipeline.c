@@ -646,6 +646,10 @@ static void summary(const pipe_t *p, const counts_t *c)
 			sm_log(SM_LOG_DEBUG, "neighbour pass: %lld reads, %lld hits collected, %lld "
 			       "reads with a better locus", (long long)st->neighboured,
 			       (long long)st->neighbour_hits, (long long)st->neighbour_better);
+		if (st->tie_reads)
+			sm_log(SM_LOG_DEBUG, "more ties: %lld reads with a strand's list full of ties, "
+			       "%lld windows scanned alone, %lld tied loci added", (long long)st->tie_reads,
+			       (long long)st->tie_scans, (long long)st->tie_added);
 		if (st->aln.calls) {
 			int64_t fills = st->aln.calls - st->aln.ungapped;
 

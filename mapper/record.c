@@ -89,6 +89,7 @@ void sm_hit_choose(const sm_scan_t *fwd, const sm_scan_t *rev, int shift, int64_
 		}
 	}
 	pick = sm_tie_pick(tie, n);
+	hit->n_tied = n;
 	hit->best = tied[pick];
 	hit->is_rev = tied_rev[pick];
 	/* XS: the best of what is not the hit's place.  Each list holds its

@@ -55,6 +55,7 @@ typedef struct {
 	int is_rev;        /* hit of the reverse complement */
 	sm_locus_t best;   /* score (AS) and end column of the hit */
 	int32_t xs;        /* best score at another locus, either strand (0: none) */
+	int n_tied;        /* the tied hits it was chosen among (0: none) */
 } sm_hit_t;
 
 /* What a paired or secondary record adds to sm_record_build()'s defaults. */

@@ -232,7 +232,7 @@ static void test_md_nm_random(void)
 static void test_forward_and_clips(void)
 {
 	sm_aln_t a = { 0 };
-	sm_hit_t hit = { 1, 0, { 8, 9 }, 0 };
+	sm_hit_t hit = { 1, 0, { 8, 9 }, 0, 1 };
 
 	/* Read XXACGTTGCAYY: bases 2..10 align to chr1:1-8. */
 	set_aln(&a, "8M", 8, 0, 8, 2, 10);
@@ -257,7 +257,7 @@ static void test_forward_and_clips(void)
 static void test_reverse(void)
 {
 	sm_aln_t a = { 0 };
-	sm_hit_t hit = { 1, 1, { 7, 8 }, 0 };
+	sm_hit_t hit = { 1, 1, { 7, 8 }, 0, 1 };
 
 	/* The query (the read's reverse complement) is YC ACGTAGCA T: two
 	 * clipped bases, chr1:1-8 with one mismatch (T>A), one clipped base.
@@ -277,7 +277,7 @@ static void test_reverse_iupac(void)
 	const int n = (int)sizeof letters - 1;
 	char want[sizeof letters], qual[sizeof letters];
 	sm_read_t r = { (char *)"read1", (char *)letters, qual, n, 0, NULL };
-	sm_hit_t hit = { 1, 1, { 1, 0 }, 0 };
+	sm_hit_t hit = { 1, 1, { 1, 0 }, 0, 1 };
 	sm_record_ws_t ws = { 0 };
 	sm_aln_t a = { 0 };
 	bam1_t *b = bam_init1();
@@ -321,7 +321,7 @@ static void test_seq_qual_random(void)
 	for (int t = 0; t < CASES && !bad; t++) {
 		int n = 1 + (int)rnd(MAX_LEN), rev = t & 1, rare = rnd(4) == 0;
 		sm_read_t r = { (char *)"read1", seq, qual, n, 0, NULL };
-		sm_hit_t hit = { 1, rev, { 1, 0 }, 0 };
+		sm_hit_t hit = { 1, rev, { 1, 0 }, 0, 1 };
 		char *f[11];
 
 		for (int i = 0; i < n; i++) {
@@ -357,7 +357,7 @@ static void test_seq_qual_random(void)
 
 static void test_unmapped(void)
 {
-	sm_hit_t hit = { 0, 1, { 12, 5 }, 3 };
+	sm_hit_t hit = { 0, 1, { 12, 5 }, 3, 0 };
 
 	check_record(__LINE__, "acgtNR", "!!##II", &hit, NULL, "g1",
 		     "read1\t4\t*\t0\t0\t*\t*\t0\t0\tACGTNR\t!!##II\tRG:Z:g1");
@@ -454,9 +454,9 @@ static void test_hit_choose(void)
 	sm_scan_offer(&f, shift, 50, 1000);
 	sm_scan_offer(&r, shift, 50, 500);
 	sm_hit_choose(&f, &r, shift, near_all, 30, 0, &h);
-	CHECK(h.mapped && h.is_rev && h.best.end == 500 && h.xs == 50,
-	      "equal scores, key 0: the smaller end, the other is XS (rev %d end %lld xs %d)",
-	      h.is_rev, (long long)h.best.end, h.xs);
+	CHECK(h.mapped && h.is_rev && h.best.end == 500 && h.xs == 50 && h.n_tied == 2,
+	      "equal scores, key 0: the smaller end, the other is XS, 2 tied (rev %d end %lld xs %d "
+	      "n_tied %d)", h.is_rev, (long long)h.best.end, h.xs, h.n_tied);
 	sm_hit_choose(&f, &r, shift, near_all, 30, 1, &h);
 	CHECK(h.mapped && !h.is_rev && h.best.end == 1000 && h.xs == 50,
 	      "equal scores, key 1: the second tied hit, the first is XS (rev %d end %lld xs %d)",
@@ -482,17 +482,18 @@ static void test_hit_choose(void)
 	sm_scan_offer(&f, shift, 40, 20 * w);
 	for (uint64_t key = 0; key < 4; key++) {
 		sm_hit_choose(&f, &r, shift, near_all, 30, key, &h);
-		CHECK(h.best.end == 10 * w + 5 && h.xs == 40,
-		      "neighbouring bins, key %d: the leftmost, no tie (end %lld xs %d)", (int)key,
-		      (long long)h.best.end, h.xs);
+		CHECK(h.best.end == 10 * w + 5 && h.xs == 40 && h.n_tied == 1,
+		      "neighbouring bins, key %d: the leftmost, no tie (end %lld xs %d n_tied %d)",
+		      (int)key, (long long)h.best.end, h.xs, h.n_tied);
 	}
 	sm_scan_offer(&f, shift, 60, 12 * w + 5);
 	sm_hit_choose(&f, &r, shift, near_all, 30, 0, &h);
 	CHECK(h.best.end == 10 * w + 5 && h.xs == 60, "bins 10-12, key 0: bin 10, XS = AS (xs %d)",
 	      h.xs);
 	sm_hit_choose(&f, &r, shift, near_all, 30, 1, &h);
-	CHECK(h.best.end == 12 * w + 5 && h.xs == 60, "bins 10-12, key 1: bin 12, XS = AS (end %lld xs %d)",
-	      (long long)h.best.end, h.xs);
+	CHECK(h.best.end == 12 * w + 5 && h.xs == 60 && h.n_tied == 2,
+	      "bins 10-12, key 1: bin 12, XS = AS, 2 tied places (end %lld xs %d n_tied %d)",
+	      (long long)h.best.end, h.xs, h.n_tied);
 
 	/* Neighbouring bins, but further apart than a read and its reach
 	 * (apart): two alignments, a tie, each the other's XS; nearer, one
