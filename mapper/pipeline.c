@@ -86,7 +86,14 @@ typedef struct {
 /* Jobs between the threads, and the insert-size sample's progress. */
 typedef struct {
 	pthread_mutex_t lock;
-	pthread_cond_t cond;     /* any change below; waiters re-check */
+	/* Three waits, each woken for what it waits for (with 64 workers, one
+	 * condition broadcast at every batch woke them all, in a convoy on the
+	 * lock, for each job queued, mapped or written): workers wait in
+	 * `work` (a job queued: one of them), the reader in `room` (a job
+	 * free), the writer in `out` (a job mapped); a change of state (the
+	 * end of input, the insert model, a failure) wakes every one of them
+	 * (wake_all). */
+	pthread_cond_t work, room, out;
 	job_t *free_list;
 	job_t *todo_head, *todo_tail;
 	job_t **done;            /* n_slots; a mapped job waits at done[no % n_slots] */
@@ -118,11 +125,19 @@ typedef struct {
 	int sam_text;            /* the workers format SAM (sm_sam_out_format) */
 } pipe_t;
 
+/* Wakes every waiting thread (under q->lock): the state changed. */
+static void wake_all(queue_t *q)
+{
+	pthread_cond_broadcast(&q->work);
+	pthread_cond_broadcast(&q->room);
+	pthread_cond_broadcast(&q->out);
+}
+
 static void set_failed(queue_t *q)
 {
 	pthread_mutex_lock(&q->lock);
 	q->failed = 1;
-	pthread_cond_broadcast(&q->cond);
+	wake_all(q);
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -250,12 +265,12 @@ static void *reader_main(void *arg)
 	sm_trace_thread("reader");
 	for (;;) {
 		job_t *j;
-		int rc;
+		int rc, was_final;
 		double t = sm_seconds(), c;
 
 		pthread_mutex_lock(&q->lock);
 		while (!q->free_list && !q->failed)
-			pthread_cond_wait(&q->cond, &q->lock);
+			pthread_cond_wait(&q->room, &q->lock);
 		rd->read_idle += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("no free batch", t, sm_seconds());
@@ -289,13 +304,17 @@ static void *reader_main(void *arg)
 			q->todo_tail = j;
 			q->n_sample_jobs += j->sample;
 		}
+		was_final = q->sample_final;
 		if (rd->sample_left == 0 || rc <= 0)
 			q->sample_final = 1;
 		if (rc < 0)
 			q->failed = 1;
 		if (rc <= 0)
 			q->reader_done = 1;
-		pthread_cond_broadcast(&q->cond);
+		if (rc <= 0 || q->sample_final != was_final)
+			wake_all(q);
+		else
+			pthread_cond_signal(&q->work);
 		pthread_mutex_unlock(&q->lock);
 		if (rc <= 0)
 			return NULL;
@@ -375,7 +394,7 @@ static int estimate_inserts(pipe_t *p)
 	q->estimating = 0;
 	if (rc < 0)
 		q->failed = 1;
-	pthread_cond_broadcast(&q->cond);
+	wake_all(q);
 	pthread_mutex_unlock(&q->lock);
 	return rc;
 }
@@ -427,7 +446,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_lock(&q->lock);
 		while (!q->failed && (what = take(q, &j)) == TAKE_NONE &&
 		       !(q->reader_done && !q->todo_head && q->ins_ready))
-			pthread_cond_wait(&q->cond, &q->lock);
+			pthread_cond_wait(&q->work, &q->lock);
 		idle += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("no batch", t, sm_seconds());
@@ -469,7 +488,11 @@ static void *worker_main(void *arg)
 		} else {
 			q->done[j->no % q->n_slots] = j;
 		}
-		pthread_cond_broadcast(&q->cond);
+		/* A sample job done may let a worker estimate the model. */
+		if (rc < 0 || what == TAKE_SAMPLE)
+			wake_all(q);
+		else
+			pthread_cond_signal(&q->out);
 		pthread_mutex_unlock(&q->lock);
 		if (rc < 0)
 			break;
@@ -526,7 +549,7 @@ static int writer_loop(pipe_t *p, counts_t *c)
 				break;
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec += SM_WRITER_WAKE_SECONDS;
-			pthread_cond_timedwait(&q->cond, &q->lock, &ts);
+			pthread_cond_timedwait(&q->out, &q->lock, &ts);
 		}
 		if (q->failed || !q->done[slot] || q->done[slot]->no != next) {
 			int failed = q->failed;
@@ -578,7 +601,10 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		}
 		if (failed)
 			q->failed = 1;
-		pthread_cond_broadcast(&q->cond);
+		if (failed)
+			wake_all(q);
+		else
+			pthread_cond_signal(&q->room);
 		pthread_mutex_unlock(&q->lock);
 		if (release)
 			job_free(j);
@@ -708,7 +734,9 @@ static int run_threads(pipe_t *p, counts_t *c)
 static int queue_init(queue_t *q, int n_threads, int sample)
 {
 	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->cond, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->room, NULL);
+	pthread_cond_init(&q->out, NULL);
 	q->ins_ready = !sample;
 	q->n_slots = SM_BATCHES_PER_WORKER * n_threads + SM_BATCHES_SPARE;
 	q->done = calloc((size_t)q->n_slots, sizeof *q->done);
@@ -743,7 +771,9 @@ static void queue_destroy(queue_t *q)
 			job_free(q->done[k]);
 	free(q->done);
 	pthread_mutex_destroy(&q->lock);
-	pthread_cond_destroy(&q->cond);
+	pthread_cond_destroy(&q->work);
+	pthread_cond_destroy(&q->room);
+	pthread_cond_destroy(&q->out);
 }
 
 /* ---- setup ---- */

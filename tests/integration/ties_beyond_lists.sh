@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tied_copies.sh — the reads of a repeat with more copies on one strand than the engines' lists
+# ties_beyond_lists.sh — the reads of a repeat with more copies on one strand than the engines' lists
 # hold (SM_TOPK, 4 a strand) spread over every copy, as bwa mem's spread over its hits: seeded
 # mode scans the strand's other windows for loci that tie the best (mapper/map.c, more_ties) and
 # chooses among all of them by the read's name hash.
