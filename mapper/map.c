@@ -486,6 +486,7 @@ static int more_ties(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 /* Seeded mode, after the window scans: candidates of read r (queries q,
  * windows win[0..n_win)) from its strands' scans local[st] over their
  * window references wr[st] (local[st] NULL: no window of that strand),
+ * tied loci beyond a full list added (more_ties),
  * with the reference bases under the best one's alignment prefetched for
  * its trace (sm_map_ensure_traced, the caller's).  Sets res->exhaustive
  * when the read must be scanned against the whole reference instead. */
@@ -493,13 +494,11 @@ static int seeded_cands(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 			const sm_window_t *win, int32_t n_win, const sm_wref_t *wr,
 			const sm_scan_t *const *local, res_t *res)
 {
-	int shift = sm_locus_shift(&ctx->opt.score, r->len);
+	int shift = sm_locus_shift(&ctx->opt.score, r->len), n_tied;
 	sm_scan_t global[SM_STRANDS];
 
 	res->exhaustive = 0;
 	res->from_windows = 0;
-	int n_tied;
-
 	memset(global, 0, sizeof global);
 	for (int st = 0; st < SM_STRANDS; st++)
 		if (local[st])
