@@ -86,13 +86,12 @@ typedef struct {
 /* Jobs between the threads, and the insert-size sample's progress. */
 typedef struct {
 	pthread_mutex_t lock;
-	/* Three waits, each woken for what it waits for (with 64 workers, one
-	 * condition broadcast at every batch woke them all, in a convoy on the
-	 * lock, for each job queued, mapped or written): workers wait in
-	 * `work` (a job queued: one of them), the reader in `room` (a job
-	 * free), the writer in `out` (a job mapped); a change of state (the
-	 * end of input, the insert model, a failure) wakes every one of them
-	 * (wake_all). */
+	/* Three waits, each woken for what it waits for: workers in `work` (a
+	 * job queued wakes one of them), the reader in `room` (a job free), the
+	 * writer in `out` (a job mapped); a change of state (the end of input,
+	 * the insert model, a failure) wakes every one of them (wake_all).  One
+	 * condition broadcast for every job queued, mapped or written would
+	 * wake all the workers each time, to queue on the lock. */
 	pthread_cond_t work, room, out;
 	job_t *free_list;
 	job_t *todo_head, *todo_tail;
