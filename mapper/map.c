@@ -324,6 +324,12 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 	return q_wrong < 0 ? 0 : q_wrong > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q_wrong;
 }
 
+/* 1 if candidate c's end lies in window w (global coordinates). */
+static int cand_in_window(const cand_t *c, const sm_window_t *w)
+{
+	return c->end >= w->start && c->end < w->end;
+}
+
 /* Traces candidate c of read query q (q[0] forward, q[1] reverse): against
  * the whole reference (win NULL), or, when it was found in the windows
  * win[0..n_win), against the one that holds its end, as a reference of its
@@ -339,7 +345,7 @@ int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int
 	int32_t t = 0;
 
 	if (win) {
-		while (t < n_win && !(c->end >= win[t].start && c->end < win[t].end))
+		while (t < n_win && !cand_in_window(c, &win[t]))
 			t++;
 		if (t == n_win)
 			goto fail;
@@ -409,12 +415,6 @@ static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
 
 /* Bytes of a cache line, the prefetch step. */
 #define SM_CACHE_LINE 64
-
-/* 1 if candidate c's end lies in window w (global coordinates). */
-static int cand_in_window(const cand_t *c, const sm_window_t *w)
-{
-	return c->end >= w->start && c->end < w->end;
-}
 
 /* Seeded mode, after make_cands: where a strand's list is full of loci
  * tying the read's best (s[st], global coordinates; the engines' lists

@@ -136,7 +136,7 @@
  * finds sets XS = AS; where candidates that could tie are left after the
  * rounds and its MAPQ from view is below SM_TIE_CHECK_BELOW, it gets
  * SM_MAPQ_RIVAL (with no near locus in view it keeps its MAPQ: capping
- * those demoted 0.3-0.6% of the seed-5 sets' reads, none wrong).  Pairs
+ * those demoted up to 0.6% of a seed-5 set's reads, none wrong).  Pairs
  * are left alone: of 804 pair reads with both mates unsure none was wrong
  * (a mate's insert tells copies apart).
  * A locus that pairing adds (mate rescue, pair re-seeding) for a read
@@ -424,7 +424,8 @@ int sm_map_scan_one(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_ref_t *ref, con
 /* The best locus of read r (queries q, strand st) in window w of the
  * reference (sm_map_scan_one), as an untraced candidate *c (its aln's
  * buffers kept; the window left in ws->wref): pairing's rescue and
- * re-seeding windows, a split part's locus.  Returns 1, 0 when none
+ * re-seeding windows, a split part's locus, tied loci beyond a full list
+ * (more_ties).  Returns 1, 0 when none
  * reaches -T, -1 on error. */
 int sm_map_window_best(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		       int st, const sm_window_t *w, cand_t *c);

@@ -598,12 +598,12 @@ static int writer_loop(pipe_t *p, counts_t *c)
 			j->next = q->free_list;
 			q->free_list = j;
 		}
-		if (failed)
+		if (failed) {
 			q->failed = 1;
-		if (failed)
 			wake_all(q);
-		else
+		} else {
 			pthread_cond_signal(&q->room);
+		}
 		pthread_mutex_unlock(&q->lock);
 		if (release)
 			job_free(j);
