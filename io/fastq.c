@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "io/base.h"
+#include "io/clock.h"
 #include "io/lines.h"
 #include "io/log.h"
 #include "io/thread.h"
@@ -379,9 +380,16 @@ static void *fq_ahead_main(void *arg)
 	int rc = 1;
 
 	sm_thread_name("sm-parse");
-	sm_trace_thread("parse");
+	if (sm_trace_on) {   /* one name per file's thread: a trace keeps threads apart by name */
+		static int named;
+		char name[32];
+
+		snprintf(name, sizeof name, "parse %d", __atomic_fetch_add(&named, 1, __ATOMIC_RELAXED));
+		sm_trace_thread(name);
+	}
 	while (rc == 1) {
 		fq_chunk_t *c;
+		double t = sm_trace_on ? sm_seconds() : 0;
 
 		pthread_mutex_lock(&a->lock);
 		while ((a->n_full == FQ_CHUNKS || (a->n_full > 0 && a->bytes_full >= FQ_AHEAD_BYTES)) &&
@@ -393,6 +401,8 @@ static void *fq_ahead_main(void *arg)
 		}
 		c = &a->chunk[a->head];
 		pthread_mutex_unlock(&a->lock);
+		if (sm_trace_on)
+			sm_trace_span("ring full", t, sm_seconds());
 
 		sm_log_hold(&c->log);
 		for (c->n = 0; c->n < FQ_CHUNK && (rc = fq_parse(f, &c->rec[c->n])) == 1; c->n++)
@@ -446,10 +456,14 @@ static int fq_ahead_next(fq_ahead_t *a, sm_read_t *r)
 		fq_chunk_t *c;
 
 		if (!a->held) {
+			double t = sm_trace_on ? sm_seconds() : 0;
+
 			pthread_mutex_lock(&a->lock);
 			while (a->n_full == 0)
 				pthread_cond_wait(&a->filled, &a->lock);
 			pthread_mutex_unlock(&a->lock);
+			if (sm_trace_on)
+				sm_trace_span("wait for parsing", t, sm_seconds());
 			a->held = 1;
 			a->pos = 0;
 		}
