@@ -831,6 +831,12 @@ typedef struct complete_ws_s {
 	int64_t cap_cl_contig;
 	cand_cl_t *cand;
 	int64_t cap_cand;
+	cand_cl_t *cand_tmp;       /* choose_by_diagonal's reordering */
+	int64_t cap_cand_tmp;
+	int32_t *diag_score;       /* [candidates] their diagonals' best ungapped scores */
+	int64_t cap_diag_score;
+	uint8_t *strand_read;      /* [2n] the read's codes on either strand (choose_by_diagonal) */
+	int64_t cap_strand_read;
 	int64_t *occ_sorted;       /* the read's k-mers' occurrences, most first */
 	int64_t cap_occ_sorted;
 	uint8_t *skip;             /* [k-mers] 1: skipped, counted as supporting everywhere */
@@ -986,6 +992,9 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->cl_at);
 	free(cw->cl_contig);
 	free(cw->cand);
+	free(cw->cand_tmp);
+	free(cw->diag_score);
+	free(cw->strand_read);
 	free(cw->occ_sorted);
 	free(cw->skip);
 	free(cw->win_cost);
@@ -1319,6 +1328,92 @@ static void cand_offer(cand_cl_t *h, int64_t *n, int64_t top, const cand_cl_t *x
 	h[i] = *x;
 }
 
+/* The best ungapped local scores of a read along two diagonals of one
+ * strand of the completion's hits, *a for d0 and *b for d1 (reference
+ * position d + j against q[j]: the read's codes on that strand, an
+ * ambiguous base coded so that it matches nothing), parts past the
+ * reference's ends left out.  Two diagonals a loop: each score is a chain
+ * of dependent steps, and two chains run side by side. */
+static void diagonal_scores(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q,
+			    int32_t n, int64_t d0, int64_t d1, int32_t *a, int32_t *b)
+{
+	const int32_t hit = sc->match, miss = -sc->mismatch;
+	int32_t run0 = 0, run1 = 0, best0 = 0, best1 = 0;
+
+	for (int32_t j = 0; j < n; j++) {
+		const int64_t p0 = d0 + j, p1 = d1 + j;
+
+		if (p0 >= 0 && p0 < ref->total) {
+			run0 += ref->seq[p0] == q[j] ? hit : miss;
+			run0 = run0 < 0 ? 0 : run0;
+			best0 = run0 > best0 ? run0 : best0;
+		}
+		if (p1 >= 0 && p1 < ref->total) {
+			run1 += ref->seq[p1] == q[j] ? hit : miss;
+			run1 = run1 < 0 ? 0 : run1;
+			best1 = run1 > best1 ? run1 : best1;
+		}
+	}
+	*a = best0;
+	*b = best1;
+}
+
+/* Reorders cand[0..n_cand) (sorted by cand_before) so that its first
+ * `kept` are the ones the pass scans now: the first kept - by_diag in
+ * that order, then the by_diag of the others whose cluster's first or
+ * last diagonal holds the best ungapped alignment (diagonal_scores; ties:
+ * the first in cand_before order); the others follow in that order.  By bound alone a
+ * divergent read's origin, whose few exact k-mers give it no more support
+ * than thousands of repeat copies that align far worse, can rank past
+ * every round (seed.h; docs/seeded.md, "Which candidates are scanned
+ * first").
+ * Returns 0, or -1 when out of memory. */
+static int choose_by_diagonal(complete_ws_t *cw, const sm_ref_t *ref, const sm_score_t *sc,
+			      const uint8_t *read, int32_t n, cand_cl_t *cand, int64_t n_cand,
+			      int64_t kept, int64_t by_diag)
+{
+	int64_t first = kept - by_diag, at;
+
+	if (n_cand <= kept || by_diag <= 0)
+		return 0;
+	if (sm_grow((void **)&cw->diag_score, &cw->cap_diag_score, n_cand, sizeof *cw->diag_score) < 0 ||
+	    sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_cand, sizeof *cw->cand_tmp) < 0)
+		return -1;
+	/* The read on each strand, an ambiguous base never matching. */
+	if (sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0)
+		return -1;
+	for (int32_t j = 0; j < n; j++) {
+		const uint8_t f = read[j], r = read[n - 1 - j];
+
+		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
+		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
+	}
+	for (int64_t t = first; t < n_cand; t++) {
+		const sm_cluster_t *c = &cand[t].c;
+		int32_t a, b;
+
+		diagonal_scores(ref, sc, cw->strand_read + (c->strand ? n : 0), n, c->lo, c->hi, &a, &b);
+		cw->diag_score[t] = a > b ? a : b;
+	}
+	/* Selection by the diagonal score, a candidate at a time (by_diag is
+	 * small); a chosen one's score is set to -1 so it is not chosen again. */
+	for (int64_t d = 0; d < by_diag; d++) {
+		int64_t pick = first;
+
+		for (int64_t t = first; t < n_cand; t++)
+			if (cw->diag_score[t] > cw->diag_score[pick])
+				pick = t;
+		cw->cand_tmp[d] = cand[pick];
+		cw->diag_score[pick] = -1;
+	}
+	at = by_diag;
+	for (int64_t t = first; t < n_cand; t++)
+		if (cw->diag_score[t] >= 0)
+			cw->cand_tmp[at++] = cand[t];
+	memcpy(cand + first, cw->cand_tmp, (size_t)(n_cand - first) * sizeof *cand);
+	return 0;
+}
+
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
@@ -1330,6 +1425,9 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
 	const int64_t top = (int64_t)opt->max_windows + max_next + 1;
+	/* The heap holds SM_COMPLETE_POOL more, from which choose_by_diagonal
+	 * takes a share of the windows scanned now (seed.h). */
+	const int64_t pool = top + SM_COMPLETE_POOL;
 	const qhit_key_t q = { n, ref->total + n };
 	const int multi = ref->n_contig > 1;
 	sm_cluster_t cur;
@@ -1477,15 +1575,15 @@ pass:
 	 * support (with the skipped k-mers) reaches the floor and whose
 	 * sm_bound_score beats `best` (it cannot when base + brk x votes does
 	 * not).  Only the first max_windows + max_next + 1 (cand_before)
-	 * matter: those kept, those for later rounds, and the best one left
-	 * out (gap->left, gap->beyond).  They are kept in a heap, then
-	 * sorted.  Once it is full, a cluster whose base + brk x
+	 * matter to the bound's order: those kept, those for later rounds,
+	 * and the best one left out (gap->left, gap->beyond); the heap holds
+	 * SM_COMPLETE_POOL more for choose_by_diagonal, then is sorted.  Once it is full, a cluster whose base + brk x
 	 * votes is below the bound of the last one in it is not bounded: its
 	 * own bound is lower, so it ranks after all of them (each supporting
 	 * read position beyond the skipped k-mers' moves the bound by brk at
 	 * most: it removes windows that all hold it, one of a disjoint set at
 	 * most). */
-	if (sm_grow((void **)&cw->cand, &cw->cap_cand, top, sizeof *cw->cand) < 0)
+	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool, sizeof *cw->cand) < 0)
 		goto oom;
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
@@ -1493,14 +1591,14 @@ pass:
 		sm_window_t win;
 
 		if (s->cl[t].votes + skipped < floor || most <= best ||
-		    (n_top == top && most < cw->cand[0].bound))
+		    (n_top == pool && most < cw->cand[0].bound))
 			continue;
 		/* A cluster of one read position has its bound at hand (bound_one):
 		 * it is ranked before its window is made and compared. */
 		if (x.c.votes == 1) {
 			x.bound = bound_one(cw, idx, sc, n, brk,
 					    (int32_t)(cw->hit[cw->cl_at[t]] & QHIT_POS_MASK));
-			if (x.bound <= best || (n_top == top && !cand_before(&x, &cw->cand[0])))
+			if (x.bound <= best || (n_top == pool && !cand_before(&x, &cw->cand[0])))
 				continue;
 		}
 		if (!contig_window(ref, &s->cl[t], cw->cl_contig[t], n, margin, &win) ||
@@ -1509,10 +1607,13 @@ pass:
 		if (x.c.votes > 1)
 			x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
 		if (x.bound > best)
-			cand_offer(cw->cand, &n_top, top, &x);
+			cand_offer(cw->cand, &n_top, pool, &x);
 	}
 	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
+	if (choose_by_diagonal(cw, ref, sc, read, n, cw->cand, n_top, kept,
+			       (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE) < 0)
+		goto oom;
 	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
 	/* Later rounds' candidates; every other one ranks after the heap's

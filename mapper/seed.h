@@ -235,7 +235,13 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * break cost of room below `best`, only the k-mers of the rarest disjoint
  * windows that keep it so are looked at, the others skipped too (seed.c,
  * keep_rare_windows); where that leaves more candidates than the lists
- * hold, the pass runs again without it.  What is left out is the bound of
+ * hold, the pass runs again without it.  Where there are more candidates
+ * than it returns, a share of those it returns (one in
+ * SM_COMPLETE_BY_DIAG_SHARE) are not the next by bound but, among the
+ * SM_COMPLETE_POOL next by bound, those whose cluster's first or last
+ * diagonal holds the best ungapped local alignment of the read: a
+ * divergent read's origin can have less exact support than thousands of
+ * repeat copies that align far worse.  What is left out is the bound of
  * the best candidate not returned (or of the skipped k-mers alone): when
  * it beats the best score found in the windows, the read is unsure. */
 
@@ -247,6 +253,12 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * took 549 s against 14 s without the pass (results/gpu-2026-11-27.md,
  * Z5). */
 #define SM_SEED_MAX_HITS 100000
+/* Candidates ranked past a pass's lists from which it picks by diagonal
+ * (above), and the share of its windows picked so: of the 20,000
+ * high-divergence chr20 reads 26 stayed below their origin without, 10
+ * with (docs/seeded.md, "Which candidates are scanned first"). */
+#define SM_COMPLETE_POOL 1024
+#define SM_COMPLETE_BY_DIAG_SHARE 4
 /* sm_seed_support_min() of a score above a perfect match. */
 #define SM_SEED_UNREACHABLE INT32_MAX
 

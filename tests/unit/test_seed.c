@@ -624,6 +624,31 @@ static int32_t oracle_skip(const sm_mini_t *mini, const int64_t *occ, int64_t n_
 	return skipped;
 }
 
+/* The best ungapped local score of the read on a diagonal of the
+ * completion's hits: reference base diag + j against read base j (strand
+ * 1: the reverse complement's), bases off the reference left out. */
+static int32_t oracle_diagonal(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *read,
+			       int32_t n, int strand, int64_t diag)
+{
+	int32_t run = 0, best = 0;
+
+	for (int32_t j = 0; j < n; j++) {
+		int64_t g = diag + j;
+		int q = strand ? read[n - 1 - j] : read[j];
+
+		if (g < 0 || g >= ref->total)
+			continue;
+		if (strand && q < SM_BASE_N)
+			q = 3 - q;
+		run += ref->seq[g] == q && q < SM_BASE_N ? sc->match : -sc->mismatch;
+		if (run < 0)
+			run = 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
 static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 				    const sm_score_t *sc, const sm_seed_opt_t *opt,
 				    const uint8_t *read, int32_t n, int32_t best,
@@ -757,6 +782,35 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 	}
 	qsort(cand, (size_t)n_cand, sizeof *cand, cmp_ocand);
 	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
+	/* The last (kept + 3) / 4 of those kept, where more are left: at each
+	 * place, of the candidates from there on among the first
+	 * SM_COMPLETE_POOL past the lists, the one whose cluster's first or last
+	 * diagonal aligns best ungapped (the first in bound order on a tie),
+	 * moved there, the others keeping their order. */
+	if (n_cand > kept) {
+		const int64_t by = (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE;
+		const int64_t pool = opt->max_windows + max_next + 1 + SM_COMPLETE_POOL;
+		const int64_t end = n_cand < pool ? n_cand : pool;
+
+		for (int64_t at = kept - by; at < kept; at++) {
+			int64_t pick = at;
+			int32_t top = -1;
+
+			for (int64_t c = at; c < end; c++) {
+				int32_t a = oracle_diagonal(ref, sc, read, n, cand[c].c.strand, cand[c].c.lo);
+				int32_t b = oracle_diagonal(ref, sc, read, n, cand[c].c.strand, cand[c].c.hi);
+
+				if ((a > b ? a : b) > top) {
+					top = a > b ? a : b;
+					pick = c;
+				}
+			}
+			ocand_t x = cand[pick];
+
+			memmove(&cand[at + 1], &cand[at], (size_t)(pick - at) * sizeof *cand);
+			cand[at] = x;
+		}
+	}
 	if (n_cand > kept && cand[kept].bound > gap->left)
 		gap->left = cand[kept].bound;
 	/* Every candidate after those kept ranks in the list: the next
