@@ -380,11 +380,10 @@ static void *fq_ahead_main(void *arg)
 	int rc = 1;
 
 	sm_thread_name("sm-parse");
-	if (sm_trace_on) {   /* one name per file's thread: a trace keeps threads apart by name */
-		static int named;
+	if (sm_trace_on) {   /* "parse N" beside its file's "inflate N": a trace keeps threads apart by name */
 		char name[32];
 
-		snprintf(name, sizeof name, "parse %d", __atomic_fetch_add(&named, 1, __ATOMIC_RELAXED));
+		snprintf(name, sizeof name, "parse %d", sm_lines_trace_no(&f->lr));
 		sm_trace_thread(name);
 	}
 	while (rc == 1) {

@@ -270,6 +270,11 @@ static void lines_report(const sm_lines_t *lr)
 	}
 }
 
+int sm_lines_trace_no(const sm_lines_t *lr)
+{
+	return lr->src ? lr->src->trace_no : 0;
+}
+
 int sm_lines_next(sm_lines_t *lr)
 {
 	char *nl = NULL;

@@ -61,6 +61,10 @@ int sm_lines_next(sm_lines_t *lr);
  * a thread of its own and is being closed.  Then call sm_lines_close(). */
 void sm_lines_stop(sm_lines_t *lr);
 
+/* The number that names an open reader's threads in a trace ("inflate N";
+ * io/trace.h), so that another thread reading the same file can take it. */
+int sm_lines_trace_no(const sm_lines_t *lr);
+
 /* Stops the inflate thread (also one waiting on input that never comes, such
  * as a terminal on stdin), closes the stream and frees the buffers; lr may
  * be zeroed or opened. */

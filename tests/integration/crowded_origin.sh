@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # crowded_origin.sh — a divergent read whose origin has fewer exact k-mers than many repeat
 # copies that align far worse: the completion pass ranks candidates by the bound of their
-# k-mer support, so by bound alone every round goes to the copies and the origin is never
-# scanned; some of the windows it scans now are the candidates whose diagonals hold the best
+# k-mer support, so by bound alone the rounds can all go to the copies and leave the origin
+# unscanned; some of the windows it scans now are the candidates whose diagonals hold the best
 # ungapped alignment (seed.c, choose_by_diagonal), which reaches the origin in the first round.
 #
 # Reference (awk, fixed Park-Miller generator), per read (six, alternating strands), a random
