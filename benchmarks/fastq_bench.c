@@ -1,12 +1,11 @@
 /* fastq_bench.c — the FASTQ reader alone, as the mapper's reader thread
  * drives it: records of one file, or pairs alternately from two files.
  *
- *   build/benchmarks/fastq_bench [-@ THREADS] [-a PARSERS] R1.fq[.gz] [R2.fq[.gz]]
+ *   build/benchmarks/fastq_bench [-@ THREADS] [-a] R1.fq[.gz] [R2.fq[.gz]]
  *
  * -@: inflate threads per BGZF file (io/inflate.h; scanmap map uses a
- * quarter of -t); -a: each file cut on a thread of its own and parsed on
- * PARSERS more (sm_fastq_ahead, as scanmap map reads: one per 16 of -t,
- * at most 4).
+ * quarter of -t); -a: each file parsed on a thread of its own
+ * (sm_fastq_ahead, as scanmap map reads).
  * Prints the records and bases read, the wall seconds, the CPU seconds of
  * the calling thread (the parser: what the mapper's reader thread would
  * spend) and of the whole process (the parser plus any inflate threads). */
@@ -32,29 +31,29 @@ int main(int argc, char **argv)
 {
 	sm_fastq_t *f[2] = { NULL, NULL };
 	sm_read_t r[2] = { { 0 }, { 0 } };
-	int n_files, rc = 0, ahead = -1, c;
+	int n_files, rc = 0, ahead = 0, c;
 	long long n_rec = 0, n_base = 0;
 	double t0, c0, p0;
 
-	while ((c = getopt(argc, argv, "@:a:")) != -1) {
+	while ((c = getopt(argc, argv, "@:a")) != -1) {
 		if (c == '@')
 			sm_inflate_set_threads(atoi(optarg));
 		else if (c == 'a')
-			ahead = atoi(optarg);
+			ahead = 1;
 		else
 			return 1;
 	}
 	argv += optind - 1;
 	n_files = argc - optind;
 	if (n_files < 1 || n_files > 2) {
-		fprintf(stderr, "usage: fastq_bench [-@ THREADS] [-a PARSERS] R1.fq[.gz] [R2.fq[.gz]]\n");
+		fprintf(stderr, "usage: fastq_bench [-@ THREADS] [-a] R1.fq[.gz] [R2.fq[.gz]]\n");
 		return 1;
 	}
 	t0 = sm_seconds();
 	c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	p0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	for (int k = 0; k < n_files; k++)
-		if (!(f[k] = sm_fastq_open(argv[1 + k])) || (ahead >= 0 && sm_fastq_ahead(f[k], ahead) < 0))
+		if (!(f[k] = sm_fastq_open(argv[1 + k])) || (ahead && sm_fastq_ahead(f[k]) < 0))
 			return 1;
 	for (;;) {
 		int got = 0;
@@ -76,10 +75,9 @@ int main(int argc, char **argv)
 		n_rec += got;
 	}
 out:
-	printf("%lld records, %lld bases: %.3f s wall, %.3f s CPU in the calling thread, "
-	       "%.3f s CPU in the process (cutting and parsing threads %.3f s)\n", n_rec, n_base, sm_seconds() - t0,
-	       clock_s(CLOCK_THREAD_CPUTIME_ID) - c0, clock_s(CLOCK_PROCESS_CPUTIME_ID) - p0,
-	       sm_fastq_parse_cpu(f[0]) + (f[1] ? sm_fastq_parse_cpu(f[1]) : 0.0));
+	printf("%lld records, %lld bases: %.3f s wall, %.3f s CPU in the parsing thread, "
+	       "%.3f s CPU in the process\n", n_rec, n_base, sm_seconds() - t0,
+	       clock_s(CLOCK_THREAD_CPUTIME_ID) - c0, clock_s(CLOCK_PROCESS_CPUTIME_ID) - p0);
 	for (int k = 0; k < n_files; k++) {
 		sm_fastq_close(f[k]);
 		sm_read_free(&r[k]);

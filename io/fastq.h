@@ -8,7 +8,6 @@
 #ifndef SM_FASTQ_H
 #define SM_FASTQ_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -19,18 +18,9 @@ typedef struct {
 	int64_t index;  /* 0-based record number in its file */
 	char *comment;  /* the header line after the name and its whitespace,
 			   NUL-terminated, in name's allocation; NULL when empty */
-	int32_t stem_len;    /* the name without a trailing "/1" or "/2" (a
-				mate's suffix; names of 3+ characters): its length */
-	uint64_t stem_hash;  /* and a hash of it (sm_name_stem_hash), so that a
-				reader pairing mates compares names without
-				touching them (they lie in a parser's cache) */
 } sm_read_t;
 
 typedef struct sm_fastq_s sm_fastq_t;
-
-/* The hash of name[0..len) that sm_read_t.stem_hash holds. */
-uint64_t sm_name_stem_hash(const char *name, size_t len);
-
 
 /* Opens path ("-" is stdin).  Returns NULL after logging why. */
 sm_fastq_t *sm_fastq_open(const char *path);
@@ -45,25 +35,15 @@ sm_fastq_t *sm_fastq_open(const char *path);
  * and read names SAM cannot hold (containing '@', or over 254 characters). */
 int sm_fastq_next(sm_fastq_t *f, sm_read_t *r);
 
-/* Moves parsing off the caller's thread: a thread of f's own cuts the
- * file's text into chunks of whole records, and `parsers` threads (0 to
- * 16; the caller parses any chunk none has taken when it reaches it) parse
- * chunks into records ahead of sm_fastq_next(), several at once: the
- * caller then mostly only takes them.  Records, their order and every
- * error stay the same; an error's messages are written when
- * sm_fastq_next() reaches it, not when a thread meets it.  Call once,
- * before the first sm_fastq_next().  Returns 0, or -1 after logging (f
- * then parses on the caller's thread). */
-int sm_fastq_ahead(sm_fastq_t *f, int parsers);
+/* Moves parsing to a thread of f's own, which parses records ahead of
+ * sm_fastq_next() (a few thousand, in chunks): the caller then only takes
+ * them.  Records, their order and every error stay the same; an error's
+ * messages are written when sm_fastq_next() reaches it, not when the
+ * thread meets it.  Call once, before the first sm_fastq_next().  Returns
+ * 0, or -1 after logging (f then parses on the caller's thread). */
+int sm_fastq_ahead(sm_fastq_t *f);
 
-/* Parses one chunk of f's that no thread has taken, on the calling
- * thread (any thread; f parsing ahead): for a thread that would otherwise
- * wait, such as a worker without a batch, so that parsing is done by
- * threads that hold a core.  Returns 1 when it parsed one, 0 when there
- * was none (or f does not parse ahead). */
-int sm_fastq_help(sm_fastq_t *f);
-
-/* CPU seconds of f's cutting and parsing threads so far (0 without them). */
+/* CPU seconds of f's parsing thread so far (0 without one). */
 double sm_fastq_parse_cpu(const sm_fastq_t *f);
 
 const char *sm_fastq_path(const sm_fastq_t *f);

@@ -150,26 +150,13 @@ static void job_free(job_t *j)
 
 /* ---- reader ---- */
 
-/* A pair's mates must have the same name but for a trailing "/1" or "/2":
- * the same stem (io/fastq.h).  The reader compares the stems' lengths and
- * hashes, which lie in the record, and never touches a name: the name was
- * just written by a parsing thread on another core, and reading it cost
- * the reader, the one thread every pair passes, a cache miss per read.
- * The worker cuts the names to their stems and compares them in full
- * (cut_mate_names). */
-static void cut_to_stem(sm_read_t *r)
+/* The name of a pair's read without a trailing "/1" or "/2" (cut in place). */
+static void strip_mate_suffix(sm_read_t *r)
 {
-	r->name[r->stem_len] = '\0';
-}
+	size_t l = strlen(r->name);
 
-static void log_pair_names(const reader_t *rd, const sm_read_t *r)
-{
-	sm_fastq_t *f2 = rd->fq2 ? rd->fq2 : rd->fq;
-
-	sm_log(SM_LOG_ERROR, "read pairs out of sync: %s record %lld '%s' and %s record "
-	       "%lld '%s' have different names", sm_fastq_path(rd->fq),
-	       (long long)r[0].index + 1, r[0].name, sm_fastq_path(f2),
-	       (long long)r[1].index + 1, r[1].name);
+	if (l > 2 && r->name[l - 2] == '/' && (r->name[l - 1] == '1' || r->name[l - 1] == '2'))
+		r->name[l - 2] = '\0';
 }
 
 /* Reads one record (paired runs: one pair into r[0], r[1]).  Returns 1, 0
@@ -199,33 +186,16 @@ static int read_unit(reader_t *rd, sm_read_t *r)
 	}
 	if (rc1 == 0)
 		return 0;
-	if (r[0].stem_len != r[1].stem_len || r[0].stem_hash != r[1].stem_hash) {
-		cut_to_stem(&r[0]);
-		cut_to_stem(&r[1]);
-		log_pair_names(rd, r);
+	strip_mate_suffix(&r[0]);
+	strip_mate_suffix(&r[1]);
+	if (strcmp(r[0].name, r[1].name) != 0) {
+		sm_log(SM_LOG_ERROR, "read pairs out of sync: %s record %lld '%s' and %s record "
+		       "%lld '%s' have different names", sm_fastq_path(rd->fq),
+		       (long long)r[0].index + 1, r[0].name, sm_fastq_path(f2),
+		       (long long)r[1].index + 1, r[1].name);
 		return -1;
 	}
 	return 1;
-}
-
-/* The worker's side of the mates' names: each cut to its stem, the stems
- * compared in full (equal hashes of different stems would stop here).
- * Returns 0, or -1 after logging. */
-static int cut_mate_names(const reader_t *rd, sm_batch_t *b)
-{
-	if (!rd->paired)
-		return 0;
-	for (int k = 0; k + 1 < b->n; k += SM_STRANDS) {
-		sm_read_t *r = &b->reads[k];
-
-		cut_to_stem(&r[0]);
-		cut_to_stem(&r[1]);
-		if (strcmp(r[0].name, r[1].name) != 0) {
-			log_pair_names(rd, r);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static int read_max_len_check(const reader_t *rd, const sm_read_t *r, int n)
@@ -474,20 +444,8 @@ static void *worker_main(void *arg)
 
 		pthread_mutex_lock(&q->lock);
 		while (!q->failed && (what = take(q, &j)) == TAKE_NONE &&
-		       !(q->reader_done && !q->todo_head && q->ins_ready)) {
-			/* No batch: parse the input's next chunks rather than
-			 * sleep (a parsing thread may be waiting for a core). */
-			if (!q->reader_done) {
-				int helped;
-
-				pthread_mutex_unlock(&q->lock);
-				helped = sm_fastq_help(p->rd.fq) + (p->rd.fq2 ? sm_fastq_help(p->rd.fq2) : 0);
-				pthread_mutex_lock(&q->lock);
-				if (helped)
-					continue;
-			}
+		       !(q->reader_done && !q->todo_head && q->ins_ready))
 			pthread_cond_wait(&q->work, &q->lock);
-		}
 		idle += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("no batch", t, sm_seconds());
@@ -507,10 +465,9 @@ static void *worker_main(void *arg)
 			q->todo_tail = NULL;
 		pthread_mutex_unlock(&q->lock);
 
-		rc = cut_mate_names(&p->rd, j->b);
-		if (rc == 0 && what == TAKE_SAMPLE) {
+		if (what == TAKE_SAMPLE) {
 			rc = sm_map_batch(p->ctx, buf, j->b, SM_MAP_READS_ONLY);
-		} else if (rc == 0) {
+		} else {
 			rc = sm_map_batch(p->ctx, buf, j->b, 0);
 			if (rc == 0 && p->sam_text) {
 				t = sm_seconds();   /* sm_map_batch timed its own phases */
@@ -843,7 +800,7 @@ int sm_map_run(const sm_opt_t *o)
 	sm_sam_out_opt_t so;
 	counts_t c;
 	double t;
-	int rc = -1, queued = 0, parsers;
+	int rc = -1, queued = 0;
 
 	memset(&p, 0, sizeof p);
 	memset(&c, 0, sizeof c);
@@ -860,13 +817,10 @@ int sm_map_run(const sm_opt_t *o)
 	rd->paired = o->mates_path || o->interleaved;
 	if (o->mates_path && !(rd->fq2 = sm_fastq_open(o->mates_path)))
 		goto out;
-	/* Each file is cut and parsed on threads of its own, from now on
-	 * (during the set-up too): the reader thread then only fills
-	 * batches, and parsing on it would limit a run with several GPUs. */
-	parsers = (o->n_threads + SM_THREADS_PER_PARSER - 1) / SM_THREADS_PER_PARSER;
-	if (parsers > SM_MAX_PARSERS_PER_FILE)
-		parsers = SM_MAX_PARSERS_PER_FILE;
-	if (sm_fastq_ahead(rd->fq, parsers) < 0 || (rd->fq2 && sm_fastq_ahead(rd->fq2, parsers) < 0))
+	/* Each file parses on a thread of its own, from now on (during the
+	 * set-up too): the reader thread then only fills batches, and one
+	 * parser would limit a run with several GPUs. */
+	if (sm_fastq_ahead(rd->fq) < 0 || (rd->fq2 && sm_fastq_ahead(rd->fq2) < 0))
 		goto out;
 	mo = o->map;
 	mo.rg_id = o->rg_id;

@@ -29,12 +29,6 @@
 #define SM_BATCHES_PER_WORKER 2
 #define SM_BATCHES_SPARE 2
 #define SM_PROGRESS_SECONDS 10
-/* Each FASTQ file gets a parsing thread per SM_THREADS_PER_PARSER of -t,
- * at most SM_MAX_PARSERS_PER_FILE (io/fastq.h, sm_fastq_ahead): parsing
- * keeps pace with the workers on hosts of 64 cores, where one parser
- * (waiting for a core half its time) held two GPUs to ~900k pairs/s. */
-#define SM_THREADS_PER_PARSER 16
-#define SM_MAX_PARSERS_PER_FILE 4
 
 /* Runs the mapping that o describes (validated by sm_opt_validate).
  * Returns 0 when every read was written and the output closed cleanly; -1

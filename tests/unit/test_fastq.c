@@ -3,7 +3,6 @@
  * One line per check; the last line is "N passed, N failed". */
 #include "tests/unit/unit.h"
 #include <htslib/bgzf.h>
-#include <pthread.h>
 
 #include "io/fastq.h"
 #include "io/inflate.h"
@@ -11,9 +10,8 @@
 /* Reads every record of path into a fresh reader with stderr captured.
  * Returns the last sm_fastq_next() value (0: clean end) or -2 when open
  * failed; *n gets the number of records read. */
-/* The inflater main() chose (--zlib), and whether every reader parses
- * ahead (--ahead: sm_fastq_ahead with AHEAD_PARSERS parsing threads). */
-#define AHEAD_PARSERS 2
+/* The inflater main() chose (--zlib), and whether every reader parses on
+ * a thread of its own (--ahead, sm_fastq_ahead). */
 static sm_inflater_t inflater;
 static int ahead;
 
@@ -21,7 +19,7 @@ static sm_fastq_t *open_fq(const char *path)
 {
 	sm_fastq_t *f = sm_fastq_open(path);
 
-	if (f && ahead && sm_fastq_ahead(f, AHEAD_PARSERS) < 0) {
+	if (f && ahead && sm_fastq_ahead(f) < 0) {
 		sm_fastq_close(f);
 		return NULL;
 	}
@@ -557,7 +555,7 @@ static void test_ahead(void)
 	p = write_file("ahead.fq", text, len);
 	capture_begin();
 	f = sm_fastq_open(p);
-	CHECK(f && sm_fastq_ahead(f, AHEAD_PARSERS) == 0, "ahead: cutting and parsing threads started");
+	CHECK(f && sm_fastq_ahead(f) == 0, "ahead: parsing thread started");
 	if (!f) {
 		capture_end();
 		free(text);
@@ -579,7 +577,7 @@ static void test_ahead(void)
 
 	f = open_fq(p);
 	if (f && !ahead)
-		sm_fastq_ahead(f, AHEAD_PARSERS);
+		sm_fastq_ahead(f);
 	CHECK(f && sm_fastq_next(f, &r) == 1, "ahead: closing after one record (parser on a full ring)");
 	usleep(20000);
 	sm_fastq_close(f);
@@ -762,213 +760,6 @@ static void test_bgzf(void)
 	free(text);
 }
 
-/* Each record's stem (the name without a mate's "/1" or "/2") and its
- * hash: what a reader pairing mates compares instead of the names. */
-static void test_stems(void)
-{
-	static const struct { const char *name; int stem; } cases[] = {
-		{ "x/1", 1 }, { "x/2", 1 }, { "x", 1 }, { "/1", 2 }, { "ab/3", 4 }, { "ab/12", 5 },
-		{ "read.with.a.longer.name:1234:5678/2", 33 }, { "read.with.a.longer.name:1234:5678", 33 },
-	};
-	enum { N = sizeof cases / sizeof *cases };
-	char text[1024];
-	size_t len = 0;
-	sm_read_t r[N];
-	sm_fastq_t *f;
-	int bad = 0, n = 0;
-
-	memset(r, 0, sizeof r);
-	for (int k = 0; k < N; k++)
-		len += (size_t)snprintf(text + len, sizeof text - len, "@%s c\nAC\n+\nII\n", cases[k].name);
-	f = open_fq(write_file("stems.fq", text, len));
-	while (f && n < N && sm_fastq_next(f, &r[n]) == 1)
-		n++;
-	for (int k = 0; k < n; k++)
-		bad += r[k].stem_len != cases[k].stem ||
-		       r[k].stem_hash != sm_name_stem_hash(cases[k].name, (size_t)cases[k].stem);
-	CHECK(n == N && bad == 0 && r[0].stem_hash == r[1].stem_hash && r[0].stem_hash == r[2].stem_hash &&
-	      r[6].stem_hash == r[7].stem_hash && r[0].stem_hash != r[3].stem_hash &&
-	      strcmp(r[0].name, "x/1") == 0, "stems: a mate's /1 or /2 left out of stem_len and stem_hash, "
-	      "the name kept (%d of %d records, %d wrong)", n, N, bad);
-	sm_fastq_close(f);
-	for (int k = 0; k < N; k++)
-		sm_read_free(&r[k]);
-}
-
-/* Everything a reader gives for path: the return of the last
- * sm_fastq_next, the records, a hash of every field of each, and the
- * messages (captured into msg). */
-typedef struct {
-	int ret;
-	int64_t n;
-	uint64_t hash;
-	int helped;   /* chunks a helper thread parsed */
-	char msg[sizeof errbuf];
-} fq_result_t;
-
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull;
-}
-
-/* A thread that parses f's chunks by sm_fastq_help, as an idle worker
- * of scanmap map does, until told to stop. */
-typedef struct {
-	sm_fastq_t *f;
-	volatile int stop;
-	int helped;
-} helper_t;
-
-static void *helper_main(void *arg)
-{
-	helper_t *h = arg;
-
-	while (!h->stop)
-		h->helped += sm_fastq_help(h->f);
-	return NULL;
-}
-
-/* parsers: -1 no parsing ahead; else the parsing threads, and with
- * `helper` one more thread calling sm_fastq_help. */
-static void read_result(const char *path, int parsers, int helper, fq_result_t *out)
-{
-	sm_read_t r = { 0 };
-	sm_fastq_t *f;
-	helper_t h = { 0 };
-	pthread_t ht;
-
-	memset(out, 0, sizeof *out);
-	out->hash = 14695981039346656037ull;
-	capture_begin();
-	f = sm_fastq_open(path);
-	if (f && parsers >= 0 && sm_fastq_ahead(f, parsers) < 0) {
-		sm_fastq_close(f);
-		f = NULL;
-	}
-	h.f = f;
-	if (f && helper && pthread_create(&ht, NULL, helper_main, &h) != 0)
-		helper = 0;
-	out->ret = -2;
-	while (f && (out->ret = sm_fastq_next(f, &r)) == 1) {
-		out->n++;
-		out->hash = hash_str(hash_str(hash_str(hash_str(out->hash, r.name), r.comment), r.seq),
-				     r.qual);
-		out->hash = (out->hash ^ (uint64_t)r.index) * 1099511628211ull;
-		out->hash = (out->hash ^ r.stem_hash ^ (uint64_t)r.stem_len) * 1099511628211ull;
-	}
-	if (f && helper) {
-		h.stop = 1;
-		pthread_join(ht, NULL);
-		out->helped = h.helped;
-	}
-	sm_fastq_close(f);
-	capture_end();
-	snprintf(out->msg, sizeof out->msg, "%s", errbuf);
-	sm_read_free(&r);
-}
-
-/* Appends a random record to text (cap bytes), of one of the shapes a
- * chunk boundary can meet: wrapped sequence and quality (a quality line may
- * start with '@' or '+'), blank lines before it, a '+' line repeating the
- * header; with probability 1/err_in, one of the errors fq_parse reports,
- * so that the chunk that holds it ends the input. */
-static size_t random_record(char *text, size_t len, size_t cap, int i, int max_len, int err_in)
-{
-	int l = 1 + (int)rnd((uint32_t)max_len), wrap = rnd(4) == 0 ? 1 + (int)rnd(80) : l;
-	int err = err_in && rnd((uint32_t)err_in) == 0 ? 1 + (int)rnd(7) : 0;
-	char seq[8192], qual[8192];
-
-	for (int k = 0; k < l; k++) {
-		seq[k] = "ACGTNacgtRY"[rnd(11)];
-		qual[k] = (char)('!' + rnd(94));
-	}
-	if (wrap < l && rnd(2))
-		qual[wrap] = rnd(2) ? '@' : '+';   /* a quality line that looks like a header or '+' */
-	if (err == 1)
-		seq[rnd((uint32_t)l)] = '!';                  /* not a base */
-	if (err == 2)
-		qual[rnd((uint32_t)l)] = ' ';                 /* not a quality */
-	for (int b = (int)rnd(3); b == 2 && len < cap; b--)
-		text[len++] = '\n';                          /* blank lines between records */
-	len += (size_t)snprintf(text + len, cap - len, err == 3 ? "r%d\n" : "@r%d c%d\n", i, i % 7);
-	for (int k = 0; k < l; k++) {
-		text[len++] = seq[k];
-		if ((k + 1) % wrap == 0 && k + 1 < l)
-			text[len++] = '\n';
-	}
-	if (err == 4)   /* the '+' line missing */
-		return len + (size_t)snprintf(text + len, cap - len, "\n");
-	len += (size_t)snprintf(text + len, cap - len, rnd(3) == 0 ? "\n+r%d c%d\n" : "\n+\n", i, i % 7);
-	if (err == 5)
-		l += wrap < l ? 1 : -1;                       /* quality longer, or one-line and shorter */
-	if (err == 6 && l > 1)
-		l = 1 + (int)rnd((uint32_t)l - 1);            /* the file ends inside the quality */
-	for (int k = 0; k < l; k++) {
-		text[len++] = k < 8192 ? qual[k] : 'I';
-		if ((k + 1) % wrap == 0 && k + 1 < l)
-			text[len++] = '\n';
-	}
-	if (err == 7)   /* the quality's line cut short: the next header follows at once */
-		return len - (l > 1);
-	text[len++] = '\n';
-	return len;
-}
-
-/* Parsing ahead against parsing on the caller's thread, the oracle: files
- * of hundreds to thousands of records (chunks hold 1,024, or 1 MiB of text), with every
- * record shape and error of random_record at random places, read with 0,
- * 1 and 3 parsing threads, and with 0 and 1 beside a thread that helps
- * (sm_fastq_help): the same records, the same last return and the same
- * messages. */
-static void test_ahead_oracle(void)
-{
-	enum { FILES = 60 };
-	size_t cap = (size_t)64 << 20;
-	char *text = xmalloc(cap);
-	static const int parsers[] = { 0, 1, 3, 0, 1 }, helper[] = { 0, 0, 0, 1, 1 };
-	int bad = 0, errors = 0, checked = 0, helped = 0;
-	char first[600] = "";
-
-	unit_seed(2024);
-	for (int t = 0; t < FILES; t++) {
-		/* Most files short reads; some long enough that the text cap
-		 * ends chunks before 256 records; a third with an error. */
-		int long_reads = t % 6 == 5, max_len = long_reads ? 8000 : 300;
-		int n_rec = long_reads ? 200 + (int)rnd(400) : 500 + (int)rnd(3000);
-		int err_in = t % 3 == 0 ? n_rec : 0;
-		size_t len = 0;
-		fq_result_t want, got;
-		char p[512];   /* tmp_path's buffers rotate */
-
-		for (int i = 0; i < n_rec && len + 40000 < cap; i++) {
-			len = random_record(text, len, cap, i, max_len, err_in);
-			if (err_in && len && i == n_rec / 2 && rnd(4) == 0)
-				break;   /* and some files just end (with or without an error before) */
-		}
-		snprintf(p, sizeof p, "%s", write_file("oracle.fq", text, len));
-		read_result(p, -1, 0, &want);
-		errors += want.ret < 0;
-		for (size_t k = 0; k < sizeof parsers / sizeof *parsers; k++) {
-			read_result(p, parsers[k], helper[k], &got);
-			checked++;
-			helped += got.helped;
-			if (got.ret != want.ret || got.n != want.n || got.hash != want.hash ||
-			    strcmp(got.msg, want.msg) != 0) {
-				if (!bad++)
-					snprintf(first, sizeof first, "file %d, %d parsers, helper %d: ret %d/%d, %lld/%lld "
-						 "records, messages '%.200s' / '%.200s'", t, parsers[k], helper[k], got.ret,
-						 want.ret, (long long)got.n, (long long)want.n, got.msg, want.msg);
-			}
-		}
-	}
-	CHECK(bad == 0 && errors > 5 && helped > 0, "ahead = one thread's parse: %d files (%d ending in "
-	      "an error), %d reads with 0, 1 and 3 parsers and a helper (%d chunks parsed by the helper), "
-	      "%d differ %s", FILES, errors, checked, helped, bad, first);
-	free(text);
-}
-
 int main(int argc, char **argv)
 {
 	/* tests/run.sh runs this again with --zlib (io/inflate.h) and with
@@ -982,8 +773,6 @@ int main(int argc, char **argv)
 	sm_inflate_set_default(inflater);
 	unit_begin("fastq");
 	test_ahead();
-	test_ahead_oracle();
-	test_stems();
 	test_trailing_and_cr();
 	test_basic();
 	test_empty_and_stdin();
