@@ -810,7 +810,10 @@ typedef struct {
 	sm_cluster_t c;
 	int32_t contig;
 	int32_t bound;
-	int64_t at;   /* the cluster's place among the read's */
+	int32_t ties;   /* what breaks a tie of bounds: the hits on its most frequent
+			   diagonal (complete_ws_t.cl_ties), 0 for one read position */
+	int32_t diag;   /* how well its diagonals align the read (choose_by_diagonal) */
+	int64_t at;     /* the cluster's place among the read's */
 } cand_cl_t;
 
 /* Completion workspace (sm_seeder_t's cw). */
@@ -829,14 +832,18 @@ typedef struct complete_ws_s {
 	int64_t cap_cl_at;
 	int32_t *cl_contig;        /* the contig of each cluster's hits */
 	int64_t cap_cl_contig;
+	int64_t *cl_mode;          /* each cluster's most frequent hit diagonal (the lowest of equals) */
+	int64_t cap_cl_mode;
+	int32_t *cl_ties;          /* and its hits (cand_cl_t.ties) */
+	int64_t cap_cl_ties;
 	cand_cl_t *cand;
 	int64_t cap_cand;
 	cand_cl_t *cand_tmp;       /* choose_by_diagonal's reordering */
 	int64_t cap_cand_tmp;
-	int32_t *diag_score;       /* [candidates] their diagonals' best ungapped scores */
-	int64_t cap_diag_score;
 	uint8_t *strand_read;      /* [2n] the read's codes on either strand (choose_by_diagonal) */
 	int64_t cap_strand_read;
+	int32_t *diag_end;         /* [3n] cluster_diag_score's pieces */
+	int64_t cap_diag_end;
 	int64_t *occ_sorted;       /* the read's k-mers' occurrences, most first */
 	int64_t cap_occ_sorted;
 	uint8_t *skip;             /* [k-mers] 1: skipped, counted as supporting everywhere */
@@ -991,10 +998,12 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->ok_cl);
 	free(cw->cl_at);
 	free(cw->cl_contig);
+	free(cw->cl_mode);
+	free(cw->cl_ties);
 	free(cw->cand);
 	free(cw->cand_tmp);
-	free(cw->diag_score);
 	free(cw->strand_read);
+	free(cw->diag_end);
 	free(cw->occ_sorted);
 	free(cw->skip);
 	free(cw->win_cost);
@@ -1281,13 +1290,19 @@ static int scanned_already(const sm_window_t *x, const sm_window_t *done, int32_
 	return 0;
 }
 
-/* 1 if candidate x ranks before y: higher bound, then sm_cluster_before
- * (support), then the earlier cluster (a total order: what a stable sort
- * of the clusters in their order by the first two leaves). */
+/* 1 if candidate x ranks before y: higher bound, then more hits on one
+ * diagonal (bounds tie by the thousand among a repeat's copies, and the
+ * support that comes next, read positions anywhere in the cluster,
+ * prefers copies whose stray hits a band away add up over an origin whose
+ * hits line up), then sm_cluster_before (support), then the earlier
+ * cluster (a total order: what a stable sort of the clusters in their
+ * order by the first three leaves). */
 static int cand_before(const cand_cl_t *x, const cand_cl_t *y)
 {
 	if (x->bound != y->bound)
 		return x->bound > y->bound;
+	if (x->ties != y->ties)
+		return x->ties > y->ties;
 	if (sm_cluster_before(&x->c, &y->c) || sm_cluster_before(&y->c, &x->c))
 		return sm_cluster_before(&x->c, &y->c);
 	return x->at < y->at;
@@ -1328,90 +1343,142 @@ static void cand_offer(cand_cl_t *h, int64_t *n, int64_t top, const cand_cl_t *x
 	h[i] = *x;
 }
 
-/* The best ungapped local scores of a read along two diagonals of one
- * strand of the completion's hits, *a for d0 and *b for d1 (reference
- * position d + j against q[j]: the read's codes on that strand, an
- * ambiguous base coded so that it matches nothing), parts past the
- * reference's ends left out.  Two diagonals a loop: each score is a chain
- * of dependent steps, and two chains run side by side. */
-static void diagonal_scores(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q,
-			    int32_t n, int64_t d0, int64_t d1, int32_t *a, int32_t *b)
+/* What scoring a candidate's diagonals needs (cluster_diag_score): the
+ * pass's workspace and read. */
+typedef struct {
+	complete_ws_t *cw;
+	const sm_ref_t *ref;
+	const sm_score_t *sc;
+	int32_t n;
+} diag_ctx_t;
+
+/* The read's score at position j along diagonal d (q: the read's codes on
+ * that strand, an ambiguous base coded so that it matches nothing), 0
+ * past the reference's ends. */
+static inline int32_t diag_step(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q,
+				int64_t d, int32_t j)
 {
-	const int32_t hit = sc->match, miss = -sc->mismatch;
-	int32_t run0 = 0, run1 = 0, best0 = 0, best1 = 0;
+	const int64_t p = d + j;
 
+	if (p < 0 || p >= ref->total)
+		return 0;
+	return ref->seq[p] == q[j] ? sc->match : -sc->mismatch;
+}
+
+/* The same where d + j is known to lie in the reference. */
+static inline int32_t diag_step_in(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q,
+				   int64_t d, int32_t j)
+{
+	return ref->seq[d + j] == q[j] ? sc->match : -sc->mismatch;
+}
+
+/* How well cluster x's diagonals align the read, for choose_by_diagonal:
+ * the best ungapped local alignment along its most supported diagonal
+ * (the mode), its first or its last, or a two-piece one that runs along the mode up to
+ * some read position and along the first or the last after it (or the
+ * other way round), less a gap of their distance (open + length x
+ * extend).  The two-piece ones are what a read with an indel aligns as: by
+ * its best piece alone, an origin with an indel in the middle of the read
+ * scores half its length and loses to repeat copies with a longer ungapped
+ * run; and a cluster's first and last diagonals may be those of stray
+ * repeat hits a band away from it (docs/seeded.md, "Which candidates are
+ * scanned first").  The backward pass is skipped when no pair's two best
+ * pieces, less the gap, beat the best single one.  cw->strand_read and
+ * diag_end (3n) ready. */
+static int32_t cluster_diag_score(const diag_ctx_t *dc, const cand_cl_t *x)
+{
+	complete_ws_t *cw = dc->cw;
+	const sm_ref_t *ref = dc->ref;
+	const sm_score_t *sc = dc->sc;
+	const int32_t n = dc->n;
+	const uint8_t *sq = cw->strand_read + (x->c.strand ? n : 0);
+	int32_t *end = cw->diag_end, best[3] = { 0, 0, 0 }, run[3] = { 0, 0, 0 }, top, two = 0;
+	int32_t gap[3] = { 0, 0, 0 };
+	int64_t d[3];
+	int inside = 1;
+
+	/* The mode, the first and the last (the mode again where one of them
+	 * is the mode: a piece joined to itself across no gap is no better
+	 * than the piece alone). */
+	d[0] = cw->cl_mode[x->at];
+	d[1] = x->c.lo;
+	d[2] = x->c.hi;
+	for (int i = 0; i < 3; i++) {
+		inside &= d[i] >= 0 && d[i] + n <= ref->total;
+		gap[i] = sc->gap_open + sc->gap_ext * (int32_t)(d[i] > d[0] ? d[i] - d[0] : d[0] - d[i]);
+	}
+	/* Forward, the three side by side (three chains of dependent steps):
+	 * end[3j + i], the best piece along d[i] ending at j. */
 	for (int32_t j = 0; j < n; j++) {
-		const int64_t p0 = d0 + j, p1 = d1 + j;
-
-		if (p0 >= 0 && p0 < ref->total) {
-			run0 += ref->seq[p0] == q[j] ? hit : miss;
-			run0 = run0 < 0 ? 0 : run0;
-			best0 = run0 > best0 ? run0 : best0;
-		}
-		if (p1 >= 0 && p1 < ref->total) {
-			run1 += ref->seq[p1] == q[j] ? hit : miss;
-			run1 = run1 < 0 ? 0 : run1;
-			best1 = run1 > best1 ? run1 : best1;
+		for (int i = 0; i < 3; i++) {
+			run[i] += inside ? diag_step_in(ref, sc, sq, d[i], j) : diag_step(ref, sc, sq, d[i], j);
+			run[i] = run[i] < 0 ? 0 : run[i];
+			end[3 * j + i] = run[i];
+			best[i] = run[i] > best[i] ? run[i] : best[i];
 		}
 	}
-	*a = best0;
-	*b = best1;
+	top = best[0] > best[1] ? best[0] : best[1];
+	top = best[2] > top ? best[2] : top;
+	/* Backward, when a two-piece one could beat the best piece: the best
+	 * piece along each starting at j, joined to the mode's ending at
+	 * j - 1 and the mode's to the others' ending there. */
+	if ((d[1] != d[0] && best[0] + best[1] - gap[1] > top) ||
+	    (d[2] != d[0] && best[0] + best[2] - gap[2] > top)) {
+		run[0] = run[1] = run[2] = 0;
+		for (int32_t j = n - 1; j > 0; j--) {
+			const int32_t *e = end + 3 * (j - 1);
+
+			for (int i = 0; i < 3; i++) {
+				run[i] += inside ? diag_step_in(ref, sc, sq, d[i], j) : diag_step(ref, sc, sq, d[i], j);
+				run[i] = run[i] < 0 ? 0 : run[i];
+			}
+			for (int i = 1; i < 3; i++) {
+				const int32_t a = e[0] + run[i] - gap[i], b = e[i] + run[0] - gap[i];
+
+				two = a > two ? a : two;
+				two = b > two ? b : two;
+			}
+		}
+	}
+	return two > top ? two : top;
 }
 
 /* Reorders cand[0..n_cand) (sorted by cand_before) so that its first
  * `kept` are the ones the pass scans now: the first kept - by_diag in
- * that order, then the by_diag of the others whose cluster's first or
- * last diagonal holds the best ungapped alignment (diagonal_scores; ties:
+ * that order, then the by_diag of the others whose cluster's diagonals
+ * align the read best (cluster_diag_score; ties:
  * the first in cand_before order); the others follow in that order.  By bound alone a
  * divergent read's origin, whose few exact k-mers give it no more support
  * than thousands of repeat copies that align far worse, can rank past
  * every round (seed.h; docs/seeded.md, "Which candidates are scanned
  * first").
  * Returns 0, or -1 when out of memory. */
-static int choose_by_diagonal(complete_ws_t *cw, const sm_ref_t *ref, const sm_score_t *sc,
-			      const uint8_t *read, int32_t n, cand_cl_t *cand, int64_t n_cand,
-			      int64_t kept, int64_t by_diag)
+static void choose_by_diagonal(const diag_ctx_t *d, cand_cl_t *cand, int64_t n_cand, int64_t kept,
+			       int64_t by_diag)
 {
+	complete_ws_t *cw = d->cw;
 	int64_t first = kept - by_diag, at;
 
 	if (n_cand <= kept || by_diag <= 0)
-		return 0;
-	if (sm_grow((void **)&cw->diag_score, &cw->cap_diag_score, n_cand, sizeof *cw->diag_score) < 0 ||
-	    sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_cand, sizeof *cw->cand_tmp) < 0)
-		return -1;
-	/* The read on each strand, an ambiguous base never matching. */
-	if (sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0)
-		return -1;
-	for (int32_t j = 0; j < n; j++) {
-		const uint8_t f = read[j], r = read[n - 1 - j];
-
-		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
-		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
-	}
-	for (int64_t t = first; t < n_cand; t++) {
-		const sm_cluster_t *c = &cand[t].c;
-		int32_t a, b;
-
-		diagonal_scores(ref, sc, cw->strand_read + (c->strand ? n : 0), n, c->lo, c->hi, &a, &b);
-		cw->diag_score[t] = a > b ? a : b;
-	}
+		return;
+	for (int64_t t = first; t < n_cand; t++)
+		cand[t].diag = cluster_diag_score(d, &cand[t]);
 	/* Selection by the diagonal score, a candidate at a time (by_diag is
-	 * small); a chosen one's score is set to -1 so it is not chosen again. */
+	 * small); a chosen one is marked (diag -1) so it is not chosen again. */
 	for (int64_t d = 0; d < by_diag; d++) {
 		int64_t pick = first;
 
 		for (int64_t t = first; t < n_cand; t++)
-			if (cw->diag_score[t] > cw->diag_score[pick])
+			if (cand[t].diag > cand[pick].diag)
 				pick = t;
 		cw->cand_tmp[d] = cand[pick];
-		cw->diag_score[pick] = -1;
+		cand[pick].diag = -1;
 	}
 	at = by_diag;
 	for (int64_t t = first; t < n_cand; t++)
-		if (cw->diag_score[t] >= 0)
+		if (cand[t].diag >= 0)
 			cw->cand_tmp[at++] = cand[t];
 	memcpy(cand + first, cw->cand_tmp, (size_t)(n_cand - first) * sizeof *cand);
-	return 0;
 }
 
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
@@ -1544,8 +1611,14 @@ pass:
 	 * loop). */
 	if (sm_grow((void **)&s->cl, &s->cap_cl, n_hit + 1, sizeof *s->cl) < 0 ||
 	    sm_grow((void **)&cw->cl_at, &cw->cap_cl_at, n_hit + 2, sizeof *cw->cl_at) < 0 ||
-	    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_hit + 1, sizeof *cw->cl_contig) < 0)
+	    sm_grow((void **)&cw->cl_contig, &cw->cap_cl_contig, n_hit + 1, sizeof *cw->cl_contig) < 0 ||
+	    sm_grow((void **)&cw->cl_mode, &cw->cap_cl_mode, n_hit + 1, sizeof *cw->cl_mode) < 0 ||
+	    sm_grow((void **)&cw->cl_ties, &cw->cap_cl_ties, n_hit + 1, sizeof *cw->cl_ties) < 0)
 		goto oom;
+	/* run: the cluster's hits so far on diagonal prev (hits of a cluster
+	 * come sorted by diagonal), for its mode. */
+	int64_t prev = 0;
+	int32_t run = 0;
 	for (int64_t t = 0; t < n_hit; t++) {   /* cur: cluster n_cl - 1, stored when closed */
 		const uint64_t h = cw->hit[t];
 		const int32_t strand = qhit_strand(&q, h), qpos = (int32_t)(h & QHIT_POS_MASK);
@@ -1559,9 +1632,17 @@ pass:
 			if (t > 0)
 				s->cl[n_cl - 1] = cur;
 			cw->cl_at[n_cl] = t;
-			cw->cl_contig[n_cl++] = contig;
+			cw->cl_contig[n_cl] = contig;
+			cw->cl_ties[n_cl++] = 0;
 			cur = (sm_cluster_t){ diag, diag, strand, 0 };
 			cur_contig = contig;
+			run = 0;
+		}
+		run = run > 0 && diag == prev ? run + 1 : 1;
+		prev = diag;
+		if (run > cw->cl_ties[n_cl - 1]) {
+			cw->cl_ties[n_cl - 1] = run;
+			cw->cl_mode[n_cl - 1] = diag;
 		}
 		cur.hi = diag;
 		cur.votes += cw->stamp[qpos] != n_cl - 1;   /* no branch: votes come unordered */
@@ -1583,11 +1664,22 @@ pass:
 	 * read position beyond the skipped k-mers' moves the bound by brk at
 	 * most: it removes windows that all hold it, one of a disjoint set at
 	 * most). */
-	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool, sizeof *cw->cand) < 0)
+	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool, sizeof *cw->cand) < 0 ||
+	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
+	    sm_grow((void **)&cw->diag_end, &cw->cap_diag_end, 3 * (int64_t)n, sizeof *cw->diag_end) < 0)
 		goto oom;
+	/* The read on each strand for cluster_diag_score, an ambiguous base never
+	 * matching. */
+	for (int32_t j = 0; j < n; j++) {
+		const uint8_t f = read[j], r = read[n - 1 - j];
+
+		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
+		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
+	}
+	const diag_ctx_t dc = { cw, ref, sc, n };
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
-		cand_cl_t x = { s->cl[t], cw->cl_contig[t], 0, t };
+		cand_cl_t x = { .c = s->cl[t], .contig = cw->cl_contig[t], .at = t };
 		sm_window_t win;
 
 		if (s->cl[t].votes + skipped < floor || most <= best ||
@@ -1606,14 +1698,18 @@ pass:
 			continue;
 		if (x.c.votes > 1)
 			x.bound = bound_with(cw, idx, sc, n, brk, cw->cl_at[t], cw->cl_at[t + 1]);
-		if (x.bound > best)
-			cand_offer(cw->cand, &n_top, pool, &x);
+		if (x.bound <= best)
+			continue;
+		if (x.c.votes > 1)
+			x.ties = cw->cl_ties[t];
+		cand_offer(cw->cand, &n_top, pool, &x);
 	}
 	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
-	if (choose_by_diagonal(cw, ref, sc, read, n, cw->cand, n_top, kept,
-			       (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE) < 0)
+	if (sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_top, sizeof *cw->cand_tmp) < 0)
 		goto oom;
+	choose_by_diagonal(&dc, cw->cand, n_top, kept,
+			   (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE);
 	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
 	/* Later rounds' candidates; every other one ranks after the heap's

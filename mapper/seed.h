@@ -238,10 +238,13 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * hold, the pass runs again without it.  Where there are more candidates
  * than it returns, a share of those it returns (one in
  * SM_COMPLETE_BY_DIAG_SHARE) are not the next by bound but, among the
- * SM_COMPLETE_POOL next by bound, those whose cluster's first or last
- * diagonal holds the best ungapped local alignment of the read: a
- * divergent read's origin can have less exact support than thousands of
- * repeat copies that align far worse.  What is left out is the bound of
+ * SM_COMPLETE_POOL next by bound, those whose cluster's diagonals align
+ * the read best (its most supported one alone or joined to its first or
+ * last across a gap: seed.c, cluster_diag_score): a divergent read's
+ * origin can have less exact support than thousands of repeat copies
+ * that align far worse.  Candidates of equal bound rank by their hits on
+ * their most frequent diagonal (0 for a cluster of one read position),
+ * then by support.  What is left out is the bound of
  * the best candidate not returned (or of the skipped k-mers alone): when
  * it beats the best score found in the windows, the read is unsure. */
 
@@ -256,7 +259,8 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 /* Candidates ranked past a pass's lists from which it picks by diagonal
  * (above), and the share of its windows picked so: of the 20,000
  * high-divergence chr20 reads 26 stayed below their origin without, 10
- * with (docs/seeded.md, "Which candidates are scanned first"). */
+ * with, 7 with the ties of bounds broken by the hits on one diagonal
+ * (docs/seeded.md, "Which candidates are scanned first"). */
 #define SM_COMPLETE_POOL 1024
 #define SM_COMPLETE_BY_DIAG_SHARE 4
 /* sm_seed_support_min() of a score above a perfect match. */

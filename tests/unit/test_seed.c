@@ -474,6 +474,9 @@ typedef struct {
 typedef struct {
 	sm_cluster_t c;
 	int32_t contig, bound;
+	int32_t full;   /* oracle_cluster_diag */
+	int32_t diag;   /* the order's key after the bound: the hits on the
+			   cluster's most frequent diagonal, 0 for one read position */
 	int64_t at;
 } ocand_t;
 
@@ -492,6 +495,8 @@ static int cmp_ocand(const void *a, const void *b)
 
 	if (x->bound != y->bound)
 		return x->bound > y->bound ? -1 : 1;
+	if (x->diag != y->diag)
+		return x->diag > y->diag ? -1 : 1;
 	if (sm_cluster_before(&x->c, &y->c) || sm_cluster_before(&y->c, &x->c))
 		return sm_cluster_before(&x->c, &y->c) ? -1 : 1;
 	return (x->at > y->at) - (x->at < y->at);
@@ -627,26 +632,90 @@ static int32_t oracle_skip(const sm_mini_t *mini, const int64_t *occ, int64_t n_
 /* The best ungapped local score of the read on a diagonal of the
  * completion's hits: reference base diag + j against read base j (strand
  * 1: the reverse complement's), bases off the reference left out. */
-static int32_t oracle_diagonal(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *read,
-			       int32_t n, int strand, int64_t diag)
+/* The read's score at position j along diagonal diag of its strand (0
+ * past the reference's ends; an ambiguous base matches nothing). */
+static int32_t oracle_step(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *read,
+			   int32_t n, int strand, int64_t diag, int32_t j)
 {
-	int32_t run = 0, best = 0;
+	int64_t g = diag + j;
+	int q = strand ? read[n - 1 - j] : read[j];
 
+	if (g < 0 || g >= ref->total)
+		return 0;
+	if (strand && q < SM_BASE_N)
+		q = 3 - q;
+	return ref->seq[g] == q && q < SM_BASE_N ? sc->match : -sc->mismatch;
+}
+
+/* How well diagonals x and y align the read, by prefix sums: the best
+ * segment on either alone, or a segment on one ending at j and one on the
+ * other starting at j + 1, less a gap of |x - y|. */
+static int32_t oracle_two_diagonals(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *read,
+				    int32_t n, int strand, int64_t x, int64_t y)
+{
+	int64_t px[1025], py[1025], lo_x = 0, lo_y = 0, best = 0, two = INT64_MIN;
+	int64_t ex[1024], ey[1024];   /* best segment ending at j */
+
+	px[0] = py[0] = 0;
 	for (int32_t j = 0; j < n; j++) {
-		int64_t g = diag + j;
-		int q = strand ? read[n - 1 - j] : read[j];
-
-		if (g < 0 || g >= ref->total)
-			continue;
-		if (strand && q < SM_BASE_N)
-			q = 3 - q;
-		run += ref->seq[g] == q && q < SM_BASE_N ? sc->match : -sc->mismatch;
-		if (run < 0)
-			run = 0;
-		if (run > best)
-			best = run;
+		px[j + 1] = px[j] + oracle_step(ref, sc, read, n, strand, x, j);
+		py[j + 1] = py[j] + oracle_step(ref, sc, read, n, strand, y, j);
+		lo_x = px[j + 1] < lo_x ? px[j + 1] : lo_x;
+		lo_y = py[j + 1] < lo_y ? py[j + 1] : lo_y;
+		ex[j] = px[j + 1] - lo_x;
+		ey[j] = py[j + 1] - lo_y;
+		best = ex[j] > best ? ex[j] : best;
+		best = ey[j] > best ? ey[j] : best;
 	}
-	return best;
+	if (x == y)
+		return (int32_t)best;
+	for (int32_t j = 0; j + 1 < n; j++) {
+		int64_t sx = 0, sy = 0;   /* best segment starting at j + 1 */
+
+		for (int32_t k = j + 1; k < n; k++) {
+			sx = px[k + 1] - px[j + 1] > sx ? px[k + 1] - px[j + 1] : sx;
+			sy = py[k + 1] - py[j + 1] > sy ? py[k + 1] - py[j + 1] : sy;
+		}
+		two = ex[j] + sy > two ? ex[j] + sy : two;
+		two = ey[j] + sx > two ? ey[j] + sx : two;
+	}
+	two -= sc->gap_open + sc->gap_ext * (x > y ? x - y : y - x);
+	return (int32_t)(two > best ? two : best);
+}
+
+/* A cluster's most frequent hit diagonal (the lowest on a tie) and, in
+ * *count, its hits. */
+static int64_t oracle_mode(const ohit_t *hit, int32_t from, int32_t to, int32_t *count)
+{
+	int64_t mode = 0;
+	int32_t most = 0;
+
+	for (int32_t t = from; t < to; t++) {
+		int32_t k = 0;
+
+		for (int32_t u = from; u < to; u++)
+			k += hit[u].diag == hit[t].diag;
+		if (k > most || (k == most && hit[t].diag < mode)) {
+			most = k;
+			mode = hit[t].diag;
+		}
+	}
+	*count = most;
+	return mode;
+}
+
+/* A cluster's diagonal score: its most frequent hit diagonal with its
+ * first, and with its last diagonal. */
+static int32_t oracle_cluster_diag(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *read,
+				   int32_t n, const sm_cluster_t *c, const ohit_t *hit, int32_t from,
+				   int32_t to)
+{
+	int32_t most, a, b;
+	int64_t mode = oracle_mode(hit, from, to, &most);
+
+	a = oracle_two_diagonals(ref, sc, read, n, c->strand, mode, c->lo);
+	b = oracle_two_diagonals(ref, sc, read, n, c->strand, mode, c->hi);
+	return a > b ? a : b;
 }
 
 static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
@@ -776,17 +845,25 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 		for (int32_t i = 0; i < n; i++)
 			cl_mark[i] |= mark[i];
 		cand[n_cand] = (ocand_t){ cl[c], cl_contig[c],
-					  oracle_bound(k, w, n, cl_mark, amb, sc, brk), c };
-		if (cand[n_cand].bound > best)
+					  oracle_bound(k, w, n, cl_mark, amb, sc, brk), 0, 0, c };
+		if (cand[n_cand].bound > best) {
+			cand[n_cand].full = oracle_cluster_diag(ref, sc, read, n, &cl[c], hit, cl_from[c],
+								cl_from[c + 1]);
+			int32_t most = 0;
+
+			if (cl[c].votes > 1)
+				oracle_mode(hit, cl_from[c], cl_from[c + 1], &most);
+			cand[n_cand].diag = most;
 			n_cand++;
+		}
 	}
 	qsort(cand, (size_t)n_cand, sizeof *cand, cmp_ocand);
 	kept = n_cand < opt->max_windows ? n_cand : opt->max_windows;
 	/* The last (kept + 3) / 4 of those kept, where more are left: at each
 	 * place, of the candidates from there on among the first
-	 * SM_COMPLETE_POOL past the lists, the one whose cluster's first or last
-	 * diagonal aligns best ungapped (the first in bound order on a tie),
-	 * moved there, the others keeping their order. */
+	 * SM_COMPLETE_POOL past the lists, the one with the best diagonal score
+	 * (full; the first in order on a tie), moved there, the others keeping
+	 * their order. */
 	if (n_cand > kept) {
 		const int64_t by = (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE;
 		const int64_t pool = opt->max_windows + max_next + 1 + SM_COMPLETE_POOL;
@@ -796,15 +873,11 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 			int64_t pick = at;
 			int32_t top = -1;
 
-			for (int64_t c = at; c < end; c++) {
-				int32_t a = oracle_diagonal(ref, sc, read, n, cand[c].c.strand, cand[c].c.lo);
-				int32_t b = oracle_diagonal(ref, sc, read, n, cand[c].c.strand, cand[c].c.hi);
-
-				if ((a > b ? a : b) > top) {
-					top = a > b ? a : b;
+			for (int64_t c = at; c < end; c++)
+				if (cand[c].full > top) {
+					top = cand[c].full;
 					pick = c;
 				}
-			}
 			ocand_t x = cand[pick];
 
 			memmove(&cand[at + 1], &cand[at], (size_t)(pick - at) * sizeof *cand);
