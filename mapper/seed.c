@@ -1397,9 +1397,9 @@ static int32_t cluster_diag_score(const diag_ctx_t *dc, const cand_cl_t *x)
 	int64_t d[3];
 	int inside = 1;
 
-	/* The mode, the first and the last (the mode again where one of them
-	 * is the mode: a piece joined to itself across no gap is no better
-	 * than the piece alone). */
+	/* The mode, the first and the last (where the first or the last is
+	 * the mode, a two-piece one along it is one piece less a gap: never
+	 * better than the piece alone). */
 	d[0] = cw->cl_mode[x->at];
 	d[1] = x->c.lo;
 	d[2] = x->c.hi;
