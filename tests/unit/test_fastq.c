@@ -760,6 +760,141 @@ static void test_bgzf(void)
 	free(text);
 }
 
+/* Everything a reader gives for path: the return of the last
+ * sm_fastq_next, the records, a hash of every field of each, and the
+ * messages (captured into msg). */
+typedef struct {
+	int ret;
+	int64_t n;
+	uint64_t hash;
+	char msg[sizeof errbuf];
+} fq_result_t;
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (h ^ 0xff) * 1099511628211ull;
+}
+
+/* with_ahead: parsing on a thread of f's own (sm_fastq_ahead). */
+static void read_result(const char *path, int with_ahead, fq_result_t *out)
+{
+	sm_read_t r = { 0 };
+	sm_fastq_t *f;
+
+	memset(out, 0, sizeof *out);
+	out->hash = 14695981039346656037ull;
+	capture_begin();
+	f = sm_fastq_open(path);
+	if (f && with_ahead && sm_fastq_ahead(f) < 0) {
+		sm_fastq_close(f);
+		f = NULL;
+	}
+	out->ret = -2;
+	while (f && (out->ret = sm_fastq_next(f, &r)) == 1) {
+		out->n++;
+		out->hash = hash_str(hash_str(hash_str(hash_str(out->hash, r.name), r.comment), r.seq),
+				     r.qual);
+		out->hash = (out->hash ^ (uint64_t)r.index) * 1099511628211ull;
+	}
+	sm_fastq_close(f);
+	capture_end();
+	snprintf(out->msg, sizeof out->msg, "%s", errbuf);
+	sm_read_free(&r);
+}
+
+/* Appends a random record to text (cap bytes), of one of the shapes a
+ * chunk boundary can meet: wrapped sequence and quality (a quality line may
+ * start with '@' or '+'), blank lines before it, a '+' line repeating the
+ * header; with probability 1/err_in, one of the errors fq_parse reports. */
+static size_t random_record(char *text, size_t len, size_t cap, int i, int max_len, int err_in)
+{
+	int l = 1 + (int)rnd((uint32_t)max_len), wrap = rnd(4) == 0 ? 1 + (int)rnd(80) : l;
+	int err = err_in && rnd((uint32_t)err_in) == 0 ? 1 + (int)rnd(7) : 0;
+	char seq[8192], qual[8192];
+
+	for (int k = 0; k < l; k++) {
+		seq[k] = "ACGTNacgtRY"[rnd(11)];
+		qual[k] = (char)('!' + rnd(94));
+	}
+	if (wrap < l && rnd(2))
+		qual[wrap] = rnd(2) ? '@' : '+';   /* a quality line that looks like a header or '+' */
+	if (err == 1)
+		seq[rnd((uint32_t)l)] = '!';                  /* not a base */
+	if (err == 2)
+		qual[rnd((uint32_t)l)] = ' ';                 /* not a quality */
+	for (int b = (int)rnd(3); b == 2 && len < cap; b--)
+		text[len++] = '\n';                          /* blank lines between records */
+	len += (size_t)snprintf(text + len, cap - len, err == 3 ? "r%d\n" : "@r%d c%d\n", i, i % 7);
+	for (int k = 0; k < l; k++) {
+		text[len++] = seq[k];
+		if ((k + 1) % wrap == 0 && k + 1 < l)
+			text[len++] = '\n';
+	}
+	if (err == 4)   /* the '+' line missing */
+		return len + (size_t)snprintf(text + len, cap - len, "\n");
+	len += (size_t)snprintf(text + len, cap - len, rnd(3) == 0 ? "\n+r%d c%d\n" : "\n+\n", i, i % 7);
+	if (err == 5)
+		l += wrap < l ? 1 : -1;                       /* quality longer, or one-line and shorter */
+	if (err == 6 && l > 1)
+		l = 1 + (int)rnd((uint32_t)l - 1);            /* the file ends inside the quality */
+	for (int k = 0; k < l; k++) {
+		text[len++] = k < 8192 ? qual[k] : 'I';
+		if ((k + 1) % wrap == 0 && k + 1 < l)
+			text[len++] = '\n';
+	}
+	if (err == 7)   /* the quality's line cut short: the next header follows at once */
+		return len - (l > 1);
+	text[len++] = '\n';
+	return len;
+}
+
+/* Parsing ahead against parsing on the caller's thread, the oracle: files
+ * of hundreds to thousands of records (the parsing thread hands them over
+ * in chunks of 256), with every record shape and error of random_record
+ * at random places: the same records, the same last return and the same
+ * messages, wherever a chunk ends. */
+static void test_ahead_oracle(void)
+{
+	enum { FILES = 60 };
+	size_t cap = (size_t)64 << 20;
+	char *text = xmalloc(cap);
+	int bad = 0, errors = 0;
+	char first[600] = "";
+
+	unit_seed(2024);
+	for (int t = 0; t < FILES; t++) {
+		/* Most files short reads, some long ones; a third with an error. */
+		int long_reads = t % 6 == 5, max_len = long_reads ? 8000 : 300;
+		int n_rec = long_reads ? 200 + (int)rnd(400) : 500 + (int)rnd(3000);
+		int err_in = t % 3 == 0 ? n_rec : 0;
+		size_t len = 0;
+		fq_result_t want, got;
+		char p[512];   /* tmp_path's buffers rotate */
+
+		for (int i = 0; i < n_rec && len + 40000 < cap; i++) {
+			len = random_record(text, len, cap, i, max_len, err_in);
+			if (err_in && len && i == n_rec / 2 && rnd(4) == 0)
+				break;   /* and some files just end (with or without an error before) */
+		}
+		snprintf(p, sizeof p, "%s", write_file("oracle.fq", text, len));
+		read_result(p, 0, &want);
+		read_result(p, 1, &got);
+		errors += want.ret < 0;
+		if (got.ret != want.ret || got.n != want.n || got.hash != want.hash ||
+		    strcmp(got.msg, want.msg) != 0) {
+			if (!bad++)
+				snprintf(first, sizeof first, "file %d: ret %d/%d, %lld/%lld records, "
+					 "messages '%.200s' / '%.200s'", t, got.ret, want.ret, (long long)got.n,
+					 (long long)want.n, got.msg, want.msg);
+		}
+	}
+	CHECK(bad == 0 && errors > 5, "ahead = one thread's parse: %d random files (%d ending in an "
+	      "error), %d differ %s", FILES, errors, bad, first);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	/* tests/run.sh runs this again with --zlib (io/inflate.h) and with
@@ -773,6 +908,7 @@ int main(int argc, char **argv)
 	sm_inflate_set_default(inflater);
 	unit_begin("fastq");
 	test_ahead();
+	test_ahead_oracle();
 	test_trailing_and_cr();
 	test_basic();
 	test_empty_and_stdin();
