@@ -1349,6 +1349,7 @@ typedef struct {
 	complete_ws_t *cw;
 	const sm_ref_t *ref;
 	const sm_score_t *sc;
+	const uint8_t *read;
 	int32_t n;
 } diag_ctx_t;
 
@@ -1374,9 +1375,9 @@ static inline int32_t diag_step_in(const sm_ref_t *ref, const sm_score_t *sc, co
 
 /* How well cluster x's diagonals align the read, for choose_by_diagonal:
  * the best ungapped local alignment along its most supported diagonal
- * (the mode), its first or its last, or a two-piece one that runs along the mode up to
- * some read position and along the first or the last after it (or the
- * other way round), less a gap of their distance (open + length x
+ * (the mode), its first or its last, or a two-piece one that runs along
+ * the mode up to some read position and along the first or the last after
+ * it (or the other way round), less a gap of their distance (open + length x
  * extend).  The two-piece ones are what a read with an indel aligns as: by
  * its best piece alone, an origin with an indel in the middle of the read
  * scores half its length and loses to repeat copies with a longer ungapped
@@ -1446,23 +1447,34 @@ static int32_t cluster_diag_score(const diag_ctx_t *dc, const cand_cl_t *x)
 /* Reorders cand[0..n_cand) (sorted by cand_before) so that its first
  * `kept` are the ones the pass scans now: the first kept - by_diag in
  * that order, then the by_diag of the others whose cluster's diagonals
- * align the read best (cluster_diag_score; ties:
- * the first in cand_before order); the others follow in that order.  By bound alone a
- * divergent read's origin, whose few exact k-mers give it no more support
- * than thousands of repeat copies that align far worse, can rank past
- * every round (seed.h; docs/seeded.md, "Which candidates are scanned
- * first").
+ * align the read best (cluster_diag_score; ties: the first in cand_before
+ * order); the others follow in that order.  By bound alone a divergent
+ * read's origin, whose few exact k-mers give it no more support than
+ * thousands of repeat copies that align far worse, can rank past every
+ * round (seed.h; docs/seeded.md, "Which candidates are scanned first").
  * Returns 0, or -1 when out of memory. */
-static void choose_by_diagonal(const diag_ctx_t *d, cand_cl_t *cand, int64_t n_cand, int64_t kept,
-			       int64_t by_diag)
+static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_cand, int64_t kept,
+			      int64_t by_diag)
 {
-	complete_ws_t *cw = d->cw;
+	complete_ws_t *cw = dc->cw;
+	const int32_t n = dc->n;
 	int64_t first = kept - by_diag, at;
 
 	if (n_cand <= kept || by_diag <= 0)
-		return;
+		return 0;
+	if (sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_cand, sizeof *cw->cand_tmp) < 0 ||
+	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
+	    sm_grow((void **)&cw->diag_end, &cw->cap_diag_end, 3 * (int64_t)n, sizeof *cw->diag_end) < 0)
+		return -1;
+	/* The read on each strand, an ambiguous base never matching. */
+	for (int32_t j = 0; j < n; j++) {
+		const uint8_t f = dc->read[j], r = dc->read[n - 1 - j];
+
+		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
+		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
+	}
 	for (int64_t t = first; t < n_cand; t++)
-		cand[t].diag = cluster_diag_score(d, &cand[t]);
+		cand[t].diag = cluster_diag_score(dc, &cand[t]);
 	/* Selection by the diagonal score, a candidate at a time (by_diag is
 	 * small); a chosen one is marked (diag -1) so it is not chosen again. */
 	for (int64_t d = 0; d < by_diag; d++) {
@@ -1479,6 +1491,7 @@ static void choose_by_diagonal(const diag_ctx_t *d, cand_cl_t *cand, int64_t n_c
 		if (cand[t].diag >= 0)
 			cw->cand_tmp[at++] = cand[t];
 	memcpy(cand + first, cw->cand_tmp, (size_t)(n_cand - first) * sizeof *cand);
+	return 0;
 }
 
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
@@ -1658,25 +1671,15 @@ pass:
 	 * not).  Only the first max_windows + max_next + 1 (cand_before)
 	 * matter to the bound's order: those kept, those for later rounds,
 	 * and the best one left out (gap->left, gap->beyond); the heap holds
-	 * SM_COMPLETE_POOL more for choose_by_diagonal, then is sorted.  Once it is full, a cluster whose base + brk x
-	 * votes is below the bound of the last one in it is not bounded: its
+	 * SM_COMPLETE_POOL more for choose_by_diagonal, then is sorted.  Once
+	 * it is full, a cluster whose base + brk x votes is below the bound of
+	 * the last one in it is not bounded: its
 	 * own bound is lower, so it ranks after all of them (each supporting
 	 * read position beyond the skipped k-mers' moves the bound by brk at
 	 * most: it removes windows that all hold it, one of a disjoint set at
 	 * most). */
-	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool, sizeof *cw->cand) < 0 ||
-	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
-	    sm_grow((void **)&cw->diag_end, &cw->cap_diag_end, 3 * (int64_t)n, sizeof *cw->diag_end) < 0)
+	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool, sizeof *cw->cand) < 0)
 		goto oom;
-	/* The read on each strand for cluster_diag_score, an ambiguous base never
-	 * matching. */
-	for (int32_t j = 0; j < n; j++) {
-		const uint8_t f = read[j], r = read[n - 1 - j];
-
-		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
-		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
-	}
-	const diag_ctx_t dc = { cw, ref, sc, n };
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
 		cand_cl_t x = { .c = s->cl[t], .contig = cw->cl_contig[t], .at = t };
@@ -1706,10 +1709,9 @@ pass:
 	}
 	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
-	if (sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_top, sizeof *cw->cand_tmp) < 0)
+	if (choose_by_diagonal(&(diag_ctx_t){ cw, ref, sc, read, n }, cw->cand, n_top, kept,
+			       (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE) < 0)
 		goto oom;
-	choose_by_diagonal(&dc, cw->cand, n_top, kept,
-			   (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE);
 	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
 	/* Later rounds' candidates; every other one ranks after the heap's

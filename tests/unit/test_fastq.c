@@ -806,7 +806,7 @@ static void read_result(const char *path, int with_ahead, fq_result_t *out)
 
 /* Appends a random record to text (cap bytes), of one of the shapes a
  * chunk boundary can meet: wrapped sequence and quality (a quality line may
- * start with '@' or '+'), blank lines before it, a '+' line repeating the
+ * start with '@' or '+'), a blank line before it, a '+' line repeating the
  * header; with probability 1/err_in, one of the errors fq_parse reports. */
 static size_t random_record(char *text, size_t len, size_t cap, int i, int max_len, int err_in)
 {
@@ -824,8 +824,8 @@ static size_t random_record(char *text, size_t len, size_t cap, int i, int max_l
 		seq[rnd((uint32_t)l)] = '!';                  /* not a base */
 	if (err == 2)
 		qual[rnd((uint32_t)l)] = ' ';                 /* not a quality */
-	for (int b = (int)rnd(3); b == 2 && len < cap; b--)
-		text[len++] = '\n';                          /* blank lines between records */
+	if (rnd(3) == 2)
+		text[len++] = '\n';                          /* a blank line between records */
 	len += (size_t)snprintf(text + len, cap - len, err == 3 ? "r%d\n" : "@r%d c%d\n", i, i % 7);
 	for (int k = 0; k < l; k++) {
 		text[len++] = seq[k];
