@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "io/log.h"
 #include "mapper/grow.h"
@@ -842,8 +845,10 @@ typedef struct complete_ws_s {
 	int64_t cap_cand_tmp;
 	uint8_t *strand_read;      /* [2n] the read's codes on either strand (choose_by_diagonal) */
 	int64_t cap_strand_read;
-	int32_t *diag_end;         /* [3n] cluster_diag_score's pieces */
-	int64_t cap_diag_end;
+	int32_t *diag_buf;         /* [9n + 9] cluster_diag_score's diag_runs_t */
+	int64_t cap_diag_buf;
+	int32_t *diag_heap;        /* choose_by_diagonal's best scores so far, least first */
+	int64_t cap_diag_heap;
 	int64_t *occ_sorted;       /* the read's k-mers' occurrences, most first */
 	int64_t cap_occ_sorted;
 	uint8_t *skip;             /* [k-mers] 1: skipped, counted as supporting everywhere */
@@ -1003,7 +1008,8 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->cand);
 	free(cw->cand_tmp);
 	free(cw->strand_read);
-	free(cw->diag_end);
+	free(cw->diag_buf);
+	free(cw->diag_heap);
 	free(cw->occ_sorted);
 	free(cw->skip);
 	free(cw->win_cost);
@@ -1353,95 +1359,193 @@ typedef struct {
 	int32_t n;
 } diag_ctx_t;
 
-/* The read's score at position j along diagonal d (q: the read's codes on
- * that strand, an ambiguous base coded so that it matches nothing), 0
- * past the reference's ends. */
-static inline int32_t diag_step(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q,
-				int64_t d, int32_t j)
-{
-	const int64_t p = d + j;
+/* One diagonal of a candidate as cluster_diag_score sees it: where the
+ * read mismatches it, and the local scores at those places. */
+typedef struct {
+	int32_t m;      /* mismatches */
+	int32_t *pos;   /* [m + 1] their read positions, ascending; pos[m] = n */
+	int32_t *fwd;   /* [m] the best piece ending at pos[k] (0: none) */
+	int32_t *bwd;   /* [m + 1] the best piece starting at pos[k] (bwd[m] = 0) */
+	int32_t best;   /* the best piece anywhere */
+} diag_runs_t;
 
-	if (p < 0 || p >= ref->total)
-		return 0;
-	return ref->seq[p] == q[j] ? sc->match : -sc->mismatch;
+/* Where the read mismatches diagonal d (reference base d + j against q[j]:
+ * the read's codes on that strand, an ambiguous base coded so that it
+ * matches nothing; past the reference's ends nothing matches) into
+ * r->pos, sixteen bases a compare where SSE2 has them.  A read is mostly
+ * matches along a good candidate's diagonals and its scores change only
+ * at mismatches, so what follows works on these alone. */
+static void diag_mismatches(const sm_ref_t *ref, const uint8_t *q, int32_t n, int64_t d,
+			    diag_runs_t *r)
+{
+	const int32_t from = d < 0 ? (int32_t)(d < -n ? n : -d) : 0;
+	const int32_t to = d + n > ref->total ? (int32_t)(ref->total - d) : n;
+	int32_t m = 0, j = 0;
+
+	for (; j < from; j++)
+		r->pos[m++] = j;
+#if defined(__SSE2__)
+	for (; j + 16 <= to; j += 16) {
+		const __m128i x = _mm_loadu_si128((const __m128i *)(ref->seq + d + j));
+		const __m128i y = _mm_loadu_si128((const __m128i *)(q + j));
+		uint32_t miss = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) & 0xffffu;
+
+		for (; miss; miss &= miss - 1)
+			r->pos[m++] = j + __builtin_ctz(miss);
+	}
+#endif
+	for (; j < to; j++)
+		if (ref->seq[d + j] != q[j])
+			r->pos[m++] = j;
+	for (j = j > to ? j : to; j < n; j++)
+		r->pos[m++] = j;
+	r->pos[m] = n;
+	r->m = m;
 }
 
-/* The same where d + j is known to lie in the reference. */
-static inline int32_t diag_step_in(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q,
-				   int64_t d, int32_t j)
+/* Ungapped local scores from the mismatches (a: match, miss: mismatch
+ * score, both positive): r->best, and when two, r->fwd and r->bwd.
+ * Between mismatches every base matches, so the per-base recurrence
+ * (run = max(0, run + score)) steps from one mismatch to the next. */
+static void diag_pieces(diag_runs_t *r, int32_t n, int32_t a, int32_t miss, int two)
 {
-	return ref->seq[d + j] == q[j] ? sc->match : -sc->mismatch;
+	int32_t run = 0, prev = -1, best = 0, v;
+
+	for (int32_t k = 0; k < r->m; k++) {
+		v = run + a * (r->pos[k] - prev - 1);
+		best = v > best ? v : best;
+		run = v > miss ? v - miss : 0;
+		r->fwd[k] = run;
+		prev = r->pos[k];
+	}
+	v = run + a * (n - prev - 1);
+	r->best = v > best ? v : best;
+	if (!two)
+		return;
+	r->bwd[r->m] = 0;
+	for (int32_t k = r->m - 1; k >= 0; k--) {
+		v = r->bwd[k + 1] + a * (r->pos[k + 1] - r->pos[k] - 1);
+		r->bwd[k] = v > miss ? v - miss : 0;
+	}
 }
 
-/* How well cluster x's diagonals align the read, for choose_by_diagonal:
- * the best ungapped local alignment along its most supported diagonal
- * (the mode), its first or its last, or a two-piece one that runs along
- * the mode up to some read position and along the first or the last after
- * it (or the other way round), less a gap of their distance (open + length x
- * extend).  The two-piece ones are what a read with an indel aligns as: by
- * its best piece alone, an origin with an indel in the middle of the read
- * scores half its length and loses to repeat copies with a longer ungapped
- * run; and a cluster's first and last diagonals may be those of stray
- * repeat hits a band away from it (docs/seeded.md, "Which candidates are
- * scanned first").  The backward pass is skipped when no pair's two best
- * pieces, less the gap, beat the best single one.  cw->strand_read and
- * diag_end (3n) ready. */
-static int32_t cluster_diag_score(const diag_ctx_t *dc, const cand_cl_t *x)
+/* The best two-piece alignment along x up to read position j - 1 and
+ * along y from j, before the gap: the best over j of F_x(j - 1) +
+ * B_y(j), F the best piece ending at a position and B the best starting
+ * there (either may be empty).  Where both diagonals match at j, moving
+ * from j to j + 1 adds a to F and takes a from B, so the sum changes only
+ * one past a mismatch of either: those places and j = 1 are the ones
+ * looked at. */
+static int32_t diag_two_pieces(const diag_runs_t *x, const diag_runs_t *y, int32_t n, int32_t a)
 {
-	complete_ws_t *cw = dc->cw;
-	const sm_ref_t *ref = dc->ref;
-	const sm_score_t *sc = dc->sc;
-	const int32_t n = dc->n;
-	const uint8_t *sq = cw->strand_read + (x->c.strand ? n : 0);
-	int32_t *end = cw->diag_end, best[3] = { 0, 0, 0 }, run[3] = { 0, 0, 0 }, top, two = 0;
-	int32_t gap[3] = { 0, 0, 0 };
-	int64_t d[3];
-	int inside = 1;
+	int32_t best = 0, kx = 0, ky = 0;
 
-	/* The mode, the first and the last (where the first or the last is
-	 * the mode, a two-piece one along it is one piece less a gap: never
-	 * better than the piece alone). */
-	d[0] = cw->cl_mode[x->at];
-	d[1] = x->c.lo;
-	d[2] = x->c.hi;
+	for (int32_t j = 1; j < n;) {
+		int32_t f, b;
+
+		while (x->pos[kx] < j)   /* the first mismatch of each at j or after */
+			kx++;
+		while (y->pos[ky] < j)
+			ky++;
+		f = kx ? x->fwd[kx - 1] + a * (j - 1 - x->pos[kx - 1]) : a * j;
+		b = y->bwd[ky] + a * (y->pos[ky] - j);
+		best = f + b > best ? f + b : best;
+		j = 1 + (x->pos[kx] < y->pos[ky] ? x->pos[kx] : y->pos[ky]);
+	}
+	return best;
+}
+
+int32_t sm_diag_score(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q, int32_t n,
+		      const int64_t d[3], int32_t least, int32_t *buf)
+{
+	const int32_t a = sc->match, miss = sc->mismatch;
+	diag_runs_t r[3];
+	int32_t gap[3], two[3] = { 0, 0, 0 }, top = 0;
+
+	/* Each diagonal scored once; where the first or the last is the mode,
+	 * a two-piece one along it is one piece less a gap, never better than
+	 * the piece alone. */
 	for (int i = 0; i < 3; i++) {
-		inside &= d[i] >= 0 && d[i] + n <= ref->total;
+		const int same = i > 0 && d[i] == d[0] ? 0 : i == 2 && d[2] == d[1] ? 1 : -1;
+
+		r[i] = (diag_runs_t){ .pos = buf + (3 * i + 0) * (n + 1),
+				      .fwd = buf + (3 * i + 1) * (n + 1),
+				      .bwd = buf + (3 * i + 2) * (n + 1) };
 		gap[i] = sc->gap_open + sc->gap_ext * (int32_t)(d[i] > d[0] ? d[i] - d[0] : d[0] - d[i]);
-	}
-	/* Forward, the three side by side (three chains of dependent steps):
-	 * end[3j + i], the best piece along d[i] ending at j. */
-	for (int32_t j = 0; j < n; j++) {
-		for (int i = 0; i < 3; i++) {
-			run[i] += inside ? diag_step_in(ref, sc, sq, d[i], j) : diag_step(ref, sc, sq, d[i], j);
-			run[i] = run[i] < 0 ? 0 : run[i];
-			end[3 * j + i] = run[i];
-			best[i] = run[i] > best[i] ? run[i] : best[i];
+		if (same >= 0) {
+			r[i].best = r[same].best;
+			continue;
 		}
+		diag_mismatches(ref, q, n, d[i], &r[i]);
+		diag_pieces(&r[i], n, a, miss, 0);
+		top = r[i].best > top ? r[i].best : top;
 	}
-	top = best[0] > best[1] ? best[0] : best[1];
-	top = best[2] > top ? best[2] : top;
-	/* Backward, when a two-piece one could beat the best piece: the best
-	 * piece along each starting at j, joined to the mode's ending at
-	 * j - 1 and the mode's to the others' ending there. */
-	if ((d[1] != d[0] && best[0] + best[1] - gap[1] > top) ||
-	    (d[2] != d[0] && best[0] + best[2] - gap[2] > top)) {
-		run[0] = run[1] = run[2] = 0;
-		for (int32_t j = n - 1; j > 0; j--) {
-			const int32_t *e = end + 3 * (j - 1);
+	/* The two-piece ones only where a pair's two best pieces, less the
+	 * gap, could beat the best single one and reach least. */
+	two[1] = d[1] != d[0] && r[0].best + r[1].best - gap[1] > top &&
+		 r[0].best + r[1].best - gap[1] >= least;
+	two[2] = d[2] != d[0] && d[2] != d[1] && r[0].best + r[2].best - gap[2] > top &&
+		 r[0].best + r[2].best - gap[2] >= least;
+	if (!two[1] && !two[2])
+		return top;
+	diag_pieces(&r[0], n, a, miss, 1);
+	for (int i = 1; i < 3; i++) {
+		int32_t s;
 
-			for (int i = 0; i < 3; i++) {
-				run[i] += inside ? diag_step_in(ref, sc, sq, d[i], j) : diag_step(ref, sc, sq, d[i], j);
-				run[i] = run[i] < 0 ? 0 : run[i];
-			}
-			for (int i = 1; i < 3; i++) {
-				const int32_t a = e[0] + run[i] - gap[i], b = e[i] + run[0] - gap[i];
-
-				two = a > two ? a : two;
-				two = b > two ? b : two;
-			}
-		}
+		if (!two[i])
+			continue;
+		diag_pieces(&r[i], n, a, miss, 1);
+		s = diag_two_pieces(&r[0], &r[i], n, a);
+		top = s - gap[i] > top ? s - gap[i] : top;
+		s = diag_two_pieces(&r[i], &r[0], n, a);
+		top = s - gap[i] > top ? s - gap[i] : top;
 	}
-	return two > top ? two : top;
+	return top;
+}
+
+/* Cluster x's diagonal score (sm_diag_score, exact from least up) along its most
+ * frequent hit diagonal, its first and its last.  cw->strand_read and
+ * diag_buf ready. */
+static int32_t cluster_diag_score(const diag_ctx_t *dc, const cand_cl_t *x, int32_t least)
+{
+	const int64_t d[3] = { dc->cw->cl_mode[x->at], x->c.lo, x->c.hi };
+
+	return sm_diag_score(dc->ref, dc->sc, dc->cw->strand_read + (x->c.strand ? dc->n : 0), dc->n,
+			     d, least, dc->cw->diag_buf);
+}
+
+/* Candidates choose_by_diagonal fetches the reference of ahead of the one
+ * it scores. */
+#define SM_DIAG_AHEAD 4
+
+/* A binary min-heap of h[0..*n): adds v. */
+static void heap_push_min(int32_t *h, int64_t *n, int32_t v)
+{
+	int64_t i = (*n)++;
+
+	for (; i > 0 && h[(i - 1) / 2] > v; i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = v;
+}
+
+/* The same, n values: replaces the least with v. */
+static void heap_replace_min(int32_t *h, int64_t n, int32_t v)
+{
+	int64_t i = 0;
+
+	for (;;) {
+		int64_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
 }
 
 /* Reorders cand[0..n_cand) (sorted by cand_before) so that its first
@@ -1464,7 +1568,8 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 		return 0;
 	if (sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_cand, sizeof *cw->cand_tmp) < 0 ||
 	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
-	    sm_grow((void **)&cw->diag_end, &cw->cap_diag_end, 3 * (int64_t)n, sizeof *cw->diag_end) < 0)
+	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1), sizeof *cw->diag_buf) < 0 ||
+	    sm_grow((void **)&cw->diag_heap, &cw->cap_diag_heap, by_diag, sizeof *cw->diag_heap) < 0)
 		return -1;
 	/* The read on each strand, an ambiguous base never matching. */
 	for (int32_t j = 0; j < n; j++) {
@@ -1473,8 +1578,30 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
 		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
 	}
-	for (int64_t t = first; t < n_cand; t++)
-		cand[t].diag = cluster_diag_score(dc, &cand[t]);
+	/* Scored in order, with the least of the by_diag best so far as
+	 * least: a candidate that cannot reach it is not chosen, and its score
+	 * needs no more than a lower bound (sm_diag_score's two-piece ones
+	 * skipped).  The reference under the candidate a few places on is
+	 * fetched ahead: each candidate's bases lie at a random place in it. */
+	for (int64_t t = first, held = 0; t < n_cand; t++) {
+		const int32_t least = held == by_diag ? cw->diag_heap[0] : 0;
+
+		/* Written out here: GCC drops a call of a function that only
+		 * prefetches, as one without effects. */
+		for (int i = 0; i < 3 && t + SM_DIAG_AHEAD < n_cand; i++) {
+			const cand_cl_t *x = &cand[t + SM_DIAG_AHEAD];
+			const int64_t d = i == 0 ? cw->cl_mode[x->at] : i == 1 ? x->c.lo : x->c.hi;
+			const int64_t to = d + n < dc->ref->total ? d + n : dc->ref->total;
+
+			for (int64_t p = d < 0 ? 0 : d; p < to; p += 64)
+				__builtin_prefetch(dc->ref->seq + p);
+		}
+		cand[t].diag = cluster_diag_score(dc, &cand[t], least);
+		if (held < by_diag)
+			heap_push_min(cw->diag_heap, &held, cand[t].diag);
+		else if (cand[t].diag > least)
+			heap_replace_min(cw->diag_heap, held, cand[t].diag);
+	}
 	/* Selection by the diagonal score, a candidate at a time (by_diag is
 	 * small); a chosen one is marked (diag -1) so it is not chosen again. */
 	for (int64_t d = 0; d < by_diag; d++) {

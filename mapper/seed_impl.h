@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "io/ref.h"
 #include "mapper/score.h"
 
 /* The least a difference costs per window that it breaks: a mismatch or a
@@ -60,5 +61,25 @@ static inline void sm_bound_support(uint64_t *ok, int w, int32_t p)
  * and the bonus of each clipped end, and spares the windows it cuts. */
 int32_t sm_bound_score(const uint64_t *ok, int k, int w, int32_t n, const sm_score_t *sc,
 		       int64_t brk);
+
+/* How well diagonals d[0..3) of one strand align a read, the completion's
+ * order among candidates beyond those kept by bound (choose_by_diagonal,
+ * seed.c): the best ungapped local alignment along d[0] (a cluster's most
+ * frequent hit diagonal, its mode), d[1] or d[2] (its first and last), or
+ * a two-piece one that runs along d[0] up to some read position and along
+ * d[1] or d[2] after it (or the other way round), less a gap of their
+ * distance (gap_open + length x gap_ext).  The two-piece ones are what a
+ * read with an indel aligns as: by its best piece alone, an origin with an
+ * indel in the middle of the read scores half its length and loses to
+ * repeat copies with a longer ungapped run; and a cluster's first and last
+ * diagonals may be those of stray repeat hits a band away from it
+ * (docs/seeded.md, "Which candidates are scanned first").  Reference base
+ * d + j against q[j], the read's codes on that strand with an ambiguous
+ * base coded as UINT8_MAX; past the reference's ends nothing matches.
+ * A score below least need not be exact: then a value below least and at
+ * most the score is returned (a caller after the best few passes the least
+ * of those it holds).  buf: 9 x (n + 1) integers of workspace. */
+int32_t sm_diag_score(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *q, int32_t n,
+		      const int64_t d[3], int32_t least, int32_t *buf);
 
 #endif

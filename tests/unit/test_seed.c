@@ -629,11 +629,10 @@ static int32_t oracle_skip(const sm_mini_t *mini, const int64_t *occ, int64_t n_
 	return skipped;
 }
 
-/* The best ungapped local score of the read on a diagonal of the
- * completion's hits: reference base diag + j against read base j (strand
- * 1: the reverse complement's), bases off the reference left out. */
-/* The read's score at position j along diagonal diag of its strand (0
- * past the reference's ends; an ambiguous base matches nothing). */
+/* The read's score at position j along diagonal diag of its strand:
+ * reference base diag + j against read base j (strand 1: the reverse
+ * complement's); past the reference's ends and at an ambiguous base
+ * nothing matches. */
 static int32_t oracle_step(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *read,
 			   int32_t n, int strand, int64_t diag, int32_t j)
 {
@@ -641,7 +640,7 @@ static int32_t oracle_step(const sm_ref_t *ref, const sm_score_t *sc, const uint
 	int q = strand ? read[n - 1 - j] : read[j];
 
 	if (g < 0 || g >= ref->total)
-		return 0;
+		return -sc->mismatch;
 	if (strand && q < SM_BASE_N)
 		q = 3 - q;
 	return ref->seq[g] == q && q < SM_BASE_N ? sc->match : -sc->mismatch;
@@ -667,7 +666,7 @@ static int32_t oracle_two_diagonals(const sm_ref_t *ref, const sm_score_t *sc, c
 		best = ex[j] > best ? ex[j] : best;
 		best = ey[j] > best ? ey[j] : best;
 	}
-	if (x == y)
+	if (x == y || n < 2)
 		return (int32_t)best;
 	for (int32_t j = 0; j + 1 < n; j++) {
 		int64_t sx = 0, sy = 0;   /* best segment starting at j + 1 */
@@ -716,6 +715,80 @@ static int32_t oracle_cluster_diag(const sm_ref_t *ref, const sm_score_t *sc, co
 	a = oracle_two_diagonals(ref, sc, read, n, c->strand, mode, c->lo);
 	b = oracle_two_diagonals(ref, sc, read, n, c->strand, mode, c->hi);
 	return a > b ? a : b;
+}
+
+/* sm_diag_score against the oracle's prefix sums on random reads and
+ * diagonals: reads with substitutions, an indel and ambiguous bases,
+ * diagonals running past either end of the reference, three diagonals
+ * some of which are the same, scores of every shape, and half the reads
+ * with a least score to be exact from near their own. */
+static void test_diag_score(void)
+{
+	enum { LEN = 3000, N_CASES = 4000 };
+	static char g[LEN + 1];
+	const char *names[1] = { "d" }, *seqs[1] = { g };
+	sm_ref_t *ref;
+	int agree = 0, two = 0, past = 0, bounded = 0, n_cases = 0;
+	int32_t buf[9 * 301], least;
+
+	for (int i = 0; i < LEN; i++)
+		g[i] = "ACGTN"[rnd(200) ? rnd(4) : 4];
+	if (sm_ref_from_strings(1, names, seqs, &ref) < 0)
+		return;
+	for (int r = 0; r < N_CASES; r++) {
+		const sm_score_t sc = { 1 + (int)rnd(3), 1 + (int)rnd(6), (int)rnd(9), (int)rnd(4), 0, 0 };
+		const int32_t n = r % 50 == 0 ? 1 + (int32_t)rnd(4) : 1 + (int32_t)rnd(300);
+		const int32_t div = (int32_t)rnd(30), cut = (int32_t)rnd((uint32_t)n), shift = (int32_t)rnd(21) - 10;
+		int64_t d0 = r % 4 == 0 ? -n + 1 + (int64_t)rnd((uint32_t)(2 * n)) :
+			     r % 4 == 1 ? LEN - n + (int64_t)rnd((uint32_t)n) :
+					  (int64_t)rnd((uint32_t)(LEN - n));
+		int64_t d[3];
+		uint8_t read[300], q[300];
+		int32_t got, want, single;
+		int ok;
+
+		/* The read: the reference along d0, then (from cut on) along
+		 * d0 + shift, with substitutions and ambiguous bases. */
+		for (int32_t j = 0; j < n; j++) {
+			const int64_t p = d0 + j + (j >= cut && r % 3 ? shift : 0);
+
+			read[j] = p >= 0 && p < ref->total ? ref->seq[p] : (uint8_t)rnd(4);
+			if ((int32_t)rnd(100) < div)
+				read[j] = (uint8_t)rnd(5);
+			q[j] = read[j] < SM_BASE_N ? read[j] : UINT8_MAX;
+		}
+		d[0] = d0;
+		d[1] = r % 5 == 0 ? d0 : d0 + (r % 3 ? shift : (int64_t)rnd(25) - 12);
+		d[2] = r % 7 == 0 ? d[1] : r % 11 == 0 ? d0 : d0 + (int64_t)rnd(25) - 12;
+		want = oracle_two_diagonals(ref, &sc, read, n, 0, d[0], d[1]);
+		single = oracle_two_diagonals(ref, &sc, read, n, 0, d[2], d[2]);
+		if (oracle_two_diagonals(ref, &sc, read, n, 0, d[0], d[2]) > want)
+			want = oracle_two_diagonals(ref, &sc, read, n, 0, d[0], d[2]);
+		for (int i = 0; i < 2; i++) {
+			const int32_t one = oracle_two_diagonals(ref, &sc, read, n, 0, d[i], d[i]);
+
+			single = one > single ? one : single;
+		}
+		/* Exact from least up, below it a lower bound below least. */
+		least = r % 2 ? 0 : r % 4 == 0 ? want : want + (int32_t)rnd(21) - 10;
+		got = sm_diag_score(ref, &sc, q, n, d, least, buf);
+		ok = want >= least ? got == want : got < least && got <= want;
+		n_cases++;
+		agree += ok;
+		bounded += want < least;
+		two += want > single;
+		for (int i = 0; i < 3; i++)
+			past += d[i] < 0 || d[i] + n > ref->total;
+		if (!ok && agree + 5 > n_cases)
+			fprintf(stderr, "  diag score: n %d d %lld %lld %lld scores %d %d %d %d least %d: "
+				"%d, want %d\n", n, (long long)d[0], (long long)d[1], (long long)d[2],
+				sc.match, sc.mismatch, sc.gap_open, sc.gap_ext, least, got, want);
+	}
+	CHECK(agree == n_cases && two > N_CASES / 20 && past > N_CASES / 4 && bounded > N_CASES / 10,
+	      "diagonal score: the oracle's for %d of %d reads, or a lower bound below the least asked "
+	      "for (%d of them; %d where two pieces beat one, %d diagonals past an end of the "
+	      "reference)", agree, n_cases, bounded, two, past);
+	sm_ref_destroy(ref);
 }
 
 static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
@@ -1217,6 +1290,7 @@ int main(void)
 	int eligible = 0, found = 0, mapped_back = 1;
 	unit_begin("seed");
 	test_bound();
+	test_diag_score();
 	test_complete();
 	test_near_copies();
 	test_neighbours();
