@@ -1303,14 +1303,20 @@ static int scanned_already(const sm_window_t *x, const sm_window_t *done, int32_
  * hits line up), then sm_cluster_before (support), then the earlier
  * cluster (a total order: what a stable sort of the clusters in their
  * order by the first three leaves). */
-static int cand_before(const cand_cl_t *x, const cand_cl_t *y)
+static inline int cand_before(const cand_cl_t *x, const cand_cl_t *y)
 {
 	if (x->bound != y->bound)
 		return x->bound > y->bound;
 	if (x->ties != y->ties)
 		return x->ties > y->ties;
-	if (sm_cluster_before(&x->c, &y->c) || sm_cluster_before(&y->c, &x->c))
-		return sm_cluster_before(&x->c, &y->c);
+	/* sm_cluster_before's keys, written out: it is a total order but for
+	 * clusters equal in all three. */
+	if (x->c.votes != y->c.votes)
+		return x->c.votes > y->c.votes;
+	if (x->c.strand != y->c.strand)
+		return x->c.strand < y->c.strand;
+	if (x->c.lo != y->c.lo)
+		return x->c.lo < y->c.lo;
 	return x->at < y->at;
 }
 
@@ -1562,7 +1568,8 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 {
 	complete_ws_t *cw = dc->cw;
 	const int32_t n = dc->n;
-	int64_t first = kept - by_diag, at;
+	int64_t first = kept - by_diag, at, above = 0;
+	int32_t least;
 
 	if (n_cand <= kept || by_diag <= 0)
 		return 0;
@@ -1584,16 +1591,16 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 	 * skipped).  The reference under the candidate a few places on is
 	 * fetched ahead: each candidate's bases lie at a random place in it. */
 	for (int64_t t = first, held = 0; t < n_cand; t++) {
-		const int32_t least = held == by_diag ? cw->diag_heap[0] : 0;
+		least = held == by_diag ? cw->diag_heap[0] : 0;
 
-		/* Written out here: GCC drops a call of a function that only
-		 * prefetches, as one without effects. */
-		for (int i = 0; i < 3 && t + SM_DIAG_AHEAD < n_cand; i++) {
-			const cand_cl_t *x = &cand[t + SM_DIAG_AHEAD];
-			const int64_t d = i == 0 ? cw->cl_mode[x->at] : i == 1 ? x->c.lo : x->c.hi;
-			const int64_t to = d + n < dc->ref->total ? d + n : dc->ref->total;
+		/* The bases under its diagonals lie between its first and its
+		 * last (the mode in between).  Written out here: GCC drops a call
+		 * of a function that only prefetches, as one without effects. */
+		if (t + SM_DIAG_AHEAD < n_cand) {
+			const sm_cluster_t *c = &cand[t + SM_DIAG_AHEAD].c;
+			const int64_t to = c->hi + n < dc->ref->total ? c->hi + n : dc->ref->total;
 
-			for (int64_t p = d < 0 ? 0 : d; p < to; p += 64)
+			for (int64_t p = c->lo < 0 ? 0 : c->lo; p < to; p += 64)
 				__builtin_prefetch(dc->ref->seq + p);
 		}
 		cand[t].diag = cluster_diag_score(dc, &cand[t], least);
@@ -1602,18 +1609,26 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 		else if (cand[t].diag > least)
 			heap_replace_min(cw->diag_heap, held, cand[t].diag);
 	}
-	/* Selection by the diagonal score, a candidate at a time (by_diag is
-	 * small); a chosen one is marked (diag -1) so it is not chosen again. */
-	for (int64_t d = 0; d < by_diag; d++) {
-		int64_t pick = first;
+	/* The chosen: the by_diag best by score, ties to the earlier, in that
+	 * order.  Those above the least held all are, then as many of those at
+	 * it as are left, in their order; each is marked (diag -1) once taken. */
+	least = cw->diag_heap[0];
+	for (int64_t t = first; t < n_cand; t++)
+		above += cand[t].diag > least;
+	at = 0;
+	for (int64_t t = first, level = 0; t < n_cand && at < by_diag; t++)
+		if (cand[t].diag > least || (cand[t].diag == least && level++ < by_diag - above)) {
+			cw->cand_tmp[at++] = cand[t];
+			cand[t].diag = -1;
+		}
+	for (int64_t t = 1; t < at; t++) {   /* by score, stable: ties keep their order */
+		const cand_cl_t x = cw->cand_tmp[t];
+		int64_t u = t;
 
-		for (int64_t t = first; t < n_cand; t++)
-			if (cand[t].diag > cand[pick].diag)
-				pick = t;
-		cw->cand_tmp[d] = cand[pick];
-		cand[pick].diag = -1;
+		for (; u > 0 && cw->cand_tmp[u - 1].diag < x.diag; u--)
+			cw->cand_tmp[u] = cw->cand_tmp[u - 1];
+		cw->cand_tmp[u] = x;
 	}
-	at = by_diag;
 	for (int64_t t = first; t < n_cand; t++)
 		if (cand[t].diag >= 0)
 			cw->cand_tmp[at++] = cand[t];
