@@ -672,7 +672,10 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		if (neighbours) {
 			nw = sm_seed_neighbours(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 						&ctx->seed_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
-						rs->win, rs->n_win, &ws->wref, &hits);
+						rs->win, rs->n_win,
+						rs->prim < 0 ? SM_NEIGHBOUR_UNMAPPED_HASH : UINT32_MAX,
+						rs->prim < 0 ? SM_NEIGHBOUR_UNMAPPED_VOTES : 1,
+						&ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
 			nw = sm_seed_complete_next(ctx->ref, ctx->retry_opt.max_windows, best, rs->win,
@@ -805,13 +808,16 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 }
 
 /* 1 if read r (base codes seq), after its completion rounds (res), takes
- * the neighbour pass: --completion all; its best objective below what a
- * locus that no k-mer of the read seeds could score
- * (sm_seed_unseeded_bound), so that the exact k-mers of every pass could
- * have missed a better locus; and its best alignment (traced) at least as
- * divergent as such a locus (sm_seed_divergent): the read comes from
- * sequence that far from the reference.  Not a read without a hit, nor one
- * whose best alignment is clean but partial (an adapter, a chimera, foreign
+ * the neighbour pass, with --completion all: a read without a hit (with a
+ * sixteenth of the look-ups and clusters of 3 hits or more,
+ * SM_NEIGHBOUR_UNMAPPED_HASH and _VOTES: such reads are more often random
+ * or foreign than divergent, and every look-up and window is paid); or
+ * one whose best objective is below what a locus that no k-mer of the read
+ * seeds could score (sm_seed_unseeded_bound), so that the exact k-mers of
+ * every pass could have missed a better locus, and whose best alignment
+ * (traced) is at least as divergent as such a locus (sm_seed_divergent):
+ * the read comes from sequence that far from the reference.  Not one whose
+ * best alignment is clean but partial (an adapter, a chimera, foreign
  * sequence): a locus that divergent is unlikely for them, and the pass's
  * look-ups cost ~0.6 ms a read.  0 if not, -1 when out of memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
@@ -821,8 +827,10 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	const cand_t *c;
 	int32_t bound;
 
-	if (ctx->opt.completion != SM_COMPLETE_ALL || res->exhaustive || res->prim < 0)
+	if (ctx->opt.completion != SM_COMPLETE_ALL || res->exhaustive)
 		return 0;
+	if (res->prim < 0)
+		return 1;
 	c = &res->cand[0];
 	/* The divergence first: it is O(1), and most reads are not. */
 	if (!c->traced ||
@@ -898,8 +906,9 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			}
 			if (todo) {
 				ws->retry_how[n_todo] = RETRY_NEIGHBOURS;
-				ws->retry_level[n_todo] = (uint8_t)res[k].cand[0].unsure;
-				ws->retry_best[n_todo] = res[k].cand[0].score;
+				ws->retry_level[n_todo] = res[k].prim >= 0 ? (uint8_t)res[k].cand[0].unsure :
+									     SM_SURE;
+				ws->retry_best[n_todo] = res[k].prim >= 0 ? res[k].cand[0].score : 0;
 				ws->seed_todo[n_todo++] = k;
 			}
 		}

@@ -1931,10 +1931,12 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 }
 
 /* Every k-mer of read (base codes, length n; as sm_minimizers gives them
- * with w = 1: end position, canonical strand and hash) and then its 3k
- * one-substitution neighbours, at the same end position, into s->mini.
- * Returns their number or -1 when out of memory. */
-static int64_t neighbour_kmers(sm_seeder_t *s, const uint8_t *read, int32_t n, int k)
+ * with w = 1: end position, canonical strand and hash) and then those of
+ * its 3k one-substitution neighbours whose hash is at most max_hash, at
+ * the same end position, into s->mini.  Returns their number or -1 when
+ * out of memory. */
+static int64_t neighbour_kmers(sm_seeder_t *s, const uint8_t *read, int32_t n, int k,
+			       uint32_t max_hash)
 {
 	int64_t n_exact = sm_minimizers(read, n, k, 1, &s->mini, &s->cap_mini), m;
 
@@ -1953,9 +1955,12 @@ static int64_t neighbour_kmers(sm_seeder_t *s, const uint8_t *read, int32_t n, i
 		for (int j = 0; j < k; j++)
 			for (uint64_t x = 1; x < 4; x++) {   /* b[j] ^ x: the other three bases */
 				uint64_t f = fwd ^ x << (2 * (k - 1 - j)), r = rev ^ x << (2 * j);
+				const uint32_t h = (uint32_t)sm_mix64(r < f ? r : f);
 
+				if (h > max_hash)
+					continue;
 				s->mini[m].strand = r < f;
-				s->mini[m].hash = (uint32_t)sm_mix64(r < f ? r : f);
+				s->mini[m].hash = h;
 				s->mini[m].pos = s->mini[t].pos;
 				m++;
 			}
@@ -2011,11 +2016,11 @@ int sm_seed_divergent(const sm_index_t *idx, const sm_score_t *sc, int32_t n, in
 
 int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		       const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
-		       int32_t n, const sm_window_t *done, int32_t n_done, sm_wref_t *w,
-		       int64_t *hits)
+		       int32_t n, const sm_window_t *done, int32_t n_done, uint32_t max_hash,
+		       int32_t min_votes, sm_wref_t *w, int64_t *hits)
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
-	int64_t n_mini = neighbour_kmers(s, read, n, idx->k), limit = opt->max_occ, sum = 0, n_cl;
+	int64_t n_mini = neighbour_kmers(s, read, n, idx->k, max_hash), limit = opt->max_occ, sum = 0, n_cl;
 
 	if (n_mini < 0 || look_up(s, idx, s->mini, n_mini) < 0)
 		goto oom;
@@ -2046,6 +2051,8 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 	for (int64_t t = 0; t < n_cl && w->n_win < opt->max_windows; t++) {
 		sm_window_t x;
 
+		if (s->cl[t].votes < min_votes)
+			break;   /* by votes, most first */
 		if (cluster_window(ref, &s->cl[t], n, margin, &x) && !scanned_already(&x, done, n_done))
 			w->win[w->n_win++] = x;
 	}

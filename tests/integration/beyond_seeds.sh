@@ -7,7 +7,12 @@
 #      it), through its split part: the part, mapped as a read, is divergent, takes the neighbour
 #      pass and outscores the primary, and the read takes the part's locus (split.c,
 #      promote_part), MAPQ below 20, no supplementary record left.
-# `--completion weak`, which has no neighbour pass, leaves each at its decoy: the premise.
+#  (u) a read with no hit at all (no decoy, and a reference over the exhaustive fallback's bound),
+#      through the neighbour pass of reads without a hit (a sixteenth of the look-ups, windows of
+#      3 read positions or more: SM_NEIGHBOUR_UNMAPPED_*), MAPQ below 20; random reads stay
+#      unmapped.
+# `--completion weak`, which has no neighbour pass, leaves each at its decoy (unmapped for (u)):
+# the premise.
 #
 # Reference (awk, fixed Park-Miller generator): random background, 3 kbp between units. Every
 # read is a 150 bp unit U with a substitution at every 15th base from the 8th (unseeded(): no
@@ -51,6 +56,19 @@ BEGIN {
 	}
 	print ">chrT" > (out "/ref.fa")
 	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	# (u): six units, then random lines past 1 Mbp (no exhaustive fallback), and six random
+	# reads of nowhere.
+	g = randseq(3000)
+	for (k = 0; k < 6; k++) {
+		r = unseeded(u = randseq(150))
+		at = length(g) + 1
+		g = g u randseq(3000)
+		read_out("u.fq", "u" k "_" at "_0", r)
+		read_out("x.fq", "x" k "_0_0", randseq(150))
+	}
+	print ">chrU" > (out "/ref_u.fa")
+	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref_u.fa")
+	for (i = 0; i < 17500; i++) print randseq(60) > (out "/ref_u.fa")
 }'
 
 # check SAM FIELD AS MAXQ SUPP: every read's primary record at the position in field FIELD of its
@@ -68,11 +86,12 @@ check() {
 	} END { if (n != 6) print n " primary records, not 6" }' "$1"
 }
 
-# run NAME READS [OPTION...]: maps READS into $WORK/NAME.sam (stderr NAME.err).
+# run NAME READS [OPTION...]: maps READS into $WORK/NAME.sam (stderr NAME.err), against
+# $REF (ref.fa unless set).
 run() {
 	local name=$1 reads=$2
 	shift 2
-	"$SCANMAP" map --mode seeded "$@" "$WORK/ref.fa" "$WORK/$reads" >"$WORK/$name.sam" \
+	"$SCANMAP" map --mode seeded "$@" "$WORK/${REF:-ref.fa}" "$WORK/$reads" >"$WORK/$name.sam" \
 		2>"$WORK/$name.err" || { cat "$WORK/$name.err" >&2; fail "scanmap ($name) failed"; }
 }
 
@@ -96,3 +115,19 @@ run p-weak p.fq --completion weak
 bad=$(check "$WORK/p-weak.sam" 3 60 60 1)
 [ -z "$bad" ] || fail "(p) --completion weak (the premise: the read's own seeds give decoy A): $bad"
 note "(p) --completion weak: the primary at decoy A (AS 60), as the read's own seeds give it"
+
+REF=ref_u.fa run u u.fq -v 4
+grep -q "reads without a seeded hit are aligned exhaustively" "$WORK/u.err" &&
+	fail "(u) the reference is under the exhaustive fallback's bound: the premise does not hold"
+bad=$(check "$WORK/u.sam" 2 100 19 0)
+[ -z "$bad" ] || fail "(u) default: not at the origin with AS 100 and MAPQ below 20: $bad"
+grep -q "neighbour pass: 6 reads" "$WORK/u.err" || fail "(u) -v 4 does not count 6 neighbour passes"
+note "(u) default: every read without a hit at its origin (AS 100) through the neighbour pass, MAPQ below 20"
+
+REF=ref_u.fa run u-weak u.fq --completion weak
+REF=ref_u.fa run x x.fq
+for f in u-weak x; do
+	n=$(awk -F'\t' '!/^@/ && and($2, 4) { n++ } END { print n + 0 }' "$WORK/$f.sam")
+	[ "$n" = 6 ] || fail "($f) $n of 6 reads unmapped, not 6"
+done
+note "(u) --completion weak: all six unmapped (the premise); six random reads unmapped by default"

@@ -1230,8 +1230,8 @@ static void test_neighbours(void)
 		if (st)
 			revcomp(read, RL);
 		if (sm_seed_find(s, idx, ref, &sc, &opt, read, RL, &first, NULL, NULL) < 0 ||
-		    sm_seed_neighbours(s, idx, ref, &sc, &opt, read, RL, first.win, first.n_win, &w,
-				       &hits) < 0) {
+		    sm_seed_neighbours(s, idx, ref, &sc, &opt, read, RL, first.win, first.n_win,
+				       UINT32_MAX, 1, &w, &hits) < 0) {
 			CHECK(0, "neighbours: out of memory");
 			break;
 		}
