@@ -845,7 +845,7 @@ typedef struct complete_ws_s {
 	int64_t cap_cand_tmp;
 	uint8_t *strand_read;      /* [2n] the read's codes on either strand (choose_by_diagonal) */
 	int64_t cap_strand_read;
-	int32_t *diag_buf;         /* [9n + 9] cluster_diag_score's diag_runs_t */
+	int32_t *diag_buf;         /* [9n + 9] sm_diag_score's workspace */
 	int64_t cap_diag_buf;
 	int32_t *diag_heap;        /* choose_by_diagonal's best scores so far, least first */
 	int64_t cap_diag_heap;
@@ -1365,7 +1365,7 @@ typedef struct {
 	int32_t n;
 } diag_ctx_t;
 
-/* One diagonal of a candidate as cluster_diag_score sees it: where the
+/* One diagonal of a candidate as sm_diag_score sees it: where the
  * read mismatches it, and the local scores at those places. */
 typedef struct {
 	int32_t m;      /* mismatches */
@@ -1575,7 +1575,8 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 		return 0;
 	if (sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_cand, sizeof *cw->cand_tmp) < 0 ||
 	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
-	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1), sizeof *cw->diag_buf) < 0 ||
+	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1),
+		    sizeof *cw->diag_buf) < 0 ||
 	    sm_grow((void **)&cw->diag_heap, &cw->cap_diag_heap, by_diag, sizeof *cw->diag_heap) < 0)
 		return -1;
 	/* The read on each strand, an ambiguous base never matching. */
@@ -2020,7 +2021,8 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 		       int32_t min_votes, sm_wref_t *w, int64_t *hits)
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
-	int64_t n_mini = neighbour_kmers(s, read, n, idx->k, max_hash), limit = opt->max_occ, sum = 0, n_cl;
+	int64_t n_mini = neighbour_kmers(s, read, n, idx->k, max_hash);
+	int64_t limit = opt->max_occ, sum = 0, n_cl;
 
 	if (n_mini < 0 || look_up(s, idx, s->mini, n_mini) < 0)
 		goto oom;

@@ -738,7 +738,8 @@ static void test_diag_score(void)
 	for (int r = 0; r < N_CASES; r++) {
 		const sm_score_t sc = { 1 + (int)rnd(3), 1 + (int)rnd(6), (int)rnd(9), (int)rnd(4), 0, 0 };
 		const int32_t n = r % 50 == 0 ? 1 + (int32_t)rnd(4) : 1 + (int32_t)rnd(300);
-		const int32_t div = (int32_t)rnd(30), cut = (int32_t)rnd((uint32_t)n), shift = (int32_t)rnd(21) - 10;
+		const int32_t div = (int32_t)rnd(30), cut = (int32_t)rnd((uint32_t)n);
+		const int32_t shift = (int32_t)rnd(21) - 10;
 		int64_t d0 = r % 4 == 0 ? -n + 1 + (int64_t)rnd((uint32_t)(2 * n)) :
 			     r % 4 == 1 ? LEN - n + (int64_t)rnd((uint32_t)n) :
 					  (int64_t)rnd((uint32_t)(LEN - n));
