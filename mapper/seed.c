@@ -71,6 +71,7 @@ void sm_seed_opt_init(sm_seed_opt_t *o)
 	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
 	o->band = SM_SEED_DEFAULT_BAND;
 	o->max_hits = SM_SEED_MAX_HITS;
+	o->pool = SM_COMPLETE_POOL;
 }
 
 sm_seeder_t *sm_seeder_create(void)
@@ -849,6 +850,12 @@ typedef struct complete_ws_s {
 	int64_t cap_diag_buf;
 	int32_t *diag_heap;        /* choose_by_diagonal's best scores so far, least first */
 	int64_t cap_diag_heap;
+	uint8_t *cl_pooled;        /* [clusters] 1: in the bound's pool (ties_pool) */
+	int64_t cap_cl_pooled;
+	int64_t *tie_count;        /* [n + 2] ties_pool's clusters per count of hits */
+	int64_t cap_tie_count;
+	int64_t *tie_order;        /* [clusters] ties_pool's clusters by that count */
+	int64_t cap_tie_order;
 	int64_t *occ_sorted;       /* the read's k-mers' occurrences, most first */
 	int64_t cap_occ_sorted;
 	uint8_t *skip;             /* [k-mers] 1: skipped, counted as supporting everywhere */
@@ -1010,6 +1017,9 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->strand_read);
 	free(cw->diag_buf);
 	free(cw->diag_heap);
+	free(cw->cl_pooled);
+	free(cw->tie_count);
+	free(cw->tie_order);
 	free(cw->occ_sorted);
 	free(cw->skip);
 	free(cw->win_cost);
@@ -1637,6 +1647,73 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 	return 0;
 }
 
+/* What ties_pool looks at besides the pass's read (diag_ctx_t). */
+typedef struct {
+	const sm_cluster_t *cl;   /* the pass's clusters, cl[0..n_cl) */
+	int64_t n_cl;
+	const sm_index_t *idx;
+	int64_t brk, margin;
+	int32_t best;             /* a candidate's bound beats it */
+	int32_t min_votes;        /* and its read positions reach this */
+	const sm_window_t *done;  /* windows scanned already */
+	int32_t n_done;
+} ties_view_t;
+
+/* Appends to cand[n_top..) the clusters outside the bound's pool
+ * cand[0..n_top) with the most hits on their most frequent diagonal
+ * (cl_ties; the earlier cluster on a tie): up to SM_COMPLETE_TIES_POOL of
+ * those that would be candidates (more than one read position, a window
+ * not scanned, a bound above best), in cand_before order, for
+ * choose_by_diagonal to pick from as well.  The bound ranks an origin in a
+ * repeat behind copies whose skipped k-mers count as support everywhere,
+ * while its hits line up better than any copy's (seed.h).  Returns how
+ * many, or -1 when out of memory. */
+static int64_t ties_pool(const diag_ctx_t *dc, const ties_view_t *v, cand_cl_t *cand, int64_t n_top)
+{
+	complete_ws_t *cw = dc->cw;
+	const int64_t levels = (int64_t)dc->n + 2;
+	int64_t got = 0;
+
+	if (sm_grow((void **)&cw->cl_pooled, &cw->cap_cl_pooled, v->n_cl, 1) < 0 ||
+	    sm_grow((void **)&cw->tie_count, &cw->cap_tie_count, levels, sizeof *cw->tie_count) < 0 ||
+	    sm_grow((void **)&cw->tie_order, &cw->cap_tie_order, v->n_cl, sizeof *cw->tie_order) < 0)
+		return -1;
+	memset(cw->cl_pooled, 0, (size_t)v->n_cl);
+	for (int64_t t = 0; t < n_top; t++)
+		cw->cl_pooled[cand[t].at] = 1;
+	/* The clusters that may qualify, by their hits on one diagonal, most
+	 * first, in their order within a count (a counting sort). */
+	memset(cw->tie_count, 0, (size_t)levels * sizeof *cw->tie_count);
+	for (int64_t t = 0; t < v->n_cl; t++)
+		if (!cw->cl_pooled[t] && v->cl[t].votes > 1 && v->cl[t].votes >= v->min_votes)
+			cw->tie_count[levels - 1 - (cw->cl_ties[t] < levels - 1 ? cw->cl_ties[t] : levels - 1)]++;
+	for (int64_t l = 0, sum = 0; l < levels; l++) {
+		const int64_t c = cw->tie_count[l];
+
+		cw->tie_count[l] = sum;
+		sum += c;
+	}
+	for (int64_t t = 0; t < v->n_cl; t++)
+		if (!cw->cl_pooled[t] && v->cl[t].votes > 1 && v->cl[t].votes >= v->min_votes)
+			cw->tie_order[cw->tie_count[levels - 1 - (cw->cl_ties[t] < levels - 1 ?
+								 cw->cl_ties[t] : levels - 1)]++] = t;
+	for (int64_t u = 0; got < SM_COMPLETE_TIES_POOL && u < cw->tie_count[levels - 1]; u++) {
+		const int64_t t = cw->tie_order[u];
+		cand_cl_t x = { .c = v->cl[t], .contig = cw->cl_contig[t], .ties = cw->cl_ties[t],
+				.at = t };
+		sm_window_t win;
+
+		if (!contig_window(dc->ref, &v->cl[t], cw->cl_contig[t], dc->n, v->margin, &win) ||
+		    scanned_already(&win, v->done, v->n_done))
+			continue;
+		x.bound = bound_with(cw, v->idx, dc->sc, dc->n, v->brk, cw->cl_at[t], cw->cl_at[t + 1]);
+		if (x.bound > v->best)
+			cand[n_top + got++] = x;
+	}
+	qsort(cand + n_top, (size_t)got, sizeof *cand, cmp_cand);
+	return got;
+}
+
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
@@ -1650,7 +1727,7 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	const int64_t top = (int64_t)opt->max_windows + max_next + 1;
 	/* The heap holds SM_COMPLETE_POOL more, from which choose_by_diagonal
 	 * takes a share of the windows scanned now (seed.h). */
-	const int64_t pool = top + SM_COMPLETE_POOL;
+	const int64_t pool = top + (opt->pool > 0 ? opt->pool : SM_COMPLETE_POOL);
 	const qhit_key_t q = { n, ref->total + n };
 	const int multi = ref->n_contig > 1;
 	sm_cluster_t cur;
@@ -1821,7 +1898,8 @@ pass:
 	 * read position beyond the skipped k-mers' moves the bound by brk at
 	 * most: it removes windows that all hold it, one of a disjoint set at
 	 * most). */
-	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool, sizeof *cw->cand) < 0)
+	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool + SM_COMPLETE_TIES_POOL,
+		    sizeof *cw->cand) < 0)
 		goto oom;
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
@@ -1852,9 +1930,22 @@ pass:
 	}
 	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
-	if (choose_by_diagonal(&(diag_ctx_t){ cw, ref, sc, read, n }, cw->cand, n_top, kept,
-			       (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE) < 0)
-		goto oom;
+	if (n_top > kept) {
+		/* The share by diagonal picks from the pool and from the clusters
+		 * with the most hits on one diagonal (ties_pool); those of the
+		 * latter not picked leave again, from the tail (choose_by_diagonal
+		 * keeps the order of the rest). */
+		const diag_ctx_t dc = { cw, ref, sc, read, n };
+		const ties_view_t v = { s->cl, n_cl, idx, brk, margin, best, floor - skipped, done,
+					n_done };
+		const int64_t by = (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE;
+		const int64_t extra = ties_pool(&dc, &v, cw->cand, n_top);
+
+		if (extra < 0 || choose_by_diagonal(&dc, cw->cand, n_top + extra, kept, by) < 0)
+			goto oom;
+		for (int64_t t = kept - by; t < kept; t++)
+			n_top += !cw->cl_pooled[cw->cand[t].at];
+	}
 	if (n_top > kept && cw->cand[kept].bound > gap->left)
 		gap->left = cw->cand[kept].bound;
 	/* Later rounds' candidates; every other one ranks after the heap's

@@ -40,6 +40,8 @@ typedef struct {
 	int max_windows;   /* clusters kept per read (both strands together) */
 	int band;          /* hits within this many diagonals join one cluster */
 	int64_t max_hits;  /* hits a completion pass collects at most (SM_SEED_MAX_HITS) */
+	int64_t pool;      /* completion: candidates past its lists that the share by
+			    * diagonal picks from (SM_COMPLETE_POOL; 0: that) */
 } sm_seed_opt_t;
 
 void sm_seed_opt_init(sm_seed_opt_t *o);
@@ -263,6 +265,12 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * (docs/seeded.md, "Which candidates are scanned first"). */
 #define SM_COMPLETE_POOL 1024
 #define SM_COMPLETE_BY_DIAG_SHARE 4
+/* Clusters past that pool the share also picks from: those with the most
+ * hits on one diagonal.  A read in an Alu whose k-mers are too frequent to
+ * look up has every copy's bound raised by them (they count as support
+ * everywhere) above its origin's, whose hits line up on one diagonal
+ * better than any copy's (docs/seeded.md). */
+#define SM_COMPLETE_TIES_POOL 64
 /* sm_seed_support_min() of a score above a perfect match. */
 #define SM_SEED_UNREACHABLE INT32_MAX
 

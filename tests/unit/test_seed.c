@@ -478,6 +478,7 @@ typedef struct {
 	int32_t diag;   /* the order's key after the bound: the hits on the
 			   cluster's most frequent diagonal, 0 for one read position */
 	int64_t at;
+	int pickable;   /* 1: in the pool, 2: in the ties pool past it */
 } ocand_t;
 
 static int cmp_ohit(const void *a, const void *b)
@@ -519,6 +520,7 @@ enum { ORW_INF = INT32_MAX };
 /* Reads whose rare windows let oracle_complete skip more k-mers; those
  * whose pass ran again with every k-mer then. */
 static int rare_windows_used, rare_windows_redone;
+static int ties_picked;   /* picks from the ties pool past the pool (oracle_complete_pass) */
 
 static int64_t fewest(const int64_t *cost, int32_t span, int32_t n, int32_t j, int32_t x,
 		      int64_t *memo)
@@ -919,7 +921,7 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 		for (int32_t i = 0; i < n; i++)
 			cl_mark[i] |= mark[i];
 		cand[n_cand] = (ocand_t){ cl[c], cl_contig[c],
-					  oracle_bound(k, w, n, cl_mark, amb, sc, brk), 0, 0, c };
+					  oracle_bound(k, w, n, cl_mark, amb, sc, brk), 0, 0, c, 0 };
 		if (cand[n_cand].bound > best) {
 			cand[n_cand].full = oracle_cluster_diag(ref, sc, read, n, &cl[c], hit, cl_from[c],
 								cl_from[c + 1]);
@@ -940,20 +942,39 @@ static int32_t oracle_complete_pass(const sm_ref_t *ref, const sm_index_t *idx,
 	 * their order. */
 	if (n_cand > kept) {
 		const int64_t by = (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE;
-		const int64_t pool = opt->max_windows + max_next + 1 + SM_COMPLETE_POOL;
+		const int64_t pool = opt->max_windows + max_next + 1 +
+				     (opt->pool > 0 ? opt->pool : SM_COMPLETE_POOL);
 		const int64_t end = n_cand < pool ? n_cand : pool;
 
+		/* Past the pool, the SM_COMPLETE_TIES_POOL of more than one read
+		 * position with the most hits on one diagonal (the earlier
+		 * cluster on a tie) may be picked too. */
+		for (int64_t c = 0; c < n_cand; c++)
+			cand[c].pickable = c < end;
+		for (int e = 0; e < SM_COMPLETE_TIES_POOL; e++) {
+			int64_t most = -1;
+
+			for (int64_t c = end; c < n_cand; c++)
+				if (!cand[c].pickable && cand[c].c.votes > 1 &&
+				    (most < 0 || cand[c].diag > cand[most].diag ||
+				     (cand[c].diag == cand[most].diag && cand[c].at < cand[most].at)))
+					most = c;
+			if (most < 0)
+				break;
+			cand[most].pickable = 2;
+		}
 		for (int64_t at = kept - by; at < kept; at++) {
 			int64_t pick = at;
 			int32_t top = -1;
 
-			for (int64_t c = at; c < end; c++)
-				if (cand[c].full > top) {
+			for (int64_t c = at; c < n_cand; c++)
+				if (cand[c].pickable && cand[c].full > top) {
 					top = cand[c].full;
 					pick = c;
 				}
 			ocand_t x = cand[pick];
 
+			ties_picked += x.pickable == 2;
 			memmove(&cand[at + 1], &cand[at], (size_t)(pick - at) * sizeof *cand);
 			cand[at] = x;
 		}
@@ -1076,8 +1097,11 @@ static void test_complete(void)
 	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
 	for (int r = 0; r < N_CASES; r++) {
 		/* Every fifth read with a budget of hits that many reach. */
+		/* Every fifth read with a budget of hits that many reach, every
+		 * other one with a pool small enough to leave candidates past it. */
 		sm_seed_opt_t opt = { max_occ[r % 4], max_windows[r / 4 % 4], SM_SEED_DEFAULT_BAND,
-				      r % 5 == 3 ? 40 + (int64_t)rnd(400) : SM_SEED_MAX_HITS };
+				      r % 5 == 3 ? 40 + (int64_t)rnd(400) : SM_SEED_MAX_HITS,
+				      r % 2 ? 1 + (int64_t)rnd(16) : 0 };
 		int32_t n = 60 + (int32_t)rnd(200), c = (int32_t)rnd(N_CONTIG), n_win, n_done = 0;
 		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * n - 10));
 		int32_t perfect = (int32_t)sm_best_possible(&sc, n);
@@ -1155,11 +1179,12 @@ static void test_complete(void)
 		rounds_agree += same;
 	}
 	CHECK(agree == N_CASES && many > N_CASES / 4 && full > N_CASES / 20 &&
-	      rare_windows_used > N_CASES / 20 && rare_windows_redone > 0,
+	      rare_windows_used > N_CASES / 20 && rare_windows_redone > 0 && ties_picked > 0,
 	      "completion: windows and what they leave out as the step-by-step oracle for %d of %d "
 	      "reads (%d with clusters added, %d with more candidates than kept, %d with rare "
-	      "windows kept alone, %d of them passed again with every k-mer)", agree, N_CASES, many,
-	      full, rare_windows_used, rare_windows_redone);
+	      "windows kept alone, %d of them passed again with every k-mer; %d windows picked "
+	      "from the ties pool)", agree, N_CASES, many, full, rare_windows_used,
+	      rare_windows_redone, ties_picked);
 	CHECK(rounds_agree == rounds && rounds > N_CASES / 10 && rounds_cut > 0,
 	      "completion, a later round: the candidates kept that still beat a raised best, as "
 	      "the first round took its own, for %d of %d reads (%d with candidates left after it)",
