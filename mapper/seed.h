@@ -240,9 +240,10 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * hold, the pass runs again without it.  Where there are more candidates
  * than it returns, a share of those it returns (one in
  * SM_COMPLETE_BY_DIAG_SHARE) are not the next by bound but, among the
- * SM_COMPLETE_POOL next by bound, those whose cluster's diagonals align
- * the read best (its most supported one alone or joined to its first or
- * last across a gap: seed.c, cluster_diag_score): a divergent read's
+ * SM_COMPLETE_POOL next by bound and the SM_COMPLETE_TIES_POOL past them
+ * with the most hits on one diagonal, those whose cluster's diagonals
+ * align the read best (its most supported one alone or joined to its first
+ * or last across a gap: sm_diag_score, seed_impl.h): a divergent read's
  * origin can have less exact support than thousands of repeat copies
  * that align far worse.  Candidates of equal bound rank by their hits on
  * their most frequent diagonal (0 for a cluster of one read position),
