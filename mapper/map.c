@@ -808,8 +808,9 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 }
 
 /* 1 if read r (base codes seq), after its completion rounds (res), takes
- * the neighbour pass, with --completion all: a read without a hit (with a
- * sixteenth of the look-ups and clusters of 3 hits or more,
+ * the neighbour pass, with --completion all: a read without a hit on a
+ * reference over the exhaustive fallback's bound (with a sixteenth of the
+ * look-ups and windows where 3 read positions or more agree,
  * SM_NEIGHBOUR_UNMAPPED_HASH and _VOTES: such reads are more often random
  * or foreign than divergent, and every look-up and window is paid); or
  * one whose best objective is below what a locus that no k-mer of the read
@@ -817,9 +818,9 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
  * every pass could have missed a better locus, and whose best alignment
  * (traced) is at least as divergent as such a locus (sm_seed_divergent):
  * the read comes from sequence that far from the reference.  Not one whose
- * best alignment is clean but partial (an adapter, a chimera, foreign
- * sequence): a locus that divergent is unlikely for them, and the pass's
- * look-ups cost ~0.6 ms a read.  0 if not, -1 when out of memory. */
+ * best alignment is clean but partial (an adapter, a chimera): a locus that
+ * divergent is unlikely for it, and the whole pass's look-ups cost ~0.6 ms
+ * a read.  0 if not, -1 when out of memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const uint8_t *seq, const res_t *res)
 {
