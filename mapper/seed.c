@@ -1655,9 +1655,26 @@ typedef struct {
 	int64_t brk, margin;
 	int32_t best;             /* a candidate's bound beats it */
 	int32_t min_votes;        /* and its read positions reach this */
+	int64_t base;             /* a bound is at most base + brk x read positions */
 	const sm_window_t *done;  /* windows scanned already */
 	int32_t n_done;
 } ties_view_t;
+
+/* 1 if cluster t may be one of ties_pool's: outside the pool, of more
+ * than one read position and enough of them, with room for a bound above
+ * best. */
+static inline int ties_may_qualify(const complete_ws_t *cw, const ties_view_t *v, int64_t t)
+{
+	return !cw->cl_pooled[t] && v->cl[t].votes > 1 && v->cl[t].votes >= v->min_votes &&
+	       v->base + v->brk * v->cl[t].votes > v->best;
+}
+
+/* Cluster t's place in ties_pool's counting sort: most hits on one
+ * diagonal first (levels - 1: the count of those of n + 1 or more). */
+static inline int64_t tie_level(const complete_ws_t *cw, int64_t t, int64_t levels)
+{
+	return levels - 1 - (cw->cl_ties[t] < levels - 1 ? cw->cl_ties[t] : levels - 1);
+}
 
 /* Appends to cand[n_top..) the clusters outside the bound's pool
  * cand[0..n_top) with the most hits on their most frequent diagonal
@@ -1681,12 +1698,13 @@ static int64_t ties_pool(const diag_ctx_t *dc, const ties_view_t *v, cand_cl_t *
 	memset(cw->cl_pooled, 0, (size_t)v->n_cl);
 	for (int64_t t = 0; t < n_top; t++)
 		cw->cl_pooled[cand[t].at] = 1;
-	/* The clusters that may qualify, by their hits on one diagonal, most
-	 * first, in their order within a count (a counting sort). */
+	/* The clusters that may qualify (their bound could beat best), by
+	 * their hits on one diagonal, most first, in their order within a count
+	 * (a counting sort: tie_order[0..tie_count[levels - 1])). */
 	memset(cw->tie_count, 0, (size_t)levels * sizeof *cw->tie_count);
 	for (int64_t t = 0; t < v->n_cl; t++)
-		if (!cw->cl_pooled[t] && v->cl[t].votes > 1 && v->cl[t].votes >= v->min_votes)
-			cw->tie_count[levels - 1 - (cw->cl_ties[t] < levels - 1 ? cw->cl_ties[t] : levels - 1)]++;
+		if (ties_may_qualify(cw, v, t))
+			cw->tie_count[tie_level(cw, t, levels)]++;
 	for (int64_t l = 0, sum = 0; l < levels; l++) {
 		const int64_t c = cw->tie_count[l];
 
@@ -1694,9 +1712,8 @@ static int64_t ties_pool(const diag_ctx_t *dc, const ties_view_t *v, cand_cl_t *
 		sum += c;
 	}
 	for (int64_t t = 0; t < v->n_cl; t++)
-		if (!cw->cl_pooled[t] && v->cl[t].votes > 1 && v->cl[t].votes >= v->min_votes)
-			cw->tie_order[cw->tie_count[levels - 1 - (cw->cl_ties[t] < levels - 1 ?
-								 cw->cl_ties[t] : levels - 1)]++] = t;
+		if (ties_may_qualify(cw, v, t))
+			cw->tie_order[cw->tie_count[tie_level(cw, t, levels)]++] = t;
 	for (int64_t u = 0; got < SM_COMPLETE_TIES_POOL && u < cw->tie_count[levels - 1]; u++) {
 		const int64_t t = cw->tie_order[u];
 		cand_cl_t x = { .c = v->cl[t], .contig = cw->cl_contig[t], .ties = cw->cl_ties[t],
@@ -1936,8 +1953,8 @@ pass:
 		 * latter not picked leave again, from the tail (choose_by_diagonal
 		 * keeps the order of the rest). */
 		const diag_ctx_t dc = { cw, ref, sc, read, n };
-		const ties_view_t v = { s->cl, n_cl, idx, brk, margin, best, floor - skipped, done,
-					n_done };
+		const ties_view_t v = { s->cl, n_cl, idx, brk, margin, best, floor - skipped, base,
+					done, n_done };
 		const int64_t by = (kept + SM_COMPLETE_BY_DIAG_SHARE - 1) / SM_COMPLETE_BY_DIAG_SHARE;
 		const int64_t extra = ties_pool(&dc, &v, cw->cand, n_top);
 
