@@ -1420,10 +1420,10 @@ static void diag_mismatches(const sm_ref_t *ref, const uint8_t *q, int32_t n, in
 }
 
 /* Ungapped local scores from the mismatches (a: match, miss: mismatch
- * score, both positive): r->best, and when two, r->fwd and r->bwd.
- * Between mismatches every base matches, so the per-base recurrence
- * (run = max(0, run + score)) steps from one mismatch to the next. */
-static void diag_pieces(diag_runs_t *r, int32_t n, int32_t a, int32_t miss, int two)
+ * score, both positive): r->best and r->fwd.  Between mismatches every
+ * base matches, so the per-base recurrence (run = max(0, run + score))
+ * steps from one mismatch to the next. */
+static void diag_pieces(diag_runs_t *r, int32_t n, int32_t a, int32_t miss)
 {
 	int32_t run = 0, prev = -1, best = 0, v;
 
@@ -1436,11 +1436,15 @@ static void diag_pieces(diag_runs_t *r, int32_t n, int32_t a, int32_t miss, int 
 	}
 	v = run + a * (n - prev - 1);
 	r->best = v > best ? v : best;
-	if (!two)
-		return;
+}
+
+/* The same backwards, for the two-piece ones: r->bwd. */
+static void diag_pieces_back(diag_runs_t *r, int32_t a, int32_t miss)
+{
 	r->bwd[r->m] = 0;
 	for (int32_t k = r->m - 1; k >= 0; k--) {
-		v = r->bwd[k + 1] + a * (r->pos[k + 1] - r->pos[k] - 1);
+		const int32_t v = r->bwd[k + 1] + a * (r->pos[k + 1] - r->pos[k] - 1);
+
 		r->bwd[k] = v > miss ? v - miss : 0;
 	}
 }
@@ -1493,7 +1497,7 @@ int32_t sm_diag_score(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *
 			continue;
 		}
 		diag_mismatches(ref, q, n, d[i], &r[i]);
-		diag_pieces(&r[i], n, a, miss, 0);
+		diag_pieces(&r[i], n, a, miss);
 		top = r[i].best > top ? r[i].best : top;
 	}
 	/* The two-piece ones only where a pair's two best pieces, less the
@@ -1504,13 +1508,13 @@ int32_t sm_diag_score(const sm_ref_t *ref, const sm_score_t *sc, const uint8_t *
 		 r[0].best + r[2].best - gap[2] >= least;
 	if (!two[1] && !two[2])
 		return top;
-	diag_pieces(&r[0], n, a, miss, 1);
+	diag_pieces_back(&r[0], a, miss);
 	for (int i = 1; i < 3; i++) {
 		int32_t s;
 
 		if (!two[i])
 			continue;
-		diag_pieces(&r[i], n, a, miss, 1);
+		diag_pieces_back(&r[i], a, miss);
 		s = diag_two_pieces(&r[0], &r[i], n, a);
 		top = s - gap[i] > top ? s - gap[i] : top;
 		s = diag_two_pieces(&r[i], &r[0], n, a);
