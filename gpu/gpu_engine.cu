@@ -401,7 +401,8 @@ static void base_params(const sm_gpu_t *g, const sm_gpu_dev_t *d, smk::Params *P
 	P->goff = d->d_goff;
 	P->goff1 = d->d_goff;
 	P->n_contig = g->n_contig;
-	P->dev_len = g->dev_len;
+	P->col0 = g->pad;
+	P->dev_len = g->dev_len - g->pad;
 	P->match = g->sc.match;
 	P->oe = g->sc.gap_open + g->sc.gap_ext;
 	P->ext = g->sc.gap_ext;
@@ -674,7 +675,11 @@ static int plan_workspace(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slot_
 	c->lin.gref_halos = g->tune.gref_halos == SM_GPU_GREF_NO_SPLIT ? 0 :
 			    g->tune.gref_halos ? g->tune.gref_halos : SM_GPU_GREF_HALOS_DEFAULT;
 	c->lin.gref = c->refs != NULL;
-	c->lin.dev_len = c->refs ? c->rl.max_dev_len : g->dev_len;
+	/* The whole reference's ranges span its contigs only: the separators
+	 * before the first and after the last hold zeros, the state a range
+	 * starts from. */
+	c->lin.dev_len = c->refs ? c->rl.max_dev_len : g->dev_len - g->pad;
+	c->lin.col_begin = c->refs ? 0 : g->pad;
 	c->lin.total_len = c->refs ? c->rl.total : 0;
 	c->lin.Q = c->gr.Q;
 	c->lin.sc = &g->sc;
@@ -693,7 +698,8 @@ static int plan_workspace(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slot_
 		while (gs < g_end) {
 			sm_gpu_launch_t la;
 
-			sm_gpu_plan_launch(&c->lin, c->gr.glen, gs, g_end, class_cols(c, cls), &la);
+			sm_gpu_plan_launch(&c->lin, c->gr.glen, gs, g_end, class_cols(c, cls),
+					   c->refs ? c->kc[cls]->warps_gref : c->kc[cls]->warps, &la);
 			if (la.range_bytes > shape.range_bytes)
 				shape.range_bytes = la.range_bytes;
 			gs += la.chunk;
@@ -814,7 +820,7 @@ static int launch_call(const sm_gpu_dev_t *d, sm_gpu_slot_t *s, const sm_call_t 
 			sm_gpu_launch_t la;
 			const int L = c->gr.glen[gs];
 
-			sm_gpu_plan_launch(&c->lin, c->gr.glen, gs, g_end, class_cols(c, cls), &la);
+			sm_gpu_plan_launch(&c->lin, c->gr.glen, gs, g_end, class_cols(c, cls), nw, &la);
 			P.qoff = DWS(c, s, SM_GPU_WS_QOFF, int64_t) + gs;
 			P.glen = DWS(c, s, SM_GPU_WS_GLEN, int32_t) + gs;
 			P.shift = DWS(c, s, SM_GPU_WS_SHIFT, int32_t) + (size_t)gs * Q;

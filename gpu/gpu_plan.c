@@ -616,11 +616,67 @@ void sm_gpu_layout_refs(const sm_gpu_groups_t *gr, const sm_ref_t *const *refs,
 
 /* ---- launches ----------------------------------------------------------- */
 
+/* Strips a group's warps hold their multiprocessor for when columns
+ * [begin, end) are cut into ranges of R columns (multiple of S) after halo
+ * columns of context, nw ranges to a block: a block keeps its warps'
+ * registers until its longest range ends, so each block counts nw times
+ * that range's strips. */
+int64_t sm_gpu_range_cost(int64_t begin, int64_t end, int64_t R, int64_t halo, int64_t S, int nw)
+{
+	const int64_t nr = (end - begin + R - 1) / R;
+	int64_t cost = 0;
+
+	for (int64_t b = 0; b < nr; b += nw) {
+		int64_t most = 0;
+
+		for (int64_t r = b; r < b + nw && r < nr; r++) {
+			const int64_t u0 = begin + r * R, u1 = u0 + R < end ? u0 + R : end;
+			const int64_t x0 = u0 - halo > begin ? u0 - halo : begin;
+			const int64_t strips = (u1 - x0 + S - 1) / S;
+
+			if (strips > most)
+				most = strips;
+		}
+		cost += most;
+	}
+	return cost * nw;
+}
+
+/* The whole reference's range length: r0 (the warp target's) or the
+ * length that makes the ranges a multiple of the block's nw warps, below
+ * or above r0's count, whichever holds the multiprocessors least
+ * (sm_gpu_range_cost; the first of equals).  With ranges not a multiple
+ * of nw the last block's idle warps hold their registers for nothing: a
+ * 9.7 kbp reference and 250 bp reads made 3 ranges, a third of the
+ * block's warp time idle, and gpu_bench callsize measured 4 ranges a
+ * group the fastest of 2-9 (results/gpu-kernel.md). */
+static int64_t whole_range_len(int64_t begin, int64_t end, int64_t r0, int64_t halo, int64_t S, int nw)
+{
+	const int64_t span = end - begin, n0 = (span + r0 - 1) / r0;
+	int64_t best = r0, best_cost = sm_gpu_range_cost(begin, end, r0, halo, S, nw);
+
+	for (int k = 0; k < 2; k++) {
+		const int64_t nr = (n0 / nw + k) * nw;
+
+		if (nr < 1)
+			continue;
+		const int64_t R = sm_gpu_round_up((span + nr - 1) / nr, S);
+		const int64_t cost = sm_gpu_range_cost(begin, end, R, halo, S, nw);
+
+		if (cost < best_cost) {
+			best = R;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
 void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int gs, int g_end,
-			int cols, sm_gpu_launch_t *out)
+			int cols, int nw, sm_gpu_launch_t *out)
 {
 	const int64_t S = (int64_t)SM_GPU_WARP * cols;   /* columns of a strip */
 	const int64_t halo = sm_gpu_halo(in->sc, glen[gs]);
+	const int64_t span = in->dev_len - in->col_begin;
 	int64_t chunk = g_end - gs, range_len, nranges;
 	size_t per_group;
 
@@ -642,14 +698,16 @@ void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int g
 		const int64_t target = ((int64_t)in->sms * wps + chunk - 1) / chunk;
 		const int64_t halos = in->range_halos ? in->range_halos : SM_GPU_MIN_RANGE_HALOS;
 
-		range_len = (in->dev_len + target - 1) / target;
+		range_len = (span + target - 1) / target;
 		if (range_len < halos * halo)
 			range_len = halos * halo;
 	}
 	if (range_len < 1)
 		range_len = 1;
 	range_len = sm_gpu_round_up(range_len, S);
-	nranges = (in->dev_len + range_len - 1) / range_len;
+	if (!in->gref && span > 0)
+		range_len = whole_range_len(in->col_begin, in->dev_len, range_len, halo, S, nw);
+	nranges = (span + range_len - 1) / range_len;
 	if (nranges < 1)
 		nranges = 1;
 	per_group = (size_t)nranges * (size_t)in->Q * SM_TOPK * sizeof(uint64_t);

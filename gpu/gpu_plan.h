@@ -249,7 +249,10 @@ typedef struct {
 	const sm_gpu_arch_tune_t *arch;
 	int gref_halos;          /* shortest per-group range in halos; 0: one range per group */
 	int gref;                /* per-group references (else the whole reference) */
-	int64_t dev_len;         /* whole reference: its device columns; gref: the longest group's */
+	int64_t dev_len;         /* whole reference: end of its last contig's device columns;
+				    gref: the longest group's columns */
+	int64_t col_begin;       /* whole reference: its first contig's first device column (the
+				    separator before it is never scanned); gref: 0 */
 	int64_t total_len;       /* gref: all groups' columns */
 	int Q;
 	const sm_score_t *sc;
@@ -268,9 +271,14 @@ typedef struct {
 
 /* Plans the launch that starts at group gs of a class's groups [gs, g_end)
  * (glen: rows of each group, longest first) for a kernel with `cols`
- * columns per lane.  The caller moves gs on by out->chunk. */
+ * columns per lane and nw warps (ranges) a block.  The caller moves gs on
+ * by out->chunk.  Range r reports columns [col_begin + r * range_len, ...). */
 void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int gs, int g_end,
-			int cols, sm_gpu_launch_t *out);
+			int cols, int nw, sm_gpu_launch_t *out);
+
+/* Warp-strips a group holds the device for with ranges of R columns
+ * (sm_gpu_plan_launch's measure; exposed for the tests). */
+int64_t sm_gpu_range_cost(int64_t begin, int64_t end, int64_t R, int64_t halo, int64_t S, int nw);
 
 /* ---- workspace ---------------------------------------------------------- */
 

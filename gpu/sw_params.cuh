@@ -66,7 +66,8 @@ struct Params {
 	const int64_t *goff;       /* per contig: global coordinate of its first base */
 	const int64_t *goff1;      /* GREF: the same for odd lanes (Lane references) */
 	int n_contig;
-	int64_t dev_len;           /* device columns holding reference or separator */
+	int64_t col0, dev_len;     /* the whole reference's ranges: columns [col0, dev_len), its
+				      contigs and the separators between them (GREF: col0 0) */
 	int nranges;               /* ranges of the reference, one warp each */
 	int64_t range_len;         /* reported columns per range (multiple of a lane's C) */
 	int halo;                  /* context columns before a range (multiple of C) */

@@ -526,12 +526,14 @@ static void test_launches(void)
 					sm_gpu_launch_t la;
 					const int64_t S = SM_GPU_WARP * 8;
 
-					sm_gpu_plan_launch(&in, glen, gs, ng, 8, &la);
+					sm_gpu_plan_launch(&in, glen, gs, ng, 8, gref ? 1 : 4, &la);
 					ok &= la.g_begin == gs && la.chunk >= 1 && la.chunk <= SM_GPU_MAX_GRID_Y;
 					ok &= la.range_len % S == 0 && (int64_t)la.nranges * la.range_len >= in.dev_len;
 					ok &= (int64_t)(la.nranges - 1) * la.range_len < in.dev_len;
 					ok &= la.halo == sm_gpu_halo(&bwa_sc, lens[t]);
-					ok &= gref || la.range_len >= SM_GPU_MIN_RANGE_HALOS * la.halo;
+					/* Shorter ranges only to fill whole blocks. */
+					ok &= gref || la.range_len >= SM_GPU_MIN_RANGE_HALOS * la.halo ||
+					      la.nranges % 4 == 0;
 					ok &= la.range_bytes == (size_t)la.chunk * la.nranges * in.Q * SM_TOPK * 8;
 					ok &= la.range_bytes <= SM_GPU_RANGE_BUF_MAX || la.chunk == 1;
 					gs += la.chunk;
@@ -548,7 +550,7 @@ static void test_launches(void)
 					  .total_len = 4500, .Q = 2, .sc = &bwa_sc };
 		sm_gpu_launch_t la;
 
-		sm_gpu_plan_launch(&in, glen, 0, 3, 8, &la);
+		sm_gpu_plan_launch(&in, glen, 0, 3, 8, 1, &la);
 		CHECK(la.nranges == 1 && la.chunk == 3, "launches: no split, one range per group");
 	}
 	{
@@ -560,16 +562,60 @@ static void test_launches(void)
 		sm_gpu_launch_t la, ld, lw;
 
 		in.range_halos = 4000;
-		sm_gpu_plan_launch(&in, glen, 0, 1, 16, &la);
+		sm_gpu_plan_launch(&in, glen, 0, 1, 16, 4, &la);
 		in.range_halos = 0;
-		sm_gpu_plan_launch(&in, glen, 0, 1, 16, &ld);
+		sm_gpu_plan_launch(&in, glen, 0, 1, 16, 4, &ld);
 		in.warps_per_sm = arch->warps_per_sm / 2;
-		sm_gpu_plan_launch(&in, glen, 0, 1, 16, &lw);
+		sm_gpu_plan_launch(&in, glen, 0, 1, 16, 4, &lw);
 		/* strips of 32 lanes x 16 columns: lengths round up to 512 */
-		CHECK(la.range_len == sm_gpu_round_up(4000 * la.halo, 512) &&
-		      lw.range_len >= 2 * ld.range_len - 512 && lw.range_len <= 2 * ld.range_len + 512,
+		/* within the rounding to whole blocks of 4 ranges */
+		const int64_t knob = sm_gpu_round_up(4000 * la.halo, 512);
+
+		CHECK(la.range_len >= knob - knob / 100 && la.range_len <= knob + knob / 100 &&
+		      lw.range_len >= 2 * ld.range_len - 1024 && lw.range_len <= 2 * ld.range_len + 1024,
 		      "launches: range-halos and warps set the whole reference's ranges (%lld, %lld, %lld)",
 		      (long long)la.range_len, (long long)lw.range_len, (long long)ld.range_len);
+	}
+	{
+		/* A 9,719 bp reference behind the mapper's 1,024-column
+		 * separator (reads up to 1,000 bases), 2,048 groups: the warp
+		 * target asks for ranges shorter than 8 halos, so the floor made
+		 * 3, 5 and 8 ranges of 4,096, 2,560 and 1,536 columns (n = 250,
+		 * 150, 72) over the separators too.  Now 4 ranges a group, one
+		 * whole block, over the contig's columns only. */
+		static const int ns[] = { 250, 150, 72 };
+		const sm_score_t sc = { 1, 4, 6, 1, 5, 5 };
+		int ok2 = 1;
+
+		for (int k = 0; k < 3; k++) {
+			int32_t *glen = xmalloc(sizeof(int32_t) * 2048);
+			sm_gpu_launch_in_t in = { .sms = 132, .arch = arch, .dev_len = 1024 + 9719,
+						  .col_begin = 1024, .Q = 2, .sc = &sc };
+			sm_gpu_launch_t la;
+			const int64_t S = SM_GPU_WARP * 16, halo = sm_gpu_halo(&sc, ns[k]);
+			const int64_t floor = sm_gpu_round_up(SM_GPU_MIN_RANGE_HALOS * halo, S);
+
+			for (int g = 0; g < 2048; g++)
+				glen[g] = ns[k];
+			sm_gpu_plan_launch(&in, glen, 0, 2048, 16, 4, &la);
+			ok2 &= la.nranges == 4 && la.chunk == 2048 && la.halo == halo;
+			ok2 &= (int64_t)la.nranges * la.range_len >= 9719 &&
+			       (int64_t)(la.nranges - 1) * la.range_len < 9719;
+			/* No more warp-strips than the floor's cut of the contig,
+			 * fewer than its cut of contig and separators. */
+			ok2 &= sm_gpu_range_cost(1024, 10743, la.range_len, halo, S, 4) <=
+			       sm_gpu_range_cost(1024, 10743, floor, halo, S, 4);
+			ok2 &= sm_gpu_range_cost(1024, 10743, la.range_len, halo, S, 4) <
+			       sm_gpu_range_cost(0, 10743 + 1024, floor, halo, S, 4);
+			free(glen);
+		}
+		CHECK(ok2, "launches: a small reference is cut into one block's ranges, not past its contig");
+		/* The measure: 3 ranges in a block of 4 warps cost 4 x the longest. */
+		CHECK(sm_gpu_range_cost(0, 3 * 512, 512, 0, 512, 4) == 4 &&
+		      sm_gpu_range_cost(0, 5 * 512, 512, 0, 512, 4) == 8 &&
+		      sm_gpu_range_cost(0, 4 * 512, 1024, 512, 512, 4) == 4 * 3 &&
+		      sm_gpu_range_cost(100, 100 + 2 * 512, 512, 64, 512, 1) == 1 + 2,
+		      "launches: the range cost counts a block's idle warps and the halos");
 	}
 }
 
