@@ -4,7 +4,7 @@
 # and minimap2 -ax sr; every read judged against its simulated origin and the exact score there.
 #
 #   benchmarks/seeded_misses.sh [-n PAIRS] [-s SEEDS] [-p PROFILES] [-t THREADS] [-b BASE_BIN]
-#                               [-x EXH_READS] [-w WORKDIR] [OUT.md]
+#                               [-x EXH_READS] [-r REF.fa] [-w WORKDIR] [OUT.md]
 #
 #   -n PAIRS     pairs simulated per profile and seed (20000)
 #   -s SEEDS     comma-separated ART seeds (1)
@@ -17,6 +17,11 @@
 #   -x N         also map the first N reads of each single-end set with
 #                `--mode exhaustive --engine gpu` (needs a GPU) and count the seeded reads
 #                (rows scanmap and scanmap-all) whose AS is below the exhaustive AS (the optimum)
+#   -r REF.fa    another reference (default: chr20, fetched into DIR): e.g. genome_scale.sh's
+#                3 Gbp copies of chr20, where the truth and the origin score stand in for the
+#                exhaustive optimum. PAIRS are then spread evenly over its contigs (ART's -c
+#                counts per contig); its indexes are built beside it when missing (bwa index
+#                takes about an hour a 3 Gbp: build REF.fa's .bwt first), minimap2's as REF.fa.mmi
 #   -w DIR       work directory, kept (default: build/seeded-misses)
 #   OUT.md       results (default: DIR/seeded-misses.md)
 #
@@ -30,11 +35,11 @@
 # chromosome 20 of GRCh37 from Debian's vt-examples (apt-get download; nothing installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pairs=20000 seeds=1 profiles=hs150,nova threads=2 base= exh=0 work=build/seeded-misses
-while getopts "n:s:p:t:b:x:w:" o; do
+pairs=20000 seeds=1 profiles=hs150,nova threads=2 base= exh=0 work=build/seeded-misses ref=
+while getopts "n:s:p:t:b:x:r:w:" o; do
 	case $o in
 	n) pairs=$OPTARG ;; s) seeds=$OPTARG ;; p) profiles=$OPTARG ;; t) threads=$OPTARG ;;
-	b) base=$OPTARG ;; x) exh=$OPTARG ;; w) work=$OPTARG ;;
+	b) base=$OPTARG ;; x) exh=$OPTARG ;; r) ref=$OPTARG ;; w) work=$OPTARG ;;
 	*) sed -n '2,30p' "$0" >&2; exit 1 ;;
 	esac
 done
@@ -46,7 +51,13 @@ done
 make -s cuda="${cuda:-}" scanmap build/benchmarks/origin_score >/dev/null
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-ref=$work/chr20.fa
+if [ -n "$ref" ]; then
+	[ -s "$ref" ] || { echo "seeded_misses.sh: $ref: no such reference" >&2; exit 1; }
+	ref=$(cd "$(dirname "$ref")" && pwd)/$(basename "$ref")
+	genome=$(basename "$ref")
+else
+	ref=$work/chr20.fa genome=chr20
+fi
 if [ ! -s "$ref" ]; then
 	(cd "$work" && rm -f vt-examples_*.deb && apt-get download vt-examples >/dev/null 2>&1) ||
 		{ echo "seeded_misses.sh: apt-get download vt-examples failed" >&2; exit 1; }
@@ -55,8 +66,12 @@ if [ ! -s "$ref" ]; then
 	rm -rf "$work/x-vt" "$work"/vt-examples_*.deb
 fi
 # Indexed again when scanmap is newer than the index (its format may have changed).
-[ -s "$ref.smi" ] && [ "$ref.smi" -nt scanmap ] || ./scanmap index "$ref" 2>"$work/index.log"
+[ -s "$ref.smi" ] && [ "$ref.smi" -nt scanmap ] || ./scanmap index -t "$threads" "$ref" 2>"$work/index.log"
 [ -s "$ref.bwt" ] || bwa index "$ref" 2>"$work/bwa-index.log"
+[ -s "$ref.mmi" ] && [ "$ref.mmi" -nt "$ref" ] || minimap2 -x sr -t "$threads" -d "$ref.mmi" "$ref" 2>"$work/minimap2-index.log"
+# ART's -c counts read pairs per contig.
+contigs=$(grep -c '^>' "$ref")
+per_contig=$(((pairs + contigs - 1) / contigs))
 
 # cpu_run LABEL LOG CMD...: runs CMD, its CPU seconds (user + sys) to LOG.cpu
 cpu_run() {
@@ -82,7 +97,7 @@ for prof in "${P[@]}"; do
 		d=$work/$prof-$seed
 		mkdir -p "$d"
 		if [ ! -s "$d/pe.truth.tsv" ]; then
-			art_illumina "${art[@]}" -p -c "$pairs" -rs "$seed" -i "$ref" -o "$d/art" -sam -M -na \
+			art_illumina "${art[@]}" -p -c "$per_contig" -rs "$seed" -i "$ref" -o "$d/art" -sam -M -na \
 				>"$d/art.log" 2>&1
 			python3 benchmarks/art_truth.py "$d/art.sam" "$d/pe" "$d/art1.fq" "$d/art2.fq"
 			# Single-end: R1 alone, named as one mate.
@@ -104,7 +119,7 @@ for prof in "${P[@]}"; do
 					-o "$d/$mode.$lab.sam" "$ref" "${in[@]}"
 			done
 			cpu_run "$d/$mode.bwa.log" sh -c "bwa mem -t $threads $ref ${in[*]} > $d/$mode.bwa.sam"
-			cpu_run "$d/$mode.minimap2.log" sh -c "minimap2 -ax sr -t $threads $ref ${in[*]} > $d/$mode.minimap2.sam"
+			cpu_run "$d/$mode.minimap2.log" sh -c "minimap2 -ax sr -t $threads $ref.mmi ${in[*]} > $d/$mode.minimap2.sam"
 			for ((b = 0; b < ${#bins[@]}; b += 2)); do
 				lab=${bins[b]}
 				printf '%s\t%s\t%s\t' "$prof" "$seed" "$mode" >>"$rows"
@@ -141,14 +156,14 @@ for prof in "${P[@]}"; do
 done
 
 {
-	echo "## Seeded misses on chr20 ($(date -u +%F), $(git describe --always --dirty), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+	echo "## Seeded misses on $genome ($(date -u +%F), $(git describe --always --dirty), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
 	echo
 	x=; [ "$exh" -gt 0 ] && x=" -x $exh"
-	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x\`"
+	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x${ref:+ -r $genome}\`"
 	echo
 	echo "below: primary AS under the exact score at the origin (by MAPQ); wrong/correct: placement against the origin."
 	echo "minimap2 -ax sr scores with -A2 -B8 -O12,24 -E2,1, so its AS is not comparable: its below columns are blank."
-	echo "CPU s: user + system seconds of the whole run (index load included: about 1.8 s for scanmap, 0.5 s for bwa, 8 s for minimap2's index build)."
+	echo "CPU s: user + system seconds of the whole run (loading each mapper's index included; built beforehand)."
 	echo
 	echo "| profile | seed | mode | mapper | reads | below q0 | below q1-19 | below q>=20 | below elsewhere | wrong q>=20 | correct q>=10 | unmapped | CPU s |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
