@@ -91,10 +91,20 @@
 #ifndef SM_SW_KERNEL_CUH
 #define SM_SW_KERNEL_CUH
 
-/* Blocks per multiprocessor the strip kernels are compiled for (register
- * cap); 1 lets ptxas use what it needs, which measured fastest. */
+/* Blocks per multiprocessor the plain whole-reference strip kernels (16
+ * columns a lane or fewer) are compiled for (register cap).  On sm_90, 4
+ * blocks of 4 warps (at most 128 registers; ptxas spills 64 bytes of the
+ * 16-bit kernel, which took 154) ran 7-8% faster on 1-4.6 Mbp and 9-13%
+ * on a 9.7 kbp reference than ptxas's own choice of 3 blocks
+ * (results/gpu-kernel.md); a cap of 3 equalled it.  The ladder kernels
+ * and 32 columns a lane spilled 0.8-1.8 KB under it, so ptxas chooses
+ * for them, as on the architectures not measured. */
 #ifndef SM_STRIP_MIN_BLOCKS
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SM_STRIP_MIN_BLOCKS 4
+#else
 #define SM_STRIP_MIN_BLOCKS 1
+#endif
 #endif
 /* The same for the per-group (GREF) 16-bit plain kernel, the seeded
  * mapper's: single-warp blocks over a read's windows, where the number of
@@ -892,7 +902,7 @@ __host__ __device__ constexpr size_t strip_smem(int L)
  * instantiation, so that the whole-reference kernel keeps its registers. */
 template <int B, bool LADDER, int C, int NW, bool GREF>
 __global__ void __launch_bounds__(NW * WARP, GREF && B == 16 && !LADDER ? SM_STRIP_GREF_MIN_BLOCKS
-									   : SM_STRIP_MIN_BLOCKS)
+					     : !GREF && !LADDER && C <= 16 ? SM_STRIP_MIN_BLOCKS : 1)
 strip_kernel(Params P)
 {
 	typedef Strip<B, LADDER, C> SK;

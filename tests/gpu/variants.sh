@@ -36,7 +36,7 @@ for v in "$@"; do
 			-gencode=arch=compute_90,code=sm_90 $flags -c "$src" -o "$d/gpu_kernels.o" \
 			2>"$out/$name.ptxas.log" &&
 			"$NVCC" -gencode=arch=compute_90,code=sm_90 -o "$d/gpu_bench" "$objs/gpu_bench.o" \
-				"$d/gpu_kernels.o" "$objs"/{gpu_engine,gpu_plan,scan,score,log,trace}.o -lpthread ||
+				"$d/gpu_kernels.o" "$objs"/{gpu_engine,gpu_copy,gpu_plan,scan,score,base,log,trace}.o -lpthread ||
 			echo "variant $name: build failed (see $out/$name.ptxas.log)"
 	) &
 done
