@@ -1,7 +1,7 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|callsize|smallcall|overlap|windows|all
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|smallcols|callsize|smallcall|overlap|windows|all
  *             [--quick]
  *             [--tune KEY=VALUE,...]   (the engine's knobs: gpu_opt.h's sm_gpu_tune_parse)
  *
@@ -523,6 +523,22 @@ int main(int argc, char **argv)
 		static const int ns[] = { 72, 150, 250 };
 		if (run_ms("small", ms, 2, ns, 3, auto_cells, 1, &bwa_sc, 4096))
 			return 1;
+	}
+	if (!strcmp(what, "smallcols")) {
+		/* The small reference's 16-bit plain kernel against its columns
+		 * a lane (strips of 256 or 512 columns), beside 1 Mbp. */
+		static const int64_t ms[] = { 9719, 1000000 };
+		static const int ns[] = { 72, 150, 250 };
+		static const sm_cells_t c16[] = { SM_CELLS_16 };
+		static const int cols[] = { 8, 16 };
+		for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
+			char name[32];
+			bench_cols = cols[k];
+			snprintf(name, sizeof name, "smallcols_c%d", cols[k]);
+			if (run_ms(name, ms, 2, ns, 3, c16, 1, &bwa_sc, 4096))
+				return 1;
+		}
+		bench_cols = 0;
 	}
 	if (all || !strcmp(what, "callsize")) {
 		/* The whole reference's launch planning against the size of a
