@@ -187,6 +187,24 @@ static int run_ms(const char *bench, const int64_t *ms, int nm, const int *ns, i
 	return 0;
 }
 
+/* run_ms with the 16-bit plain kernel forced to each of cols[0..nc)
+ * columns a lane (benches named PREFIX_cC). */
+static int run_cols(const char *prefix, const int64_t *ms, int nm, const int *ns, int nn,
+		    const int *cols, int nc, int reads)
+{
+	static const sm_cells_t c16[] = { SM_CELLS_16 };
+	int rc = 0;
+
+	for (int k = 0; k < nc && !rc; k++) {
+		char name[32];
+		bench_cols = cols[k];
+		snprintf(name, sizeof name, "%s_c%d", prefix, cols[k]);
+		rc = run_ms(name, ms, nm, ns, nn, c16, 1, &bwa_sc, reads);
+	}
+	bench_cols = 0;
+	return rc;
+}
+
 /* Fig. 6: 64 copies of one read of n = 512, and exact copies of it placed
  * every `spacing` columns of the reference: rows 255.. of each strip holding a copy go
  * wide under the 8/32 ladder, so the denser the copies, the lower the 8-bit
@@ -504,16 +522,9 @@ int main(int argc, char **argv)
 	if (all || !strcmp(what, "variants")) {
 		static const int64_t ms[] = { 4600000 };
 		static const int ns[] = { 150 };
-		static const sm_cells_t c16[] = { SM_CELLS_16 };
 		static const int cols[] = { 8, 16, 32 };
-		for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
-			char name[32];
-			bench_cols = cols[k];
-			snprintf(name, sizeof name, "variant_c%d", cols[k]);
-			if (run_ms(name, ms, 1, ns, 1, c16, 1, &bwa_sc, 1024))
-				return 1;
-		}
-		bench_cols = 0;
+		if (run_cols("variant", ms, 1, ns, 1, cols, 3, 1024))
+			return 1;
 	}
 	if (all || !strcmp(what, "small")) {
 		/* Exhaustive mode against a small (HIV-sized) reference, as
@@ -529,16 +540,9 @@ int main(int argc, char **argv)
 		 * a lane (strips of 256 or 512 columns), beside 1 Mbp. */
 		static const int64_t ms[] = { 9719, 1000000 };
 		static const int ns[] = { 72, 150, 250 };
-		static const sm_cells_t c16[] = { SM_CELLS_16 };
 		static const int cols[] = { 8, 16 };
-		for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
-			char name[32];
-			bench_cols = cols[k];
-			snprintf(name, sizeof name, "smallcols_c%d", cols[k]);
-			if (run_ms(name, ms, 2, ns, 3, c16, 1, &bwa_sc, 4096))
-				return 1;
-		}
-		bench_cols = 0;
+		if (run_cols("smallcols", ms, 2, ns, 3, cols, 2, 4096))
+			return 1;
 	}
 	if (all || !strcmp(what, "callsize")) {
 		/* The whole reference's launch planning against the size of a
