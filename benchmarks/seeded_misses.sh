@@ -21,7 +21,8 @@
 #                3 Gbp copies of chr20, where the truth and the origin score stand in for the
 #                exhaustive optimum. PAIRS are then spread evenly over its contigs (ART's -c
 #                counts per contig); its indexes are built beside it when missing (bwa index
-#                takes about an hour a 3 Gbp: build REF.fa's .bwt first), minimap2's as REF.fa.mmi
+#                of 3 Gbp takes 1-2.5 hours on one thread: build REF.fa's .bwt first),
+#                minimap2's as REF.fa.mmi
 #   -w DIR       work directory, kept (default: build/seeded-misses)
 #   OUT.md       results (default: DIR/seeded-misses.md)
 #

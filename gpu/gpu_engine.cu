@@ -101,6 +101,10 @@ struct sm_gpu_s {
 	int64_t *dev_start;        /* device column of each contig's first base */
 	int64_t *offset;           /* global coordinate of each contig */
 	int64_t dev_len;
+	/* The columns whole-reference scans cover, [col0, col_end): the
+	 * contigs and the separators between them.  The separators before the
+	 * first and after the last hold only the zeros a range starts from. */
+	int64_t col0, col_end;
 	const sm_kclass_t *plain16; /* 16-bit plain class override (benchmarks) */
 	int n_dev;
 	sm_gpu_dev_t *dev[SM_GPU_MAX_ENGINES];
@@ -401,8 +405,8 @@ static void base_params(const sm_gpu_t *g, const sm_gpu_dev_t *d, smk::Params *P
 	P->goff = d->d_goff;
 	P->goff1 = d->d_goff;
 	P->n_contig = g->n_contig;
-	P->col0 = g->pad;
-	P->dev_len = g->dev_len - g->pad;
+	P->col0 = g->col0;
+	P->dev_len = g->col_end;
 	P->match = g->sc.match;
 	P->oe = g->sc.gap_open + g->sc.gap_ext;
 	P->ext = g->sc.gap_ext;
@@ -552,6 +556,8 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		g->offset[c] = ref->offset[c];
 	g->dev_len = sm_gpu_place_contigs(ref, g->pad, g->dev_start);
+	g->col0 = g->pad;
+	g->col_end = g->dev_len - g->pad;
 	if (ref->total >= (int64_t)UINT32_MAX || g->dev_len >= ((int64_t)1 << 40)) {
 		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
 		       (long long)ref->total);
@@ -675,11 +681,8 @@ static int plan_workspace(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slot_
 	c->lin.gref_halos = g->tune.gref_halos == SM_GPU_GREF_NO_SPLIT ? 0 :
 			    g->tune.gref_halos ? g->tune.gref_halos : SM_GPU_GREF_HALOS_DEFAULT;
 	c->lin.gref = c->refs != NULL;
-	/* The whole reference's ranges span its contigs only: the separators
-	 * before the first and after the last hold zeros, the state a range
-	 * starts from. */
-	c->lin.dev_len = c->refs ? c->rl.max_dev_len : g->dev_len - g->pad;
-	c->lin.col_begin = c->refs ? 0 : g->pad;
+	c->lin.dev_len = c->refs ? c->rl.max_dev_len : g->col_end;
+	c->lin.col_begin = c->refs ? 0 : g->col0;
 	c->lin.total_len = c->refs ? c->rl.total : 0;
 	c->lin.Q = c->gr.Q;
 	c->lin.sc = &g->sc;
