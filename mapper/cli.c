@@ -30,6 +30,7 @@ enum {
 	OPT_MODE,
 	OPT_MAX_OCC,
 	OPT_MAX_WINDOWS,
+	OPT_MAX_HITS,
 	OPT_HELP,
 	OPT_INFLATE,       /* reliability: the gzip inflater */
 	OPT_GPU,
@@ -192,6 +193,8 @@ void sm_usage(FILE *fp, int full)
 		"                 a perfect score are seeded again with those limits, the\n"
 		"                 others get MAPQ < 20 (19 with no near locus in view,\n"
 		"                 else 15, single-end 10); off: no check [%s]\n"
+		"  --max-hits INT hits a read's completion collects at most; its most\n"
+		"                 frequent k-mers beyond are skipped [%d]\n"
 		"                 A seeded read with no window, or no hit reaching -T, is\n"
 		"                 aligned exhaustively when the reference is under the auto\n"
 		"                 bound, else written unmapped.  With the GPU engine the\n"
@@ -226,6 +229,7 @@ void sm_usage(FILE *fp, int full)
 		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.map.mode], d.map.seed_k, d.map.seed_w,
 		SM_INDEX_SUFFIX, d.map.max_occ, d.map.max_windows,
 		SM_SEED_RETRY_OCC, SM_SEED_RETRY_WINDOWS, completion_names[d.map.completion],
+		d.map.max_hits,
 		engine_names[d.map.engine],
 		cells_names[d.map.cells], d.map.cpu_isa, d.map.xa_max, d.map.xa_max_alt, d.verbosity);
 }
@@ -439,6 +443,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		{ "completion", required_argument, NULL, OPT_COMPLETION },
 		{ "max-occ", required_argument, NULL, OPT_MAX_OCC },
 		{ "max-windows", required_argument, NULL, OPT_MAX_WINDOWS },
+		{ "max-hits", required_argument, NULL, OPT_MAX_HITS },
 		{ "inflate", required_argument, NULL, OPT_INFLATE },
 		{ "gpu", required_argument, NULL, OPT_GPU },
 		{ "gpus", required_argument, NULL, OPT_GPUS },
@@ -476,6 +481,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		case OPT_MAX_WINDOWS:
 			rc = parse_int_opt("--max-windows", optarg, &o->map.max_windows);
 			break;
+		case OPT_MAX_HITS: rc = parse_int_opt("--max-hits", optarg, &o->map.max_hits); break;
 		case OPT_MODE:
 			k = parse_name("--mode", optarg, mode_names, N_ELEM(mode_names));
 			o->map.mode = (sm_mode_t)k;

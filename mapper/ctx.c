@@ -37,6 +37,7 @@ void sm_mapopt_init(sm_mapopt_t *o)
 	o->seed_w = SM_INDEX_DEFAULT_W;
 	o->max_occ = SM_SEED_DEFAULT_MAX_OCC;
 	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
+	o->max_hits = SM_SEED_MAX_HITS;
 	o->completion = SM_COMPLETE_ALL;
 	o->pen_unpaired = SM_DEFAULT_PEN_UNPAIRED;
 	o->xa_max = SM_DEFAULT_XA_MAX;
@@ -115,6 +116,7 @@ int sm_mapopt_check(const sm_mapopt_t *o)
 	    check_range("-w (minimizer window)", o->seed_w, 1, SM_INDEX_MAX_W) < 0 ||
 	    check_range("--max-occ", o->max_occ, 1, INT_MAX) < 0 ||
 	    check_range("--max-windows", o->max_windows, 1, SM_MAX_WINDOWS_LIMIT) < 0 ||
+	    check_range("--max-hits", o->max_hits, 1, INT_MAX) < 0 ||
 	    check_range("-N (secondary alignments)", o->n_secondary, 0, SM_MAX_SECONDARY) < 0 ||
 	    check_range("--engine", o->engine, SM_ENGINE_AUTO, SM_ENGINE_ORACLE) < 0 ||
 	    check_range("--cells", o->cells, SM_CELLS_AUTO, SM_CELLS_32) < 0 ||
@@ -299,6 +301,7 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 		sm_seed_opt_init(&ctx->seed_opt);
 		ctx->seed_opt.max_occ = o->max_occ;
 		ctx->seed_opt.max_windows = o->max_windows;
+		ctx->seed_opt.max_hits = o->max_hits;
 		ctx->retry_opt = ctx->seed_opt;
 		ctx->retry_opt.max_occ = o->max_occ > INT_MAX / SM_SEED_RETRY_OCC ? INT_MAX :
 					 o->max_occ * SM_SEED_RETRY_OCC;

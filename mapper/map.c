@@ -126,6 +126,9 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->neighboured += ws->neighboured;
 	st->neighbour_hits += ws->neighbour_hits;
 	st->neighbour_better += ws->neighbour_better;
+	st->copied += ws->copied;
+	st->copies_found += ws->copies_found;
+	st->copy_better += ws->copy_better;
 	st->tie_reads += ws->tie_reads;
 	st->tie_scans += ws->tie_scans;
 	st->tie_added += ws->tie_added;
@@ -610,10 +613,12 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * SM_UNSURE_RIVAL; COPY: the same for a perfect read with an exact copy
  * out of view, whose XS is then its AS); or only a competitor (NEAR: a
  * perfect read's copy out of view one substitution away, whose score XS
- * becomes); after the completion, the neighbour pass (NEIGHBOURS: a read
- * below what a locus without any seed could score, needs_neighbours). */
+ * becomes); after the completion, the copies pass (COPIES: a read left
+ * unsure below a perfect match, needs_copies) and the neighbour pass
+ * (NEIGHBOURS: a read below what a locus without any seed could score,
+ * needs_neighbours). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
-       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_NEIGHBOURS };
+       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_COPIES, RETRY_NEIGHBOURS };
 
 /* How far below a read's best a locus must be ruled out for its MAPQ:
  * a single-end read's completion looks for loci that tie it as well as
@@ -666,6 +671,7 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		res_t *rs = &res[k];
 		const int32_t best = rs->prim >= 0 ? rs->cand[0].score - tie_slack(ctx) : 0;
 		const int neighbours = ws->retry_how[t] == RETRY_NEIGHBOURS;
+		const int copies = ws->retry_how[t] == RETRY_COPIES;
 		int64_t hits = 0;
 		int nw;
 
@@ -676,6 +682,11 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 						rs->prim < 0 ? SM_NEIGHBOUR_UNMAPPED_HASH : UINT32_MAX,
 						rs->prim < 0 ? SM_NEIGHBOUR_UNMAPPED_VOTES : 1,
 						&ws->wref, &hits);
+			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
+		} else if (copies) {
+			nw = sm_seed_copy_windows(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
+						  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
+						  best, rs->win, rs->n_win, &ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
 			nw = sm_seed_complete_next(ctx->ref, ctx->retry_opt.max_windows, best, rs->win,
@@ -705,12 +716,15 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		/* The same windows as the first pass scanned (none added, the
 		 * same merged into the same): the same scans, so the same
 		 * candidates; they stand, and only ws->seed_gap[t] is new. */
-		if ((ws->retry_how[t] == RETRY_COMPLETE || neighbours) && nw == rs->n_win &&
+		if ((ws->retry_how[t] == RETRY_COMPLETE || neighbours || copies) && nw == rs->n_win &&
 		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
 			ws->retry_how[t] = RETRY_KEPT;
 		if (neighbours) {
 			ws->neighboured++;
 			ws->neighbour_hits += hits;
+		} else if (copies) {
+			ws->copied++;
+			ws->copies_found += hits;
 		} else if (round > 1) {
 			ws->completed_more++;
 		} else if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE) {
@@ -841,6 +855,19 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	return bound < 0 ? -1 : c->score < bound;
 }
 
+/* 1 if read r, after its completion rounds (res), takes the copies pass
+ * (sm_seed_copy_windows), with --completion all: it is below a perfect
+ * match and a better locus may be unseen.  The completion's budget of hits
+ * skips the most frequent k-mers, which for a read of a young repeat are
+ * all of them; its exact origin then hides among thousands of copies that
+ * the bounds cannot tell apart, and two rare windows find it. */
+static int needs_copies(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res)
+{
+	return ctx->opt.completion == SM_COMPLETE_ALL && !res->exhaustive && res->prim >= 0 &&
+	       res->cand[0].unsure == SM_UNSURE_BETTER &&
+	       res->cand[0].score < sm_best_possible(&ctx->opt.score, r->len);
+}
+
 /* Marks every candidate of res unsure at `level` (map_impl.h): a better
  * locus (SM_UNSURE_BETTER) or an equal one (SM_UNSURE_RIVAL) may be unseen. */
 static void mark_unsure(res_t *res, int level)
@@ -867,16 +894,18 @@ static void rival_unseen(res_t *res, int32_t score)
  * replaces the first, and says whether the read is unsure; a read left
  * unsure while candidates it kept for later could still beat it takes the
  * next of them in up to SM_COMPLETE_ROUNDS - 1 more rounds (one engine
- * call each, for the batch's such reads); last, the neighbour pass of the
- * reads that needs_neighbours picks: it adds windows and may raise their
+ * call each, for the batch's such reads); then the copies pass of the
+ * reads that needs_copies picks (their loci within a substitution that
+ * beat them: it bounds nothing, so a read keeps its unsure level); last,
+ * the neighbour pass of the reads that needs_neighbours picks: it adds windows and may raise their
  * best, but it bounds nothing, so a read keeps the unsure level it had, and
  * one whose best it raised is unsure (a better locus was beyond its exact
  * seeds: others may be). */
 static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
-	const int passes = 1 + SM_COMPLETE_ROUNDS + 1, nb = passes - 1;
-	int stride[1 + SM_COMPLETE_ROUNDS + 1];
+	const int passes = 1 + SM_COMPLETE_ROUNDS + 2, cp = passes - 2, nb = passes - 1;
+	int stride[1 + SM_COMPLETE_ROUNDS + 2];
 	double t = sm_seconds();
 
 	for (int pass = 0; pass < passes; pass++)
@@ -893,9 +922,16 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			res[k].n_next = 0;
 		}
 		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
-		for (int k = 0; k < n && pass > 1 && pass < nb; k++)
+		for (int k = 0; k < n && pass > 1 && pass < cp; k++)
 			if (res[k].more) {
 				ws->retry_how[n_todo] = RETRY_COMPLETE;
+				ws->seed_todo[n_todo++] = k;
+			}
+		for (int k = 0; k < n && pass == cp; k++)
+			if (needs_copies(ctx, &reads[k], &res[k])) {
+				ws->retry_how[n_todo] = RETRY_COPIES;
+				ws->retry_level[n_todo] = (uint8_t)res[k].cand[0].unsure;
+				ws->retry_best[n_todo] = res[k].cand[0].score;
 				ws->seed_todo[n_todo++] = k;
 			}
 		for (int k = 0; k < n && pass == nb; k++) {
@@ -916,7 +952,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		if (pass > 1 && n_todo == 0) {
 			if (pass == nb)
 				break;
-			pass = nb - 1;   /* no later round: on to the neighbour pass */
+			if (pass < cp)
+				pass = cp - 1;   /* no later round: on to the copies pass */
 			continue;
 		}
 		for (int k = 0; k < n && pass == 1; k++) {
@@ -977,6 +1014,12 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 
 					ws->neighbour_better += better;
 					mark_unsure(rs, better ? SM_UNSURE_BETTER : ws->retry_level[u]);
+					rs->more = 0;
+				} else if (pass == cp && !rs->exhaustive) {
+					/* It bounds nothing: the read stays as unsure. */
+					ws->copy_better += rs->prim >= 0 &&
+							   rs->cand[0].score > ws->retry_best[u];
+					mark_unsure(rs, ws->retry_level[u]);
 					rs->more = 0;
 				} else if (pass > 0 && !rs->exhaustive) {
 					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;

@@ -671,6 +671,10 @@ static void summary(const pipe_t *p, const counts_t *c)
 			sm_log(SM_LOG_DEBUG, "neighbour pass: %lld reads, %lld hits collected, %lld "
 			       "reads with a better locus", (long long)st->neighboured,
 			       (long long)st->neighbour_hits, (long long)st->neighbour_better);
+		if (st->copied)
+			sm_log(SM_LOG_DEBUG, "copies pass: %lld reads, %lld loci within a substitution "
+			       "found, %lld reads with a better locus", (long long)st->copied,
+			       (long long)st->copies_found, (long long)st->copy_better);
 		if (st->tie_reads)
 			sm_log(SM_LOG_DEBUG, "more ties: %lld reads with a strand's list full of ties, "
 			       "%lld windows scanned alone, %lld tied loci added", (long long)st->tie_reads,

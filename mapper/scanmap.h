@@ -172,6 +172,7 @@ typedef struct {
 				   * others is not used */
 	int max_occ;              /* --max-occ: minimizers with more hits are repetitive */
 	int max_windows;          /* --max-windows: candidate windows per read */
+	int max_hits;             /* --max-hits: hits a completion pass collects per read */
 	sm_complete_t completion; /* --completion */
 	int n_secondary;          /* -N: secondary alignments per read */
 	int paired;               /* a batch holds pairs: R1, R2, R1, R2, ... */

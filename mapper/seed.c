@@ -477,21 +477,29 @@ static inline int64_t copy_diag(const sm_mini_t *m, int64_t p, int32_t n, int k,
 	return *st ? g - (n - m->pos + k - 2) : g - m->pos;
 }
 
-int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
-			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
-			int32_t *sub_count)
+/* 1 if one of win[0..n_win) of strand st holds the locus of a read of
+ * length n at diagonal d whole. */
+static int window_holds(const sm_window_t *win, int32_t n_win, int st, int64_t d, int32_t n)
+{
+	for (int32_t v = 0; v < n_win; v++)
+		if ((win[v].strands >> st & 1) && win[v].start <= d && d + n <= win[v].end)
+			return 1;
+	return 0;
+}
+
+/* The loci of read (base codes, length n, no N) on either strand with at
+ * most one substitution (sm_seed_near_copies), each once, sorted, in
+ * s->hit[0..return); *both: 1 when two windows that share no base were
+ * looked up (every copy one substitution away is then among them), 0 when
+ * one (the exact copies are).  SM_SEED_UNDECIDED when no window of the
+ * read has a least hash with at most max_occ occurrences; -1 when out of
+ * memory. */
+static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			      const uint8_t *read, int32_t n, int64_t max_occ, int *both)
 {
 	const int k = idx->k, w = idx->w;
 	int64_t n_kmer, n_win_read, n_copy = 0, n_key = 0;
 
-	away[0] = away[1] = 0;
-	*loss = INT32_MAX;
-	if (sub_count)
-		memset(sub_count, 0, (size_t)n * sizeof *sub_count);
-	for (int32_t i = 0; i < n; i++)
-		if (read[i] >= SM_BASE_N)
-			return 0;   /* an N matches nothing: no copy anywhere */
 	/* Every k-mer's hash (no N: k-mer t ends at read position t + k - 1),
 	 * then the least hash of each window of w of them. */
 	n_kmer = sm_minimizers(read, n, k, 1, &s->mini, &s->cap_mini);
@@ -590,17 +598,42 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	}
 	/* A copy counts once however many windows found it. */
 	sort_hits(s->hit, n_copy);
+	{
+		int64_t m = 0;
+
+		for (int64_t t = 0; t < n_copy; t++)
+			if (t == 0 || s->hit[t] != s->hit[t - 1])
+				s->hit[m++] = s->hit[t];
+		n_copy = m;
+	}
+	*both = pick[1] >= 0;
+	return n_copy;
+}
+
+int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
+			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
+			int32_t *sub_count)
+{
+	int64_t n_copy;
+	int both;
+
+	away[0] = away[1] = 0;
+	*loss = INT32_MAX;
+	if (sub_count)
+		memset(sub_count, 0, (size_t)n * sizeof *sub_count);
+	for (int32_t i = 0; i < n; i++)
+		if (read[i] >= SM_BASE_N)
+			return 0;   /* an N matches nothing: no copy anywhere */
+	n_copy = collect_copies(s, idx, ref, read, n, max_occ, &both);
+	if (n_copy < 0)
+		return (int)n_copy;
 	for (int64_t t = 0; t < n_copy; t++) {
 		int st = hit_strand(s->hit[t]);
 		int64_t d = hit_diag(s->hit[t]);
 		int32_t at = 0, l;
-		int seen = 0;
 
-		if (t > 0 && s->hit[t] == s->hit[t - 1])
-			continue;
-		for (int32_t v = 0; v < n_win && !seen; v++)
-			seen = (win[v].strands >> st & 1) && win[v].start <= d && d + n <= win[v].end;
-		if (seen)
+		if (window_holds(win, n_win, st, d, n))
 			continue;
 		if (sm_seed_subs_at(ref, read, n, st, d, 1, &at) == 0) {
 			away[0]++;
@@ -616,7 +649,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	/* One substitution changes the windows over it only: of two windows
 	 * that share no base, one finds every such copy; with one window, a
 	 * copy found is one, but none found proves nothing. */
-	if (pick[1] < 0 && away[1] == 0)
+	if (!both && away[1] == 0)
 		away[1] = -1;
 	return 0;
 }
@@ -2041,6 +2074,61 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 	gap->n_next = n_left;
 	gap->beyond = beyond;
 	return w->n_win;
+}
+
+int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			 const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
+			 int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
+			 sm_wref_t *w, int64_t *found)
+{
+	const int64_t perfect = sm_best_possible(sc, n), margin = sm_reach(sc, n) + opt->band;
+	int64_t n_copy = 0, m = 0;
+	int32_t kept = 0;
+	int both, no_n = 1;
+
+	*found = 0;
+	if (sm_grow((void **)&w->win, &w->cap_win, (int64_t)n_done + opt->max_windows,
+		    sizeof *w->win) < 0)
+		goto oom;
+	if (n_done > 0)
+		memcpy(w->win, done, (size_t)n_done * sizeof *w->win);
+	w->n_win = n_done;
+	for (int32_t i = 0; i < n; i++)
+		no_n &= read[i] < SM_BASE_N;   /* an N matches nothing: no copy anywhere */
+	if (no_n)
+		n_copy = collect_copies(s, idx, ref, read, n, SM_COPY_MAX_OCC, &both);
+	if (n_copy == -1)
+		goto oom;
+	/* Those that beat best outside the windows scanned, compacted. */
+	for (int64_t t = 0; t < n_copy; t++) {
+		const int st = hit_strand(s->hit[t]);
+		const int64_t d = hit_diag(s->hit[t]);
+		int32_t at = 0, subs = sm_seed_subs_at(ref, read, n, st, d, 1, &at);
+		const int64_t score = subs == 0 ? perfect : perfect - sm_sub_loss(sc, n, at);
+
+		if (score > best && !window_holds(done, n_done, st, d, n))
+			s->hit[m++] = s->hit[t];
+	}
+	*found = m;
+	/* Exact copies first, then those a substitution away, each in diagonal
+	 * order (a copy lies inside its contig: its window is never empty). */
+	for (int32_t subs = 0; subs <= 1; subs++)
+		for (int64_t t = 0; t < m && kept < opt->max_windows; t++) {
+			const int st = hit_strand(s->hit[t]);
+			const int64_t d = hit_diag(s->hit[t]);
+			const sm_cluster_t c = { d, d, st, 1 };
+
+			if (sm_seed_subs_at(ref, read, n, st, d, 1, NULL) == subs &&
+			    cluster_window(ref, &c, n, margin, &w->win[w->n_win]))
+				w->n_win++, kept++;
+		}
+	s->n_hit = 0;
+	sort_windows(w->win, w->n_win);
+	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	return w->n_win;
+oom:
+	sm_log(SM_LOG_ERROR, "seeding: out of memory");
+	return -1;
 }
 
 /* Every k-mer of read (base codes, length n; as sm_minimizers gives them

@@ -418,6 +418,26 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
 			int32_t *sub_count);
 
+/* The windows of the copies pass (map.c) for a read (base codes, length
+ * n) left unsure below a perfect match whose best objective so far is
+ * `best`: the loci that equal it base for base or but for one
+ * substitution on either strand (as sm_seed_near_copies finds them, from
+ * windows whose least hash has at most SM_COPY_MAX_OCC occurrences), whose
+ * objective under sc beats best, outside the windows done[0..n_done); at
+ * most opt->max_windows of them (exact copies first), with opt->band as
+ * sm_seed_find's margin, added to done as sm_seed_complete adds its own
+ * (w->win[0..w->n_win)); *found: how many such loci there were.  Why: a
+ * read whose every k-mer recurs in thousands of copies can lose its exact
+ * origin to the completion's budget of hits (SM_SEED_MAX_HITS), while two
+ * rare-enough windows that share no base find every locus within a
+ * substitution for a few thousand base comparisons.  Returns the windows'
+ * number, or -1 when out of memory (logged). */
+#define SM_COPY_MAX_OCC 16384
+int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			 const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
+			 int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
+			 sm_wref_t *w, int64_t *found);
+
 /* Substitutions between read (base codes, length n, no N) and the
  * reference at diagonal d (the column of the read's first base) of strand
  * st (1: the read reverse-complemented), counted up to most + 1 (also when

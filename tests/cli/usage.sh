@@ -27,6 +27,7 @@ expect_out "mismatch penalty [4]" "map --help: -B default"
 expect_out "gap open penalty [6]" "map --help: -O default"
 expect_out "includes it, AS does not (bwa mem's -L) [5,5]" "map --help: -L default"
 expect_out "gap extension penalty [1]" "map --help: -E default"
+expect_out "frequent k-mers beyond are skipped [100000]" "map --help: --max-hits default"
 check "map --help prints nothing on stderr" test ! -s "$tmp/err"
 
 run "$SCANMAP" --version
@@ -69,6 +70,7 @@ usage_error "--engine bad" "--engine: unknown value 'fpga'" --engine fpga "$ref"
 usage_error "--cells bad" "--cells: unknown value '12'" --cells 12 "$ref" "$reads"
 usage_error "--cpu-isa bad" "--cpu-isa: unknown value 'neon'" --cpu-isa neon "$ref" "$reads"
 usage_error "--max-read-len 0" "--max-read-len must be between 1 and" --max-read-len 0 "$ref" "$reads"
+usage_error "--max-hits 0" "--max-hits must be between 1 and" --max-hits 0 "$ref" "$reads"
 
 # Valid boundary values are accepted (and the run succeeds).
 run "$SCANMAP" map -v 1 -A 100 -B 100 -O 0 -E 100 -T 1 -t 3 "$ref" "$reads"

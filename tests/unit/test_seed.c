@@ -216,6 +216,115 @@ static int64_t brute_copies(const sm_ref_t *ref, const uint8_t *read, int n, int
 	return found;
 }
 
+/* 1 if the windows win[0..n_win) hold locus (strand st, diagonal d) of a
+ * read of length n whole, in a window of that strand. */
+static int windows_hold(const sm_window_t *win, int32_t n_win, int st, int64_t d, int n)
+{
+	for (int32_t t = 0; t < n_win; t++)
+		if ((win[t].strands >> st & 1) && win[t].start <= d && d + n <= win[t].end)
+			return 1;
+	return 0;
+}
+
+/* Checks sm_seed_copy_windows on read (length n) against the brute-force
+ * oracle with best a perfect objective less 10, 5 or 0 (r picks): *found
+ * is the number of copies within a substitution that beat best, and each
+ * lies whole in a window of its strand (they are fewer than the cap), no
+ * window added when none beats best.  Reads of fewer than 48 bases may
+ * have only one window to look up: found may then be short of the one-
+ * substitution copies, never of the exact ones.  Returns 1 if it holds. */
+static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			      const sm_score_t *sc, const uint8_t *read, int n, int r)
+{
+	const int32_t perfect = (int32_t)sm_best_possible(sc, n);
+	const int32_t best = perfect - (int32_t[]){ 10, 5, 0 }[r % 3];
+	sm_seed_opt_t opt;
+	sm_wref_t w = { 0 };
+	int64_t found = -1, exact = 0, want = 0, held = 0;
+	int nw, ok;
+
+	sm_seed_opt_init(&opt);
+	opt.max_windows = 1000;
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, best, NULL, 0, &w, &found);
+	for (int32_t c = 0; c < ref->n_contig; c++)
+		for (int64_t d = ref->offset[c]; d + n <= ref->offset[c] + ref->len[c]; d++)
+			for (int st = 0; st < 2; st++) {
+				int diff = 0, where = 0;
+
+				for (int i = 0; i < n && diff <= 1; i++)
+					if (ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i])) {
+						diff++;
+						where = i;
+					}
+				if (diff > 1 || (diff == 0 ? perfect : perfect - sm_sub_loss(sc, n, where)) <= best)
+					continue;
+				want++;
+				exact += diff == 0;
+				held += windows_hold(w.win, nw, st, d, n);
+			}
+	ok = nw >= 0 && (n >= 48 ? found == want : (found <= want && found >= exact)) &&
+	     held == found && (want > 0 || nw == 0);
+	if (!ok)
+		printf("     copy windows, read %d (%d bp, best %d): %lld copies beat it, %lld exact, "
+		       "got %lld in %d windows holding %lld\n", r, n, best, (long long)want,
+		       (long long)exact, (long long)found, nw, (long long)held);
+	sm_wref_free(&w);
+	return ok;
+}
+
+/* sm_seed_copy_windows on the planted unit (read, length U; test_near_
+ * copies): the 3 exact copies and the 2 a substitution away all beat a
+ * best two substitutions below perfect, only the exact ones one below;
+ * none a perfect one; a window given leaves its copy out; with a cap of 3
+ * windows the exact copies come first; a read with an N finds none. */
+static void copy_windows_planted(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+				 const sm_score_t *sc, uint8_t *read, int n)
+{
+	const int32_t perfect = (int32_t)sm_best_possible(sc, n);
+	const sm_window_t fwd = { 900, 1200, 1, 1 };
+	const int64_t exact_at[3] = { 1000, 30000, 60000 + 5000 }, sub_at[2] = { 45000, 50000 };
+	const int exact_st[3] = { 0, 1, 0 };
+	sm_seed_opt_t opt;
+	sm_wref_t w = { 0 };
+	int64_t found = -1;
+	int nw, held = 0;
+
+	for (int k = 0; k < n; k++)
+		read[k] = ref->seq[1000 + k];
+	sm_seed_opt_init(&opt);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, NULL, 0, &w, &found);
+	for (int c = 0; c < 3; c++)
+		held += windows_hold(w.win, nw, exact_st[c], exact_at[c], n);
+	for (int c = 0; c < 2; c++)
+		held += windows_hold(w.win, nw, 0, sub_at[c], n);
+	CHECK(found == 5 && held == 5, "copy windows: 3 exact and 2 one-substitution copies beat a "
+	      "best 10 below perfect (got %lld, %d held)", (long long)found, held);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 5, NULL, 0, &w, &found);
+	CHECK(found == 3 && !windows_hold(w.win, nw, 0, sub_at[0], n),
+	      "copy windows: only the exact ones beat a best a substitution below (got %lld)",
+	      (long long)found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect, NULL, 0, &w, &found);
+	CHECK(found == 0 && nw == 0, "copy windows: none beats a perfect best (got %lld, %d)",
+	      (long long)found, nw);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, &fwd, 1, &w, &found);
+	CHECK(found == 4 && nw >= 2 && w.win[0].start == fwd.start,
+	      "copy windows: a window given keeps its place and leaves its copy out (got %lld)",
+	      (long long)found);
+	opt.max_windows = 3;
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, NULL, 0, &w, &found);
+	held = 0;
+	for (int c = 0; c < 3; c++)
+		held += windows_hold(w.win, nw, exact_st[c], exact_at[c], n);
+	CHECK(found == 5 && nw == 3 && held == 3 && !windows_hold(w.win, nw, 0, sub_at[1], n),
+	      "copy windows: a cap of 3 takes the exact copies first (got %d windows, %d exact)", nw,
+	      held);
+	read[7] = SM_BASE_N;
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, &fwd, 1, &w, &found);
+	CHECK(found == 0 && nw == 1, "copy windows: a read with an N finds none (got %lld)",
+	      (long long)found);
+	sm_wref_free(&w);
+}
+
 /* sm_seed_near_copies: a 120 bp unit planted exactly at three loci (one
  * reverse-complemented, one in the second contig), one substitution away
  * at two more (one near an end), across the contigs' boundary at another,
@@ -239,7 +348,7 @@ static void test_near_copies(void)
 	sm_index_t *idx;
 	int64_t away[2];
 	int32_t loss, sub_count[U];
-	int rc, agree = 0, decided = 0;
+	int rc, agree = 0, decided = 0, copy_agree = 0;
 
 	unit_seed(31337);
 	for (int k = 0; k < LEN_A; k++)
@@ -305,6 +414,7 @@ static void test_near_copies(void)
 	read[7] = SM_BASE_N;
 	rc = sm_seed_near_copies(s, idx, ref, &sc, read, U, 1000, NULL, 0, away, &loss, sub_count);
 	CHECK(rc == 0 && away[0] == 0 && away[1] == 0, "near copies: a read with an N has none");
+	copy_windows_planted(s, idx, ref, &sc, read, U);
 
 	for (int r = 0; r < 300; r++) {
 		int n = 40 + (int)rnd(U - 39);
@@ -336,6 +446,7 @@ static void test_near_copies(void)
 			ok = ok && sub_count[i] == at[i];
 		decided += rc == 0 && away[1] == want[1];
 		agree += ok;
+		copy_agree += copy_windows_agree(s, idx, ref, &sc, read, n, r);
 		if (!ok)
 			printf("     read %d (%d bp from %lld): %lld and %lld copies, got %d: %lld, %lld\n",
 			       r, n, (long long)from, (long long)want[0], (long long)want[1], rc,
@@ -344,6 +455,8 @@ static void test_near_copies(void)
 	CHECK(agree == 300 && decided > 250,
 	      "near copies: %d of 300 reads cut from the reference as the oracle (%d with both "
 	      "counts equal to it)", agree, decided);
+	CHECK(copy_agree == 300, "copy windows: %d of 300 reads cut from the reference find the "
+	      "oracle's copies that beat their best, each in a window of its strand", copy_agree);
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
 	sm_seeder_destroy(s);
