@@ -10,7 +10,7 @@
 #      device named and no output left;
 #   3. end-to-end throughput (reads/s, FASTQ to SAM) of both engines; chr20
 #      pairs at scale through benchmarks/gpu_seeded_bench.sh.
-# DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa, *.fq.gz,
+# DATA is made by benchmarks/gpu_e2e_data.sh (lambda.fa, ecoli.fa (or .fa.gz), *.fq.gz,
 # chr20.fa.gz, chr20.r[12].fq.gz);
 # ./scanmap must be built (with htslib: on the device machine, carried
 # shared libraries).  Prints a table; exits 1 if any comparison differs.
@@ -47,6 +47,7 @@ same() {  # same A B: both written, identical records
 rows=()
 for g in lambda ecoli; do
 	ref=$data/$g.fa
+	[[ -s $ref ]] || ref=$ref.gz   # gzipped to fit a device call's carry
 	n_all=$(zcat "$data/$g.fq.gz" | awk 'END { print NR / 4 }')
 	# Identity on a subset small enough for the CPU engine.
 	n_sub=$([ $g = lambda ] && echo 20000 || echo 2000)
