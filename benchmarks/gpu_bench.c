@@ -1,7 +1,7 @@
 /* gpu_bench.c — speed of the GPU engine (the paper's Fig. 5, Fig. 6,
  * Table 1, the ladder ablation and the n = 150 target).
  *
- *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|smallcols|callsize|smallcall|overlap|windows|all
+ *   gpu_bench fig5|fig6|table1|ablation|target|variants|small|smallcols|smallwarps|callsize|smallcall|overlap|windows|all
  *             [--quick]
  *             [--tune KEY=VALUE,...]   (the engine's knobs: gpu_opt.h's sm_gpu_tune_parse)
  *
@@ -97,6 +97,8 @@ static const char *cells_name(sm_cells_t c)
 /* Columns per lane of the 16-bit kernel for the next measurements (0:
  * the engine's default). */
 static int bench_cols;
+/* Warps a block of that kernel (sm_gpu_set_cols; with bench_cols). */
+static int bench_warps = 4;
 /* The engine's knobs (--tune). */
 static sm_gpu_tune_t bench_tune;
 
@@ -120,7 +122,7 @@ static int measure(const char *bench, const sm_ref_t *ref, const sm_score_t *sc,
 {
 	sm_gpu_t *g = bench_create(ref, sc, cells, n);
 
-	if (g && bench_cols && sm_gpu_set_cols(g, bench_cols) != 0) {
+	if (g && bench_cols && sm_gpu_set_cols(g, bench_cols, bench_warps) != 0) {
 		sm_gpu_destroy(g);
 		return -1;
 	}
@@ -202,6 +204,29 @@ static int run_cols(const char *prefix, const int64_t *ms, int nm, const int *ns
 		rc = run_ms(name, ms, nm, ns, nn, c16, 1, &bwa_sc, reads);
 	}
 	bench_cols = 0;
+	return rc;
+}
+
+/* run_ms with the 16-bit plain kernel (16 columns a lane) as the engine
+ * chooses (PREFIX_auto), forced to ranges in blocks of 4 warps (PREFIX_w4,
+ * the choice before sm_gpu_whole_one_range) and to one range a group in
+ * one-warp blocks (PREFIX_w1). */
+static int run_warps(const char *prefix, const int64_t *ms, int nm, const int *ns, int nn, int reads)
+{
+	static const sm_cells_t c16[] = { SM_CELLS_16 };
+	static const struct { const char *name; int warps; } v[] = { { "auto", 0 }, { "w4", 4 }, { "w1", 1 } };
+	int rc = 0;
+
+	for (size_t k = 0; k < sizeof v / sizeof *v && !rc; k++) {
+		char name[32];
+
+		bench_cols = v[k].warps ? 16 : 0;
+		bench_warps = v[k].warps;
+		snprintf(name, sizeof name, "%s_%s", prefix, v[k].name);
+		rc = run_ms(name, ms, nm, ns, nn, c16, 1, &bwa_sc, reads);
+	}
+	bench_cols = 0;
+	bench_warps = 4;
 	return rc;
 }
 
@@ -533,6 +558,14 @@ int main(int argc, char **argv)
 		static const int64_t ms[] = { 9719, 1000000 };
 		static const int ns[] = { 72, 150, 250 };
 		if (run_ms("small", ms, 2, ns, 3, auto_cells, 1, &bwa_sc, 4096))
+			return 1;
+	}
+	if (!strcmp(what, "smallwarps")) {
+		/* The whole-reference kernel as the engine chooses, against
+		 * ranges in 4-warp blocks and one range a group in 1-warp ones. */
+		static const int64_t ms[] = { 9719, 30000, 100000, 300000, 1000000 };
+		static const int ns[] = { 72, 150, 250 };
+		if (run_warps("smallwarps", ms, 5, ns, 3, 4096))
 			return 1;
 	}
 	if (!strcmp(what, "smallcols")) {

@@ -474,6 +474,8 @@ static sm_gpu_dev_t *dev_create(sm_gpu_t *g, int index, int device,
 			if (SM_CUDA(kc->set_smem(need)) || SM_CUDA(kc->set_smem_gref(kc->smem_gref(g->max_len))))
 				goto fail;
 		}
+	if (SM_CUDA(sm_kclass_one16()->set_smem(sm_kclass_one16()->smem(g->max_len))))
+		goto fail;
 	if (SM_CUDA(cudaMalloc((void **)&d->d_ref, alloc)) ||
 	    sm_gpu_copy_up(d->d_ref, alloc, sm_gpu_fill_ref, lay, 0) ||
 	    SM_CUDA(cudaMalloc((void **)&d->d_dev_start, tab)) ||
@@ -693,6 +695,21 @@ static int plan_workspace(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slot_
 	if (c->refs) {
 		shape.ref_tab = sm_gpu_ref_tab_len(c->gr.ngroups, c->rl.nc);
 		shape.ref_cols = c->rl.total;
+	}
+	/* A short whole reference: the plain groups one range each, when that
+	 * holds the device less (sm_gpu_whole_one_range). */
+	if (!c->refs && g->bits == 16 && !g->plain16) {
+		int gs, g_end;
+		sm_gpu_launch_t split;
+
+		class_range(c, 0, &gs, &g_end);
+		if (gs < g_end) {
+			sm_gpu_plan_launch(&c->lin, c->gr.glen, gs, g_end, class_cols(c, 0),
+					   c->kc[0]->warps, &split);
+			if (sm_gpu_whole_one_range(&c->lin, g_end - gs, class_cols(c, 0), c->kc[0]->warps,
+						   &split))
+				c->kc[0] = sm_kclass_one16();
+		}
 	}
 	for (int cls = 1; cls >= 0; cls--) {
 		int gs, g_end;
@@ -934,6 +951,7 @@ static int sm_gpu_scan_slot(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slo
 		return -1;
 	pr->groups = c.gr.ngroups;
 	pr->lane_pairs = c.gr.lane_pairs;
+	pr->one_range = c.kc[0] == sm_kclass_one16() ? c.gr.ngroups - c.gr.nladder : 0;
 	up = pack_call(g, s, &c);
 	pr->host_prep_s = sm_seconds() - t_start;
 	if (upload_call(d, s, &c, up) || launch_call(d, s, &c) || download_call(g, s, &c))
@@ -1096,12 +1114,13 @@ int sm_gpu_set_slots(sm_gpu_t *g, int n)
 	return 0;
 }
 
-int sm_gpu_set_cols(sm_gpu_t *g, int cols)
+int sm_gpu_set_cols(sm_gpu_t *g, int cols, int warps)
 {
-	const sm_kclass_t *kc = sm_kclass_plain16(cols);
+	const sm_kclass_t *kc = sm_kclass_plain16(cols, warps);
 
 	if (!kc) {
-		sm_log(SM_LOG_ERROR, "GPU engine: no 16-bit kernel with %d columns per lane", cols);
+		sm_log(SM_LOG_ERROR, "GPU engine: no 16-bit kernel with %d columns per lane and %d "
+		       "warps a block", cols, warps);
 		return -1;
 	}
 	for (int k = 0; k < g->n_dev; k++)

@@ -37,7 +37,11 @@ const sm_kclass_t *sm_kclass(int bits, int ladder);
 
 /* Benchmarks: the 16-bit plain class with `cols` (8, 16, 32) columns per
  * lane on the whole reference, or NULL. */
-const sm_kclass_t *sm_kclass_plain16(int cols);
+const sm_kclass_t *sm_kclass_plain16(int cols, int warps);
+
+/* The default 16-bit plain class in one-warp blocks, whole reference only:
+ * a short reference's groups one range each (sm_gpu_whole_one_range). */
+const sm_kclass_t *sm_kclass_one16(void);
 
 /* Launches sm_gather_refs on s: builds ngroups per-group references at
  * out from the device reference ref (tables: gpu_plan.h's

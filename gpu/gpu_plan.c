@@ -671,6 +671,23 @@ static int64_t whole_range_len(int64_t begin, int64_t end, int64_t r0, int64_t h
 	return best;
 }
 
+int sm_gpu_whole_one_range(const sm_gpu_launch_in_t *in, int64_t groups, int cols, int nw,
+			   const sm_gpu_launch_t *split)
+{
+	const int64_t S = (int64_t)SM_GPU_WARP * cols, span = in->dev_len - in->col_begin;
+	const int64_t slots = (int64_t)in->sms * SM_GPU_RESIDENT_WARPS;
+	const int64_t strips = (span + S - 1) / S, nr = split->nranges;
+	int64_t held, t_one, t_split;
+
+	if (in->gref || span <= 0 || strips > SM_GPU_ONE_RANGE_STRIPS || groups < 1 || nr < 1)
+		return 0;
+	/* The split plan's warp-strips per group, nr ranges of them. */
+	held = sm_gpu_range_cost(in->col_begin, in->dev_len, split->range_len, split->halo, S, nw);
+	t_one = (groups + slots - 1) / slots * strips;
+	t_split = (groups * nr + slots - 1) / slots * ((held + nr - 1) / nr);
+	return t_one < t_split;
+}
+
 void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int gs, int g_end,
 			int cols, int nw, sm_gpu_launch_t *out)
 {
@@ -691,6 +708,8 @@ void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int g
 		range_len = in->gref_halos ? (in->total_len + warps - 1) / warps : in->dev_len;
 		if (range_len < in->gref_halos * halo)
 			range_len = in->gref_halos * halo;
+	} else if (nw == 1) {
+		range_len = span;   /* one range a group (sm_gpu_whole_one_range) */
 	} else {
 		/* Enough warps to fill the device for several waves, each
 		 * range at least a few halos long so context stays cheap. */
@@ -705,7 +724,7 @@ void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int g
 	if (range_len < 1)
 		range_len = 1;
 	range_len = sm_gpu_round_up(range_len, S);
-	if (!in->gref && span > 0)
+	if (!in->gref && nw > 1 && span > 0)
 		range_len = whole_range_len(in->col_begin, in->dev_len, range_len, halo, S, nw);
 	nranges = (span + range_len - 1) / range_len;
 	if (nranges < 1)

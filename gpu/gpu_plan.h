@@ -271,10 +271,30 @@ typedef struct {
 
 /* Plans the launch that starts at group gs of a class's groups [gs, g_end)
  * (glen: rows of each group, longest first) for a kernel with `cols`
- * columns per lane and nw warps (ranges) a block.  The caller moves gs on
- * by out->chunk.  Range r reports columns [col_begin + r * range_len, ...). */
+ * columns per lane and nw warps (ranges) a block; on the whole reference,
+ * one warp a block means one range a group (sm_gpu_whole_one_range).  The
+ * caller moves gs on by out->chunk.  Range r reports columns [col_begin +
+ * r * range_len, ...). */
 void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int gs, int g_end,
 			int cols, int nw, sm_gpu_launch_t *out);
+
+/* The whole reference as one range per group, in one-warp blocks: for a
+ * short reference (at most SM_GPU_ONE_RANGE_STRIPS strips) when a wave
+ * model says it holds the device for less time than the split plan
+ * (ranges of split->range_len columns after split->halo, nw to a block,
+ * sm_gpu_plan_launch's): waves of `groups` one-range warps, each the
+ * reference's strips, against waves of groups x nranges range warps, each
+ * its block's mean held strips (sm_gpu_range_cost), SM_GPU_RESIDENT_WARPS
+ * warps a multiprocessor either way.  Each range repeats its halo and its
+ * start-up, and a block's warps wait for its longest range; one range has
+ * neither, but leaves the device part-empty when groups are few.  On an
+ * H100, 2,048 groups of 72-250 bp reads against 9,719 bp: 4.4-4.7
+ * against 3.8-4.0 TCUPS (+17-22%); at 30 kbp (59 strips) +0-3%, at 100
+ * kbp -6% (results/gpu-kernel.md).  1 to use it, 0 not. */
+#define SM_GPU_ONE_RANGE_STRIPS 32
+#define SM_GPU_RESIDENT_WARPS 16
+int sm_gpu_whole_one_range(const sm_gpu_launch_in_t *in, int64_t groups, int cols, int nw,
+			   const sm_gpu_launch_t *split);
 
 /* Warp-strips a group holds the device for with ranges of R columns
  * (sm_gpu_plan_launch's measure; exposed for the tests). */

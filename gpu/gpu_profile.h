@@ -24,14 +24,17 @@ typedef struct {
 	uint64_t cells_w[3];  /* cells computed in 8-, 16-, 32-bit lanes */
 	int64_t groups;       /* groups of Q queries scanned */
 	int64_t lane_pairs;   /* of which two queries with their own references */
+	int64_t one_range;    /* of which whole-reference groups scanned one range each
+			       * (sm_gpu_whole_one_range) */
 } sm_gpu_profile_t;
 
 /* Copies the profile of g's last scan; returns 0, or -1 without CUDA. */
 int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p);
 
 /* Benchmarks only: the 16-bit plain kernel with `cols` (8, 16 or 32)
- * columns per lane instead of the default.  Returns 0 or -1. */
-int sm_gpu_set_cols(sm_gpu_t *g, int cols);
+ * columns per lane and `warps` (1 or 4) warps a block on the whole
+ * reference instead of the default.  Returns 0 or -1. */
+int sm_gpu_set_cols(sm_gpu_t *g, int cols, int warps);
 
 /* Benchmarks only: at most n calls in flight at once on each engine (1
  * serialises them; the default is the device's tuning row).  Returns 0 or -1. */

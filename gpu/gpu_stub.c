@@ -50,7 +50,7 @@ void sm_gpu_destroy(sm_gpu_t *g) {}
 
 int sm_gpu_profile(const sm_gpu_t *g, sm_gpu_profile_t *p) { return -1; }
 
-int sm_gpu_set_cols(sm_gpu_t *g, int cols) { return -1; }
+int sm_gpu_set_cols(sm_gpu_t *g, int cols, int warps) { return -1; }
 
 int sm_gpu_set_slots(sm_gpu_t *g, int n) { return -1; }
 

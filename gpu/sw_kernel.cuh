@@ -98,7 +98,8 @@
  * on a 9.7 kbp reference than ptxas's own choice of 3 blocks
  * (results/gpu-kernel.md); a cap of 3 equalled it.  The ladder kernels
  * and 32 columns a lane spilled 0.8-1.8 KB under it, so ptxas chooses
- * for them, as on the architectures not measured. */
+ * for them, as on the architectures not measured.  Blocks of fewer warps
+ * ask for proportionally more blocks (the same registers). */
 #ifndef SM_STRIP_MIN_BLOCKS
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define SM_STRIP_MIN_BLOCKS 4
@@ -902,7 +903,7 @@ __host__ __device__ constexpr size_t strip_smem(int L)
  * instantiation, so that the whole-reference kernel keeps its registers. */
 template <int B, bool LADDER, int C, int NW, bool GREF>
 __global__ void __launch_bounds__(NW * WARP, GREF && B == 16 && !LADDER ? SM_STRIP_GREF_MIN_BLOCKS
-					     : !GREF && !LADDER && C <= 16 ? SM_STRIP_MIN_BLOCKS : 1)
+					     : !GREF && !LADDER && C <= 16 ? SM_STRIP_MIN_BLOCKS * 4 / NW : 1)
 strip_kernel(Params P)
 {
 	typedef Strip<B, LADDER, C> SK;

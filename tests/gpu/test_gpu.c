@@ -799,6 +799,43 @@ int main(int argc, char **argv)
 		ref_free(&tr);
 	}
 
+	/* 5b. A short reference scanned by thousands of reads at once: the
+	 * 16-bit groups one range each in one-warp blocks
+	 * (sm_gpu_whole_one_range: 9,719 bases, 4,096 reads of 72-250 bp,
+	 * a fifth of them with a mismatch near an end; as a 9.7 kbp virus is
+	 * mapped exhaustively), with end bonuses. */
+	{
+		const sm_score_t clip_bwa = { 1, 4, 6, 1, 5, 5 };
+
+		rng_state = 97190;
+		ref_init(&tr);
+		ref_add(&tr, 9719, 0);
+		reads_init(&rd, 4096);
+		for (int k = 0; k < 4096; k++) {
+			read_sampled(&rd, &tr.ref, (int[]){ 72, 150, 250 }[k % 3], 40, 4, 0, 0);
+			if (k % 5 == 0)
+				end_marks(&rd.q[k], rd.q[k].len);
+		}
+		check_case("short-ref-one-range", &tr.ref, &clip_bwa, &rd, 250, plain);
+		{
+			sm_gpu_t *g = create(&tr.ref, &clip_bwa, SM_CELLS_16, 250);
+			sm_scan_t *out = calloc((size_t)rd.n, sizeof *out);
+			sm_gpu_profile_t p;
+
+			memset(&p, 0, sizeof p);
+			if (g && out && sm_gpu_scan(g, rd.n, rd.q, out) == 0)
+				sm_gpu_profile(g, &p);
+			printf("%s short-ref-one-range: %lld of %lld groups scanned one range each\n",
+			       p.one_range > 0 ? "ok  " : "FAIL", (long long)p.one_range,
+			       (long long)p.groups);
+			n_fail += p.one_range == 0;
+			free(out);
+			sm_gpu_destroy(g);
+		}
+		reads_free(&rd);
+		ref_free(&tr);
+	}
+
 	/* 6. Every read length 1..160 in one batch (groups of mixed lengths). */
 	rng_state = 31337;
 	ref_init(&tr);

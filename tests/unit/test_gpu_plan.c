@@ -617,6 +617,44 @@ static void test_launches(void)
 		      sm_gpu_range_cost(100, 100 + 2 * 512, 512, 64, 512, 1) == 1 + 2,
 		      "launches: the range cost counts a block's idle warps and the halos");
 	}
+	{
+		/* One range a group in one-warp blocks (sm_gpu_whole_one_range):
+		 * the 9,719 bp reference with 2,048 groups (one wave of one-range
+		 * warps against 4 of split ranges, measured 17-22% faster), not
+		 * with 500 groups (the split fills the device, one range a
+		 * quarter of it), not at 30 kbp (59 strips, over the limit), and
+		 * never for per-group references; a one-warp plan is one range
+		 * of the whole span. */
+		static const int ns[] = { 250, 150, 72 };
+		const sm_score_t sc = { 1, 4, 6, 1, 5, 5 };
+		int32_t *glen = xmalloc(sizeof(int32_t) * 2048);
+		int ok3 = 1;
+
+		for (int k = 0; k < 3; k++) {
+			sm_gpu_launch_in_t in = { .sms = 132, .arch = arch, .dev_len = 1024 + 9719,
+						  .col_begin = 1024, .Q = 2, .sc = &sc };
+			sm_gpu_launch_t split, one;
+
+			for (int g = 0; g < 2048; g++)
+				glen[g] = ns[k];
+			sm_gpu_plan_launch(&in, glen, 0, 2048, 16, 4, &split);
+			ok3 &= sm_gpu_whole_one_range(&in, 2048, 16, 4, &split) == 1;
+			sm_gpu_plan_launch(&in, glen, 0, 500, 16, 4, &split);
+			ok3 &= sm_gpu_whole_one_range(&in, 500, 16, 4, &split) == 0;
+			sm_gpu_plan_launch(&in, glen, 0, 2048, 16, 1, &one);
+			ok3 &= one.nranges == 1 && one.range_len >= 9719 && one.range_len < 9719 + 512 &&
+			       one.chunk == 2048;
+			in.dev_len = 1024 + 30000;
+			sm_gpu_plan_launch(&in, glen, 0, 2048, 16, 4, &split);
+			ok3 &= sm_gpu_whole_one_range(&in, 2048, 16, 4, &split) == 0;
+			in.dev_len = 1024 + 9719;
+			in.gref = 1;
+			ok3 &= sm_gpu_whole_one_range(&in, 2048, 16, 4, &split) == 0;
+		}
+		free(glen);
+		CHECK(ok3, "launches: a short reference's many groups run one range each, few or a longer "
+		      "reference's split");
+	}
 }
 
 static void test_workspace(void)
