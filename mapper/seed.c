@@ -204,6 +204,13 @@ static void sort_windows(sm_window_t *win, int64_t n)
 		qsort(win, (size_t)n, sizeof *win, cmp_window);
 }
 
+/* Sorts w's windows and merges those that overlap (sm_windows_merge). */
+static void merge_windows(sm_wref_t *w, const sm_ref_t *ref)
+{
+	sort_windows(w->win, w->n_win);
+	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+}
+
 /* Keeps the `keep` best clusters of cl[0..n) (sm_cluster_before, a total
  * order) in cl[0..), best first, by insertion: what qsort followed by a cut
  * would leave, without sorting the many one-vote clusters of a repetitive
@@ -2027,8 +2034,7 @@ pass:
 	for (int64_t t = 0; t < kept; t++)
 		w->n_win += contig_window(ref, &cw->cand[t].c, cw->cand[t].contig, n, margin,
 					  &w->win[w->n_win]);
-	sort_windows(w->win, w->n_win);
-	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	merge_windows(w, ref);
 	gap->n_new = (int32_t)kept;
 	return w->n_win;
 oom:
@@ -2068,8 +2074,7 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 		next[n_left++] = x;
 	}
 	*n_next = n_left;
-	sort_windows(w->win, w->n_win);
-	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	merge_windows(w, ref);
 	gap->n_new = kept;
 	gap->n_next = n_left;
 	gap->beyond = beyond;
@@ -2123,8 +2128,7 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 				w->n_win++, kept++;
 		}
 	s->n_hit = 0;
-	sort_windows(w->win, w->n_win);
-	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	merge_windows(w, ref);
 	return w->n_win;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
@@ -2261,8 +2265,7 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 	if (n_done > 0)
 		memcpy(w->win + w->n_win, done, (size_t)n_done * sizeof *w->win);
 	w->n_win += n_done;
-	sort_windows(w->win, w->n_win);
-	w->n_win = sm_windows_merge(w->win, w->n_win, ref->offset, ref->n_contig);
+	merge_windows(w, ref);
 	return w->n_win;
 oom:
 	sm_log(SM_LOG_ERROR, "seeding: out of memory");
