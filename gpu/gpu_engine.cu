@@ -78,6 +78,7 @@ typedef struct {
 	const sm_gpu_arch_tune_t *arch;
 	uint8_t *d_ref;
 	int64_t *d_dev_start, *d_goff;
+	int64_t *d_range_tab;      /* the contig ranges (g->range_tab), or NULL */
 	smk::Params base;          /* scoring and reference fields of every launch */
 	sm_gpu_slot_t slot[SM_GPU_SLOTS_MAX];
 	int n_slots;
@@ -105,6 +106,10 @@ struct sm_gpu_s {
 	 * contigs and the separators between them.  The separators before the
 	 * first and after the last hold only the zeros a range starts from. */
 	int64_t col0, col_end;
+	/* Whole-reference ranges that follow the contigs where separators
+	 * would be most of the columns (sm_gpu_contig_ranges): n_range_tab
+	 * triples, 0 and NULL otherwise. */
+	int64_t n_range_tab, *range_tab;
 	const sm_kclass_t *plain16; /* 16-bit plain class override (benchmarks) */
 	int n_dev;
 	sm_gpu_dev_t *dev[SM_GPU_MAX_ENGINES];
@@ -367,6 +372,7 @@ static void dev_destroy(sm_gpu_dev_t *d)
 	cudaFree(d->d_ref);
 	cudaFree(d->d_dev_start);
 	cudaFree(d->d_goff);
+	cudaFree(d->d_range_tab);
 	for (int k = 0; k < SM_GPU_SLOTS_MAX; k++)
 		slot_free(&d->slot[k]);
 	if (d->ev_origin)
@@ -390,6 +396,7 @@ void sm_gpu_destroy(sm_gpu_t *g)
 	pthread_mutex_destroy(&g->lock);
 	free(g->dev_start);
 	free(g->offset);
+	free(g->range_tab);
 	free(g->n_row);
 	free(g);
 }
@@ -407,6 +414,7 @@ static void base_params(const sm_gpu_t *g, const sm_gpu_dev_t *d, smk::Params *P
 	P->n_contig = g->n_contig;
 	P->col0 = g->col0;
 	P->dev_len = g->col_end;
+	P->range_tab = d->d_range_tab;
 	P->match = g->sc.match;
 	P->oe = g->sc.gap_open + g->sc.gap_ext;
 	P->ext = g->sc.gap_ext;
@@ -483,6 +491,13 @@ static sm_gpu_dev_t *dev_create(sm_gpu_t *g, int index, int device,
 	    SM_CUDA(cudaMemcpy(d->d_dev_start, g->dev_start, tab, cudaMemcpyHostToDevice)) ||
 	    SM_CUDA(cudaMemcpy(d->d_goff, g->offset, tab, cudaMemcpyHostToDevice)))
 		goto fail;
+	if (g->n_range_tab) {
+		const size_t bytes = sizeof(int64_t) * 3 * (size_t)g->n_range_tab;
+
+		if (SM_CUDA(cudaMalloc((void **)&d->d_range_tab, bytes)) ||
+		    SM_CUDA(cudaMemcpy(d->d_range_tab, g->range_tab, bytes, cudaMemcpyHostToDevice)))
+			goto fail;
+	}
 	for (int k = 0; k < SM_GPU_SLOTS_MAX; k++)
 		if (slot_init(&d->slot[k], Q, k < d->n_slots))
 			goto fail;
@@ -560,6 +575,17 @@ sm_gpu_t *sm_gpu_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_gpu_
 	g->dev_len = sm_gpu_place_contigs(ref, g->pad, g->dev_start);
 	g->col0 = g->pad;
 	g->col_end = g->dev_len - g->pad;
+	if (sm_gpu_use_contig_ranges(ref->len, ref->n_contig, g->pad)) {
+		const int64_t halo = sm_gpu_halo(sc, g->max_len);
+
+		g->n_range_tab = sm_gpu_contig_ranges(g->dev_start, ref->len, ref->n_contig, halo, NULL);
+		g->range_tab = (int64_t *)malloc(sizeof(int64_t) * 3 * (size_t)g->n_range_tab);
+		if (!g->range_tab || g->n_range_tab > INT32_MAX) {
+			sm_log(SM_LOG_ERROR, "GPU engine: out of memory");
+			goto fail;
+		}
+		sm_gpu_contig_ranges(g->dev_start, ref->len, ref->n_contig, halo, g->range_tab);
+	}
 	if (ref->total >= (int64_t)UINT32_MAX || g->dev_len >= ((int64_t)1 << 40)) {
 		sm_log(SM_LOG_ERROR, "GPU engine: reference of %lld bases too long (32-bit columns)",
 		       (long long)ref->total);
@@ -685,6 +711,7 @@ static int plan_workspace(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slot_
 	c->lin.gref = c->refs != NULL;
 	c->lin.dev_len = c->refs ? c->rl.max_dev_len : g->col_end;
 	c->lin.col_begin = c->refs ? 0 : g->col0;
+	c->lin.n_tab = c->refs ? 0 : g->n_range_tab;
 	c->lin.total_len = c->refs ? c->rl.total : 0;
 	c->lin.Q = c->gr.Q;
 	c->lin.sc = &g->sc;
@@ -952,6 +979,7 @@ static int sm_gpu_scan_slot(const sm_gpu_t *g, const sm_gpu_dev_t *d, sm_gpu_slo
 	pr->groups = c.gr.ngroups;
 	pr->lane_pairs = c.gr.lane_pairs;
 	pr->one_range = c.kc[0] == sm_kclass_one16() ? c.gr.ngroups - c.gr.nladder : 0;
+	pr->contig_ranges = c.lin.n_tab;
 	up = pack_call(g, s, &c);
 	pr->host_prep_s = sm_seconds() - t_start;
 	if (upload_call(d, s, &c, up) || launch_call(d, s, &c) || download_call(g, s, &c))

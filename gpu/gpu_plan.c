@@ -671,6 +671,36 @@ static int64_t whole_range_len(int64_t begin, int64_t end, int64_t r0, int64_t h
 	return best;
 }
 
+int sm_gpu_use_contig_ranges(const int64_t *len, int n, int64_t sep)
+{
+	int64_t bases = 0;
+
+	for (int c = 0; c < n; c++)
+		bases += len[c];
+	return n > 1 && 4 * (int64_t)(n - 1) * sep > bases + (int64_t)(n - 1) * sep;
+}
+
+int64_t sm_gpu_contig_ranges(const int64_t *dev_start, const int64_t *len, int n, int64_t halo,
+			     int64_t *tab)
+{
+	int64_t m = 0;
+
+	for (int c = 0; c < n; c++)
+		for (int64_t u = 0; u < len[c]; u += SM_GPU_CONTIG_RANGE_COLS, m++)
+			if (tab) {
+				const int64_t a = dev_start[c], u0 = a + u;
+				const int64_t x0 = u0 - halo > a ? u0 - halo : a;
+
+				tab[3 * m] = u0;
+				tab[3 * m + 1] = u + SM_GPU_CONTIG_RANGE_COLS < len[c] ?
+						 u0 + SM_GPU_CONTIG_RANGE_COLS : a + len[c];
+				/* Lanes start on the locus bins' grid (sm_gpu_sep_len):
+				 * a few separator columns more, from zeros. */
+				tab[3 * m + 2] = x0 / SM_GPU_PAD_ALIGN * SM_GPU_PAD_ALIGN;
+			}
+	return m;
+}
+
 int sm_gpu_whole_one_range(const sm_gpu_launch_in_t *in, int64_t groups, int cols, int nw,
 			   const sm_gpu_launch_t *split)
 {
@@ -679,7 +709,8 @@ int sm_gpu_whole_one_range(const sm_gpu_launch_in_t *in, int64_t groups, int col
 	const int64_t strips = (span + S - 1) / S, nr = split->nranges;
 	int64_t held, t_one, t_split;
 
-	if (in->gref || span <= 0 || strips > SM_GPU_ONE_RANGE_STRIPS || groups < 1 || nr < 1)
+	if (in->gref || in->n_tab || span <= 0 || strips > SM_GPU_ONE_RANGE_STRIPS || groups < 1 ||
+	    nr < 1)
 		return 0;
 	/* The split plan's warp-strips per group, nr ranges of them. */
 	held = sm_gpu_range_cost(in->col_begin, in->dev_len, split->range_len, split->halo, S, nw);
@@ -724,9 +755,9 @@ void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int g
 	if (range_len < 1)
 		range_len = 1;
 	range_len = sm_gpu_round_up(range_len, S);
-	if (!in->gref && nw > 1 && span > 0)
+	if (!in->gref && nw > 1 && span > 0 && !in->n_tab)
 		range_len = whole_range_len(in->col_begin, in->dev_len, range_len, halo, S, nw);
-	nranges = (span + range_len - 1) / range_len;
+	nranges = in->n_tab && !in->gref ? in->n_tab : (span + range_len - 1) / range_len;
 	if (nranges < 1)
 		nranges = 1;
 	per_group = (size_t)nranges * (size_t)in->Q * SM_TOPK * sizeof(uint64_t);

@@ -257,6 +257,8 @@ typedef struct {
 	int Q;
 	const sm_score_t *sc;
 	int range_halos;         /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
+	int64_t n_tab;           /* whole reference: ranges of its contigs' table
+				    (sm_gpu_contig_ranges), 0: ranges over [col_begin, dev_len) */
 	int warps_per_sm;        /* whole reference: warps per multiprocessor; 0: arch's */
 } sm_gpu_launch_in_t;
 
@@ -295,6 +297,23 @@ void sm_gpu_plan_launch(const sm_gpu_launch_in_t *in, const int32_t *glen, int g
 #define SM_GPU_RESIDENT_WARPS 16
 int sm_gpu_whole_one_range(const sm_gpu_launch_in_t *in, int64_t groups, int cols, int nw,
 			   const sm_gpu_launch_t *split);
+
+/* Ranges of contigs: where the separators before the contigs (sep columns
+ * each, sm_gpu_sep_len) are more than a quarter of the columns a
+ * whole-reference range covers (n contigs of len[] bases; an amplicon panel
+ * of 2,000 200 bp contigs behind 1,024-column separators scanned 3x the
+ * columns it held), ranges follow the contigs instead: each contig cut into
+ * pieces of at most SM_GPU_CONTIG_RANGE_COLS reported columns, a piece
+ * computed from halo columns before it or from its contig's first base,
+ * whichever is later (a contig's first column starts from zeros, as behind
+ * its separator), rounded down to SM_GPU_PAD_ALIGN.  sm_gpu_use_contig_ranges says whether; sm_gpu_contig_
+ * ranges writes the triples (first reported column, end, first computed
+ * column; dev_start: each contig's device column) to tab (NULL: counts
+ * only) and returns their number. */
+#define SM_GPU_CONTIG_RANGE_COLS 8192
+int sm_gpu_use_contig_ranges(const int64_t *len, int n, int64_t sep);
+int64_t sm_gpu_contig_ranges(const int64_t *dev_start, const int64_t *len, int n, int64_t halo,
+			     int64_t *tab);
 
 /* Warp-strips a group holds the device for with ranges of R columns
  * (sm_gpu_plan_launch's measure; exposed for the tests). */

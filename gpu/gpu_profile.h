@@ -26,6 +26,8 @@ typedef struct {
 	int64_t lane_pairs;   /* of which two queries with their own references */
 	int64_t one_range;    /* of which whole-reference groups scanned one range each
 			       * (sm_gpu_whole_one_range) */
+	int64_t contig_ranges; /* whole reference: ranges a group that follow the contigs
+				* (sm_gpu_contig_ranges), 0: none */
 } sm_gpu_profile_t;
 
 /* Copies the profile of g's last scan; returns 0, or -1 without CUDA. */

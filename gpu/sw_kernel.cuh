@@ -984,11 +984,16 @@ strip_kernel(Params P)
 		nsteps++;
 
 	const int64_t col0 = GREF ? 0 : P.col0;
-	const int64_t u0 = col0 + (int64_t)range * P.range_len;
-	const int64_t u1 = u0 + P.range_len < dev_len ? u0 + P.range_len : dev_len;
+	int64_t u0 = col0 + (int64_t)range * P.range_len;
+	int64_t u1 = u0 + P.range_len < dev_len ? u0 + P.range_len : dev_len;
 	int64_t x0 = u0 - P.halo;
 	if (x0 < col0)
 		x0 = col0;
+	if (!GREF && P.range_tab) {   /* ranges of contigs, separators skipped */
+		u0 = P.range_tab[3 * range];
+		u1 = P.range_tab[3 * range + 1];
+		x0 = P.range_tab[3 * range + 2];
+	}
 	/* Each lane's running top-K lists live in shared memory: they change
 	 * once per strip, and registers are the kernel's scarce resource. */
 	__shared__ TopList s_tl[NW * WARP][Q];

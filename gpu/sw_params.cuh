@@ -69,6 +69,9 @@ struct Params {
 	int64_t col0, dev_len;     /* the whole reference's ranges: columns [col0, dev_len), its
 				      contigs and the separators between them (GREF: col0 0) */
 	int nranges;               /* ranges of the reference, one warp each */
+	const int64_t *range_tab;  /* whole reference: NULL, or range r reports columns
+				      [range_tab[3r], range_tab[3r + 1]) computed from
+				      range_tab[3r + 2] (sm_gpu_contig_ranges) */
 	int64_t range_len;         /* reported columns per range (multiple of a lane's C) */
 	int halo;                  /* context columns before a range (multiple of C) */
 	int match, oe, ext;        /* score bounds: match; O+E; E */

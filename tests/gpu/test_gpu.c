@@ -836,6 +836,42 @@ int main(int argc, char **argv)
 		ref_free(&tr);
 	}
 
+	/* 5c. An amplicon panel: 400 contigs of 100-400 bp and two of 20,000
+	 * (cut into pieces of SM_GPU_CONTIG_RANGE_COLS), separators for reads
+	 * of 250 bases about as many columns as the bases: the whole-reference
+	 * ranges follow the contigs (sm_gpu_contig_ranges), with end bonuses. */
+	{
+		const sm_score_t clip_bwa = { 1, 4, 6, 1, 5, 5 };
+
+		rng_state = 4004;
+		ref_init(&tr);
+		for (int c = 0; c < 402; c++)
+			ref_add(&tr, c == 100 || c == 300 ? 20000 : rnd_range(100, 400), 0);
+		reads_init(&rd, 600);
+		for (int k = 0; k < 600; k++) {
+			read_sampled(&rd, &tr.ref, rnd_range(50, 210), 30, 4, 0, k % 7 == 0 ? 40 : 0);
+			if (k % 5 == 0)
+				end_marks(&rd.q[k], rd.q[k].len);
+		}
+		check_case("panel-contig-ranges", &tr.ref, &clip_bwa, &rd, 250, plain);
+		{
+			sm_gpu_t *g = create(&tr.ref, &clip_bwa, SM_CELLS_16, 250);
+			sm_scan_t *out = calloc((size_t)rd.n, sizeof *out);
+			sm_gpu_profile_t p;
+
+			memset(&p, 0, sizeof p);
+			if (g && out && sm_gpu_scan(g, rd.n, rd.q, out) == 0)
+				sm_gpu_profile(g, &p);
+			printf("%s panel-contig-ranges: %lld ranges a group follow the contigs\n",
+			       p.contig_ranges > 402 ? "ok  " : "FAIL", (long long)p.contig_ranges);
+			n_fail += p.contig_ranges <= 402;
+			free(out);
+			sm_gpu_destroy(g);
+		}
+		reads_free(&rd);
+		ref_free(&tr);
+	}
+
 	/* 6. Every read length 1..160 in one batch (groups of mixed lengths). */
 	rng_state = 31337;
 	ref_init(&tr);

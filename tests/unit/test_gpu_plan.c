@@ -655,6 +655,44 @@ static void test_launches(void)
 		CHECK(ok3, "launches: a short reference's many groups run one range each, few or a longer "
 		      "reference's split");
 	}
+	{
+		/* Ranges that follow the contigs: 2,000 amplicons of 200 bp
+		 * behind 1,024-column separators (sep 5x the bases: yes), 3
+		 * contigs of 1 Mbp (no), one contig (no); the table of 2 short
+		 * contigs and one of 20,000 bases (pieces of 8,192, the last
+		 * short): every base reported once, each piece computed from
+		 * halo columns before it or its contig's start, rounded down to
+		 * 64, never from the contig before. */
+		int64_t lens[2000], big[3] = { 1000000, 1000000, 1000000 };
+		const int64_t len3[3] = { 200, 70, 20000 }, pad = 1024, halo = 320;
+		int64_t dstart[3], tab[3 * 8], covered = 0;
+		int ok4 = 1, m;
+
+		for (int c = 0; c < 2000; c++)
+			lens[c] = 200;
+		ok4 &= sm_gpu_use_contig_ranges(lens, 2000, pad) == 1;
+		ok4 &= sm_gpu_use_contig_ranges(big, 3, pad) == 0 && sm_gpu_use_contig_ranges(lens, 1, pad) == 0;
+		for (int c = 0, at = 0; c < 3; c++) {
+			dstart[c] = at + (c + 1) * pad;
+			at += (int)len3[c];
+		}
+		m = (int)sm_gpu_contig_ranges(dstart, len3, 3, halo, NULL);
+		ok4 &= m == 5 && sm_gpu_contig_ranges(dstart, len3, 3, halo, tab) == 5;
+		for (int r = 0; r < m && ok4; r++) {
+			const int c = r < 2 ? r : 2;
+
+			covered += tab[3 * r + 1] - tab[3 * r];
+			ok4 &= tab[3 * r] >= dstart[c] && tab[3 * r + 1] <= dstart[c] + len3[c];
+			ok4 &= tab[3 * r + 2] % 64 == 0 && tab[3 * r + 2] <= tab[3 * r] &&
+			       tab[3 * r + 2] > tab[3 * r] - halo - 64 &&
+			       tab[3 * r + 2] > (c ? dstart[c - 1] + len3[c - 1] : 0);
+		}
+		ok4 &= covered == 200 + 70 + 20000 && tab[3 * 2] == dstart[2] &&
+		       tab[3 * 3] == dstart[2] + SM_GPU_CONTIG_RANGE_COLS &&
+		       tab[3 * 4 + 1] == dstart[2] + 20000;
+		CHECK(ok4, "launches: ranges follow the contigs where separators would be most of the "
+		      "columns, cover every base once and start on the bins' grid");
+	}
 }
 
 static void test_workspace(void)
