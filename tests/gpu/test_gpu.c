@@ -399,6 +399,23 @@ static void check_case(const char *name, const sm_ref_t *ref, const sm_score_t *
 	free(got);
 }
 
+/* The profile of one scan of reads against ref under the 16/32 ladder
+ * (zeros when the engine fails: the caller's checks then fail). */
+static sm_gpu_profile_t scan_profile(const sm_ref_t *ref, const sm_score_t *sc,
+				     const test_reads_t *reads, int max_len)
+{
+	sm_gpu_t *g = create(ref, sc, SM_CELLS_16, max_len);
+	sm_scan_t *out = calloc((size_t)reads->n, sizeof *out);
+	sm_gpu_profile_t p;
+
+	memset(&p, 0, sizeof p);
+	if (g && out && sm_gpu_scan(g, reads->n, reads->q, out) == 0)
+		sm_gpu_profile(g, &p);
+	free(out);
+	sm_gpu_destroy(g);
+	return p;
+}
+
 /* Concurrent calls on one engine: each thread scans its slice of the reads
  * several times (calls in flight overlap on the engine's streams). */
 #define CONC_THREADS 4
@@ -818,19 +835,12 @@ int main(int argc, char **argv)
 		}
 		check_case("short-ref-one-range", &tr.ref, &clip_bwa, &rd, 250, plain);
 		{
-			sm_gpu_t *g = create(&tr.ref, &clip_bwa, SM_CELLS_16, 250);
-			sm_scan_t *out = calloc((size_t)rd.n, sizeof *out);
-			sm_gpu_profile_t p;
+			const sm_gpu_profile_t p = scan_profile(&tr.ref, &clip_bwa, &rd, 250);
 
-			memset(&p, 0, sizeof p);
-			if (g && out && sm_gpu_scan(g, rd.n, rd.q, out) == 0)
-				sm_gpu_profile(g, &p);
 			printf("%s short-ref-one-range: %lld of %lld groups scanned one range each\n",
 			       p.one_range > 0 ? "ok  " : "FAIL", (long long)p.one_range,
 			       (long long)p.groups);
 			n_fail += p.one_range == 0;
-			free(out);
-			sm_gpu_destroy(g);
 		}
 		reads_free(&rd);
 		ref_free(&tr);
@@ -855,18 +865,11 @@ int main(int argc, char **argv)
 		}
 		check_case("panel-contig-ranges", &tr.ref, &clip_bwa, &rd, 250, plain);
 		{
-			sm_gpu_t *g = create(&tr.ref, &clip_bwa, SM_CELLS_16, 250);
-			sm_scan_t *out = calloc((size_t)rd.n, sizeof *out);
-			sm_gpu_profile_t p;
+			const sm_gpu_profile_t p = scan_profile(&tr.ref, &clip_bwa, &rd, 250);
 
-			memset(&p, 0, sizeof p);
-			if (g && out && sm_gpu_scan(g, rd.n, rd.q, out) == 0)
-				sm_gpu_profile(g, &p);
 			printf("%s panel-contig-ranges: %lld ranges a group follow the contigs\n",
 			       p.contig_ranges > 402 ? "ok  " : "FAIL", (long long)p.contig_ranges);
 			n_fail += p.contig_ranges <= 402;
-			free(out);
-			sm_gpu_destroy(g);
 		}
 		reads_free(&rd);
 		ref_free(&tr);
