@@ -630,6 +630,24 @@ static inline int32_t tie_slack(const sm_ctx_t *ctx)
 	return ctx->paired ? 0 : 1;
 }
 
+/* Substitutions the copies pass looks for in a read of length n whose best
+ * so far is `best`: as many as a locus could have and still beat it, at
+ * most SM_COPY_MAX_SUBS; one for a read of a pair (its mate's rescue scans
+ * the window at the insert, a second chance a single read lacks; the
+ * search costs more the more substitutions it allows). */
+static int copy_subs(const sm_ctx_t *ctx, int32_t n, int32_t best)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	const int64_t room = sm_best_possible(sc, n) - best;
+	const int32_t least = sm_sub_loss(sc, n, 0) < sm_sub_loss(sc, n, n - 1) ?
+			      sm_sub_loss(sc, n, 0) : sm_sub_loss(sc, n, n - 1);
+	const int64_t subs = least > 0 ? (room + least - 1) / least - 1 : SM_COPY_MAX_SUBS;
+
+	if (ctx->paired || subs <= 1)
+		return 1;
+	return subs > SM_COPY_MAX_SUBS ? SM_COPY_MAX_SUBS : (int)subs;
+}
+
 /* Keeps a completion round's candidates for later rounds next[0..gap->
  * n_next) in res.  Returns 0 or -1 when out of memory (logged). */
 static int keep_next(const sm_seed_next_t *next, const sm_seed_gap_t *gap, res_t *res)
@@ -686,7 +704,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		} else if (copies) {
 			nw = sm_seed_copy_windows(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 						  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
-						  best, rs->win, rs->n_win, &ws->wref, &hits);
+						  best, copy_subs(ctx, reads[k].len, best), rs->win,
+						  rs->n_win, &ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
 			nw = sm_seed_complete_next(ctx->ref, ctx->retry_opt.max_windows, best, rs->win,

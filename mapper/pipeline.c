@@ -672,7 +672,7 @@ static void summary(const pipe_t *p, const counts_t *c)
 			       "reads with a better locus", (long long)st->neighboured,
 			       (long long)st->neighbour_hits, (long long)st->neighbour_better);
 		if (st->copied)
-			sm_log(SM_LOG_DEBUG, "copies pass: %lld reads, %lld loci within a substitution "
+			sm_log(SM_LOG_DEBUG, "copies pass: %lld reads, %lld loci a few substitutions away "
 			       "found, %lld reads with a better locus", (long long)st->copied,
 			       (long long)st->copies_found, (long long)st->copy_better);
 		if (st->tie_reads)

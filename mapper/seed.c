@@ -61,6 +61,8 @@ struct sm_seeder_s {
 	int64_t cap_wocc;
 	sm_mini_t *wkey;           /* the distinct least hashes, window order */
 	int64_t cap_wkey;
+	int64_t *wdp;              /* collect_copies' choice of several windows */
+	int64_t cap_wdp;
 };
 
 static void complete_ws_free(struct complete_ws_s *cw);
@@ -92,6 +94,7 @@ void sm_seeder_destroy(sm_seeder_t *s)
 	free(s->pos);
 	free(s->wmin);
 	free(s->wocc);
+	free(s->wdp);
 	free(s->wkey);
 	complete_ws_free(s->cw);
 	free(s);
@@ -494,15 +497,70 @@ static int window_holds(const sm_window_t *win, int32_t n_win, int st, int64_t d
 	return 0;
 }
 
+/* Windows pick[0..m) of a read's n_win windows (occurrences s->wocc[],
+ * -1: over the cap) whose starts lie at least span apart (they share no
+ * base), with the fewest occurrences in all: least[t][j], the least sum of
+ * t + 1 such windows the last of which is j, from the best at or before
+ * j - span of t.  Returns 0, or -1 when the read holds no m such windows
+ * (or out of memory). */
+static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int64_t *pick)
+{
+	int64_t *least, *from;
+
+	if (sm_grow((void **)&s->wdp, &s->cap_wdp, 2 * (int64_t)m * n_win, sizeof *s->wdp) < 0)
+		return -1;
+	least = s->wdp;
+	from = s->wdp + (int64_t)m * n_win;
+	for (int t = 0; t < m; t++) {
+		int64_t best_i = -1;   /* the best of row t - 1 at or before j - span */
+
+		for (int64_t j = 0; j < n_win; j++) {
+			int64_t *v = &least[t * n_win + j];
+
+			if (t > 0 && j - span >= 0) {
+				const int64_t i = j - span;
+
+				if (least[(t - 1) * n_win + i] >= 0 &&
+				    (best_i < 0 || least[(t - 1) * n_win + i] < least[(t - 1) * n_win + best_i]))
+					best_i = i;
+			}
+			*v = -1;
+			from[t * n_win + j] = -1;
+			if (s->wocc[j] < 0 || (t > 0 && best_i < 0))
+				continue;
+			*v = s->wocc[j] + (t > 0 ? least[(t - 1) * n_win + best_i] : 0);
+			from[t * n_win + j] = best_i;
+		}
+	}
+	{
+		int64_t j = -1;
+
+		for (int64_t x = 0; x < n_win; x++)
+			if (least[(m - 1) * n_win + x] >= 0 &&
+			    (j < 0 || least[(m - 1) * n_win + x] < least[(m - 1) * n_win + j]))
+				j = x;
+		if (j < 0)
+			return -1;
+		for (int t = m - 1; t >= 0; t--) {
+			pick[t] = j;
+			j = from[t * n_win + j];
+		}
+	}
+	return 0;
+}
+
 /* The loci of read (base codes, length n, no N) on either strand with at
  * most one substitution (sm_seed_near_copies), each once, sorted, in
  * s->hit[0..return); *both: 1 when two windows that share no base were
  * looked up (every copy one substitution away is then among them), 0 when
  * one (the exact copies are).  SM_SEED_UNDECIDED when no window of the
  * read has a least hash with at most max_occ occurrences; -1 when out of
- * memory. */
+ * memory.  With most > 1 (at most SM_COPY_MAX_SUBS): the loci with at most
+ * `most` substitutions, through most + 1 windows that share no base (one
+ * of them the substitutions leave alone), *both 1; SM_SEED_UNDECIDED when
+ * the read has no such windows under max_occ. */
 static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-			      const uint8_t *read, int32_t n, int64_t max_occ, int *both)
+			      const uint8_t *read, int32_t n, int64_t max_occ, int most, int *both)
 {
 	const int k = idx->k, w = idx->w;
 	int64_t n_kmer, n_win_read, n_copy = 0, n_key = 0;
@@ -529,8 +587,16 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 	 * together (every copy one substitution away holds one of them); when
 	 * there are two, they are the ones looked up. */
 	const int64_t span = w + k - 1;   /* bases a window covers */
-	int64_t pick[2] = { -1, -1 }, occ_of[2] = { 0, 0 }, best_pair = INT64_MAX, prefix = -1;
-	const int64_t *pos_of[2] = { NULL, NULL };
+	int64_t pick[SM_COPY_MAX_SUBS + 1], occ_of[SM_COPY_MAX_SUBS + 1], best_pair = INT64_MAX;
+	int64_t prefix = -1;
+	const int64_t *pos_of[SM_COPY_MAX_SUBS + 1];
+	int n_pick;
+
+	for (int x = 0; x <= SM_COPY_MAX_SUBS; x++) {
+		pick[x] = -1;
+		occ_of[x] = 0;
+		pos_of[x] = NULL;
+	}
 
 	if (sm_grow((void **)&s->wocc, &s->cap_wocc, n_win_read, sizeof *s->wocc) < 0)
 		return -1;
@@ -557,25 +623,37 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 	}
 	if (pick[0] < 0)
 		return SM_SEED_UNDECIDED;
-	for (int64_t j = span; j < n_win_read; j++) {
-		const int64_t i = j - span;   /* windows up to i share no base with j */
+	if (most > 1) {
+		if (pick_windows(s, n_win_read, span, most + 1, pick) < 0)
+			return SM_SEED_UNDECIDED;
+	} else {
+		for (int64_t j = span; j < n_win_read; j++) {
+			const int64_t i = j - span;   /* windows up to i share no base with j */
 
-		if (s->wocc[i] >= 0 && (prefix < 0 || s->wocc[i] < s->wocc[prefix]))
-			prefix = i;
-		if (prefix >= 0 && s->wocc[j] >= 0 && s->wocc[prefix] + s->wocc[j] < best_pair) {
-			best_pair = s->wocc[prefix] + s->wocc[j];
-			pick[0] = prefix;
-			pick[1] = j;
+			if (s->wocc[i] >= 0 && (prefix < 0 || s->wocc[i] < s->wocc[prefix]))
+				prefix = i;
+			if (prefix >= 0 && s->wocc[j] >= 0 &&
+			    s->wocc[prefix] + s->wocc[j] < best_pair) {
+				best_pair = s->wocc[prefix] + s->wocc[j];
+				pick[0] = prefix;
+				pick[1] = j;
+			}
 		}
 	}
-	for (int x = 0; x < 2 && pick[x] >= 0; x++)
+	n_pick = 0;
+	while (n_pick <= SM_COPY_MAX_SUBS && pick[n_pick] >= 0)
+		n_pick++;
+	for (int x = 0; x < n_pick; x++)
 		occ_of[x] = sm_index_get(idx, s->wmin[pick[x]], &pos_of[x]);
 	/* Every k-mer of the read with a picked hash, against every occurrence. */
-	for (int x = 0; x < 2 && pick[x] >= 0; x++) {
+	for (int x = 0; x < n_pick; x++) {
 		const uint32_t h = s->wmin[pick[x]];
+		int again = 0;
 
-		if (x == 1 && h == s->wmin[pick[0]])
-			break;
+		for (int y = 0; y < x; y++)   /* a hash picked twice is looked at once */
+			again |= s->wmin[pick[y]] == h;
+		if (again)
+			continue;
 		for (int64_t t = 0; t < n_kmer; t++) {
 			const sm_mini_t *m = &s->mini[t];
 
@@ -595,7 +673,8 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 					if (ahead >= 0 && ahead < ref->total)
 						__builtin_prefetch(ref->seq + ahead);
 				}
-				if (sm_seed_subs_at(ref, read, n, st, d, 1, NULL) > 1)
+				if (sm_seed_subs_at(ref, read, n, st, d, most > 1 ? most : 1, NULL) >
+				    (most > 1 ? most : 1))
 					continue;
 				if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
 					return -1;
@@ -632,7 +711,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	for (int32_t i = 0; i < n; i++)
 		if (read[i] >= SM_BASE_N)
 			return 0;   /* an N matches nothing: no copy anywhere */
-	n_copy = collect_copies(s, idx, ref, read, n, max_occ, &both);
+	n_copy = collect_copies(s, idx, ref, read, n, max_occ, 1, &both);
 	if (n_copy < 0)
 		return (int)n_copy;
 	for (int64_t t = 0; t < n_copy; t++) {
@@ -2083,10 +2162,12 @@ int sm_seed_complete_next(const sm_ref_t *ref, int32_t max_windows, int32_t best
 
 int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			 const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
-			 int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
-			 sm_wref_t *w, int64_t *found)
+			 int32_t n, int32_t best, int most, const sm_window_t *done,
+			 int32_t n_done, sm_wref_t *w, int64_t *found)
 {
 	const int64_t perfect = sm_best_possible(sc, n), margin = sm_reach(sc, n) + opt->band;
+	const int32_t least = sm_sub_loss(sc, n, 0) < sm_sub_loss(sc, n, n - 1) ?
+			      sm_sub_loss(sc, n, 0) : sm_sub_loss(sc, n, n - 1);
 	int64_t n_copy = 0, m = 0;
 	int32_t kept = 0;
 	int both, no_n = 1;
@@ -2100,30 +2181,39 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 	w->n_win = n_done;
 	for (int32_t i = 0; i < n; i++)
 		no_n &= read[i] < SM_BASE_N;   /* an N matches nothing: no copy anywhere */
-	if (no_n)
-		n_copy = collect_copies(s, idx, ref, read, n, SM_COPY_MAX_OCC, &both);
+	most = most < 1 ? 1 : most > SM_COPY_MAX_SUBS ? SM_COPY_MAX_SUBS : most;
+	/* A read too short or too repetitive for most + 1 rare windows looks
+	 * for fewer substitutions. */
+	for (n_copy = SM_SEED_UNDECIDED; no_n && most >= 1 && n_copy == SM_SEED_UNDECIDED; most--)
+		n_copy = collect_copies(s, idx, ref, read, n, SM_COPY_MAX_OCC, most, &both);
+	most++;
 	if (n_copy == -1)
 		goto oom;
+	if (n_copy < 0)
+		n_copy = 0;
 	/* Those that beat best outside the windows scanned, compacted. */
 	for (int64_t t = 0; t < n_copy; t++) {
 		const int st = hit_strand(s->hit[t]);
 		const int64_t d = hit_diag(s->hit[t]);
-		int32_t at = 0, subs = sm_seed_subs_at(ref, read, n, st, d, 1, &at);
-		const int64_t score = subs == 0 ? perfect : perfect - sm_sub_loss(sc, n, at);
+		int32_t at = 0, subs = sm_seed_subs_at(ref, read, n, st, d, most, &at);
+		/* Its objective, or at most that (substitutions cost least at
+		 * an end, sm_sub_loss). */
+		const int64_t score = subs == 0 ? perfect : subs == 1 ? perfect - sm_sub_loss(sc, n, at) :
+				      perfect - (int64_t)subs * least;
 
 		if (score > best && !window_holds(done, n_done, st, d, n))
 			s->hit[m++] = s->hit[t];
 	}
 	*found = m;
-	/* Exact copies first, then those a substitution away, each in diagonal
+	/* Exact copies first, then by their substitutions, each in diagonal
 	 * order (a copy lies inside its contig: its window is never empty). */
-	for (int32_t subs = 0; subs <= 1; subs++)
+	for (int32_t subs = 0; subs <= most; subs++)
 		for (int64_t t = 0; t < m && kept < opt->max_windows; t++) {
 			const int st = hit_strand(s->hit[t]);
 			const int64_t d = hit_diag(s->hit[t]);
 			const sm_cluster_t c = { d, d, st, 1 };
 
-			if (sm_seed_subs_at(ref, read, n, st, d, 1, NULL) == subs &&
+			if (sm_seed_subs_at(ref, read, n, st, d, most, NULL) == subs &&
 			    cluster_window(ref, &c, n, margin, &w->win[w->n_win]))
 				w->n_win++, kept++;
 		}

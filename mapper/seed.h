@@ -420,23 +420,27 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 
 /* The windows of the copies pass (map.c) for a read (base codes, length
  * n) left unsure below a perfect match whose best objective so far is
- * `best`: the loci that equal it base for base or but for one
- * substitution on either strand (as sm_seed_near_copies finds them, from
- * windows whose least hash has at most SM_COPY_MAX_OCC occurrences), whose
- * objective under sc beats best, outside the windows done[0..n_done); at
- * most opt->max_windows of them (exact copies first), with opt->band as
- * sm_seed_find's margin, added to done as sm_seed_complete adds its own
- * (w->win[0..w->n_win)); *found: how many such loci there were.  Why: a
- * read whose every k-mer recurs in thousands of copies can lose its exact
- * origin to the completion's budget of hits (SM_SEED_MAX_HITS), while two
- * rare-enough windows that share no base find every locus within a
- * substitution for a few thousand base comparisons.  Returns the windows'
- * number, or -1 when out of memory (logged). */
+ * `best`: the loci that equal it on either strand but for at most `most`
+ * substitutions (1 to SM_COPY_MAX_SUBS; fewer where the read lacks most +
+ * 1 rare windows that share no base: found as sm_seed_near_copies finds
+ * its copies, from windows whose least hash has at most SM_COPY_MAX_OCC
+ * occurrences), whose objective under sc could beat best, outside the
+ * windows done[0..n_done); at most opt->max_windows of them (by their
+ * substitutions, exact copies first), with opt->band as sm_seed_find's
+ * margin, added to done as sm_seed_complete adds its own (w->win[0..
+ * w->n_win)); *found: how many such loci there were.  Why: a read whose
+ * every k-mer recurs in thousands of copies can lose its origin to the
+ * completion's budget of hits (SM_SEED_MAX_HITS), while most + 1
+ * rare-enough windows that share no base (one of them the substitutions
+ * leave alone) find every locus within `most` substitutions for a few
+ * thousand base comparisons each.  Returns the windows' number, or -1 when
+ * out of memory (logged). */
 #define SM_COPY_MAX_OCC 16384
+#define SM_COPY_MAX_SUBS 4
 int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			 const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
-			 int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
-			 sm_wref_t *w, int64_t *found);
+			 int32_t n, int32_t best, int most, const sm_window_t *done,
+			 int32_t n_done, sm_wref_t *w, int64_t *found);
 
 /* Substitutions between read (base codes, length n, no N) and the
  * reference at diagonal d (the column of the read's first base) of strand

@@ -227,17 +227,22 @@ static int windows_hold(const sm_window_t *win, int32_t n_win, int st, int64_t d
 }
 
 /* Checks sm_seed_copy_windows on read (length n) against the brute-force
- * oracle with best a perfect objective less 10, 5 or 0 (r picks): *found
- * is the number of copies within a substitution that beat best, and each
- * lies whole in a window of its strand (they are fewer than the cap), no
- * window added when none beats best.  Reads of fewer than 48 bases may
- * have only one window to look up: found may then be short of the one-
- * substitution copies, never of the exact ones.  Returns 1 if it holds. */
+ * oracle with best a perfect objective less 20, 10, 5 or 0 and at most 1,
+ * 2 or 3 substitutions (r picks): *found is the number of loci with at
+ * most that many whose objective could beat best (one substitution: its
+ * own loss; more: each at the least, an end's), and each lies whole in a
+ * window of its strand (they are fewer than the cap), no window added when
+ * none does.  A read too short for most + 1 windows that share no base (24
+ * bases each) looks for fewer substitutions: found may then be short of
+ * the oracle's, never of its exact copies.  Returns 1 if it holds. */
 static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			      const sm_score_t *sc, const uint8_t *read, int n, int r)
 {
 	const int32_t perfect = (int32_t)sm_best_possible(sc, n);
-	const int32_t best = perfect - (int32_t[]){ 10, 5, 0 }[r % 3];
+	const int32_t best = perfect - (int32_t[]){ 20, 10, 5, 0 }[r % 4];
+	const int most = 1 + r / 5 % 3;
+	const int32_t least = sm_sub_loss(sc, n, 0) < sm_sub_loss(sc, n, n - 1) ?
+			      sm_sub_loss(sc, n, 0) : sm_sub_loss(sc, n, n - 1);
 	sm_seed_opt_t opt;
 	sm_wref_t w = { 0 };
 	int64_t found = -1, exact = 0, want = 0, held = 0;
@@ -245,29 +250,33 @@ static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 
 	sm_seed_opt_init(&opt);
 	opt.max_windows = 1000;
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, best, NULL, 0, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, best, most, NULL, 0, &w, &found);
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		for (int64_t d = ref->offset[c]; d + n <= ref->offset[c] + ref->len[c]; d++)
 			for (int st = 0; st < 2; st++) {
 				int diff = 0, where = 0;
 
-				for (int i = 0; i < n && diff <= 1; i++)
+				for (int i = 0; i < n && diff <= most; i++)
 					if (ref->seq[d + i] != (st ? 3 - read[n - 1 - i] : read[i])) {
 						diff++;
 						where = i;
 					}
-				if (diff > 1 || (diff == 0 ? perfect : perfect - sm_sub_loss(sc, n, where)) <= best)
+				if (diff > most || (diff == 0 ? perfect : diff == 1 ?
+						    perfect - sm_sub_loss(sc, n, where) :
+						    perfect - diff * least) <= best)
 					continue;
 				want++;
 				exact += diff == 0;
 				held += windows_hold(w.win, nw, st, d, n);
 			}
-	ok = nw >= 0 && (n >= 48 ? found == want : (found <= want && found >= exact)) &&
-	     held == found && (want > 0 || nw == 0);
+	/* A window holds every locus found; where some were not (a short
+	 * read), a merged window may hold them too. */
+	ok = nw >= 0 && (n >= 24 * (most + 1) ? found == want : (found <= want && found >= exact)) &&
+	     held >= found && (found < want || held == found) && (want > 0 || nw == 0);
 	if (!ok)
-		printf("     copy windows, read %d (%d bp, best %d): %lld copies beat it, %lld exact, "
-		       "got %lld in %d windows holding %lld\n", r, n, best, (long long)want,
-		       (long long)exact, (long long)found, nw, (long long)held);
+		printf("     copy windows, read %d (%d bp, best %d, %d substitutions): %lld loci beat it, "
+		       "%lld exact, got %lld in %d windows holding %lld\n", r, n, best, most,
+		       (long long)want, (long long)exact, (long long)found, nw, (long long)held);
 	sm_wref_free(&w);
 	return ok;
 }
@@ -292,34 +301,52 @@ static void copy_windows_planted(sm_seeder_t *s, const sm_index_t *idx, const sm
 	for (int k = 0; k < n; k++)
 		read[k] = ref->seq[1000 + k];
 	sm_seed_opt_init(&opt);
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, NULL, 0, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, 1, NULL, 0, &w, &found);
 	for (int c = 0; c < 3; c++)
 		held += windows_hold(w.win, nw, exact_st[c], exact_at[c], n);
 	for (int c = 0; c < 2; c++)
 		held += windows_hold(w.win, nw, 0, sub_at[c], n);
 	CHECK(found == 5 && held == 5, "copy windows: 3 exact and 2 one-substitution copies beat a "
 	      "best 10 below perfect (got %lld, %d held)", (long long)found, held);
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 5, NULL, 0, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 5, 1, NULL, 0, &w, &found);
 	CHECK(found == 3 && !windows_hold(w.win, nw, 0, sub_at[0], n),
 	      "copy windows: only the exact ones beat a best a substitution below (got %lld)",
 	      (long long)found);
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect, NULL, 0, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect, 1, NULL, 0, &w, &found);
 	CHECK(found == 0 && nw == 0, "copy windows: none beats a perfect best (got %lld, %d)",
 	      (long long)found, nw);
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, &fwd, 1, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, 1, &fwd, 1, &w, &found);
 	CHECK(found == 4 && nw >= 2 && w.win[0].start == fwd.start,
 	      "copy windows: a window given keeps its place and leaves its copy out (got %lld)",
 	      (long long)found);
 	opt.max_windows = 3;
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, NULL, 0, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, 1, NULL, 0, &w, &found);
 	held = 0;
 	for (int c = 0; c < 3; c++)
 		held += windows_hold(w.win, nw, exact_st[c], exact_at[c], n);
 	CHECK(found == 5 && nw == 3 && held == 3 && !windows_hold(w.win, nw, 0, sub_at[1], n),
 	      "copy windows: a cap of 3 takes the exact copies first (got %d windows, %d exact)", nw,
 	      held);
+	/* The read with a substitution of its own at 30: the exact copies are
+	 * one away, those with one two away (their objective at most 10 below
+	 * perfect, 5 a substitution at an end). */
+	for (int k = 0; k < n; k++)
+		read[k] = ref->seq[1000 + k];
+	read[30] = (uint8_t)((read[30] + 1) & 3);
+	opt.max_windows = 32;
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 20, 1, NULL, 0, &w, &found);
+	CHECK(found == 3, "copy windows: a read a substitution from the planted unit finds its 3 copies "
+	      "within one (got %lld)", (long long)found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 20, 2, NULL, 0, &w, &found);
+	held = 0;
+	for (int c = 0; c < 2; c++)
+		held += windows_hold(w.win, nw, 0, sub_at[c], n);
+	CHECK(found == 5 && held == 2, "copy windows: and with two substitutions the 2 more, in windows "
+	      "(got %lld, %d held)", (long long)found, held);
+	for (int k = 0; k < n; k++)
+		read[k] = ref->seq[1000 + k];
 	read[7] = SM_BASE_N;
-	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, &fwd, 1, &w, &found);
+	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, perfect - 10, 1, &fwd, 1, &w, &found);
 	CHECK(found == 0 && nw == 1, "copy windows: a read with an N finds none (got %lld)",
 	      (long long)found);
 	sm_wref_free(&w);
