@@ -71,21 +71,12 @@ static const sm_kclass_t sm_kvariants16[] = {
 	SM_KCLASS_WHOLE(16, false, 8, SM_GPU_WARPS),
 	SM_KCLASS_WHOLE(16, false, 16, SM_GPU_WARPS),
 	SM_KCLASS_WHOLE(16, false, 32, SM_GPU_WARPS),
-	SM_KCLASS_WHOLE(16, false, 16, 1),
+	SM_KCLASS_WHOLE(16, false, SM_GPU_COLS16, 1),   /* sm_kclass_one16 */
 };
 
 const sm_kclass_t *sm_kclass(int bits, int ladder)
 {
 	return &sm_kclasses[bits == 8 ? 0 : bits == 16 ? 1 : 2][ladder ? 1 : 0];
-}
-
-/* The 16-bit plain class in one-warp blocks on the whole reference, each
- * group's reference one range (sm_gpu_whole_one_range). */
-static const sm_kclass_t sm_kclass_one16_ = SM_KCLASS_WHOLE(16, false, SM_GPU_COLS16, 1);
-
-const sm_kclass_t *sm_kclass_one16(void)
-{
-	return &sm_kclass_one16_;
 }
 
 const sm_kclass_t *sm_kclass_plain16(int cols, int warps)
@@ -94,6 +85,13 @@ const sm_kclass_t *sm_kclass_plain16(int cols, int warps)
 		if (sm_kvariants16[k].cols == cols && sm_kvariants16[k].warps == warps)
 			return &sm_kvariants16[k];
 	return NULL;
+}
+
+/* The 16-bit plain class in one-warp blocks on the whole reference, each
+ * group's reference one range (sm_gpu_whole_one_range): the variant above. */
+const sm_kclass_t *sm_kclass_one16(void)
+{
+	return sm_kclass_plain16(SM_GPU_COLS16, 1);
 }
 
 /* Threads of a gather block (one block per group). */

@@ -639,8 +639,7 @@ static int copy_subs(const sm_ctx_t *ctx, int32_t n, int32_t best)
 {
 	const sm_score_t *sc = &ctx->opt.score;
 	const int64_t room = sm_best_possible(sc, n) - best;
-	const int32_t least = sm_sub_loss(sc, n, 0) < sm_sub_loss(sc, n, n - 1) ?
-			      sm_sub_loss(sc, n, 0) : sm_sub_loss(sc, n, n - 1);
+	const int32_t least = sm_sub_loss_least(sc, n);
 	const int64_t subs = least > 0 ? (room + least - 1) / least - 1 : SM_COPY_MAX_SUBS;
 
 	if (ctx->paired || subs <= 1)
@@ -794,7 +793,6 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		 * an unseen copy one substitution away is its competitor
 		 * (map_impl.h, SM_EXACT_MAX_OCC). */
 		const sm_score_t *sc = &ctx->opt.score;
-		const int32_t end0 = sm_sub_loss(sc, r->len, 0), end1 = sm_sub_loss(sc, r->len, r->len - 1);
 		int64_t away[2];
 		int32_t loss;
 		int rc;
@@ -804,7 +802,7 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		/* No unseen locus within a substitution's least cost (at an end)? */
 		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, sc, &res->left, skip,
 					  res->win, res->n_win, seq, r->len,
-					  best - (end0 < end1 ? end0 : end1) - 1);
+					  best - sm_sub_loss_least(sc, r->len) - 1);
 		if (settled != 0)
 			return settled < 0 ? -1 : RETRY_NONE;
 		if (sm_grow((void **)&ws->sub_count, &ws->m_sub_count, r->len, sizeof *ws->sub_count) < 0)
@@ -878,8 +876,8 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
  * (sm_seed_copy_windows), with --completion all: it is below a perfect
  * match and a better locus may be unseen.  The completion's budget of hits
  * skips the most frequent k-mers, which for a read of a young repeat are
- * all of them; its exact origin then hides among thousands of copies that
- * the bounds cannot tell apart, and two rare windows find it. */
+ * all of them; its origin then hides among thousands of copies that the
+ * bounds cannot tell apart, and a few rare windows find it. */
 static int needs_copies(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res)
 {
 	return ctx->opt.completion == SM_COMPLETE_ALL && !res->exhaustive && res->prim >= 0 &&
@@ -914,8 +912,8 @@ static void rival_unseen(res_t *res, int32_t score)
  * unsure while candidates it kept for later could still beat it takes the
  * next of them in up to SM_COMPLETE_ROUNDS - 1 more rounds (one engine
  * call each, for the batch's such reads); then the copies pass of the
- * reads that needs_copies picks (their loci within a substitution that
- * beat them: it bounds nothing, so a read keeps its unsure level); last,
+ * reads that needs_copies picks (their loci a few substitutions away that
+ * could beat them: it bounds nothing, so a read keeps its unsure level); last,
  * the neighbour pass of the reads that needs_neighbours picks: it adds windows and may raise their
  * best, but it bounds nothing, so a read keeps the unsure level it had, and
  * one whose best it raised is unsure (a better locus was beyond its exact

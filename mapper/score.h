@@ -60,6 +60,15 @@ static inline int32_t sm_sub_loss(const sm_score_t *s, int32_t n, int32_t i)
 	return right < loss ? right : loss;
 }
 
+/* The least a substitution anywhere in a read of length n takes from a
+ * perfect objective (sm_sub_loss at the cheaper end). */
+static inline int32_t sm_sub_loss_least(const sm_score_t *s, int32_t n)
+{
+	const int32_t a = sm_sub_loss(s, n, 0), b = sm_sub_loss(s, n, n - 1);
+
+	return a < b ? a : b;
+}
+
 /* Reach of a horizontal or vertical gap run (the paper's Eq. 11 with our gap
  * convention): no alignment of a read of length n with positive objective
  * has a gap run longer than this many cells, so no value travels further

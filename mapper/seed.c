@@ -61,7 +61,8 @@ struct sm_seeder_s {
 	int64_t cap_wocc;
 	sm_mini_t *wkey;           /* the distinct least hashes, window order */
 	int64_t cap_wkey;
-	int64_t *wdp;              /* collect_copies' choice of several windows */
+	int64_t *wdp;              /* pick_windows' table, then sm_seed_copy_windows'
+				    * substitutions per locus */
 	int64_t cap_wdp;
 };
 
@@ -501,8 +502,8 @@ static int window_holds(const sm_window_t *win, int32_t n_win, int st, int64_t d
  * -1: over the cap) whose starts lie at least span apart (they share no
  * base), with the fewest occurrences in all: least[t][j], the least sum of
  * t + 1 such windows the last of which is j, from the best at or before
- * j - span of t.  Returns 0, or -1 when the read holds no m such windows
- * (or out of memory). */
+ * j - span of t (the earliest of equals).  Returns 1, 0 when the read
+ * holds no m such windows, -1 when out of memory. */
 static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int64_t *pick)
 {
 	int64_t *least, *from;
@@ -540,13 +541,13 @@ static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int6
 			    (j < 0 || least[(m - 1) * n_win + x] < least[(m - 1) * n_win + j]))
 				j = x;
 		if (j < 0)
-			return -1;
+			return 0;
 		for (int t = m - 1; t >= 0; t--) {
 			pick[t] = j;
 			j = from[t * n_win + j];
 		}
 	}
-	return 0;
+	return 1;
 }
 
 /* The loci of read (base codes, length n, no N) on either strand with at
@@ -555,7 +556,7 @@ static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int6
  * looked up (every copy one substitution away is then among them), 0 when
  * one (the exact copies are).  SM_SEED_UNDECIDED when no window of the
  * read has a least hash with at most max_occ occurrences; -1 when out of
- * memory.  With most > 1 (at most SM_COPY_MAX_SUBS): the loci with at most
+ * memory.  With most > 1 (1 to SM_COPY_MAX_SUBS): the loci with at most
  * `most` substitutions, through most + 1 windows that share no base (one
  * of them the substitutions leave alone), *both 1; SM_SEED_UNDECIDED when
  * the read has no such windows under max_occ. */
@@ -583,12 +584,12 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 		s->wmin[j] = h;
 	}
 	/* The window with the rarest least hash (every exact copy holds it),
-	 * and the two windows that share no base with the fewest occurrences
-	 * together (every copy one substitution away holds one of them); when
-	 * there are two, they are the ones looked up. */
+	 * and the `most` + 1 windows that share no base with the fewest
+	 * occurrences together (every locus `most` substitutions away holds
+	 * one of them untouched); when there are such, they are the ones
+	 * looked up. */
 	const int64_t span = w + k - 1;   /* bases a window covers */
-	int64_t pick[SM_COPY_MAX_SUBS + 1], occ_of[SM_COPY_MAX_SUBS + 1], best_pair = INT64_MAX;
-	int64_t prefix = -1;
+	int64_t pick[SM_COPY_MAX_SUBS + 1], occ_of[SM_COPY_MAX_SUBS + 1];
 	const int64_t *pos_of[SM_COPY_MAX_SUBS + 1];
 	int n_pick;
 
@@ -623,22 +624,13 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 	}
 	if (pick[0] < 0)
 		return SM_SEED_UNDECIDED;
-	if (most > 1) {
-		if (pick_windows(s, n_win_read, span, most + 1, pick) < 0)
+	switch (pick_windows(s, n_win_read, span, most + 1, pick)) {
+	case -1:
+		return -1;
+	case 0:   /* with one substitution the rarest window still finds the exact copies */
+		if (most > 1)
 			return SM_SEED_UNDECIDED;
-	} else {
-		for (int64_t j = span; j < n_win_read; j++) {
-			const int64_t i = j - span;   /* windows up to i share no base with j */
-
-			if (s->wocc[i] >= 0 && (prefix < 0 || s->wocc[i] < s->wocc[prefix]))
-				prefix = i;
-			if (prefix >= 0 && s->wocc[j] >= 0 &&
-			    s->wocc[prefix] + s->wocc[j] < best_pair) {
-				best_pair = s->wocc[prefix] + s->wocc[j];
-				pick[0] = prefix;
-				pick[1] = j;
-			}
-		}
+		break;
 	}
 	n_pick = 0;
 	while (n_pick <= SM_COPY_MAX_SUBS && pick[n_pick] >= 0)
@@ -673,8 +665,7 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 					if (ahead >= 0 && ahead < ref->total)
 						__builtin_prefetch(ref->seq + ahead);
 				}
-				if (sm_seed_subs_at(ref, read, n, st, d, most > 1 ? most : 1, NULL) >
-				    (most > 1 ? most : 1))
+				if (sm_seed_subs_at(ref, read, n, st, d, most, NULL) > most)
 					continue;
 				if (sm_grow((void **)&s->hit, &s->cap_hit, n_copy + 1, sizeof *s->hit) < 0)
 					return -1;
@@ -2166,9 +2157,9 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 			 int32_t n_done, sm_wref_t *w, int64_t *found)
 {
 	const int64_t perfect = sm_best_possible(sc, n), margin = sm_reach(sc, n) + opt->band;
-	const int32_t least = sm_sub_loss(sc, n, 0) < sm_sub_loss(sc, n, n - 1) ?
-			      sm_sub_loss(sc, n, 0) : sm_sub_loss(sc, n, n - 1);
-	int64_t n_copy = 0, m = 0;
+	const int32_t least = sm_sub_loss_least(sc, n);
+	int64_t n_copy = SM_SEED_UNDECIDED, m = 0;
+	int64_t *subs_of;
 	int32_t kept = 0;
 	int both, no_n = 1;
 
@@ -2184,14 +2175,17 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 	most = most < 1 ? 1 : most > SM_COPY_MAX_SUBS ? SM_COPY_MAX_SUBS : most;
 	/* A read too short or too repetitive for most + 1 rare windows looks
 	 * for fewer substitutions. */
-	for (n_copy = SM_SEED_UNDECIDED; no_n && most >= 1 && n_copy == SM_SEED_UNDECIDED; most--)
+	for (; no_n && most >= 1; most--) {
 		n_copy = collect_copies(s, idx, ref, read, n, SM_COPY_MAX_OCC, most, &both);
-	most++;
-	if (n_copy == -1)
+		if (n_copy != SM_SEED_UNDECIDED)
+			break;
+	}
+	if (n_copy == -1 ||
+	    (n_copy > 0 && sm_grow((void **)&s->wdp, &s->cap_wdp, n_copy, sizeof *s->wdp) < 0))
 		goto oom;
-	if (n_copy < 0)
-		n_copy = 0;
-	/* Those that beat best outside the windows scanned, compacted. */
+	subs_of = s->wdp;   /* pick_windows is done with it */
+	/* Those that beat best outside the windows scanned, compacted, with
+	 * their substitutions. */
 	for (int64_t t = 0; t < n_copy; t++) {
 		const int st = hit_strand(s->hit[t]);
 		const int64_t d = hit_diag(s->hit[t]);
@@ -2201,8 +2195,10 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 		const int64_t score = subs == 0 ? perfect : subs == 1 ? perfect - sm_sub_loss(sc, n, at) :
 				      perfect - (int64_t)subs * least;
 
-		if (score > best && !window_holds(done, n_done, st, d, n))
+		if (score > best && !window_holds(done, n_done, st, d, n)) {
+			subs_of[m] = subs;
 			s->hit[m++] = s->hit[t];
+		}
 	}
 	*found = m;
 	/* Exact copies first, then by their substitutions, each in diagonal
@@ -2213,8 +2209,7 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 			const int64_t d = hit_diag(s->hit[t]);
 			const sm_cluster_t c = { d, d, st, 1 };
 
-			if (sm_seed_subs_at(ref, read, n, st, d, most, NULL) == subs &&
-			    cluster_window(ref, &c, n, margin, &w->win[w->n_win]))
+			if (subs_of[t] == subs && cluster_window(ref, &c, n, margin, &w->win[w->n_win]))
 				w->n_win++, kept++;
 		}
 	s->n_hit = 0;
