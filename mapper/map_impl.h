@@ -39,8 +39,8 @@
 /* Candidates of a read: its loci (both strands) with a score >= -T,
  * sm_hit_choose()'s hit first, then the others by score descending, then
  * end, then forward first, plus room for placements found in pairing (sm_pair_resolve): by mate
- * rescue (the mate's best hit and up to SM_MAX_RESCUE - 1 more loci tying
- * with it are rescued for), by seeding the pair again (the best locus of
+ * rescue (scanned at every locus of the mate that ties its best; the
+ * SM_MAX_RESCUE placements that pair best join), by seeding the pair again (the best locus of
  * each of the SM_RESEED_PAIRS best window pairs, among the SM_RESEED_SCAN
  * with the most votes) when it is placed below MAPQ SM_RESEED_MAPQ or not
  * as a proper pair, and copies of a placement that pair better (at most

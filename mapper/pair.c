@@ -229,19 +229,42 @@ static void rival_of_others(const sm_ctx_t *ctx, res_t *res, const cand_t *c)
 	}
 }
 
+/* The best score of res's candidates that make a proper pair with a, -1
+ * if none does. */
+static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res_t *res)
+{
+	int32_t best = -1;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (res->cand[k].score > best && is_proper(ctx, a, &res->cand[k]))
+			best = res->cand[k].score;
+	return best;
+}
+
+/* A mate placement that rescue_scan found, until rescue_add adds it: its
+ * locus, the window it was found in, how well it pairs with its anchor,
+ * and the anchor's rank among the read's tied candidates (the order they
+ * join in). */
+typedef struct {
+	int32_t score;
+	int is_rev;
+	int64_t end, lo, hi;
+	double pair;
+	int order;
+} rescued_t;
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
- * pairs best with a (pair_score) joins res, unless it is there already. */
-static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
-		  const sm_query_t *q, res_t *res)
+ * pairs best with a (pair_score) in *x.  Returns 1, 0 when there is none
+ * or res holds it already with as much, -1 on error. */
+static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
+		       const sm_query_t *q, const res_t *res, rescued_t *x)
 {
-	const sm_score_t *sc = &ctx->opt.score;
 	const span_t sa = cand_span(ctx, a);
 	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
-	int st = !a->is_rev, shift = sm_locus_shift(sc, r->len), pick = -1, same = -1;
+	int st = !a->is_rev, pick = -1;
 	double best = 0;
 	sm_scan_t local, global;
-	cand_t *c;
 
 	if (a->is_rev) {
 		lo = sa.e - ctx->ins.hi - SM_RESCUE_SLACK;
@@ -257,7 +280,7 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
 	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;
-	sm_wref_scan_to_global(&ws->wref, &local, shift, &global);
+	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(&ctx->opt.score, r->len), &global);
 	for (int k = 0; k < global.n; k++) {
 		cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
 			     .qlen = r->len };
@@ -271,11 +294,57 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 			pick = k;
 		}
 	}
-	if (pick < 0 || res->n_cand == SM_MAX_CAND)
+	if (pick < 0)
+		return 0;
+	*x = (rescued_t){ global.top[pick].score, st, global.top[pick].end, lo, hi, best, 0 };
+	{
+		const cand_t t = { .score = x->score, .is_rev = st, .end = x->end, .qlen = r->len };
+
+		for (int k = 0; k < res->n_cand; k++)
+			if (same_place(ctx, &res->cand[k], &t) && res->cand[k].score >= t.score)
+				return 0;
+	}
+	return 1;
+}
+
+/* Keeps x among the SM_MAX_RESCUE placements kept[0..*n) that pair best,
+ * one per locus (the better pair of two; of equals, the first found). */
+static void keep_rescued(rescued_t *kept, int *n, const rescued_t *x)
+{
+	int worst = -1;
+
+	for (int t = 0; t < *n; t++)
+		if (kept[t].is_rev == x->is_rev && kept[t].end == x->end) {
+			if (x->pair > kept[t].pair)
+				kept[t] = *x;
+			return;
+		}
+	if (*n < SM_MAX_RESCUE) {
+		kept[(*n)++] = *x;
+		return;
+	}
+	for (int t = 0; t < *n; t++)
+		if (worst < 0 || kept[t].pair < kept[worst].pair ||
+		    (kept[t].pair == kept[worst].pair && kept[t].order > kept[worst].order))
+			worst = t;
+	if (x->pair > kept[worst].pair)
+		kept[worst] = *x;
+}
+
+/* Adds rescued placement x of read r (queries q) to its candidates res,
+ * traced in its window, unless res holds its locus already with as much
+ * or has no room. */
+static int rescue_add(const sm_ctx_t *ctx, sm_tbuf_t *ws, const rescued_t *x, const sm_read_t *r,
+		      const sm_query_t *q, res_t *res)
+{
+	int same = -1;
+	cand_t *c;
+
+	if (res->n_cand == SM_MAX_CAND)
 		return 0;
 	c = &res->cand[res->n_cand];
-	*c = (cand_t){ .score = global.top[pick].score, .is_rev = st, .end = global.top[pick].end,
-		       .qlen = r->len, .aln = c->aln };
+	*c = (cand_t){ .score = x->score, .is_rev = x->is_rev, .end = x->end, .qlen = r->len,
+		       .aln = c->aln };
 	for (int k = 0; k < res->n_cand; k++)
 		if (same_place(ctx, &res->cand[k], c)) {
 			if (res->cand[k].score >= c->score)
@@ -283,6 +352,8 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 			if (same < 0)
 				same = k;
 		}
+	if (sm_wref_set_window(&ws->wref, ctx->ref, x->lo, x->hi) < 0)
+		return -1;
 	if (same >= 0) {
 		/* The same locus scores more over the whole window: its seeded
 		 * window cut the alignment short (the window of a cluster off
@@ -312,16 +383,46 @@ static int rescue(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_
 	return 0;
 }
 
-/* The best score of res's candidates that make a proper pair with a, -1
- * if none does. */
-static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res_t *res)
+/* Rescue of read r's mate (read m, queries q, candidates mate) around each
+ * of r's candidates res that tie its best, where the mate's best does not
+ * pair with it already or its seeding could not rule out a better one (a
+ * window may have cut it short): every such anchor is scanned, and the
+ * SM_MAX_RESCUE placements that pair best join the mate's candidates, in
+ * their anchors' order.  A read of a repeat can tie at many copies, and
+ * its mate's origin pairs with one of them only. */
+static int rescue_mate(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, const sm_read_t *m,
+		       const sm_query_t *q, res_t *mate)
 {
-	int32_t best = -1;
+	const int32_t mate_best = mate->n_cand ? mate->cand[0].score : 0;
+	rescued_t kept[SM_MAX_RESCUE];
+	int n_kept = 0;
 
-	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].score > best && is_proper(ctx, a, &res->cand[k]))
-			best = res->cand[k].score;
-	return best;
+	for (int k = 0; k < res->n_cand && res->cand[k].score >= res->cand[0].score; k++) {
+		const cand_t *c = &res->cand[k];
+		rescued_t x;
+		int rc;
+
+		if (proper_mate_score(ctx, c, mate) >= mate_best &&
+		    !(mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER))
+			continue;
+		rc = rescue_scan(ctx, ws, c, m, q, mate, &x);
+		if (rc < 0)
+			return -1;
+		x.order = k;
+		if (rc > 0)
+			keep_rescued(kept, &n_kept, &x);
+	}
+	for (int t = 1; t < n_kept; t++)   /* by anchor: insertion */
+		for (int u = t; u > 0 && kept[u - 1].order > kept[u].order; u--) {
+			rescued_t y = kept[u];
+
+			kept[u] = kept[u - 1];
+			kept[u - 1] = y;
+		}
+	for (int t = 0; t < n_kept; t++)
+		if (rescue_add(ctx, ws, &kept[t], m, q, mate) < 0)
+			return -1;
+	return 0;
 }
 
 /* Candidate c's lead over the loci in view (sm_unsure_cap): none for a
@@ -957,24 +1058,9 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 			      own_mapq(ctx, &res[e], &res[e].cand[0], &r[e], &q[SM_STRANDS * e]) : 0;
 	if (!ctx->ins.ok)
 		return 0;
-	for (int e = 0; e < SM_STRANDS; e++) {
-		res_t *mate = &res[!e];
-		int n_tied = res[e].n_cand;   /* the mate's list grows, not this one */
-
-		for (int k = 0; k < n_tied && k < SM_MAX_RESCUE; k++) {
-			const cand_t *c = &res[e].cand[k];
-
-			if (c->score < res[e].cand[0].score)
-				break;
-			/* Unless the mate's best hit pairs with c already and its
-			 * seeding ruled out a better alignment: a window may have
-			 * cut it short. */
-			if ((proper_mate_score(ctx, c, mate) < (mate->n_cand ? mate->cand[0].score : 0) ||
-			     (mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER)) &&
-			    rescue(ctx, ws, c, &r[!e], &q[SM_STRANDS * !e], mate) < 0)
-				return -1;
-		}
-	}
+	for (int e = 0; e < SM_STRANDS; e++)
+		if (rescue_mate(ctx, ws, &res[e], &r[!e], &q[SM_STRANDS * !e], &res[!e]) < 0)
+			return -1;
 	rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
 	if (rc >= 0 && ctx->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
 		if (reseed_pair(ctx, ws, r, q, res) < 0)

@@ -75,6 +75,8 @@ void sm_seed_opt_init(sm_seed_opt_t *o)
 	o->band = SM_SEED_DEFAULT_BAND;
 	o->max_hits = SM_SEED_MAX_HITS;
 	o->pool = SM_COMPLETE_POOL;
+	o->copy_occ = SM_COPY_MAX_OCC;
+	o->copy_compared = SM_COPY_MAX_COMPARED;
 }
 
 sm_seeder_t *sm_seeder_create(void)
@@ -474,6 +476,18 @@ int32_t sm_seed_subs_at(const sm_ref_t *ref, const uint8_t *read, int32_t n, int
 	return subs;
 }
 
+/* What collect_copies may look up: copies_one's windows with at most
+ * one_occ occurrences each and one_sum in all; copies_two's with at most
+ * two_occ each (0: that route is not taken). */
+typedef struct {
+	int64_t one_occ, one_sum, two_occ;
+} copy_caps_t;
+
+/* A locus compared costs about as much as this many sort keys (a cache
+ * miss in the reference against a few passes over a sequential array):
+ * collect_copies' choice of route, which changes its time only. */
+#define SM_COPY_COMPARE_COST 4
+
 /* Occurrences ahead whose reference bases sm_seed_near_copies prefetches. */
 #define SM_COPY_AHEAD 8
 
@@ -498,13 +512,15 @@ static int window_holds(const sm_window_t *win, int32_t n_win, int st, int64_t d
 	return 0;
 }
 
-/* Windows pick[0..m) of a read's n_win windows (occurrences s->wocc[],
- * -1: over the cap) whose starts lie at least span apart (they share no
- * base), with the fewest occurrences in all: least[t][j], the least sum of
- * t + 1 such windows the last of which is j, from the best at or before
- * j - span of t (the earliest of equals).  Returns 1, 0 when the read
- * holds no m such windows, -1 when out of memory. */
-static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int64_t *pick)
+/* Windows pick[0..m) of a read's n_win windows (occurrences s->wocc[];
+ * those with more than cap are not taken) whose starts lie at least span
+ * apart (they share no base), with the fewest occurrences in all:
+ * least[t][j], the least sum of t + 1 such windows the last of which is
+ * j, from the best at or before j - span of t (the earliest of equals);
+ * *sum: theirs.  Returns 1, 0 when the read holds no m such windows, -1
+ * when out of memory. */
+static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int64_t cap, int m,
+			int64_t *pick, int64_t *sum)
 {
 	int64_t *least, *from;
 
@@ -527,7 +543,7 @@ static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int6
 			}
 			*v = -1;
 			from[t * n_win + j] = -1;
-			if (s->wocc[j] < 0 || (t > 0 && best_i < 0))
+			if (s->wocc[j] > cap || (t > 0 && best_i < 0))
 				continue;
 			*v = s->wocc[j] + (t > 0 ? least[(t - 1) * n_win + best_i] : 0);
 			from[t * n_win + j] = best_i;
@@ -542,6 +558,7 @@ static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int6
 				j = x;
 		if (j < 0)
 			return 0;
+		*sum = least[(m - 1) * n_win + j];
 		for (int t = m - 1; t >= 0; t--) {
 			pick[t] = j;
 			j = from[t * n_win + j];
@@ -550,117 +567,86 @@ static int pick_windows(sm_seeder_t *s, int64_t n_win, int64_t span, int m, int6
 	return 1;
 }
 
-/* The loci of read (base codes, length n, no N) on either strand with at
- * most one substitution (sm_seed_near_copies), each once, sorted, in
- * s->hit[0..return); *both: 1 when two windows that share no base were
- * looked up (every copy one substitution away is then among them), 0 when
- * one (the exact copies are).  SM_SEED_UNDECIDED when no window of the
- * read has a least hash with at most max_occ occurrences; -1 when out of
- * memory.  With most > 1 (1 to SM_COPY_MAX_SUBS): the loci with at most
- * `most` substitutions, through most + 1 windows that share no base (one
- * of them the substitutions leave alone), *both 1; SM_SEED_UNDECIDED when
- * the read has no such windows under max_occ. */
-static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-			      const uint8_t *read, int32_t n, int64_t max_occ, int most, int *both)
+/* Every k-mer's hash of read (base codes, length n, no N; k-mer t ends at
+ * read position t + k - 1) in s->mini[0..*n_kmer), the least hash of each
+ * window of w of them in s->wmin and its occurrences in s->wocc.
+ * Neighbouring windows mostly share their least hash (a new one comes
+ * every (w + 1) / 2 windows on average): each run's hash is looked up
+ * once, all of them together so that their cache misses overlap.  Returns
+ * the windows' number (0: the read is shorter than one), -1 when out of
+ * memory. */
+static int64_t read_windows(sm_seeder_t *s, const sm_index_t *idx, const uint8_t *read, int32_t n,
+			    int64_t *n_kmer)
 {
-	const int k = idx->k, w = idx->w;
-	int64_t n_kmer, n_win_read, n_copy = 0, n_key = 0;
+	const int w = idx->w;
+	int64_t n_win, n_key = 0;
 
-	/* Every k-mer's hash (no N: k-mer t ends at read position t + k - 1),
-	 * then the least hash of each window of w of them. */
-	n_kmer = sm_minimizers(read, n, k, 1, &s->mini, &s->cap_mini);
-	if (n_kmer < 0)
+	*n_kmer = sm_minimizers(read, n, idx->k, 1, &s->mini, &s->cap_mini);
+	if (*n_kmer < 0)
 		return -1;
-	n_win_read = n_kmer - w + 1;
-	if (n_win_read <= 0)
-		return SM_SEED_UNDECIDED;
-	if (sm_grow((void **)&s->wmin, &s->cap_wmin, n_win_read, sizeof *s->wmin) < 0)
+	n_win = *n_kmer - w + 1;
+	if (n_win <= 0)
+		return 0;
+	if (sm_grow((void **)&s->wmin, &s->cap_wmin, n_win, sizeof *s->wmin) < 0 ||
+	    sm_grow((void **)&s->wocc, &s->cap_wocc, n_win, sizeof *s->wocc) < 0 ||
+	    sm_grow((void **)&s->wkey, &s->cap_wkey, n_win, sizeof *s->wkey) < 0)
 		return -1;
-	for (int64_t j = 0; j < n_win_read; j++) {
+	for (int64_t j = 0; j < n_win; j++) {
 		uint32_t h = s->mini[j].hash;
 
 		for (int t = 1; t < w; t++)
 			h = s->mini[j + t].hash < h ? s->mini[j + t].hash : h;
 		s->wmin[j] = h;
 	}
-	/* The window with the rarest least hash (every exact copy holds it),
-	 * and the `most` + 1 windows that share no base with the fewest
-	 * occurrences together (every locus `most` substitutions away holds
-	 * one of them untouched); when there are such, they are the ones
-	 * looked up. */
-	const int64_t span = w + k - 1;   /* bases a window covers */
-	int64_t pick[SM_COPY_MAX_SUBS + 1], occ_of[SM_COPY_MAX_SUBS + 1];
-	const int64_t *pos_of[SM_COPY_MAX_SUBS + 1];
-	int n_pick;
-
-	for (int x = 0; x <= SM_COPY_MAX_SUBS; x++) {
-		pick[x] = -1;
-		occ_of[x] = 0;
-		pos_of[x] = NULL;
-	}
-
-	if (sm_grow((void **)&s->wocc, &s->cap_wocc, n_win_read, sizeof *s->wocc) < 0)
-		return -1;
-	/* Neighbouring windows mostly share their least hash (a new one comes
-	 * every (w + 1) / 2 windows on average): each run's hash is looked up
-	 * once, all of them together so that their cache misses overlap. */
-	if (sm_grow((void **)&s->wkey, &s->cap_wkey, n_win_read, sizeof *s->wkey) < 0)
-		return -1;
-	for (int64_t j = 0; j < n_win_read; j++)
+	for (int64_t j = 0; j < n_win; j++)
 		if (j == 0 || s->wmin[j] != s->wmin[j - 1])
 			s->wkey[n_key++].hash = s->wmin[j];
 	if (look_up(s, idx, s->wkey, n_key) < 0)
 		return -1;
-	for (int64_t j = 0, run = -1; j < n_win_read; j++) {
-		int64_t occ;
-
+	for (int64_t j = 0, run = -1; j < n_win; j++) {
 		run += j == 0 || s->wmin[j] != s->wmin[j - 1];
-		occ = s->occ[run];
-		s->wocc[j] = occ <= max_occ ? occ : -1;
-		if (s->wocc[j] >= 0 && (pick[0] < 0 || occ < occ_of[0])) {
-			pick[0] = j;
-			occ_of[0] = occ;
-		}
+		s->wocc[j] = s->occ[run];
 	}
-	if (pick[0] < 0)
-		return SM_SEED_UNDECIDED;
-	switch (pick_windows(s, n_win_read, span, most + 1, pick)) {
-	case -1:
-		return -1;
-	case 0:   /* with one substitution the rarest window still finds the exact copies */
-		if (most > 1)
-			return SM_SEED_UNDECIDED;
-		break;
-	}
-	n_pick = 0;
-	while (n_pick <= SM_COPY_MAX_SUBS && pick[n_pick] >= 0)
-		n_pick++;
-	for (int x = 0; x < n_pick; x++)
-		occ_of[x] = sm_index_get(idx, s->wmin[pick[x]], &pos_of[x]);
-	/* Every k-mer of the read with a picked hash, against every occurrence. */
+	return n_win;
+}
+
+/* copies_one: every k-mer of the read (s->mini[0..n_kmer)) with the least
+ * hash of a picked window pick[0..n_pick), against every occurrence of
+ * that hash, whose locus is within `most` substitutions, in
+ * s->hit[0..return) (unsorted, repeats possible).  A locus that leaves one
+ * of the windows alone is among them.  Returns -1 when out of memory. */
+static int64_t copies_one(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			  const uint8_t *read, int32_t n, int64_t n_kmer, const int64_t *pick,
+			  int n_pick, int most)
+{
+	const int k = idx->k;
+	int64_t n_copy = 0;
+
 	for (int x = 0; x < n_pick; x++) {
 		const uint32_t h = s->wmin[pick[x]];
+		const int64_t *pos;
+		int64_t occ;
 		int again = 0;
 
 		for (int y = 0; y < x; y++)   /* a hash picked twice is looked at once */
 			again |= s->wmin[pick[y]] == h;
 		if (again)
 			continue;
+		occ = sm_index_get(idx, h, &pos);
 		for (int64_t t = 0; t < n_kmer; t++) {
 			const sm_mini_t *m = &s->mini[t];
 
 			if (m->hash != h)
 				continue;
-			for (int64_t u = 0; u < occ_of[x]; u++) {
+			for (int64_t u = 0; u < occ; u++) {
 				int st;
-				int64_t d = copy_diag(m, pos_of[x][u], n, k, &st);
+				int64_t d = copy_diag(m, pos[u], n, k, &st);
 
 				/* The occurrences lie anywhere in the reference:
 				 * fetch the bases of one a few ahead. */
-				if (u + SM_COPY_AHEAD < occ_of[x]) {
+				if (u + SM_COPY_AHEAD < occ) {
 					int st_ahead;
-					int64_t ahead = copy_diag(m, pos_of[x][u + SM_COPY_AHEAD], n, k,
-								  &st_ahead);
+					int64_t ahead = copy_diag(m, pos[u + SM_COPY_AHEAD], n, k, &st_ahead);
 
 					if (ahead >= 0 && ahead < ref->total)
 						__builtin_prefetch(ref->seq + ahead);
@@ -673,6 +659,124 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 			}
 		}
 	}
+	return n_copy;
+}
+
+/* copies_two's keys: a locus (strand, diagonal) above the picked window
+ * that found it (below 1 << PAIR_TAG_BITS), so that sorting brings a
+ * locus's finds together. */
+#define PAIR_TAG_BITS 3
+#define PAIR_STRAND_SHIFT (62 - PAIR_TAG_BITS)
+
+/* copies_two: the loci within `most` substitutions where two of the
+ * picked windows pick[0..n_pick) (at most 1 << PAIR_TAG_BITS) find the
+ * read, each through its own k-mers that carry its least hash, in
+ * s->hit[0..return), sorted, each once.  A locus that leaves two of the
+ * windows alone is among them.  Every occurrence costs a key and a sort,
+ * not a reference access: windows too frequent for copies_one serve here.
+ * Returns -1 when out of memory. */
+static int64_t copies_two(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			  const uint8_t *read, int32_t n, const int64_t *pick, int n_pick, int most)
+{
+	const int k = idx->k, w = idx->w;
+	int64_t n_key = 0, n_copy = 0;
+
+	for (int x = 0; x < n_pick; x++) {
+		const uint32_t h = s->wmin[pick[x]];
+		const int64_t *pos;
+		const int64_t occ = sm_index_get(idx, h, &pos);
+
+		for (int64_t t = pick[x]; t < pick[x] + w; t++) {
+			if (s->mini[t].hash != h)
+				continue;
+			if (sm_grow((void **)&s->hit, &s->cap_hit, n_key + occ, sizeof *s->hit) < 0)
+				return -1;
+			for (int64_t u = 0; u < occ; u++) {
+				int st;
+				const int64_t d = copy_diag(&s->mini[t], pos[u], n, k, &st);
+
+				s->hit[n_key++] = (uint64_t)st << 62 |
+						  (uint64_t)(d + HIT_DIAG_BIAS) << PAIR_TAG_BITS | (uint64_t)x;
+			}
+		}
+	}
+	if (sm_grow((void **)&s->hit_tmp, &s->cap_hit_tmp, n_key, sizeof *s->hit_tmp) < 0)
+		return -1;
+	sm_radix_sort_u64(s->hit, s->hit_tmp, n_key);
+	/* A locus's run of keys; each locus found is written over keys already read. */
+	for (int64_t t = 0, e; t < n_key; t = e) {
+		const uint64_t locus = s->hit[t] >> PAIR_TAG_BITS;
+		int windows = 1;
+
+		for (e = t + 1; e < n_key && s->hit[e] >> PAIR_TAG_BITS == locus; e++)
+			windows += s->hit[e] != s->hit[e - 1];
+		if (windows >= 2) {
+			const int st = (int)(locus >> PAIR_STRAND_SHIFT);
+			const int64_t d =
+				(int64_t)(locus & (((uint64_t)1 << PAIR_STRAND_SHIFT) - 1)) - HIT_DIAG_BIAS;
+
+			if (sm_seed_subs_at(ref, read, n, st, d, most, NULL) <= most)
+				s->hit[n_copy++] = hit_pack(st, d);
+		}
+	}
+	return n_copy;
+}
+
+/* The loci of read (base codes, length n, no N) on either strand with at
+ * most `most` substitutions (1 to SM_COPY_MAX_SUBS), each once, sorted, in
+ * s->hit[0..return); *complete: the substitutions m <= most for which every
+ * locus with m is among them (0: only the exact copies are sure to be).
+ * SM_SEED_UNDECIDED when not even the exact copies can be found; -1 when
+ * out of memory.
+ * Exact through windows of w k-mers that share no base: m substitutions
+ * leave all but m of them alone, and a window left alone holds the same
+ * k-mers at the locus as in the read, so the same least hash, which the
+ * index holds there.  The largest m the read's windows allow (caps), by
+ * the cheaper route: m + 1 windows, every occurrence's locus compared
+ * (copies_one), or m + 2, the loci where two of them agree compared
+ * (copies_two: the windows of a read of a young repeat can all be too
+ * frequent to compare every occurrence).  With neither for one
+ * substitution: the exact copies and some loci one away, from one window
+ * or two. */
+static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
+			      const uint8_t *read, int32_t n, const copy_caps_t *caps, int most,
+			      int *complete)
+{
+	const int64_t span = idx->w + idx->k - 1;   /* bases a window covers */
+	int64_t n_kmer, n_win, n_copy = SM_SEED_UNDECIDED;
+	int64_t one[SM_COPY_MAX_SUBS + 1], two[SM_COPY_MAX_SUBS + 2];
+
+	n_win = read_windows(s, idx, read, n, &n_kmer);
+	if (n_win <= 0)
+		return n_win < 0 ? -1 : SM_SEED_UNDECIDED;
+	for (*complete = most; *complete >= 0; --*complete) {
+		/* m + 1 and m + 2 windows; the exact copies from one and two */
+		const int m = *complete, n_one = m > 0 ? m + 1 : 1, n_two = n_one + 1;
+		const int verify = m > 0 ? m : 1;
+		int64_t sum_one = -1, sum_two = -1;
+		int rc = pick_windows(s, n_win, span, caps->one_occ, n_one, one, &sum_one);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0 || sum_one > caps->one_sum)
+			sum_one = -1;
+		if (caps->two_occ > 0 &&
+		    (rc = pick_windows(s, n_win, span, caps->two_occ, n_two, two, &sum_two)) <= 0) {
+			if (rc < 0)
+				return -1;
+			sum_two = -1;
+		}
+		if (sum_one >= 0 && (sum_two < 0 || sum_one * SM_COPY_COMPARE_COST <= sum_two)) {
+			n_copy = copies_one(s, idx, ref, read, n, n_kmer, one, n_one, verify);
+			break;
+		}
+		if (sum_two >= 0) {
+			n_copy = copies_two(s, idx, ref, read, n, two, n_two, verify);
+			break;
+		}
+	}
+	if (n_copy < 0)
+		return n_copy;
 	/* A copy counts once however many windows found it. */
 	sort_hits(s->hit, n_copy);
 	{
@@ -683,7 +787,6 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 				s->hit[m++] = s->hit[t];
 		n_copy = m;
 	}
-	*both = pick[1] >= 0;
 	return n_copy;
 }
 
@@ -692,8 +795,9 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
 			int32_t *sub_count)
 {
+	const copy_caps_t caps = { max_occ, INT64_MAX, 0 };   /* one window of two, compared */
 	int64_t n_copy;
-	int both;
+	int complete;
 
 	away[0] = away[1] = 0;
 	*loss = INT32_MAX;
@@ -702,7 +806,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	for (int32_t i = 0; i < n; i++)
 		if (read[i] >= SM_BASE_N)
 			return 0;   /* an N matches nothing: no copy anywhere */
-	n_copy = collect_copies(s, idx, ref, read, n, max_occ, 1, &both);
+	n_copy = collect_copies(s, idx, ref, read, n, &caps, 1, &complete);
 	if (n_copy < 0)
 		return (int)n_copy;
 	for (int64_t t = 0; t < n_copy; t++) {
@@ -726,7 +830,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	/* One substitution changes the windows over it only: of two windows
 	 * that share no base, one finds every such copy; with one window, a
 	 * copy found is one, but none found proves nothing. */
-	if (!both && away[1] == 0)
+	if (complete < 1 && away[1] == 0)
 		away[1] = -1;
 	return 0;
 }
@@ -2158,10 +2262,11 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 {
 	const int64_t perfect = sm_best_possible(sc, n), margin = sm_reach(sc, n) + opt->band;
 	const int32_t least = sm_sub_loss_least(sc, n);
+	const copy_caps_t caps = { opt->copy_occ, opt->copy_compared, opt->copy_occ };
 	int64_t n_copy = SM_SEED_UNDECIDED, m = 0;
 	int64_t *subs_of;
 	int32_t kept = 0;
-	int both, no_n = 1;
+	int complete = 0, no_n = 1;
 
 	*found = 0;
 	if (sm_grow((void **)&w->win, &w->cap_win, (int64_t)n_done + opt->max_windows,
@@ -2174,12 +2279,10 @@ int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 		no_n &= read[i] < SM_BASE_N;   /* an N matches nothing: no copy anywhere */
 	most = most < 1 ? 1 : most > SM_COPY_MAX_SUBS ? SM_COPY_MAX_SUBS : most;
 	/* A read too short or too repetitive for most + 1 rare windows looks
-	 * for fewer substitutions. */
-	for (; no_n && most >= 1; most--) {
-		n_copy = collect_copies(s, idx, ref, read, n, SM_COPY_MAX_OCC, most, &both);
-		if (n_copy != SM_SEED_UNDECIDED)
-			break;
-	}
+	 * for fewer substitutions; what it finds is within one at least. */
+	if (no_n)
+		n_copy = collect_copies(s, idx, ref, read, n, &caps, most, &complete);
+	most = complete > 1 ? complete : 1;
 	if (n_copy == -1 ||
 	    (n_copy > 0 && sm_grow((void **)&s->wdp, &s->cap_wdp, n_copy, sizeof *s->wdp) < 0))
 		goto oom;

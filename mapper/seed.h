@@ -42,6 +42,9 @@ typedef struct {
 	int64_t max_hits;  /* hits a completion pass collects at most (SM_SEED_MAX_HITS) */
 	int64_t pool;      /* completion: candidates past its lists that the share by
 			    * diagonal picks from (SM_COMPLETE_POOL; 0: that) */
+	int64_t copy_occ;  /* copies pass: a window's occurrences at most (SM_COPY_MAX_OCC) */
+	int64_t copy_compared;   /* and loci compared one by one at most
+				  * (SM_COPY_MAX_COMPARED; sm_seed_copy_windows) */
 } sm_seed_opt_t;
 
 void sm_seed_opt_init(sm_seed_opt_t *o);
@@ -421,22 +424,28 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 /* The windows of the copies pass (map.c) for a read (base codes, length
  * n) left unsure below a perfect match whose best objective so far is
  * `best`: the loci that equal it on either strand but for at most `most`
- * substitutions (1 to SM_COPY_MAX_SUBS; fewer where the read lacks most +
- * 1 rare windows that share no base: found as sm_seed_near_copies finds
- * its copies, from windows whose least hash has at most SM_COPY_MAX_OCC
- * occurrences), whose objective under sc could beat best, outside the
+ * substitutions (1 to SM_COPY_MAX_SUBS; fewer where the read lacks the
+ * windows for most: below), whose objective under sc could beat best, outside the
  * windows done[0..n_done); at most opt->max_windows of them (by their
  * substitutions, exact copies first), with opt->band as sm_seed_find's
  * margin, added to done as sm_seed_complete adds its own (w->win[0..
  * w->n_win)); *found: how many such loci there were.  Why: a read whose
  * every k-mer recurs in thousands of copies can lose its origin to the
- * completion's budget of hits (SM_SEED_MAX_HITS), while most + 1
- * rare-enough windows that share no base (one of them the substitutions
- * leave alone) find every locus within `most` substitutions for a few
- * thousand base comparisons each.  Returns the windows' number, or -1 when
- * out of memory (logged). */
-#define SM_COPY_MAX_OCC 16384
+ * completion's budget of hits (SM_SEED_MAX_HITS), while most + 1 windows
+ * of the read that share no base (one of them the substitutions leave
+ * alone) find every locus within `most` substitutions, as
+ * sm_seed_near_copies finds one away, where every occurrence of their
+ * least hashes is compared with the read.  Returns the windows' number, or
+ * -1 when out of memory (logged). */
 #define SM_COPY_MAX_SUBS 4
+/* The windows it looks up have at most opt->copy_occ occurrences each;
+ * where every occurrence's locus is compared, opt->copy_compared in all.
+ * A young repeat's windows can all be frequent (at 3 Gbp of close copies a
+ * 100 bp read of an Alu-like family has none under 19,000, some over
+ * 300,000): most + 2 of them, sorted by locus, find the loci where two
+ * agree, the only ones compared. */
+#define SM_COPY_MAX_OCC ((int64_t)1 << 19)
+#define SM_COPY_MAX_COMPARED ((int64_t)1 << 18)
 int sm_seed_copy_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			 const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 			 int32_t n, int32_t best, int most, const sm_window_t *done,

@@ -222,8 +222,8 @@ int main(void)
 		free(win);
 	}
 	/* A call of no reads, and of one read, also work. */
-	CHECK(sm_gpu_seed_find(g, &(sm_seed_opt_t){ 200, 8, 32 }, 0, rp, len, margin, NULL,
-			       n_win, left, skip) == 0, "a call of no reads");
+	CHECK(sm_gpu_seed_find(g, &(sm_seed_opt_t){ .max_occ = 200, .max_windows = 8, .band = 32 },
+			       0, rp, len, margin, NULL, n_win, left, skip) == 0, "a call of no reads");
 	sm_wref_free(&w);
 	sm_seeder_destroy(s);
 	sm_gpu_seed_destroy(g);

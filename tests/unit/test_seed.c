@@ -234,9 +234,11 @@ static int windows_hold(const sm_window_t *win, int32_t n_win, int st, int64_t d
  * window of its strand (they are fewer than the cap), no window added when
  * none does.  A read too short for most + 1 windows that share no base (24
  * bases each) looks for fewer substitutions: found may then be short of
- * the oracle's, never of its exact copies.  Returns 1 if it holds. */
+ * the oracle's, never of its exact copies.  With `pairs`, no locus may be
+ * compared alone (copy_compared 0): most + 2 windows, the loci where two
+ * agree; a read too short for two finds none.  Returns 1 if it holds. */
 static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
-			      const sm_score_t *sc, const uint8_t *read, int n, int r)
+			      const sm_score_t *sc, const uint8_t *read, int n, int r, int pairs)
 {
 	const int32_t perfect = (int32_t)sm_best_possible(sc, n);
 	const int32_t best = perfect - (int32_t[]){ 20, 10, 5, 0 }[r % 4];
@@ -248,8 +250,12 @@ static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 	int64_t found = -1, exact = 0, want = 0, held = 0;
 	int nw, ok;
 
+	const int windows = most + 1 + pairs;   /* that share no base, for `most` */
+
 	sm_seed_opt_init(&opt);
 	opt.max_windows = 1000;
+	if (pairs)
+		opt.copy_compared = 0;
 	nw = sm_seed_copy_windows(s, idx, ref, sc, &opt, read, n, best, most, NULL, 0, &w, &found);
 	for (int32_t c = 0; c < ref->n_contig; c++)
 		for (int64_t d = ref->offset[c]; d + n <= ref->offset[c] + ref->len[c]; d++)
@@ -271,12 +277,15 @@ static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 			}
 	/* A window holds every locus found; where some were not (a short
 	 * read), a merged window may hold them too. */
-	ok = nw >= 0 && (n >= 24 * (most + 1) ? found == want : (found <= want && found >= exact)) &&
-	     held >= found && (found < want || held == found) && (want > 0 || nw == 0);
+	ok = nw >= 0 &&
+	     (n >= 24 * windows ? found == want :
+	      n >= 24 * (1 + pairs) ? (found <= want && found >= exact) : found == 0) &&
+	     held >= found && (found < want || held == found) && (found > 0 || nw == 0);
 	if (!ok)
-		printf("     copy windows, read %d (%d bp, best %d, %d substitutions): %lld loci beat it, "
-		       "%lld exact, got %lld in %d windows holding %lld\n", r, n, best, most,
-		       (long long)want, (long long)exact, (long long)found, nw, (long long)held);
+		printf("     copy windows%s, read %d (%d bp, best %d, %d substitutions): %lld loci beat "
+		       "it, %lld exact, got %lld in %d windows holding %lld\n",
+		       pairs ? " by pairs" : "", r, n, best, most, (long long)want, (long long)exact,
+		       (long long)found, nw, (long long)held);
 	sm_wref_free(&w);
 	return ok;
 }
@@ -375,7 +384,7 @@ static void test_near_copies(void)
 	sm_index_t *idx;
 	int64_t away[2];
 	int32_t loss, sub_count[U];
-	int rc, agree = 0, decided = 0, copy_agree = 0;
+	int rc, agree = 0, decided = 0, copy_agree = 0, pair_agree = 0;
 
 	unit_seed(31337);
 	for (int k = 0; k < LEN_A; k++)
@@ -473,7 +482,8 @@ static void test_near_copies(void)
 			ok = ok && sub_count[i] == at[i];
 		decided += rc == 0 && away[1] == want[1];
 		agree += ok;
-		copy_agree += copy_windows_agree(s, idx, ref, &sc, read, n, r);
+		copy_agree += copy_windows_agree(s, idx, ref, &sc, read, n, r, 0);
+		pair_agree += copy_windows_agree(s, idx, ref, &sc, read, n, r, 1);
 		if (!ok)
 			printf("     read %d (%d bp from %lld): %lld and %lld copies, got %d: %lld, %lld\n",
 			       r, n, (long long)from, (long long)want[0], (long long)want[1], rc,
@@ -484,6 +494,8 @@ static void test_near_copies(void)
 	      "counts equal to it)", agree, decided);
 	CHECK(copy_agree == 300, "copy windows: %d of 300 reads cut from the reference find the "
 	      "oracle's copies that beat their best, each in a window of its strand", copy_agree);
+	CHECK(pair_agree == 300, "copy windows: and %d of 300 where two windows must agree on a "
+	      "locus (none compared alone)", pair_agree);
 	sm_index_destroy(idx);
 	sm_ref_destroy(ref);
 	sm_seeder_destroy(s);
@@ -1236,12 +1248,12 @@ static void test_complete(void)
 		return;
 	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
 	for (int r = 0; r < N_CASES; r++) {
-		/* Every fifth read with a budget of hits that many reach. */
 		/* Every fifth read with a budget of hits that many reach, every
 		 * other one with a pool small enough to leave candidates past it. */
 		sm_seed_opt_t opt = { max_occ[r % 4], max_windows[r / 4 % 4], SM_SEED_DEFAULT_BAND,
 				      r % 5 == 3 ? 40 + (int64_t)rnd(400) : SM_SEED_MAX_HITS,
-				      r % 2 ? 1 + (int64_t)rnd(16) : 0 };
+				      r % 2 ? 1 + (int64_t)rnd(16) : 0, SM_COPY_MAX_OCC,
+				      SM_COPY_MAX_COMPARED };
 		int32_t n = 60 + (int32_t)rnd(200), c = (int32_t)rnd(N_CONTIG), n_win, n_done = 0;
 		int64_t from = ref->offset[c] + rnd((uint32_t)(ref->len[c] - 2 * n - 10));
 		int32_t perfect = (int32_t)sm_best_possible(&sc, n);
