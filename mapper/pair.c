@@ -1044,10 +1044,11 @@ static int choose_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
  * mate rescue, then the best proper pair or the two best hits.  In seeded
- * mode a pair left without a proper pair, or with one below MAPQ
- * SM_RESEED_MAPQ, is seeded again as a pair and chosen again: its reads'
- * own best windows may all have missed it (repeats with few exact seeds
- * left at the true locus, in reads with many differences). */
+ * mode a pair left without a proper pair, with one below MAPQ
+ * SM_RESEED_MAPQ or of two unsure reads, is seeded again as a pair and
+ * chosen again: its reads' own best windows may all have missed it
+ * (repeats with few exact seeds left at the true locus, in reads with many
+ * differences; a read tying at more copies than its candidates hold). */
 int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		    res_t *res)
 {
@@ -1062,7 +1063,13 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		if (rescue_mate(ctx, ws, &res[e], &r[!e], &q[SM_STRANDS * !e], &res[!e]) < 0)
 			return -1;
 	rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
-	if (rc >= 0 && ctx->index && (rc == 0 || q_pe < SM_RESEED_MAPQ)) {
+	/* Seeded again: no proper pair, one below SM_RESEED_MAPQ, or one of
+	 * two unsure reads (capped below it at the end: a read that ties at
+	 * more copies than its candidates hold may have left its origin, and
+	 * with it the mate's, out of view). */
+	if (rc >= 0 && ctx->index &&
+	    (rc == 0 || q_pe < SM_RESEED_MAPQ ||
+	     (res[0].cand[bi].unsure != SM_SURE && res[1].cand[bj].unsure != SM_SURE))) {
 		if (reseed_pair(ctx, ws, r, q, res) < 0)
 			return -1;
 		rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
