@@ -667,6 +667,7 @@ static int64_t copies_one(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t 
  * locus's finds together. */
 #define PAIR_TAG_BITS 3
 #define PAIR_STRAND_SHIFT (62 - PAIR_TAG_BITS)
+_Static_assert(SM_COPY_MAX_SUBS + 2 <= 1 << PAIR_TAG_BITS, "copies_two tags a key by its window");
 
 /* copies_two: the loci within `most` substitutions where two of the
  * picked windows pick[0..n_pick) (at most 1 << PAIR_TAG_BITS) find the

@@ -437,7 +437,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
  * sm_seed_near_copies finds one away, where every occurrence of their
  * least hashes is compared with the read.  Returns the windows' number, or
  * -1 when out of memory (logged). */
-#define SM_COPY_MAX_SUBS 4
+#define SM_COPY_MAX_SUBS 6
 /* The windows it looks up have at most opt->copy_occ occurrences each;
  * where every occurrence's locus is compared, opt->copy_compared in all.
  * A young repeat's windows can all be frequent (at 3 Gbp of close copies a

@@ -227,8 +227,8 @@ static int windows_hold(const sm_window_t *win, int32_t n_win, int st, int64_t d
 }
 
 /* Checks sm_seed_copy_windows on read (length n) against the brute-force
- * oracle with best a perfect objective less 20, 10, 5 or 0 and at most 1,
- * 2 or 3 substitutions (r picks): *found is the number of loci with at
+ * oracle with best a perfect objective less 20, 10, 5 or 0 and at most 1
+ * to 5 substitutions (r picks): *found is the number of loci with at
  * most that many whose objective could beat best (one substitution: its
  * own loss; more: each at the least, an end's), and each lies whole in a
  * window of its strand (they are fewer than the cap), no window added when
@@ -242,7 +242,7 @@ static int copy_windows_agree(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 {
 	const int32_t perfect = (int32_t)sm_best_possible(sc, n);
 	const int32_t best = perfect - (int32_t[]){ 20, 10, 5, 0 }[r % 4];
-	const int most = 1 + r / 5 % 3;
+	const int most = 1 + r / 5 % 5;
 	const int32_t least = sm_sub_loss(sc, n, 0) < sm_sub_loss(sc, n, n - 1) ?
 			      sm_sub_loss(sc, n, 0) : sm_sub_loss(sc, n, n - 1);
 	sm_seed_opt_t opt;
