@@ -487,7 +487,7 @@ typedef struct {
  * and TLB miss in the reference against a few passes over a sequential
  * array; at 3 Gbp on the build VM ~150 ns against ~60 ns a key, the key's
  * share of the sort and its own comparisons included): collect_copies'
- * choice of route, which changes its time only. */
+ * choice of route for m > 0 substitutions, which changes its time only. */
 #define SM_COPY_COMPARE_COST 4
 
 /* Occurrences ahead whose reference bases sm_seed_near_copies prefetches. */
@@ -769,7 +769,11 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 				return -1;
 			sum_two = -1;
 		}
-		if (sum_one >= 0 && (sum_two < 0 || sum_one * SM_COPY_COMPARE_COST <= sum_two)) {
+		/* Either finds every locus within m > 0; the exact copies'
+		 * fallback keeps the one-window route where it can, whose loci a
+		 * substitution away are the ones sm_seed_near_copies counts. */
+		if (sum_one >= 0 &&
+		    (sum_two < 0 || m == 0 || sum_one * SM_COPY_COMPARE_COST <= sum_two)) {
 			n_copy = copies_one(s, idx, ref, read, n, n_kmer, one, n_one, verify);
 			break;
 		}
