@@ -4,7 +4,7 @@
 # and minimap2 -ax sr; every read judged against its simulated origin and the exact score there.
 #
 #   benchmarks/seeded_misses.sh [-n PAIRS] [-s SEEDS] [-p PROFILES] [-t THREADS] [-b BASE_BIN]
-#                               [-x EXH_READS] [-r REF.fa] [-w WORKDIR] [OUT.md]
+#                               [-x EXH_READS] [-r REF.fa] [-P PEERS] [-w WORKDIR] [OUT.md]
 #
 #   -n PAIRS     pairs simulated per profile and seed (20000)
 #   -s SEEDS     comma-separated ART seeds (1)
@@ -23,6 +23,8 @@
 #                counts per contig); its indexes are built beside it when missing (bwa index
 #                of 3 Gbp takes 1-2.5 hours on one thread: build REF.fa's .bwt first),
 #                minimap2's as REF.fa.mmi
+#   -P PEERS     comma-separated peers mapped beside scanmap, of: bwa, minimap2 (bwa,minimap2);
+#                empty (-P '') maps scanmap alone, e.g. at 3 Gbp without bwa's index
 #   -w DIR       work directory, kept (default: build/seeded-misses)
 #   OUT.md       results (default: DIR/seeded-misses.md)
 #
@@ -37,16 +39,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=20000 seeds=1 profiles=hs150,nova threads=2 base= exh=0 work=build/seeded-misses ref=
-while getopts "n:s:p:t:b:x:r:w:" o; do
+peers=bwa,minimap2
+while getopts "n:s:p:t:b:x:r:P:w:" o; do
 	case $o in
 	n) pairs=$OPTARG ;; s) seeds=$OPTARG ;; p) profiles=$OPTARG ;; t) threads=$OPTARG ;;
-	b) base=$OPTARG ;; x) exh=$OPTARG ;; r) ref=$OPTARG ;; w) work=$OPTARG ;;
-	*) sed -n '2,30p' "$0" >&2; exit 1 ;;
+	b) base=$OPTARG ;; x) exh=$OPTARG ;; r) ref=$OPTARG ;; P) peers=$OPTARG ;; w) work=$OPTARG ;;
+	*) sed -n '2,/^set -e/{/^set -e/!p}' "$0" >&2; exit 1 ;;
 	esac
 done
 shift $((OPTIND - 1))
 out=${1:-$work/seeded-misses.md}
-for tool in art_illumina bwa minimap2 samtools python3; do
+IFS=, read -ra PEERS <<<"$peers"
+for peer in "${PEERS[@]}"; do
+	case $peer in
+	bwa | minimap2) ;;
+	*) echo "seeded_misses.sh: unknown peer $peer (bwa, minimap2)" >&2; exit 1 ;;
+	esac
+done
+for tool in art_illumina samtools python3 "${PEERS[@]}"; do
 	command -v "$tool" >/dev/null || { echo "seeded_misses.sh: $tool not found (apt-get install art-nextgen-simulation-tools bwa minimap2 samtools python3)" >&2; exit 1; }
 done
 make -s cuda="${cuda:-}" scanmap build/benchmarks/origin_score >/dev/null
@@ -68,8 +78,13 @@ if [ ! -s "$ref" ]; then
 fi
 # Indexed again when scanmap is newer than the index (its format may have changed).
 [ -s "$ref.smi" ] && [ "$ref.smi" -nt scanmap ] || ./scanmap index -t "$threads" "$ref" 2>"$work/index.log"
-[ -s "$ref.bwt" ] || bwa index "$ref" 2>"$work/bwa-index.log"
-[ -s "$ref.mmi" ] && [ "$ref.mmi" -nt "$ref" ] || minimap2 -x sr -t "$threads" -d "$ref.mmi" "$ref" 2>"$work/minimap2-index.log"
+for peer in "${PEERS[@]}"; do
+	case $peer in
+	bwa) [ -s "$ref.bwt" ] || bwa index "$ref" 2>"$work/bwa-index.log" ;;
+	minimap2) [ -s "$ref.mmi" ] && [ "$ref.mmi" -nt "$ref" ] ||
+		minimap2 -x sr -t "$threads" -d "$ref.mmi" "$ref" 2>"$work/minimap2-index.log" ;;
+	esac
+done
 # ART's -c counts read pairs per contig.
 contigs=$(grep -c '^>' "$ref")
 per_contig=$(((pairs + contigs - 1) / contigs))
@@ -119,8 +134,13 @@ for prof in "${P[@]}"; do
 				cpu_run "$d/$mode.$lab.log" "${cmd[0]}" map "${cmd[@]:1}" -t "$threads" --mode seeded \
 					-o "$d/$mode.$lab.sam" "$ref" "${in[@]}"
 			done
-			cpu_run "$d/$mode.bwa.log" sh -c "bwa mem -t $threads $ref ${in[*]} > $d/$mode.bwa.sam"
-			cpu_run "$d/$mode.minimap2.log" sh -c "minimap2 -ax sr -t $threads $ref.mmi ${in[*]} > $d/$mode.minimap2.sam"
+			for lab in "${PEERS[@]}"; do
+				case $lab in
+				bwa) peer_cmd="bwa mem -t $threads $ref" ;;
+				minimap2) peer_cmd="minimap2 -ax sr -t $threads $ref.mmi" ;;
+				esac
+				cpu_run "$d/$mode.$lab.log" sh -c "$peer_cmd ${in[*]} > $d/$mode.$lab.sam"
+			done
 			for ((b = 0; b < ${#bins[@]}; b += 2)); do
 				lab=${bins[b]}
 				printf '%s\t%s\t%s\t' "$prof" "$seed" "$mode" >>"$rows"
@@ -128,7 +148,7 @@ for prof in "${P[@]}"; do
 					"$d/$mode.$lab.sam" "$d/$mode.$lab.misses.tsv" | tr '\n' '\t' >>"$rows"
 				printf '%s\n' "$(cpu_s "$d/$mode.$lab.log")" >>"$rows"
 			done
-			for lab in bwa minimap2; do
+			for lab in "${PEERS[@]}"; do
 				printf '%s\t%s\t%s\t' "$prof" "$seed" "$mode" >>"$rows"
 				samtools view -h -F 0x900 "$d/$mode.$lab.sam" >"$d/$mode.$lab.prim.sam"
 				python3 benchmarks/seeded_eval.py "$d/$mode.truth.tsv" "$d/$mode.origin.tsv" "$lab" \
@@ -160,7 +180,7 @@ done
 	echo "## Seeded misses on $genome ($(date -u +%F), $(git describe --always --dirty), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
 	echo
 	x=; [ "$exh" -gt 0 ] && x=" -x $exh"
-	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x${ref:+ -r $genome}\`"
+	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x${ref:+ -r $genome} -P '$peers'\`"
 	echo
 	echo "below: primary AS under the exact score at the origin (by MAPQ); wrong/correct: placement against the origin."
 	echo "minimap2 -ax sr scores with -A2 -B8 -O12,24 -E2,1, so its AS is not comparable: its below columns are blank."

@@ -241,6 +241,25 @@ static int32_t proper_mate_score(const sm_ctx_t *ctx, const cand_t *a, const res
 	return best;
 }
 
+/* held_at's answer for a locus res holds with as much already. */
+#define HELD (-2)
+
+/* Where res holds locus c (same_place): HELD when a candidate there scores
+ * as much or more, else the first there that scores less, -1 for none. */
+static int held_at(const sm_ctx_t *ctx, const res_t *res, const cand_t *c)
+{
+	int same = -1;
+
+	for (int k = 0; k < res->n_cand; k++)
+		if (same_place(ctx, &res->cand[k], c)) {
+			if (res->cand[k].score >= c->score)
+				return HELD;
+			if (same < 0)
+				same = k;
+		}
+	return same;
+}
+
 /* A mate placement that rescue_scan found, until rescue_add adds it: its
  * locus, the window it was found in, how well it pairs with its anchor,
  * and the anchor's rank among the read's tied candidates (the order they
@@ -300,11 +319,8 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 	{
 		const cand_t t = { .score = x->score, .is_rev = st, .end = x->end, .qlen = r->len };
 
-		for (int k = 0; k < res->n_cand; k++)
-			if (same_place(ctx, &res->cand[k], &t) && res->cand[k].score >= t.score)
-				return 0;
+		return held_at(ctx, res, &t) != HELD;
 	}
-	return 1;
 }
 
 /* Keeps x among the SM_MAX_RESCUE placements kept[0..*n) that pair best,
@@ -337,21 +353,17 @@ static void keep_rescued(rescued_t *kept, int *n, const rescued_t *x)
 static int rescue_add(const sm_ctx_t *ctx, sm_tbuf_t *ws, const rescued_t *x, const sm_read_t *r,
 		      const sm_query_t *q, res_t *res)
 {
-	int same = -1;
 	cand_t *c;
+	int same;
 
 	if (res->n_cand == SM_MAX_CAND)
 		return 0;
 	c = &res->cand[res->n_cand];
 	*c = (cand_t){ .score = x->score, .is_rev = x->is_rev, .end = x->end, .qlen = r->len,
 		       .aln = c->aln };
-	for (int k = 0; k < res->n_cand; k++)
-		if (same_place(ctx, &res->cand[k], c)) {
-			if (res->cand[k].score >= c->score)
-				return 0;
-			if (same < 0)
-				same = k;
-		}
+	same = held_at(ctx, res, c);
+	if (same == HELD)
+		return 0;
 	if (sm_wref_set_window(&ws->wref, ctx->ref, x->lo, x->hi) < 0)
 		return -1;
 	if (same >= 0) {
@@ -693,9 +705,8 @@ static int add_window_cand(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *
 	*n = (cand_t){ .score = f->score, .is_rev = f->is_rev, .end = f->end, .qlen = f->qlen,
 		       .aln = n->aln };
 	n->unsure = added_unsure(ctx, res, n);
-	for (int k = 0; k < res->n_cand; k++)
-		if (res->cand[k].score >= n->score && same_place(ctx, &res->cand[k], n))
-			return 0;
+	if (held_at(ctx, res, n) == HELD)
+		return 0;
 	/* The window as sm_map_window_best scanned it: one reference of its own. */
 	if (sm_map_trace(ctx, ws, w, 1, q, n, r) < 0)
 		return -1;

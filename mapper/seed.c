@@ -486,8 +486,9 @@ typedef struct {
 /* A locus compared costs about as much as this many sort keys (a cache
  * and TLB miss in the reference against a few passes over a sequential
  * array; at 3 Gbp on the build VM ~150 ns against ~60 ns a key, the key's
- * share of the sort and its own comparisons included): collect_copies'
- * choice of route for m > 0 substitutions, which changes its time only. */
+ * share of the sort and its own comparisons included; of 4, 16 and 64, 4
+ * took the least time there): collect_copies' choice of route for m > 0
+ * substitutions, which changes its time only. */
 #define SM_COPY_COMPARE_COST 4
 
 /* Occurrences ahead whose reference bases sm_seed_near_copies prefetches. */
