@@ -11,8 +11,8 @@
 # fastq, ...), growing OUTDIR/corpus/NAME from tests/fuzz/corpus/NAME.  CPU time
 # per target is about TARGET_SECONDS x JOBS.  Crashes go to OUTDIR/crashes/NAME/.
 # Prints, per target: executions, coverage (libFuzzer's cov and ft), corpus
-# size and crashes; the table is also in OUTDIR/summary.md.  Exits 1 if any
-# target crashed.
+# size and crashes; the table is also in OUTDIR/summary.md.  A crash's report
+# and input are printed to stderr.  Exits 1 if any target crashed.
 set -uo pipefail
 secs=${1:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR [TARGET...]}
 jobs=${2:?usage: campaign.sh TARGET_SECONDS JOBS OUTDIR [TARGET...]}
@@ -44,6 +44,26 @@ if ((missing)); then
 	}
 fi
 
+# A crash found where only this script's output is kept (CI) must be
+# reproducible from that output alone: print what the sanitizer or libFuzzer
+# said and each crashing input (base64, up to 64 KiB), to stderr.
+report_crashes() {
+	local t=$1 crashes=$2 logs=$3 f l
+	for l in "$logs"/fuzz-*.log; do
+		[[ -f $l ]] || continue
+		grep -aq -E '^==[0-9]+==|deadly signal|libFuzzer: (timeout|out-of-memory)|Slowest unit' "$l" ||
+			continue
+		echo "campaign: fuzz_$t: ${l##*/}, from the first report:" >&2
+		grep -a -n -m 1 -E '^==[0-9]+==|deadly signal|libFuzzer: (timeout|out-of-memory)|Slowest unit' "$l" |
+			cut -d: -f1 | while read -r n; do sed -n "$n,$((n + 40))p" "$l"; done >&2
+	done
+	for f in "$crashes"/*; do
+		echo "campaign: fuzz_$t: input ${f##*/} ($(stat -c %s "$f") bytes), base64:" >&2
+		head -c 65536 "$f" | base64 >&2
+		echo "campaign: reproduce: base64 -d > in; build/fuzz/fuzz_$t in" >&2
+	done
+}
+
 summary=$out/summary.md
 {
 	echo "| target | seconds x jobs | executions | cov | ft | corpus | crashes |"
@@ -70,10 +90,15 @@ for t in "${targets[@]}"; do
 		((${f:-0} > ft)) && ft=$f
 	done
 	n_corpus=$(find "$corpus" -type f | wc -l)
-	n_crash=$(find "$crashes" -type f | wc -l)
+	# libFuzzer also writes an input that ran over -report_slow_units (10 s)
+	# there, as slow-unit-*: printed, but a stall is not a crash (-timeout is).
+	n_crash=$(find "$crashes" -type f ! -name 'slow-unit-*' | wc -l)
+	n_slow=$(find "$crashes" -type f -name 'slow-unit-*' | wc -l)
 	((n_crash > 0)) && any_crash=1
+	((n_slow > 0)) && echo "campaign: fuzz_$t: $n_slow input(s) ran over 10 s (not counted as crashes)" >&2
 	printf '| fuzz_%s | %s x %s | %s | %s | %s | %s | %s |\n' "$t" "$secs" "$jobs" "$execs" \
 		"$cov" "$ft" "$n_corpus" "$n_crash" | tee -a "$summary"
+	((n_crash + n_slow > 0)) && report_crashes "$t" "$crashes" "$logs"
 done
 echo "campaign: summary in $summary" >&2
 exit $any_crash

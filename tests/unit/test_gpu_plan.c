@@ -365,7 +365,7 @@ static void test_full_groups(void)
 static sm_ref_t **random_refs(int R)
 {
 	sm_ref_t **refs = xmalloc(sizeof *refs * (size_t)R);
-	char *seq[3], names[3][8];
+	char *seq[3], names[3][16];
 	const char *np[3];
 
 	for (int r = 0; r < R; r++) {

@@ -21,10 +21,12 @@
 
 static sm_ref_t *random_ref(int n_contig, int len)
 {
-	char **seqs = malloc((size_t)n_contig * sizeof *seqs), names[16][8];
+	char **seqs = malloc((size_t)n_contig * sizeof *seqs), names[16][16];
 	const char *np[16];
 	sm_ref_t *ref = NULL;
 
+	if (!seqs || n_contig < 1 || n_contig > 16)
+		abort();
 	for (int c = 0; c < n_contig; c++) {
 		seqs[c] = malloc((size_t)len + 1);
 		for (int k = 0; k < len; k++)
@@ -166,7 +168,7 @@ static void test_build_pieces(void)
 	enum { PIECE = 1 << 22 };
 	static const int len[] = { PIECE - 7, 20, 3, PIECE + 13, 1000, PIECE / 2 + 1 };
 	enum { N = sizeof len / sizeof *len };
-	char *seqs[N], names[N][8];
+	char *seqs[N], names[N][16];
 	const char *np[N];
 	sm_ref_t *ref = NULL;
 	sm_index_t *one, *three;

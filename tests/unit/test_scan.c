@@ -168,7 +168,7 @@ static int32_t rescore(const sm_ref_t *ref, const sm_score_t *sc, const sm_query
 static void one_case(int n_contig, int max_m, int n, const sm_score_t *sc, int n_pct,
 		     int plant)
 {
-	char *seqs[8], names[8][8], qs[1100];
+	char *seqs[8], names[8][16], qs[1100];
 	const char *np[8];
 	const char *sp[8];
 	uint8_t qc[1100];
