@@ -210,6 +210,14 @@ static size_t first_bad_qual(const char *s, size_t n)
 	return i;
 }
 
+/* Whether the '+' line's text p[0..n) repeats the title[0..title_len) or
+ * its first name_len bytes (the read name). */
+static int plus_repeats(const char *p, size_t n, const char *title, size_t title_len,
+			size_t name_len)
+{
+	return (n == title_len || n == name_len) && memcmp(p, title, n) == 0;
+}
+
 /* Parses the next record into r (sm_fastq_next's contract). */
 static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 {
@@ -321,9 +329,13 @@ static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 		fq_error(f, r->name, "read of %zu bases is too long", seq_len);
 		return -1;
 	}
-	/* '+' may repeat the header's title; if it does, it must match. */
-	if (lr->len > 1 && (lr->len - 1 != f->title_len || memcmp(lr->line + 1, f->title, f->title_len) != 0)) {
-		fq_error(f, r->name, "the '+' line does not repeat the record's '@' header");
+	/* '+' may repeat the header's title, or its read name alone (as some
+	 * tools write it; kseq-based readers such as bwa's ignore the line); if
+	 * it says anything, it must be one of the two, which catches records
+	 * out of step. */
+	if (lr->len > 1 && !plus_repeats(lr->line + 1, lr->len - 1, f->title, f->title_len,
+					   strlen(r->name))) {
+		fq_error(f, r->name, "the '+' line repeats neither the record's '@' header nor its read name");
 		return -1;
 	}
 

@@ -72,7 +72,7 @@ static void expect_error(const char *what, const char *text, int rec, int line, 
 static void test_basic(void)
 {
 	const char *p = write_text("basic.fq",
-		"@r1 some comment\nACGTN\n+\nIIII#\n"
+		"@r1 some comment\nACGTN\n+r1\nIIII#\n"
 		"@r2\tx\nacgtRYKM\n+r2\tx\n@@@@IIII\n"
 		"\n"
 		"@r3\r\nGATT\r\n+\r\n!!!~\r\n"
@@ -87,7 +87,7 @@ static void test_basic(void)
 	CHECK(strcmp(sm_fastq_path(f), p) == 0, "path kept");
 	CHECK(sm_fastq_next(f, &r) == 1, "record 1");
 	CHECK(strcmp(r.name, "r1") == 0 && strcmp(r.seq, "ACGTN") == 0 && strcmp(r.qual, "IIII#") == 0 &&
-	      r.len == 5 && r.index == 0, "record 1 fields, name cut at a space");
+	      r.len == 5 && r.index == 0, "record 1 fields, name cut at a space, '+' repeating the name alone");
 	CHECK(sm_fastq_next(f, &r) == 1, "record 2");
 	CHECK(strcmp(r.name, "r2") == 0 && strcmp(r.seq, "acgtRYKM") == 0 && strcmp(r.qual, "@@@@IIII") == 0 &&
 	      r.index == 1, "record 2: lowercase, IUPAC, '+' repeating the title, QUAL starting with '@'");
@@ -210,7 +210,10 @@ static void test_errors(void)
 	expect_error("'-' in SEQ", "@r1\nAC-T\n+\nIIII\n", 1, 2, "invalid character '-'");
 	expect_error("space in SEQ", "@r1\nAC T\n+\nIIII\n", 1, 2, "invalid character byte 0x20");
 	expect_error("space in QUAL", "@r1\nACGT\n+\nII I\n", 1, 4, "invalid quality character byte 0x20 at column 3");
-	expect_error("'+' line naming another read", "@r1\nACGT\n+r2\nIIII\n", 1, 3, "does not repeat");
+	expect_error("'+' line naming another read", "@r1\nACGT\n+r2\nIIII\n", 1, 3, "repeats neither");
+	expect_error("'+' line with another comment", "@r1 a\nACGT\n+r1 b\nIIII\n", 1, 3, "repeats neither");
+	expect_error("'+' line with a prefix of the name", "@r12 a\nACGT\n+r1\nIIII\n", 1, 3,
+		     "repeats neither");
 	expect_error("empty name", "@\nACGT\n+\nIIII\n", 1, 1, "empty read name");
 	expect_error("name after a space", "@ r1\nACGT\n+\nIIII\n", 1, 1, "empty read name");
 	expect_error("'@' inside the name", "@r@1\nACGT\n+\nIIII\n", 1, 1, "holds '@' at column 3");
