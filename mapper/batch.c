@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mapper/readthrough.h"
 #include "mapper/split.h"
 
 sm_batch_t *sm_batch_create(void)
@@ -48,6 +49,7 @@ void sm_batch_destroy(sm_batch_t *b)
 			bam_destroy1(b->recs[k]);
 	free(b->reads);
 	free(b->res);
+	free(b->tail);
 	free(b->recs);
 	free(b);
 }
@@ -65,6 +67,7 @@ int sm_batch_reserve(sm_batch_t *b, int need)
 	int m = b->m ? b->m : 1;
 	sm_read_t *reads;
 	res_t *res;
+	int32_t *tail;
 
 	if (need <= b->m)
 		return 0;
@@ -78,6 +81,10 @@ int sm_batch_reserve(sm_batch_t *b, int need)
 	if (!res)
 		return -1;
 	b->res = res;
+	tail = realloc(b->tail, (size_t)m * sizeof *tail);
+	if (!tail)
+		return -1;
+	b->tail = tail;
 	memset(b->reads + b->m, 0, (size_t)(m - b->m) * sizeof *reads);
 	memset(b->res + b->m, 0, (size_t)(m - b->m) * sizeof *res);
 	b->m = m;
@@ -159,6 +166,57 @@ bam1_t *sm_batch_next_rec(sm_batch_t *b)
 	return b->recs[b->n_rec++];
 }
 
+/* Maps each pair of b that reads through its fragment (readthrough.h) by
+ * the fragment: its reads' lengths are cut to it until add_tails gives
+ * them back, the bases cut recorded in b->tail. */
+static void cut_tails(const sm_ctx_t *ctx, sm_batch_t *b)
+{
+	for (int k = 0; k < b->n; k++)
+		b->tail[k] = 0;
+	if (!ctx->paired || ctx->opt.read_through != SM_READ_THROUGH_CLIP)
+		return;
+	for (int k = 0; k < b->n; k += SM_STRANDS) {
+		sm_read_t *r = &b->reads[k];
+		int32_t frag = sm_read_through(r[0].seq, r[0].len, r[1].seq, r[1].len);
+
+		for (int e = 0; frag > 0 && e < SM_STRANDS; e++) {
+			b->tail[k + e] = r[e].len - frag;
+			r[e].len = frag;
+		}
+	}
+}
+
+/* Gives the reads that cut_tails cut their whole length back, for their
+ * records: every candidate traced first (the records may want any of them,
+ * and a traceback needs the queries as mapped), then each reverse-strand
+ * alignment moved onto the whole read's reverse complement, which starts
+ * with the `tail` bases cut.  Returns 0 or -1 (logged). */
+static int add_tails(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
+{
+	for (int k = 0; k < b->n; k++) {
+		const int32_t tail = b->tail[k];
+		res_t *me = &b->res[k];
+
+		if (tail == 0)
+			continue;
+		for (int j = 0; j < me->n_cand; j++) {
+			cand_t *c = &me->cand[j];
+
+			if (sm_map_ensure_traced(ctx, ws, me, &b->reads[k], &ws->q[SM_STRANDS * k], c) < 0)
+				return -1;
+			c->qlen += tail;
+			if (c->is_rev) {
+				c->aln.q_start += tail;
+				c->aln.q_end += tail;
+			}
+		}
+		sm_split_add_tail(ws, k, tail);
+		b->reads[k].len += tail;
+		b->tail[k] = 0;
+	}
+	return 0;
+}
+
 int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 {
 	int unit = ctx->paired ? SM_STRANDS : 1;
@@ -178,6 +236,8 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 			return -1;
 		}
 	b->n_rec = 0;
+	if (!b->premapped)
+		cut_tails(ctx, b);
 	if (flags & SM_MAP_READS_ONLY) {
 		if (sm_map_reads(ctx, ws, b->reads, b->n, b->res) < 0)
 			return -1;
@@ -197,7 +257,7 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 	for (int k = 0; ctx->paired && k < b->n; k += unit)
 		if (sm_pair_resolve(ctx, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;
-	if (sm_split_batch(ctx, ws, b->reads, b->n, b->res) < 0)
+	if (sm_split_batch(ctx, ws, b->reads, b->n, b->res) < 0 || add_tails(ctx, ws, b) < 0)
 		return -1;
 	for (int k = 0; k < b->n; k += unit) {
 		for (int e = 0; e < unit; e++) {

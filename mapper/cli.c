@@ -38,6 +38,7 @@ enum {
 	OPT_GPU_TUNE,
 	OPT_COMPLETION,
 	OPT_COMPRESSION_LEVEL,
+	OPT_READ_THROUGH,
 };
 
 static const char *const mode_names[] = {
@@ -50,6 +51,11 @@ static const char *const completion_names[] = {
 	[SM_COMPLETE_WEAK] = "weak",
 	[SM_COMPLETE_ALL] = "all",
 	[SM_COMPLETE_OFF] = "off",
+};
+
+static const char *const read_through_names[] = {
+	[SM_READ_THROUGH_CLIP] = "clip",
+	[SM_READ_THROUGH_WHOLE] = "whole",
 };
 
 static const char *const engine_names[] = {
@@ -160,6 +166,10 @@ void sm_usage(FILE *fp, int full)
 		"  -p             the reads file holds interleaved pairs (R1, R2, R1, ...)\n"
 		"  -I FLOAT[,FLOAT[,INT[,INT]]]  insert size mean, std, max, min of proper\n"
 		"                 pairs, not estimated (std: mean/10; max, min: mean +- 4 std)\n"
+		"  --read-through STR  pairs whose fragment is shorter than the reads (the\n"
+		"                 mates overlap past each other into adapter): clip maps\n"
+		"                 each read by the fragment and soft-clips the rest; whole\n"
+		"                 maps the reads whole [%s]\n"
 		"  -N INT         secondary alignments written per read (flag 0x100) [%d]\n"
 		"  -R STR         read group header line such as '@RG\\tID:foo\\tSM:bar' [none]\n"
 		"  -t INT         worker threads [%d]\n"
@@ -223,7 +233,8 @@ void sm_usage(FILE *fp, int full)
 		"  -v INT         verbosity: 0 silent, 1 errors, 2 warnings, 3 progress, 4 debug [%d]\n"
 		"  --help         print this help and exit\n"
 		"  --version      print the version and exit\n",
-		d.map.n_secondary, d.n_threads, d.map.max_read_len, d.map.score.match, d.map.score.mismatch,
+		read_through_names[d.map.read_through], d.map.n_secondary, d.n_threads,
+		d.map.max_read_len, d.map.score.match, d.map.score.mismatch,
 		d.map.score.gap_open, d.map.score.gap_ext, d.map.score.clip5,
 		d.map.score.clip3, d.map.min_score, d.map.pen_unpaired,
 		SM_AUTO_MAX_REF_CPU, SM_AUTO_MAX_REF_GPU, mode_names[d.map.mode], d.map.seed_k, d.map.seed_w,
@@ -441,6 +452,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 		{ "max-read-len", required_argument, NULL, OPT_MAX_READ_LEN },
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "completion", required_argument, NULL, OPT_COMPLETION },
+		{ "read-through", required_argument, NULL, OPT_READ_THROUGH },
 		{ "max-occ", required_argument, NULL, OPT_MAX_OCC },
 		{ "max-windows", required_argument, NULL, OPT_MAX_WINDOWS },
 		{ "max-hits", required_argument, NULL, OPT_MAX_HITS },
@@ -491,6 +503,12 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 			k = parse_name("--completion", optarg, completion_names,
 				       N_ELEM(completion_names));
 			o->map.completion = (sm_complete_t)k;
+			rc = k < 0 ? -1 : 0;
+			break;
+		case OPT_READ_THROUGH:
+			k = parse_name("--read-through", optarg, read_through_names,
+				       N_ELEM(read_through_names));
+			o->map.read_through = (sm_read_through_t)k;
 			rc = k < 0 ? -1 : 0;
 			break;
 		case OPT_MAX_READ_LEN:

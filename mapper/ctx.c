@@ -39,6 +39,7 @@ void sm_mapopt_init(sm_mapopt_t *o)
 	o->max_windows = SM_SEED_DEFAULT_MAX_WINDOWS;
 	o->max_hits = SM_SEED_MAX_HITS;
 	o->completion = SM_COMPLETE_ALL;
+	o->read_through = SM_READ_THROUGH_CLIP;
 	o->pen_unpaired = SM_DEFAULT_PEN_UNPAIRED;
 	o->xa_max = SM_DEFAULT_XA_MAX;
 	o->xa_max_alt = SM_DEFAULT_XA_MAX_ALT;
@@ -122,6 +123,8 @@ int sm_mapopt_check(const sm_mapopt_t *o)
 	    check_range("--cells", o->cells, SM_CELLS_AUTO, SM_CELLS_32) < 0 ||
 	    check_range("--mode", o->mode, SM_MODE_AUTO, SM_MODE_SEEDED) < 0 ||
 	    check_range("--completion", o->completion, SM_COMPLETE_WEAK, SM_COMPLETE_OFF) < 0 ||
+	    check_range("--read-through", o->read_through, SM_READ_THROUGH_CLIP,
+			SM_READ_THROUGH_WHOLE) < 0 ||
 	    sm_cpu_isa_parse(o->cpu_isa, &isa) < 0 || check_trace_memory(o) < 0 ||
 	    (o->gpu_tune && sm_gpu_tune_parse(&tune, o->gpu_tune) < 0))
 		return -1;

@@ -151,6 +151,12 @@ typedef struct {
 	int id[SM_GPU_MAX_ENGINES];
 } sm_gpu_list_t;
 
+/* Pairs whose fragment is shorter than the reads, so that each read goes
+ * on into adapter (mapper/readthrough.h): CLIP maps each read by its
+ * fragment and soft-clips the bases past it (the default); WHOLE maps
+ * every read whole, as single reads and longer fragments are. */
+typedef enum { SM_READ_THROUGH_CLIP, SM_READ_THROUGH_WHOLE } sm_read_through_t;
+
 /* What decides the records (`scanmap map`'s option letters in brackets).
  * Strings are borrowed: they must outlive the context. */
 typedef struct {
@@ -184,6 +190,7 @@ typedef struct {
 	int xa_max;               /* -h: XA:Z lists alternatives when they are at most this many */
 	int xa_max_alt;           /* -h's second value (bwa's ALT-contig limit): checked only */
 	const char *rg_id;        /* RG:Z of every record, or NULL */
+	sm_read_through_t read_through;  /* --read-through */
 } sm_mapopt_t;
 
 /* Sets every option to its default. */

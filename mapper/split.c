@@ -510,6 +510,22 @@ int sm_split_is_part(const sm_tbuf_t *ws, int k, int is_rev, const sm_aln_t *aln
 	return 0;
 }
 
+void sm_split_add_tail(sm_tbuf_t *ws, int k, int32_t tail)
+{
+	sm_split_t *s = ws->split;
+
+	if (!s || k >= s->m_parts)
+		return;
+	for (int j = 0; j < s->parts[k].n; j++) {
+		part_t *pt = &s->parts[k].part[j];
+
+		if (pt->is_rev) {
+			pt->aln.q_start += tail;
+			pt->aln.q_end += tail;
+		}
+	}
+}
+
 /* SA:Z of record `self` of a split read: every other part's. */
 static int sa_tag(const sm_ctx_t *ctx, bam1_t *const *rec, const sm_aln_t *const *aln, int n,
 		  int self, int32_t len)

@@ -1,0 +1,61 @@
+/* readthrough.h — pairs that read through their insert into adapter.
+ *
+ * A fragment shorter than the reads is read whole by both mates, and each
+ * read goes on past the fragment's far end into the library's adapter.
+ * Then read 1's first I bases (I: the fragment's length) are the reverse
+ * complement of read 2's first I bases, whatever the adapter is: that is
+ * how this module finds such a pair, from the two reads alone (fastp's
+ * overlap analysis finds adapters the same way).
+ *
+ * The adapter is not the genome's, yet local alignment scores every read
+ * base: a read's unaligned tail leaves its best far below a perfect
+ * match, so seeding cannot rule out a better locus cheaply and the read
+ * ends unsure (MAPQ < 20, map_impl.h) though its fragment matches
+ * perfectly.  So the mapper aligns such a pair by its fragment: each read
+ * is mapped as its first I bases, and its bases past the fragment are
+ * soft-clipped in the records (batch.c; --read-through, docs/cli.md).
+ *
+ * The test, over every fragment length I with SM_RT_MIN_FRAGMENT <= I <
+ * both reads' lengths: read 1's base i against the complement of read 2's
+ * base I - 1 - i for i < I, at most sm_rt_max_diffs(I) differences (an N
+ * is one).  Genome can pass it too: a fragment inside a tandem repeat
+ * passes at several I, one period apart, and a longer fragment whose two
+ * ends are copies of one repeat (two Alus, say) at one.  So exactly one I
+ * must pass, and the two tails must begin alike: the first
+ * SM_RT_TAIL_CHECK bases past I of read 1 and of read 2 (or as many as
+ * the shorter tail has) equal, but for one difference in a full check.
+ * The two adapters of a library start alike (Illumina TruSeq's both with
+ * AGATCGGAAGAGC, Nextera's with CTGTCTCTTATACACATCT, MGI's with AAGTCGGA),
+ * two stretches of genome do by chance once in 4^10.  Pairs of libraries
+ * whose adapters start apart are mapped whole. */
+#ifndef SM_READTHROUGH_H
+#define SM_READTHROUGH_H
+
+#include <stdint.h>
+
+/* Shortest fragment looked for: the reads' overlap must be long enough
+ * that chance agreement is out of the question (4^-32 for random bases
+ * with no difference allowed; fastp's default is 30), and a fragment
+ * shorter scores too little to place anyway (-T 30). */
+#define SM_RT_MIN_FRAGMENT 32
+
+/* Bases of the two tails compared (above). */
+#define SM_RT_TAIL_CHECK 10
+
+/* Differences allowed between the two reads' copies of a fragment of
+ * length I: sequencing errors of both reads, about one in ten bases at
+ * most, and no more than five. */
+static inline int32_t sm_rt_max_diffs(int32_t fragment)
+{
+	int32_t d = fragment / 10;
+
+	return d < 5 ? d : 5;
+}
+
+/* The fragment length I of pair s1[0..n1), s2[0..n2) (each read's bases
+ * as given, 5' to 3', IUPAC letters of either case) when the pair reads
+ * through its fragment as above, else 0.  Read 1's bases past I and read
+ * 2's past I are adapter. */
+int32_t sm_read_through(const char *s1, int32_t n1, const char *s2, int32_t n2);
+
+#endif

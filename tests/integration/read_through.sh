@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# read_through.sh — pairs whose fragment is shorter than the reads, so that each read goes on
+# into adapter (mapper/readthrough.h; docs/cli.md, "--read-through").
+#
+# A random 60 kbp reference (awk, fixed generator). 150 pairs of 150 bp reads of fragments of
+# 32-149 bp on either strand, each read the fragment then Illumina TruSeq adapter; one read in
+# three has a substitution, and every fifth pair one at each end of its fragment (so each
+# read's adapter follows a substitution). 100 pairs of 300-500 bp fragments, no adapter. Checks, seeded and
+# exhaustive:
+# - by default (clip) every read-through read sits at its fragment, its CIGAR the fragment's
+#   length in M and its adapter soft-clipped (so a substitution at the fragment's end is aligned
+#   through, as the fragment's end earns -L's bonus), SEQ and QUAL whole, a proper pair
+#   with TLEN the fragment's length, MAPQ >= 20 (the reference has one copy of each locus);
+# - --read-through whole maps those reads whole: a substitution just before the adapter is
+#   clipped with it (so the option is what changed the records);
+# - the longer fragments' records are the same either way, and R1 mapped single-end is mapped
+#   whole (the rule needs the mate);
+# - seeded = exhaustive (all but XS), and samtools, calmd and picard accept the SAM (sam_checks).
+source "$(dirname "$0")/common.bash"
+need_tool samtools samtools
+
+awk "$AWK_SEQ"'
+BEGIN {
+	seed = 20261128
+	A1 = "AGATCGGAAGAGCACACGTCTGAACTCCAGTCACATCACGATCTCGTATGCCGTCTTCTGCTTGAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	A2 = "AGATCGGAAGAGCGTCGTGTAGGGAAAGAGTGTAGATCTCGGTGGTCGCCGTATCATTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	g = randseq(60000)
+	print ">chrR" > "'"$WORK"'/ref.fa"
+	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > "'"$WORK"'/ref.fa"
+	for (p = 0; p < 250; p++) {
+		through = p < 150
+		len = through ? 32 + rnd(118) : 300 + rnd(200)
+		at = 1000 + rnd(58000 - len)
+		f = substr(g, at, len)
+		if (through && p % 5 == 0) f = sub1(sub1(f, 1), len)  # at both fragment ends
+		else if (rnd(3) == 0) f = sub1(f, 1 + rnd(len))
+		rev = rnd(2)
+		a = rev ? rc(f) : f; b = rev ? f : rc(f)
+		r1 = substr(a A1, 1, 150); r2 = substr(b A2, 1, 150)
+		# name: pair, fragment start (1-based), length, strand of read 1, end substitution
+		name = sprintf("p%d_%d_%d_%d_%d", p, at, len, rev, through && p % 5 == 0)
+		printf "@%s/1\n%s\n+\n%s\n", name, r1, quals(150) > "'"$WORK"'/r1.fq"
+		printf "@%s/2\n%s\n+\n%s\n", name, r2, quals(150) > "'"$WORK"'/r2.fq"
+	}
+}'
+
+ref=$WORK/ref.fa
+for mode in seeded exhaustive; do
+	for rt in clip whole; do
+		"$SCANMAP" map --mode $mode --read-through $rt "$ref" "$WORK/r1.fq" "$WORK/r2.fq" \
+			>"$WORK/$mode.$rt.sam" 2>"$WORK/$mode.$rt.err" ||
+			{ cat "$WORK/$mode.$rt.err" >&2; fail "scanmap --mode $mode --read-through $rt failed"; }
+	done
+done
+sam_checks "$WORK/seeded.clip.sam" "$ref" 500
+
+# check SAM RULE: prints each read-through read whose record breaks the rule (clip: the fragment
+# aligned whole and the adapter clipped; whole: a substitution at the fragment's end clipped).
+check() {
+	awk -F'\t' -v rule="$2" '!/^@/ && !and($2, 0x900) {
+		split($1, f, "_"); at = f[2]; len = f[3]; rev1 = f[4]; endsub = f[5]
+		if (len >= 150) next
+		r2 = and($2, 128) != 0; rev = and($2, 16) != 0
+		want_rev = r2 ? !rev1 : rev1
+		cig = rev ? (150 - len) "S" len "M" : len "M" (150 - len) "S"
+		tl = (rev ? -1 : 1) * len
+		if (rule == "clip" && ($4 != at || rev != want_rev || $6 != cig || !and($2, 2) ||
+		    $9 != tl || $5 < 20 || length($10) != 150 || length($11) != 150))
+			print $1 " R" (r2 + 1) ": POS " $4 " (want " at ") CIGAR " $6 " (want " cig ") TLEN " $9 " MAPQ " $5
+		if (rule == "whole" && endsub && $6 == cig)
+			print $1 " R" (r2 + 1) ": CIGAR " $6 " aligns the substitution at the fragment end"
+	}' "$1"
+}
+
+for mode in seeded exhaustive; do
+	bad=$(check "$WORK/$mode.clip.sam" clip)
+	[[ -z $bad ]] || fail "--mode $mode, clip: $(echo "$bad" | head -n 5)"
+	bad=$(check "$WORK/$mode.whole.sam" whole)
+	[[ -z $bad ]] || fail "--mode $mode, --read-through whole: $(echo "$bad" | head -n 5)"
+done
+note "300 read-through reads (fragments 32-149 bp): at their fragment, adapter soft-clipped, proper, MAPQ >= 20; whole maps them whole"
+
+body() { grep -v '^@' "$1"; }
+# XS aside: seeded mode's rivals are those in its windows, exhaustive mode's the whole reference's.
+placed() { body "$1" | cut -f 1-9,12-14; }
+cmp -s <(placed "$WORK/seeded.clip.sam") <(placed "$WORK/exhaustive.clip.sam") ||
+	fail "seeded and exhaustive records differ (clip), XS aside"
+long() { body "$1" | awk -F'\t' '{ split($1, f, "_") } f[3] >= 150'; }
+cmp -s <(long "$WORK/seeded.clip.sam") <(long "$WORK/seeded.whole.sam") ||
+	fail "the 300-500 bp fragments' records differ between clip and whole"
+n_diff=$(diff <(body "$WORK/seeded.clip.sam") <(body "$WORK/seeded.whole.sam") | grep -c '^<' || true)
+((n_diff > 0)) || fail "clip and whole wrote the same records"
+note "seeded = exhaustive (XS aside); longer fragments' records the same either way; $n_diff records differ"
+
+"$SCANMAP" map --mode seeded "$ref" "$WORK/r1.fq" >"$WORK/se.sam" 2>"$WORK/se.err" ||
+	{ cat "$WORK/se.err" >&2; fail "scanmap single-end failed"; }
+"$SCANMAP" map --mode seeded --read-through whole "$ref" "$WORK/r1.fq" >"$WORK/se.whole.sam" \
+	2>"$WORK/se.whole.err" || fail "scanmap single-end --read-through whole failed"
+cmp -s <(body "$WORK/se.sam") <(body "$WORK/se.whole.sam") || fail "single-end records depend on --read-through"
+n_clip=$(body "$WORK/se.sam" | awk -F'\t' '{ split($1, f, "_") } f[3] < 150 && f[5] && $6 ~ /^[0-9]+M[0-9]+S$/ && $6 != f[3] "M" (150 - f[3]) "S"' | wc -l)
+note "single-end R1 mapped whole ($n_clip reads clip their fragment's last, substituted base)"

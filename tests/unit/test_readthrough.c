@@ -1,0 +1,247 @@
+/* test_readthrough.c — sm_read_through (mapper/readthrough.h): pairs made
+ * from random fragments and adapters that start alike (as a library's
+ * two do), at every fragment length from below SM_RT_MIN_FRAGMENT to past
+ * the reads, with sequencing errors up to the limit and one past it, mates
+ * of unequal length, lowercase and N; adapters that start apart, pairs of
+ * longer fragments and fragments inside a tandem repeat (none found); and
+ * against a brute-force oracle written from the header's definition on
+ * random pairs built to overlap. */
+#include <ctype.h>
+#include <string.h>
+
+#include "mapper/readthrough.h"
+#include "tests/unit/unit.h"
+
+#define LEN_MAX 300
+
+static void random_bases(char *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		s[i] = "ACGT"[rnd(4)];
+	s[n] = '\0';
+}
+
+static char comp(char c)
+{
+	switch (toupper((unsigned char)c)) {
+	case 'A': return 'T';
+	case 'C': return 'G';
+	case 'G': return 'C';
+	case 'T': return 'A';
+	default: return 'N';
+	}
+}
+
+/* Whether make_pair's two adapters start alike (their first
+ * SM_RT_TAIL_CHECK bases the same). */
+static int adapters_alike = 1;
+
+/* r1 = frag + adapter 1, r2 = revcomp(frag) + adapter 2, cut to n1, n2. */
+static void make_pair(const char *frag, int flen, int n1, int n2, char *r1, char *r2)
+{
+	char a1[LEN_MAX + 1], a2[LEN_MAX + 1];
+
+	random_bases(a1, LEN_MAX);
+	random_bases(a2, LEN_MAX);
+	if (adapters_alike)
+		memcpy(a2, a1, SM_RT_TAIL_CHECK);
+	for (int i = 0; i < n1; i++)
+		r1[i] = i < flen ? frag[i] : a1[i - flen];
+	for (int i = 0; i < n2; i++)
+		r2[i] = i < flen ? comp(frag[flen - 1 - i]) : a2[i - flen];
+	r1[n1] = r2[n2] = '\0';
+}
+
+/* n distinct positions of s[0..len) changed to another base. */
+static void add_errors(char *s, int len, int n)
+{
+	for (int e = 0; e < n; e++) {
+		int p;
+		char b;
+
+		do
+			p = (int)rnd((uint32_t)len);
+		while (islower((unsigned char)s[p]));   /* changed already */
+		do
+			b = "acgt"[rnd(4)];
+		while (b == tolower((unsigned char)s[p]));
+		s[p] = b;   /* lowercase marks it (and tests case) */
+	}
+}
+
+/* The header's definition, directly. */
+static int32_t oracle(const char *s1, int32_t n1, const char *s2, int32_t n2)
+{
+	int32_t shorter = n1 < n2 ? n1 : n2, found = 0, hits = 0, tail, diffs = 0;
+
+	if (n1 > 1024 || n2 > 1024)
+		return 0;
+	for (int32_t len = SM_RT_MIN_FRAGMENT; len < shorter; len++) {
+		diffs = 0;
+		for (int32_t i = 0; i < len; i++) {
+			char a = (char)toupper((unsigned char)s1[i]), b = comp(s2[len - 1 - i]);
+
+			diffs += a != b || !strchr("ACGT", a) || b == 'N';
+		}
+		if (diffs <= sm_rt_max_diffs(len)) {
+			hits++;
+			found = len;
+		}
+	}
+	if (hits != 1)
+		return 0;
+	tail = shorter - found < SM_RT_TAIL_CHECK ? shorter - found : SM_RT_TAIL_CHECK;
+	diffs = 0;
+	for (int32_t i = found; i < found + tail; i++) {
+		char a = (char)toupper((unsigned char)s1[i]), b = (char)toupper((unsigned char)s2[i]);
+
+		diffs += a != b || !strchr("ACGT", a);
+	}
+	return diffs <= (tail == SM_RT_TAIL_CHECK ? 1 : 0) ? found : 0;
+}
+
+static void test_fragments(void)
+{
+	char frag[LEN_MAX + 1], r1[LEN_MAX + 1], r2[LEN_MAX + 1];
+	int bad_found = 0, bad_errors = 0, bad_over = 0, bad_short = 0, bad_long = 0, cases = 0;
+
+	for (int flen = 1; flen <= 160; flen++)
+		for (int rep = 0; rep < 4; rep++) {
+			const int n1 = 150, n2 = rep == 3 ? 120 : 150;
+			int32_t got;
+
+			random_bases(frag, flen);
+			make_pair(frag, flen, n1, n2, r1, r2);
+			got = sm_read_through(r1, n1, r2, n2);
+			cases++;
+			if (flen < SM_RT_MIN_FRAGMENT)
+				bad_short += got != 0;
+			else if (flen >= (n1 < n2 ? n1 : n2))
+				bad_long += got != 0;
+			else if (got != flen)
+				bad_found++;
+			if (flen >= SM_RT_MIN_FRAGMENT && flen < n2) {
+				/* errors in both reads' copies, up to the limit in all */
+				int most = sm_rt_max_diffs(flen), e1 = (int)rnd((uint32_t)most + 1);
+
+				make_pair(frag, flen, n1, n2, r1, r2);
+				add_errors(r1, flen, e1);
+				add_errors(r2, flen, most - e1);
+				bad_errors += sm_read_through(r1, n1, r2, n2) != flen;
+				/* one past the limit (the two reads' errors at distinct
+				 * fragment positions: r1's i against r2's flen - 1 - i) */
+				make_pair(frag, flen, n1, n2, r1, r2);
+				for (int i = 0; i <= most; i++)
+					r1[i * (flen / (most + 1))] = (char)tolower(comp(r1[i * (flen / (most + 1))]));
+				bad_over += sm_read_through(r1, n1, r2, n2) != 0;
+			}
+		}
+	CHECK(bad_found == 0, "fragments of 32..149 bp found at their length (%d wrong of %d pairs)",
+	      bad_found, cases);
+	CHECK(bad_short == 0, "fragments under %d bp: none (%d found)", SM_RT_MIN_FRAGMENT, bad_short);
+	CHECK(bad_long == 0, "fragments as long as a read or longer: none (%d found)", bad_long);
+	CHECK(bad_errors == 0, "up to sm_rt_max_diffs errors over both reads, lowercase: found (%d missed)",
+	      bad_errors);
+	CHECK(bad_over == 0, "one difference past the limit: none (%d found)", bad_over);
+}
+
+static void test_not_adapter(void)
+{
+	char frag[LEN_MAX + 1], r1[LEN_MAX + 1], r2[LEN_MAX + 1];
+	int found = 0, tandem = 0;
+
+	/* longer fragments: each read is genome, no tail */
+	for (int t = 0; t < 500; t++) {
+		int flen = 151 + (int)rnd(LEN_MAX - 151);
+
+		random_bases(frag, flen);
+		make_pair(frag, flen, 150, 150, r1, r2);
+		found += sm_read_through(r1, 150, r2, 150) != 0;
+	}
+	CHECK(found == 0, "pairs of 151-299 bp fragments: no read-through (%d found)", found);
+	/* a fragment inside a tandem repeat (periods 1..20) passes at several
+	 * lengths: ambiguous, none */
+	for (int period = 1; period <= 20; period++) {
+		char unit[21];
+
+		random_bases(unit, period);
+		for (int i = 0; i < 100; i++)
+			frag[i] = unit[i % period];
+		make_pair(frag, 100, 150, 150, r1, r2);
+		tandem += sm_read_through(r1, 150, r2, 150) != 0;
+	}
+	CHECK(tandem == 0, "fragments inside tandem repeats of period 1-20: none (%d found)", tandem);
+	/* adapters that start apart: none (readthrough.h) */
+	adapters_alike = 0;
+	found = 0;
+	for (int t = 0; t < 200; t++) {
+		random_bases(frag, 100);
+		make_pair(frag, 100, 150, 150, r1, r2);
+		found += sm_read_through(r1, 150, r2, 150) != 0;
+	}
+	adapters_alike = 1;
+	CHECK(found <= 2, "adapters whose first %d bases differ at random: none (%d of 200 found)",
+	      SM_RT_TAIL_CHECK, found);
+	/* one difference in the tails' first SM_RT_TAIL_CHECK bases is a
+	 * sequencing error; two are not adapter */
+	random_bases(frag, 100);
+	make_pair(frag, 100, 150, 150, r1, r2);
+	r1[103] = (char)tolower(comp(r1[103]));
+	CHECK(sm_read_through(r1, 150, r2, 150) == 100, "one difference where the tails start: found");
+	r2[106] = (char)tolower(comp(r2[106]));
+	CHECK(sm_read_through(r1, 150, r2, 150) == 0, "two: none");
+	/* N in a copy counts as a difference; too many Ns: none */
+	random_bases(frag, 80);
+	make_pair(frag, 80, 150, 150, r1, r2);
+	for (int i = 0; i < 9; i++)
+		r1[i * 9] = 'N';
+	CHECK(sm_read_through(r1, 150, r2, 150) == 0, "9 Ns in an 80 bp fragment's copy: none");
+	r1[0] = frag[0];
+	for (int i = 1; i < 9; i++)
+		r1[i * 9] = frag[i * 9];
+	r1[40] = 'n';
+	CHECK(sm_read_through(r1, 150, r2, 150) == 80, "one N: found");
+	CHECK(sm_read_through(r1, 1100, r2, 150) == 0, "a read over the length looked at: none");
+}
+
+static void test_oracle(void)
+{
+	char frag[LEN_MAX + 1], r1[LEN_MAX + 1], r2[LEN_MAX + 1];
+	int diff = 0, found = 0;
+
+	for (int t = 0; t < 3000; t++) {
+		int n1 = 20 + (int)rnd(220), n2 = 20 + (int)rnd(220), flen = 20 + (int)rnd(240);
+		int32_t want, got;
+
+		if (rnd(4) == 0) {   /* a short period, often ambiguous */
+			char unit[8];
+			int period = 1 + (int)rnd(7);
+
+			random_bases(unit, period);
+			for (int i = 0; i < flen; i++)
+				frag[i] = unit[i % period];
+			frag[flen] = '\0';
+		} else {
+			random_bases(frag, flen);
+		}
+		make_pair(frag, flen, n1, n2, r1, r2);
+		add_errors(r1, n1, (int)rnd(8));
+		if (rnd(3) == 0)
+			r2[rnd((uint32_t)n2)] = 'N';
+		want = oracle(r1, n1, r2, n2);
+		got = sm_read_through(r1, n1, r2, n2);
+		diff += want != got;
+		found += got != 0;
+	}
+	CHECK(diff == 0 && found > 500, "3000 random pairs against the oracle: %d differ (%d found)", diff,
+	      found);
+}
+
+int main(void)
+{
+	unit_begin("test_readthrough");
+	test_fragments();
+	test_not_adapter();
+	test_oracle();
+	return unit_end();
+}
