@@ -3,9 +3,7 @@
 
 /* Longest read looked at: read-through is a short-read library's trait. */
 #define SM_RT_MAX_READ 1024
-#define SM_RT_WORD_BASES 32
-/* The low bit of every 2-bit base of a word. */
-#define SM_RT_LOW_BITS 0x5555555555555555ull
+
 /* A base letter's value: A C G T (either case) 1-4, so that complements
  * sum to 5; anything else 0. */
 static const uint8_t rt_value[256] = {
@@ -15,70 +13,52 @@ static const uint8_t rt_value[256] = {
 
 static inline uint8_t rt_val(char c) { return rt_value[(uint8_t)c]; }
 
-/* 1 if a is base b's complement, both unambiguous. */
-static inline int rt_pairs(char a, char b)
+/* 1 if the two reads' copies of a fragment of length len agree: read 1's
+ * base i is the complement of read 2's base len - 1 - i, both unambiguous,
+ * for all but sm_rt_max_diffs(len) of i < len. */
+static int copies_agree(const char *s1, const char *s2, int32_t len)
 {
-	const uint8_t x = rt_val(a), y = rt_val(b);
+	const int32_t most = sm_rt_max_diffs(len);
+	int32_t diffs = 0;
 
-	return x && y && x + y == 5;
-}
+	for (int32_t i = 0; i < len && diffs <= most; i++) {
+		const uint8_t x = rt_val(s1[i]), y = rt_val(s2[len - 1 - i]);
 
-/* The 2-bit code of a letter (A C G T 0-3; an ambiguous one as T). */
-static inline uint64_t rt_code(char c) { return (uint64_t)(rt_val(c) - 1) & 3; }
-
-/* Differences between the first 32 bases of two packed words. */
-static inline int32_t rt_word_diffs(uint64_t x, uint64_t y)
-{
-	uint64_t d = x ^ y;
-
-	return __builtin_popcountll((d | d >> 1) & SM_RT_LOW_BITS);
-}
-
-/* 1 if the two tails (read 1's and read 2's bases from `from` on, both
- * there) begin alike, as the two adapters of a library do (readthrough.h). */
-static int tails_agree(const char *s1, int32_t n1, const char *s2, int32_t n2, int32_t from)
-{
-	int32_t n = n1 < n2 ? n1 : n2, diffs = 0;
-
-	n = n - from < SM_RT_TAIL_CHECK ? n - from : SM_RT_TAIL_CHECK;
-	for (int32_t i = from; i < from + n; i++)
-		diffs += rt_val(s1[i]) != rt_val(s2[i]) || !rt_val(s1[i]);
-	return diffs <= (n == SM_RT_TAIL_CHECK ? 1 : 0);
+		diffs += !x || !y || x + y != 5;
+	}
+	return diffs <= most;
 }
 
 int32_t sm_read_through(const char *s1, int32_t n1, const char *s2, int32_t n2)
 {
-	/* The fragment of length I is s1[0..I) against s2[0..I) reverse-
-	 * complemented.  First 32 bases of each, 2-bit packed (an ambiguous
-	 * base as some base, so that packed bases can only miss differences),
-	 * reject most lengths: pa holds s1's, x the reverse complement of
-	 * s2[I - 32..I), slid one base a length. */
+	/* The tails' test first, for every length at once: differ[i] says
+	 * whether the reads' bases i differ (same orientation: the adapters
+	 * both start at I), and a window of SM_RT_TAIL_CHECK of them slides
+	 * from the end; it rejects nearly every length, so that the copies
+	 * are compared for a few. */
+	uint8_t differ[SM_RT_MAX_READ];
 	const int32_t shorter = n1 < n2 ? n1 : n2, longer = n1 < n2 ? n2 : n1;
-	uint64_t pa = 0, x = 0;
-	int32_t found = 0;
+	int32_t found = 0, in_window = 0;
 
-	_Static_assert(SM_RT_MIN_FRAGMENT >= SM_RT_WORD_BASES, "the packed check needs 32 bases");
 	if (longer > SM_RT_MAX_READ || shorter <= SM_RT_MIN_FRAGMENT)
 		return 0;
-	for (int32_t i = 0; i < SM_RT_WORD_BASES; i++) {
-		pa |= rt_code(s1[i]) << 2 * i;
-		x = x << 2 | (3 - rt_code(s2[i]));
-	}
-	for (int32_t len = SM_RT_WORD_BASES; len < shorter; len++) {
-		const int32_t most = sm_rt_max_diffs(len);
-		int32_t diffs = 0;
+	for (int32_t i = SM_RT_MIN_FRAGMENT; i < shorter; i++) {
+		const uint8_t x = rt_val(s1[i]);
 
-		if (len > SM_RT_WORD_BASES)
-			x = x << 2 | (3 - rt_code(s2[len - 1]));
-		if (len < SM_RT_MIN_FRAGMENT || rt_word_diffs(pa, x) > most)
-			continue;
-		for (int32_t i = 0; i < len && diffs <= most; i++)
-			diffs += !rt_pairs(s1[i], s2[len - 1 - i]);
-		if (diffs > most)
+		differ[i] = !x || x != rt_val(s2[i]);
+	}
+	for (int32_t len = shorter - 1; len >= SM_RT_MIN_FRAGMENT; len--) {
+		const int32_t tail = shorter - len < SM_RT_TAIL_CHECK ? shorter - len : SM_RT_TAIL_CHECK;
+
+		in_window += differ[len];
+		if (tail == SM_RT_TAIL_CHECK && len + tail < shorter)
+			in_window -= differ[len + tail];
+		if (tail < SM_RT_MIN_TAIL || in_window > (tail == SM_RT_TAIL_CHECK ? 1 : 0) ||
+		    !copies_agree(s1, s2, len))
 			continue;
 		if (found)
-			return 0;   /* a second length: a tandem repeat, not adapter */
+			return 0;   /* a second length: a repeat, not adapter */
 		found = len;
 	}
-	return found && tails_agree(s1, n1, s2, n2, found) ? found : 0;
+	return found;
 }

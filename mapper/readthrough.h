@@ -15,19 +15,21 @@
  * is mapped as its first I bases, and its bases past the fragment are
  * soft-clipped in the records (batch.c; --read-through, docs/cli.md).
  *
- * The test, over every fragment length I with SM_RT_MIN_FRAGMENT <= I <
- * both reads' lengths: read 1's base i against the complement of read 2's
- * base I - 1 - i for i < I, at most sm_rt_max_diffs(I) differences (an N
- * is one).  Genome can pass it too: a fragment inside a tandem repeat
- * passes at several I, one period apart, and a longer fragment whose two
- * ends are copies of one repeat (two Alus, say) at one.  So exactly one I
- * must pass, and the two tails must begin alike: the first
- * SM_RT_TAIL_CHECK bases past I of read 1 and of read 2 (or as many as
- * the shorter tail has) equal, but for one difference in a full check.
- * The two adapters of a library start alike (Illumina TruSeq's both with
- * AGATCGGAAGAGC, Nextera's with CTGTCTCTTATACACATCT, MGI's with AAGTCGGA),
- * two stretches of genome do by chance once in 4^10.  Pairs of libraries
- * whose adapters start apart are mapped whole. */
+ * The test, for each fragment length I from SM_RT_MIN_FRAGMENT on that
+ * leaves SM_RT_MIN_TAIL bases or more in both reads past it: the copies
+ * agree (read 1's base i the complement of read 2's base I - 1 - i for
+ * i < I, with at most sm_rt_max_diffs(I) differences; an N is one), and
+ * the tails begin alike (the first SM_RT_TAIL_CHECK bases past I of read
+ * 1 and of read 2, or as many as the shorter tail has, equal but for one
+ * difference in a full window).  The two adapters of a library start
+ * alike (Illumina TruSeq's both with AGATCGGAAGAGC, Nextera's with
+ * CTGTCTCTTATACACATCT, MGI's with AAGTCGGA); two stretches of genome do by
+ * chance about once in 30,000.  Genome can still pass both: a fragment
+ * inside a repeat that is its own reverse complement ((AT)n, say) passes
+ * at several lengths, so exactly one length must pass, else the reads are
+ * mapped whole.  Pairs of libraries whose adapters start apart are mapped
+ * whole too.  On 660,000 ART and dwgsim pairs of longer fragments (chr20
+ * and the 3 Gbp reference), one pair passed: a tandem repeat. */
 #ifndef SM_READTHROUGH_H
 #define SM_READTHROUGH_H
 
@@ -39,17 +41,20 @@
  * shorter scores too little to place anyway (-T 30). */
 #define SM_RT_MIN_FRAGMENT 32
 
-/* Bases of the two tails compared (above). */
+/* Bases of the two tails compared (above), and the fewest compared: a
+ * shorter tail is too little evidence (one base agrees by chance one time
+ * in four), and too little adapter to cost a read its MAPQ. */
 #define SM_RT_TAIL_CHECK 10
+#define SM_RT_MIN_TAIL 5
 
 /* Differences allowed between the two reads' copies of a fragment of
- * length I: sequencing errors of both reads, about one in ten bases at
- * most, and no more than five. */
+ * length I: sequencing errors of both reads, one in eight bases (250 bp
+ * MiSeq reads, whose ends are noisy, need as many: with one in ten and at
+ * most five, 18% of ART MSv3 read-through pairs were found). */
+#define SM_RT_DIFF_RATIO 8
 static inline int32_t sm_rt_max_diffs(int32_t fragment)
 {
-	int32_t d = fragment / 10;
-
-	return d < 5 ? d : 5;
+	return fragment / SM_RT_DIFF_RATIO;
 }
 
 /* The fragment length I of pair s1[0..n1), s2[0..n2) (each read's bases

@@ -72,32 +72,30 @@ static void add_errors(char *s, int len, int n)
 /* The header's definition, directly. */
 static int32_t oracle(const char *s1, int32_t n1, const char *s2, int32_t n2)
 {
-	int32_t shorter = n1 < n2 ? n1 : n2, found = 0, hits = 0, tail, diffs = 0;
+	int32_t shorter = n1 < n2 ? n1 : n2, found = 0, hits = 0;
 
 	if (n1 > 1024 || n2 > 1024)
 		return 0;
-	for (int32_t len = SM_RT_MIN_FRAGMENT; len < shorter; len++) {
-		diffs = 0;
+	for (int32_t len = SM_RT_MIN_FRAGMENT; len + SM_RT_MIN_TAIL <= shorter; len++) {
+		int32_t diffs = 0, tail_diffs = 0;
+		int32_t tail = shorter - len < SM_RT_TAIL_CHECK ? shorter - len : SM_RT_TAIL_CHECK;
+
 		for (int32_t i = 0; i < len; i++) {
 			char a = (char)toupper((unsigned char)s1[i]), b = comp(s2[len - 1 - i]);
 
 			diffs += a != b || !strchr("ACGT", a) || b == 'N';
 		}
-		if (diffs <= sm_rt_max_diffs(len)) {
+		for (int32_t i = len; i < len + tail; i++) {
+			char a = (char)toupper((unsigned char)s1[i]), b = (char)toupper((unsigned char)s2[i]);
+
+			tail_diffs += a != b || !strchr("ACGT", a);
+		}
+		if (diffs <= sm_rt_max_diffs(len) && tail_diffs <= (tail == SM_RT_TAIL_CHECK ? 1 : 0)) {
 			hits++;
 			found = len;
 		}
 	}
-	if (hits != 1)
-		return 0;
-	tail = shorter - found < SM_RT_TAIL_CHECK ? shorter - found : SM_RT_TAIL_CHECK;
-	diffs = 0;
-	for (int32_t i = found; i < found + tail; i++) {
-		char a = (char)toupper((unsigned char)s1[i]), b = (char)toupper((unsigned char)s2[i]);
-
-		diffs += a != b || !strchr("ACGT", a);
-	}
-	return diffs <= (tail == SM_RT_TAIL_CHECK ? 1 : 0) ? found : 0;
+	return hits == 1 ? found : 0;
 }
 
 static void test_fragments(void)
@@ -116,11 +114,11 @@ static void test_fragments(void)
 			cases++;
 			if (flen < SM_RT_MIN_FRAGMENT)
 				bad_short += got != 0;
-			else if (flen >= (n1 < n2 ? n1 : n2))
+			else if (flen + SM_RT_MIN_TAIL > (n1 < n2 ? n1 : n2))
 				bad_long += got != 0;
 			else if (got != flen)
 				bad_found++;
-			if (flen >= SM_RT_MIN_FRAGMENT && flen < n2) {
+			if (flen >= SM_RT_MIN_FRAGMENT && flen + SM_RT_MIN_TAIL <= n2) {
 				/* errors in both reads' copies, up to the limit in all */
 				int most = sm_rt_max_diffs(flen), e1 = (int)rnd((uint32_t)most + 1);
 
@@ -136,10 +134,11 @@ static void test_fragments(void)
 				bad_over += sm_read_through(r1, n1, r2, n2) != 0;
 			}
 		}
-	CHECK(bad_found == 0, "fragments of 32..149 bp found at their length (%d wrong of %d pairs)",
+	CHECK(bad_found == 0, "fragments of 32..145 bp found at their length (%d wrong of %d pairs)",
 	      bad_found, cases);
 	CHECK(bad_short == 0, "fragments under %d bp: none (%d found)", SM_RT_MIN_FRAGMENT, bad_short);
-	CHECK(bad_long == 0, "fragments as long as a read or longer: none (%d found)", bad_long);
+	CHECK(bad_long == 0, "fragments that leave a read under %d bases of tail: none (%d found)",
+	      SM_RT_MIN_TAIL, bad_long);
 	CHECK(bad_errors == 0, "up to sm_rt_max_diffs errors over both reads, lowercase: found (%d missed)",
 	      bad_errors);
 	CHECK(bad_over == 0, "one difference past the limit: none (%d found)", bad_over);
@@ -159,18 +158,57 @@ static void test_not_adapter(void)
 		found += sm_read_through(r1, 150, r2, 150) != 0;
 	}
 	CHECK(found == 0, "pairs of 151-299 bp fragments: no read-through (%d found)", found);
-	/* a fragment inside a tandem repeat (periods 1..20) passes at several
-	 * lengths: ambiguous, none */
+	/* A read-through pair of a fragment inside a tandem repeat (periods
+	 * 1..20): its copies agree at several lengths, one period apart, but
+	 * only the fragment's own has adapter past it in both reads, unless the
+	 * repeat is its own reverse complement ((AT)n: ambiguous, none); and a
+	 * longer fragment inside one: no adapter, none.  (oracle() is below.) */
+	found = 0;
 	for (int period = 1; period <= 20; period++) {
-		char unit[21];
+		char unit[21], rcu[21];
+		int palindrome;
 
-		random_bases(unit, period);
+		do {
+			random_bases(unit, period);
+			for (int i = 0; i < period; i++)
+				rcu[i] = comp(unit[period - 1 - i]);
+			rcu[period] = '\0';
+			/* the repeat is its own reverse complement when rcu is a
+			 * rotation of unit: tested with unit doubled */
+			char twice[41];
+			snprintf(twice, sizeof twice, "%s%s", unit, unit);
+			palindrome = strstr(twice, rcu) != NULL;
+		} while (period <= 2 && palindrome);   /* (AT)n is the next test's */
 		for (int i = 0; i < 100; i++)
 			frag[i] = unit[i % period];
 		make_pair(frag, 100, 150, 150, r1, r2);
+		/* a homopolymer's tails differ in one base a length earlier too,
+		 * which the tails' check forgives: ambiguous, as the oracle says */
+		{
+			int32_t got = sm_read_through(r1, 150, r2, 150);
+			int32_t want = oracle(r1, 150, r2, 150);
+
+			found += want == 100;
+
+			if (got != want)
+				printf("#    period %d (%s%s): %d, want %d\n", period, unit,
+				       palindrome ? ", palindrome" : "", got, want);
+			tandem += got != want;
+		}
+		for (int i = 0; i < 280; i++)
+			frag[i] = unit[i % period];
+		make_pair(frag, 280, 150, 150, r1, r2);
+		if (sm_read_through(r1, 150, r2, 150) != 0)
+			printf("#    period %d (%s), a 280 bp fragment: found\n", period, unit);
 		tandem += sm_read_through(r1, 150, r2, 150) != 0;
 	}
-	CHECK(tandem == 0, "fragments inside tandem repeats of period 1-20: none (%d found)", tandem);
+	for (int i = 0; i < 100; i++)
+		frag[i] = "AT"[i % 2];
+	make_pair(frag, 100, 150, 150, r1, r2);
+	tandem += sm_read_through(r1, 150, r2, 150) != 0;
+	CHECK(tandem == 0 && found >= 15, "fragments inside tandem repeats of period 1-20: as the "
+	      "oracle says (%d at the fragment's length), none for (AT)n or a longer fragment (%d wrong)",
+	      found, tandem);
 	/* adapters that start apart: none (readthrough.h) */
 	adapters_alike = 0;
 	found = 0;
@@ -193,12 +231,11 @@ static void test_not_adapter(void)
 	/* N in a copy counts as a difference; too many Ns: none */
 	random_bases(frag, 80);
 	make_pair(frag, 80, 150, 150, r1, r2);
-	for (int i = 0; i < 9; i++)
-		r1[i * 9] = 'N';
-	CHECK(sm_read_through(r1, 150, r2, 150) == 0, "9 Ns in an 80 bp fragment's copy: none");
-	r1[0] = frag[0];
-	for (int i = 1; i < 9; i++)
-		r1[i * 9] = frag[i * 9];
+	for (int i = 0; i < 11; i++)
+		r1[i * 7] = 'N';
+	CHECK(sm_read_through(r1, 150, r2, 150) == 0, "11 Ns in an 80 bp fragment's copy: none");
+	for (int i = 0; i < 11; i++)
+		r1[i * 7] = frag[i * 7];
 	r1[40] = 'n';
 	CHECK(sm_read_through(r1, 150, r2, 150) == 80, "one N: found");
 	CHECK(sm_read_through(r1, 1100, r2, 150) == 0, "a read over the length looked at: none");
