@@ -1,7 +1,8 @@
 /* batch.c — batches (scanmap.h): reads in, records out, and sm_map_batch,
- * which runs a batch through the core: read by read (map.c), pair by pair
- * (pair.c), split reads' parts (split.c), then each read's records
- * (emit.c). */
+ * which runs a batch through the core: pairs that read through their
+ * fragment cut to it (readthrough.h), read by read (map.c), pair by pair
+ * (pair.c), split reads' parts (split.c), the cut reads whole again, then
+ * each read's records (emit.c). */
 #include "mapper/map_impl.h"
 
 /* Phred+33 qualities: the printable characters (as io/fastq.c accepts). */
