@@ -15,7 +15,8 @@
 #   clipped with it (so the option is what changed the records);
 # - the longer fragments' records are the same either way, and R1 mapped single-end is mapped
 #   whole (the rule needs the mate);
-# - seeded = exhaustive (all but XS), and samtools, calmd and picard accept the SAM (sam_checks).
+# - the scalar oracle engine's records equal the CPU engine's (40 pairs, exhaustive, a fixed insert
+#   model), seeded = exhaustive (all but XS), and samtools, calmd and picard accept the SAM (sam_checks).
 source "$(dirname "$0")/common.bash"
 need_tool samtools samtools
 
@@ -85,12 +86,21 @@ body() { grep -v '^@' "$1"; }
 placed() { body "$1" | cut -f 1-9,12-14; }
 cmp -s <(placed "$WORK/seeded.clip.sam") <(placed "$WORK/exhaustive.clip.sam") ||
 	fail "seeded and exhaustive records differ (clip), XS aside"
+# The scalar oracle engine on the first 40 pairs: the same records as the CPU engine's.
+head -n 160 "$WORK/r1.fq" >"$WORK/o1.fq"
+head -n 160 "$WORK/r2.fq" >"$WORK/o2.fq"
+for e in oracle cpu; do
+	"$SCANMAP" map --mode exhaustive --engine $e -I 150,80,600,1 "$ref" "$WORK/o1.fq" "$WORK/o2.fq" \
+		>"$WORK/o.$e.sam" 2>"$WORK/o.$e.err" || { cat "$WORK/o.$e.err" >&2; fail "--engine $e failed"; }
+done
+cmp -s <(body "$WORK/o.oracle.sam") <(body "$WORK/o.cpu.sam") ||
+	fail "the oracle engine's records differ from the CPU engine's (40 read-through pairs)"
 long() { body "$1" | awk -F'\t' '{ split($1, f, "_") } f[3] >= 150'; }
 cmp -s <(long "$WORK/seeded.clip.sam") <(long "$WORK/seeded.whole.sam") ||
 	fail "the 300-500 bp fragments' records differ between clip and whole"
 n_diff=$(diff <(body "$WORK/seeded.clip.sam") <(body "$WORK/seeded.whole.sam") | grep -c '^<' || true)
 ((n_diff > 0)) || fail "clip and whole wrote the same records"
-note "seeded = exhaustive (XS aside); longer fragments' records the same either way; $n_diff records differ"
+note "oracle = CPU engine (40 pairs); seeded = exhaustive (XS aside); longer fragments' records the same either way; $n_diff records differ"
 
 "$SCANMAP" map --mode seeded "$ref" "$WORK/r1.fq" >"$WORK/se.sam" 2>"$WORK/se.err" ||
 	{ cat "$WORK/se.err" >&2; fail "scanmap single-end failed"; }
