@@ -1,7 +1,8 @@
 /* batch.c — batches (scanmap.h): reads in, records out, and sm_map_batch,
  * which runs a batch through the core: pairs that read through their
  * fragment cut to it (readthrough.h), read by read (map.c), pair by pair
- * (pair.c), split reads' parts (split.c), the cut reads whole again, then
+ * (pair.c; a cut pair whose placements show no such fragment mapped again
+ * whole), split reads' parts (split.c), the cut reads whole again, then
  * each read's records (emit.c). */
 #include "mapper/map_impl.h"
 
@@ -187,6 +188,89 @@ static void cut_tails(const sm_ctx_t *ctx, sm_batch_t *b)
 	}
 }
 
+/* 1 if pair k's placements show the fragment cut_tails cut it to: both
+ * reads mapped as a proper pair whose insert (soft clips undone, as
+ * pairing measures it) is the fragment's length within SM_RT_ENDS_SLACK
+ * (its reads' indels, errors that clip a read's end). */
+static int shows_fragment(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int k)
+{
+	const cand_t *c[SM_STRANDS];
+	int64_t insert;
+
+	for (int e = 0; e < SM_STRANDS; e++) {
+		res_t *me = &b->res[k + e];
+
+		if (me->prim < 0 || !me->proper ||
+		    sm_map_ensure_traced(ctx, ws, me, &b->reads[k + e], &ws->q[SM_STRANDS * (k + e)],
+					 &me->cand[me->prim]) < 0)
+			return 0;
+		c[e] = &me->cand[me->prim];
+	}
+	insert = sm_pair_insert(ctx, c[0], c[1]);
+	return insert >= 0 && llabs(insert - b->reads[k].len) <= SM_RT_ENDS_SLACK;
+}
+
+/* Maps again whole each pair that cut_tails cut but whose placements do
+ * not show that fragment (shows_fragment): two copies of a repeat passed
+ * the test (readthrough.h), and the pair is no read-through.  The reads,
+ * their lengths given back, are mapped and paired on a scratch of their
+ * own (ws->whole), their results swapped into the batch's, and the batch's
+ * queries made again for the lengths its reads now have.  Rare (about one
+ * pair in 600,000 of longer fragments).  Returns 0 or -1 (logged). */
+static int uncut_misfits(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
+{
+	int *at = NULL, n = 0, rc = -1;
+	sm_read_t *rr = NULL;
+	res_t *rres = NULL;
+	size_t n_codes;
+
+	for (int k = 0; k < b->n; k += SM_STRANDS)
+		if ((b->tail[k] || b->tail[k + 1]) && !shows_fragment(ctx, ws, b, k)) {
+			if (!at && !(at = malloc((size_t)b->n * sizeof *at)))
+				goto oom;
+			at[n++] = k;
+		}
+	if (n == 0)
+		return 0;
+	rr = malloc((size_t)SM_STRANDS * n * sizeof *rr);
+	rres = calloc((size_t)SM_STRANDS * n, sizeof *rres);
+	if (!rr || !rres || (!ws->whole && !(ws->whole = sm_tbuf_create(ctx))))
+		goto oom;
+	for (int j = 0; j < n; j++)
+		for (int e = 0; e < SM_STRANDS; e++) {
+			const int k = at[j] + e;
+
+			b->reads[k].len += b->tail[k];
+			b->tail[k] = 0;
+			rr[SM_STRANDS * j + e] = b->reads[k];
+		}
+	if (sm_map_reads(ctx, ws->whole, rr, SM_STRANDS * n, rres) < 0)
+		goto out;
+	for (int j = 0; j < n; j++)
+		if (sm_pair_resolve(ctx, ws->whole, &rr[SM_STRANDS * j],
+				    &ws->whole->q[SM_STRANDS * SM_STRANDS * j], &rres[SM_STRANDS * j]) < 0)
+			goto out;
+	/* The batch takes the new results; the old ones are freed with rres. */
+	for (int j = 0; j < n; j++)
+		for (int e = 0; e < SM_STRANDS; e++) {
+			res_t tmp = b->res[at[j] + e];
+
+			b->res[at[j] + e] = rres[SM_STRANDS * j + e];
+			rres[SM_STRANDS * j + e] = tmp;
+		}
+	rc = sm_map_encode(ws, b->reads, b->n, &n_codes);
+	goto out;
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory mapping read-through pairs again whole");
+out:
+	for (int j = 0; rres && j < SM_STRANDS * n; j++)
+		sm_res_free(&rres[j]);
+	free(rres);
+	free(rr);
+	free(at);
+	return rc;
+}
+
 /* Gives the reads that cut_tails cut their whole length back, for their
  * records: every candidate traced first (the records may want any of them,
  * and a traceback needs the queries as mapped), then each reverse-strand
@@ -258,6 +342,8 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 	for (int k = 0; ctx->paired && k < b->n; k += unit)
 		if (sm_pair_resolve(ctx, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;
+	if (ctx->paired && uncut_misfits(ctx, ws, b) < 0)
+		return -1;
 	if (sm_split_batch(ctx, ws, b->reads, b->n, b->res) < 0 || add_tails(ctx, ws, b) < 0)
 		return -1;
 	for (int k = 0; k < b->n; k += unit) {

@@ -106,6 +106,7 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->tb_start);
 	free(ws->tb_at);
 	sm_split_free(ws->split);
+	sm_tbuf_destroy(ws->whole);
 	free(ws);
 }
 

@@ -57,6 +57,11 @@ static inline int32_t sm_rt_max_diffs(int32_t fragment)
 	return fragment / SM_RT_DIFF_RATIO;
 }
 
+/* How far from the fragment's length the insert of a cut pair's
+ * placements may be for them to show that fragment (batch.c maps a pair
+ * whose placements do not again whole). */
+#define SM_RT_ENDS_SLACK 10
+
 /* The fragment length I of pair s1[0..n1), s2[0..n2) (each read's bases
  * as given, 5' to 3', IUPAC letters of either case) when the pair reads
  * through its fragment as above, else 0.  Read 1's bases past I and read
