@@ -6,7 +6,9 @@
 # 32-145 bp on either strand (5 bases of adapter or more), each read the fragment then Illumina
 # TruSeq adapter; one read in three has a substitution, and every fifth pair one at each end of
 # its fragment (so each read's adapter follows a substitution). 100 pairs of 300-500 bp
-# fragments, no adapter. Checks, seeded and exhaustive:
+# fragments, no adapter, and 3 decoy pairs of 300 bp fragments that pass the read-through test
+# (their fragment's last 60 bases a copy of its first 60 with 5 substitutions, the 10 before
+# them the reverse complement of the 10 after its first 60). Checks, seeded and exhaustive:
 # - by default (clip) every read-through read sits at its fragment, its CIGAR the fragment's
 #   length in M and its adapter soft-clipped (so a substitution at the fragment's end is aligned
 #   through, as the fragment's end earns -L's bonus), SEQ and QUAL whole, a proper pair
@@ -14,7 +16,8 @@
 # - --read-through whole maps those reads whole: a substitution just before the adapter is
 #   clipped with it (so the option is what changed the records);
 # - the longer fragments' records are the same either way, and R1 mapped single-end is mapped
-#   whole (the rule needs the mate);
+#   whole (the rule needs the mate); the decoys, cut at first, are mapped again whole (150M,
+#   proper, the records of `whole`) as their placements show no 60 bp fragment;
 # - the scalar oracle engine's records equal the CPU engine's (40 pairs, exhaustive, a fixed insert
 #   model), seeded = exhaustive (all but XS), and samtools, calmd and picard accept the SAM (sam_checks).
 source "$(dirname "$0")/common.bash"
@@ -26,6 +29,18 @@ BEGIN {
 	A1 = "AGATCGGAAGAGCACACGTCTGAACTCCAGTCACATCACGATCTCGTATGCCGTCTTCTGCTTGAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 	A2 = "AGATCGGAAGAGCGTCGTGTAGGGAAAGAGTGTAGATCTCGGTGGTCGCCGTATCATTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 	g = randseq(60000)
+	# Decoys: 300 bp fragments whose reads pass the read-through test without reading through
+	# (readthrough.h): the fragment ends with a copy of its first 60 bases (5 substitutions),
+	# the 10 bases before it the reverse complement of the 10 after its start.
+	for (d = 0; d < 3; d++) {
+		at = 5000 + 20000 * d
+		x = substr(g, at, 60); y = substr(g, at + 60, 10)
+		for (i = 0; i < 5; i++) x = sub1(x, 6 + 12 * i)
+		g = substr(g, 1, at + 229) rc(y) x substr(g, at + 300)
+		name = sprintf("d%d_%d_300_0_0", d, at)
+		printf "@%s/1\n%s\n+\n%s\n", name, substr(g, at, 150), quals(150) > "'"$WORK"'/r1.fq"
+		printf "@%s/2\n%s\n+\n%s\n", name, rc(substr(g, at + 150, 150)), quals(150) > "'"$WORK"'/r2.fq"
+	}
 	print ">chrR" > "'"$WORK"'/ref.fa"
 	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > "'"$WORK"'/ref.fa"
 	for (p = 0; p < 250; p++) {
@@ -53,7 +68,7 @@ for mode in seeded exhaustive; do
 			{ cat "$WORK/$mode.$rt.err" >&2; fail "scanmap --mode $mode --read-through $rt failed"; }
 	done
 done
-sam_checks "$WORK/seeded.clip.sam" "$ref" 500
+sam_checks "$WORK/seeded.clip.sam" "$ref" 506
 
 # check SAM RULE: prints each read-through read whose record breaks the rule (clip: the fragment
 # aligned whole and the adapter clipped; whole: a substitution at the fragment's end clipped).
@@ -80,8 +95,16 @@ for mode in seeded exhaustive; do
 	[[ -z $bad ]] || fail "--mode $mode, --read-through whole: $(echo "$bad" | head -n 5)"
 done
 note "300 read-through reads (fragments 32-145 bp): at their fragment, adapter soft-clipped, proper, MAPQ >= 20; whole maps them whole"
-
 body() { grep -v '^@' "$1"; }
+decoys() { body "$1" | awk -F'\t' '$1 ~ /^d/'; }
+for mode in seeded exhaustive; do
+	[[ $(decoys "$WORK/$mode.clip.sam" | awk -F'\t' '$6 == "150M" && and($2, 2)' | wc -l) == 6 ]] ||
+		fail "--mode $mode: decoy pairs not mapped whole: $(decoys "$WORK/$mode.clip.sam" | cut -f 1-9 | head -n 2)"
+	cmp -s <(decoys "$WORK/$mode.clip.sam") <(decoys "$WORK/$mode.whole.sam") ||
+		fail "--mode $mode: decoy pairs' records differ from --read-through whole's"
+done
+note "3 decoy pairs (their reads pass the test, their placements show no such fragment): mapped again whole"
+
 # XS aside: seeded mode's rivals are those in its windows, exhaustive mode's the whole reference's.
 placed() { body "$1" | cut -f 1-9,12-14; }
 cmp -s <(placed "$WORK/seeded.clip.sam") <(placed "$WORK/exhaustive.clip.sam") ||
