@@ -29,7 +29,8 @@
  * at several lengths, so exactly one length must pass, else the reads are
  * mapped whole.  Pairs of libraries whose adapters start apart are mapped
  * whole too.  On 660,000 ART and dwgsim pairs of longer fragments (chr20
- * and the 3 Gbp reference), one pair passed: a tandem repeat. */
+ * and the 3 Gbp reference), one pair passed: a tandem repeat; batch.c maps
+ * such a pair again whole when its placements show no such fragment. */
 #ifndef SM_READTHROUGH_H
 #define SM_READTHROUGH_H
 
