@@ -13,7 +13,8 @@
 # (read_through_sim.py), read by art_illumina's amplicon mode (its error profile; default HS25,
 # LEN 150 bp); then mapped by scanmap seeded (default --read-through clip, and whole), bwa mem and
 # minimap2 -ax sr (PEERS, default "bwa minimap2"; "" for scanmap alone) on THREADS threads, and
-# judged by read_through_eval.py. Prints the table and each mapper's CPU seconds.
+# judged by read_through_eval.py. Prints the table, the detection's own count and cost
+# (build/benchmarks/read_through_count, built by make) and each mapper's CPU seconds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ref="" n=20000 mean=180 sd=60 seed=1 prof=HS25 len=150 adapters=truseq threads=2
@@ -39,7 +40,8 @@ if [[ -z $ref ]]; then
 	CHR20=1 "$root/benchmarks/genomes.sh" "$out/genomes"
 	ref=$out/genomes/chr20.fa
 fi
-set_dir=$out/$prof-$len-$mean-$sd-$seed-$adapters
+genome=$(basename "$ref")
+set_dir=$out/$prof-$len-$mean-$sd-$seed-$adapters-${genome%%.*}
 mkdir -p "$set_dir"
 python3 "$root/benchmarks/read_through_sim.py" "$ref" "$n" "$mean" "$sd" "$seed" "$adapters" "$set_dir"
 for e in 1 2; do
@@ -71,7 +73,14 @@ for p in $peers; do
 	esac
 	labels+=("$p" "$set_dir/$p.sam")
 done
-python3 "$root/benchmarks/read_through_eval.py" "$set_dir/truth.tsv" "${labels[@]}" | tee "$set_dir/table.tsv"
+# table.tsv: the table with the set's name first (benchmarks/results/read-through.tsv is such
+# tables one after another, one header; read_through_plot.py draws it).
+python3 "$root/benchmarks/read_through_eval.py" "$set_dir/truth.tsv" "${labels[@]}" |
+	tee >(awk -v s="$(basename "$set_dir")" '{ print (NR == 1 ? "set" : s) "\t" $0 }' \
+		>"$set_dir/table.tsv")
+# The detection alone: pairs found against those it can see, and its cost.
+count=$root/build/benchmarks/read_through_count
+[[ -x $count ]] && "$count" "$set_dir/r1.fq" "$set_dir/r2.fq" "$set_dir/truth.tsv"
 for ((i = 0; i < ${#labels[@]}; i += 2)); do
 	echo "${labels[i]} CPU s: $(cat "$set_dir/${labels[i]}.cpu")"
 done

@@ -334,7 +334,7 @@ static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 	 * it says anything, it must be one of the two, which catches records
 	 * out of step. */
 	if (lr->len > 1 && !plus_repeats(lr->line + 1, lr->len - 1, f->title, f->title_len,
-					   strlen(r->name))) {
+					   name_len)) {
 		fq_error(f, r->name, "the '+' line repeats neither the record's '@' header nor its read name");
 		return -1;
 	}

@@ -224,9 +224,9 @@ static int uncut_misfits(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 	res_t *rres = NULL;
 	size_t n_codes;
 
-	for (int k = 0; k < b->n; k += SM_STRANDS)
-		if ((b->tail[k] || b->tail[k + 1]) && !shows_fragment(ctx, ws, b, k)) {
-			if (!at && !(at = malloc((size_t)b->n * sizeof *at)))
+	for (int k = 0; k < b->n; k += SM_STRANDS)   /* cut_tails cuts both reads or neither */
+		if (b->tail[k] > 0 && !shows_fragment(ctx, ws, b, k)) {
+			if (!at && !(at = malloc((size_t)(b->n / SM_STRANDS) * sizeof *at)))
 				goto oom;
 			at[n++] = k;
 		}

@@ -1,17 +1,14 @@
 /* readthrough.c — pairs that read through their insert (readthrough.h). */
 #include "mapper/readthrough.h"
 
+#include "io/base.h"
+
 /* Longest read looked at: read-through is a short-read library's trait. */
 #define SM_RT_MAX_READ 1024
 
-/* A base letter's value: A C G T (either case) 1-4, so that complements
- * sum to 5; anything else 0. */
-static const uint8_t rt_value[256] = {
-	['A'] = 1, ['C'] = 2, ['G'] = 3, ['T'] = 4,
-	['a'] = 1, ['c'] = 2, ['g'] = 3, ['t'] = 4,
-};
-
-static inline uint8_t rt_val(char c) { return rt_value[(uint8_t)c]; }
+/* A letter's base code (io/base.h: A C G T 0-3, either case; anything
+ * else SM_BASE_N). */
+static inline uint8_t rt_code(char c) { return sm_nt4_table[(uint8_t)c]; }
 
 /* 1 if the two reads' copies of a fragment of length len agree: read 1's
  * base i is the complement of read 2's base len - 1 - i, both unambiguous,
@@ -21,11 +18,9 @@ static int copies_agree(const char *s1, const char *s2, int32_t len)
 	const int32_t most = sm_rt_max_diffs(len);
 	int32_t diffs = 0;
 
-	for (int32_t i = 0; i < len && diffs <= most; i++) {
-		const uint8_t x = rt_val(s1[i]), y = rt_val(s2[len - 1 - i]);
-
-		diffs += !x || !y || x + y != 5;
-	}
+	/* Complementary codes sum to 3, which no pair with SM_BASE_N does. */
+	for (int32_t i = 0; i < len && diffs <= most; i++)
+		diffs += rt_code(s1[i]) + rt_code(s2[len - 1 - i]) != 3;
 	return diffs <= most;
 }
 
@@ -43,9 +38,9 @@ int32_t sm_read_through(const char *s1, int32_t n1, const char *s2, int32_t n2)
 	if (longer > SM_RT_MAX_READ || shorter <= SM_RT_MIN_FRAGMENT)
 		return 0;
 	for (int32_t i = SM_RT_MIN_FRAGMENT; i < shorter; i++) {
-		const uint8_t x = rt_val(s1[i]);
+		const uint8_t x = rt_code(s1[i]);
 
-		differ[i] = !x || x != rt_val(s2[i]);
+		differ[i] = x == SM_BASE_N || x != rt_code(s2[i]);
 	}
 	for (int32_t len = shorter - 1; len >= SM_RT_MIN_FRAGMENT; len--) {
 		const int32_t tail = shorter - len < SM_RT_TAIL_CHECK ? shorter - len : SM_RT_TAIL_CHECK;

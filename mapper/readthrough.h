@@ -28,9 +28,10 @@
  * inside a repeat that is its own reverse complement ((AT)n, say) passes
  * at several lengths, so exactly one length must pass, else the reads are
  * mapped whole.  Pairs of libraries whose adapters start apart are mapped
- * whole too.  On 660,000 ART and dwgsim pairs of longer fragments (chr20
- * and the 3 Gbp reference), one pair passed: a tandem repeat; batch.c maps
- * such a pair again whole when its placements show no such fragment. */
+ * whole too.  Of 663,907 ART and dwgsim pairs of longer fragments (chr20
+ * and the 3 Gbp reference; benchmarks/read_through_count), one passed: a
+ * tandem repeat; batch.c maps such a pair again whole when its placements
+ * show no such fragment. */
 #ifndef SM_READTHROUGH_H
 #define SM_READTHROUGH_H
 
@@ -51,7 +52,8 @@
 /* Differences allowed between the two reads' copies of a fragment of
  * length I: sequencing errors of both reads, one in eight bases (250 bp
  * MiSeq reads, whose ends are noisy, need as many: with one in ten and at
- * most five, 18% of ART MSv3 read-through pairs were found). */
+ * most five, benchmarks/read_through_count found 18% of an ART MSv3 set's
+ * read-through pairs, 98% now). */
 #define SM_RT_DIFF_RATIO 8
 static inline int32_t sm_rt_max_diffs(int32_t fragment)
 {
