@@ -2,7 +2,7 @@
 """read_through_sim.py — fragments for pairs that read through into adapter
 (benchmarks/read_through.sh).
 
-    read_through_sim.py REF.fa N MEAN SD SEED ADAPTERS OUTDIR
+    read_through_sim.py REF.fa N MEAN SD SEED ADAPTERS OUTDIR [TAIL]
 
 Draws N fragments from REF (plain FASTA, uppercased; fragments holding an N
 are drawn again) with lengths from a normal distribution (MEAN, SD; at least
@@ -16,7 +16,9 @@ reads from the 5' end of each sequence:
 ADAPTERS: truseq (AGATCGGAAGAGC... on both, Illumina TruSeq) or nextera
 (CTGTCTCTTATACACATCT... on both). The poly-A stands for what an Illumina
 instrument reads past the adapter (the flow cell's oligos and then nothing),
-so that every amplicon is at least as long as a read."""
+so that every amplicon is at least as long as a read; TAIL G makes it poly-G,
+what a two-colour instrument (NextSeq, NovaSeq) reads where there is no
+signal."""
 import random
 import sys
 
@@ -47,6 +49,7 @@ def read_fasta(path):
 
 def main():
     ref, n, mean, sd, seed, adapters, out = sys.argv[1:8]
+    tail = (sys.argv[8] if len(sys.argv) > 8 else "A") * len(TAIL)
     n, mean, sd = int(n), float(mean), float(sd)
     rng = random.Random(int(seed))
     a1, a2 = ADAPTERS[adapters]
@@ -67,8 +70,8 @@ def main():
             rev = rng.randrange(2)
             fwd = frag.translate(COMP)[::-1] if rev else frag
             name = f"f{made}"
-            f1.write(f">{name}\n{fwd}{a1}{TAIL}\n")
-            f2.write(f">{name}\n{fwd.translate(COMP)[::-1]}{a2}{TAIL}\n")
+            f1.write(f">{name}\n{fwd}{a1}{tail}\n")
+            f2.write(f">{name}\n{fwd.translate(COMP)[::-1]}{a2}{tail}\n")
             tr.write(f"{name}\t{names[c]}\t{start + 1}\t{length}\t{'-' if rev else '+'}\n")
             made += 1
 

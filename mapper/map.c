@@ -127,6 +127,8 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->neighboured += ws->neighboured;
 	st->neighbour_hits += ws->neighbour_hits;
 	st->neighbour_better += ws->neighbour_better;
+	st->refined += ws->refined;
+	st->refined_sure += ws->refined_sure;
 	st->copied += ws->copied;
 	st->copies_found += ws->copies_found;
 	st->copy_better += ws->copy_better;
@@ -614,12 +616,13 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * SM_UNSURE_RIVAL; COPY: the same for a perfect read with an exact copy
  * out of view, whose XS is then its AS); or only a competitor (NEAR: a
  * perfect read's copy out of view one substitution away, whose score XS
- * becomes); after the completion, the copies pass (COPIES: a read left
- * unsure below a perfect match, needs_copies) and the neighbour pass
- * (NEIGHBOURS: a read below what a locus without any seed could score,
- * needs_neighbours). */
+ * becomes); after the completion, the refined completion (REFINE: a read
+ * left unsure below a perfect match, needs_copies: the completion again,
+ * each candidate also bounded from its window's bases), the copies pass
+ * (COPIES: a read still so) and the neighbour pass (NEIGHBOURS: a read
+ * below what a locus without any seed could score, needs_neighbours). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
-       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_COPIES, RETRY_NEIGHBOURS };
+       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_REFINE, RETRY_COPIES, RETRY_NEIGHBOURS };
 
 /* How far below a read's best a locus must be ruled out for its MAPQ:
  * a single-end read's completion looks for loci that tie it as well as
@@ -690,6 +693,7 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		const int32_t best = rs->prim >= 0 ? rs->cand[0].score - tie_slack(ctx) : 0;
 		const int neighbours = ws->retry_how[t] == RETRY_NEIGHBOURS;
 		const int copies = ws->retry_how[t] == RETRY_COPIES;
+		const int refine = ws->retry_how[t] == RETRY_REFINE;
 		int64_t hits = 0;
 		int nw;
 
@@ -711,11 +715,12 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 			nw = sm_seed_complete_next(ctx->ref, ctx->retry_opt.max_windows, best, rs->win,
 						   rs->n_win, rs->next, &rs->n_next, rs->next_beyond,
 						   &ws->wref, &ws->seed_gap[t]);
-		} else if (ws->retry_how[t] == RETRY_COMPLETE) {
+		} else if (ws->retry_how[t] == RETRY_COMPLETE || refine) {
+			/* The refined pass is the last round: no candidates kept. */
 			nw = sm_seed_complete(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 					      &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
-					      best, rs->win, rs->n_win, max_next, ws->next,
-					      &ws->wref, &ws->seed_gap[t]);
+					      best, rs->win, rs->n_win, refine ? 0 : max_next, refine,
+					      ws->next, &ws->wref, &ws->seed_gap[t]);
 			if (nw >= 0 && keep_next(ws->next, &ws->seed_gap[t], rs) < 0)
 				return -1;
 		} else {
@@ -735,7 +740,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		/* The same windows as the first pass scanned (none added, the
 		 * same merged into the same): the same scans, so the same
 		 * candidates; they stand, and only ws->seed_gap[t] is new. */
-		if ((ws->retry_how[t] == RETRY_COMPLETE || neighbours || copies) && nw == rs->n_win &&
+		if ((ws->retry_how[t] == RETRY_COMPLETE || refine || neighbours || copies) &&
+		    nw == rs->n_win &&
 		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
 			ws->retry_how[t] = RETRY_KEPT;
 		if (neighbours) {
@@ -744,6 +750,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		} else if (copies) {
 			ws->copied++;
 			ws->copies_found += hits;
+		} else if (refine) {
+			ws->refined++;
 		} else if (round > 1) {
 			ws->completed_more++;
 		} else if (ws->retry_how[t] != RETRY_RESEED && ws->retry_how[t] != RETRY_RESEED_UNSURE) {
@@ -922,8 +930,9 @@ static void rival_unseen(res_t *res, int32_t score)
 static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_wscan_t *jobs = &ws->jobs;
-	const int passes = 1 + SM_COMPLETE_ROUNDS + 2, cp = passes - 2, nb = passes - 1;
-	int stride[1 + SM_COMPLETE_ROUNDS + 2];
+	const int passes = 1 + SM_COMPLETE_ROUNDS + 3, rf = passes - 3, cp = passes - 2,
+		  nb = passes - 1;
+	int stride[1 + SM_COMPLETE_ROUNDS + 3];
 	double t = sm_seconds();
 
 	for (int pass = 0; pass < passes; pass++)
@@ -940,9 +949,14 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			res[k].n_next = 0;
 		}
 		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
-		for (int k = 0; k < n && pass > 1 && pass < cp; k++)
+		for (int k = 0; k < n && pass > 1 && pass < rf; k++)
 			if (res[k].more) {
 				ws->retry_how[n_todo] = RETRY_COMPLETE;
+				ws->seed_todo[n_todo++] = k;
+			}
+		for (int k = 0; k < n && pass == rf; k++)
+			if (needs_copies(ctx, &reads[k], &res[k])) {
+				ws->retry_how[n_todo] = RETRY_REFINE;
 				ws->seed_todo[n_todo++] = k;
 			}
 		for (int k = 0; k < n && pass == cp; k++)
@@ -970,8 +984,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		if (pass > 1 && n_todo == 0) {
 			if (pass == nb)
 				break;
-			if (pass < cp)
-				pass = cp - 1;   /* no later round: on to the copies pass */
+			if (pass < rf)
+				pass = rf - 1;   /* no later round: on to the refined pass */
 			continue;
 		}
 		for (int k = 0; k < n && pass == 1; k++) {
@@ -1049,6 +1063,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 
 					/* A later round's kept candidates carry the last round's mark. */
 					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
+					ws->refined_sure += pass == rf && !unsure && !tie;
 					rs->more = (unsure || tie) && pass + 1 < passes && rs->n_next > 0 &&
 						   rs->next[0].bound > best - tie_slack(ctx);
 				}

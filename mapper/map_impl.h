@@ -293,6 +293,7 @@ typedef struct {
 	int64_t neighboured;                /* neighbour passes (sm_seed_neighbours) */
 	int64_t neighbour_hits;             /* and the hits they collected */
 	int64_t neighbour_better;           /* reads whose best they raised */
+	int64_t refined, refined_sure;      /* refined completion passes; reads they settled */
 	int64_t copied, copies_found;       /* copies passes (sm_seed_copy_windows); loci found */
 	int64_t copy_better;                /* reads whose best they raised */
 	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */
@@ -366,6 +367,7 @@ struct sm_tbuf_s {
 	int64_t neighboured;                /* neighbour passes (sm_seed_neighbours) */
 	int64_t neighbour_hits;             /* and the hits they collected */
 	int64_t neighbour_better;           /* reads whose best they raised */
+	int64_t refined, refined_sure;      /* refined completion passes; reads they settled */
 	int64_t copied, copies_found;       /* copies passes (sm_seed_copy_windows); loci found */
 	int64_t copy_better;                /* reads whose best they raised */
 	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */

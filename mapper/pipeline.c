@@ -671,6 +671,9 @@ static void summary(const pipe_t *p, const counts_t *c)
 			sm_log(SM_LOG_DEBUG, "neighbour pass: %lld reads, %lld hits collected, %lld "
 			       "reads with a better locus", (long long)st->neighboured,
 			       (long long)st->neighbour_hits, (long long)st->neighbour_better);
+		if (st->refined)
+			sm_log(SM_LOG_DEBUG, "refined completion: %lld reads, %lld of them settled",
+			       (long long)st->refined, (long long)st->refined_sure);
 		if (st->copied)
 			sm_log(SM_LOG_DEBUG, "copies pass: %lld reads, %lld loci a few substitutions away "
 			       "found, %lld reads with a better locus", (long long)st->copied,

@@ -1043,6 +1043,13 @@ typedef struct {
 } cand_cl_t;
 
 /* Completion workspace (sm_seeder_t's cw). */
+/* A candidate waiting for its window's bases (qg_offer). */
+#define QG_AHEAD 8
+typedef struct {
+	cand_cl_t x;
+	sm_window_t win;   /* where its alignments may lie */
+} qg_pending_t;
+
 typedef struct complete_ws_s {
 	uint64_t *hit, *tmp;       /* hits (qhit_pack) and the radix sort's other buffer */
 	int64_t cap_hit, cap_tmp;
@@ -1086,6 +1093,17 @@ typedef struct complete_ws_s {
 	int64_t *row_cost;         /* [2 (n + 1)] its least costs of j and j - 1 windows */
 	int32_t *row_from;         /* [(j + 1)(n + 1)] the last window of each of those */
 	int64_t cap_win_cost, cap_row_cost, cap_row_from;
+	uint64_t *qg_in;           /* [2 x 4^SM_QGRAM bits] the read's q-grams as each
+				    * strand reads on the reference (qgram_prepare) */
+	uint64_t *qg_pos;          /* [3n] (code << 32 | last base) of each, per strand
+				    * (at st x qg_m), sorted; qg_n[st] of them; the
+				    * sort's buffer last */
+	int64_t qg_m;
+	int32_t qg_n[2];
+	uint64_t *qg_valid;        /* [2 words(n)] q-grams without an N, by last base */
+	uint64_t *ok_q;            /* window_bound's unsupported q-grams */
+	int64_t cap_qg_valid, cap_ok_q;
+	qg_pending_t qg_ring[QG_AHEAD];   /* candidates whose windows are on their way */
 } complete_ws_t;
 
 static int cmp_occ_desc(const void *a, const void *b)
@@ -1247,6 +1265,10 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->win_cost);
 	free(cw->row_cost);
 	free(cw->row_from);
+	free(cw->qg_in);
+	free(cw->qg_pos);
+	free(cw->qg_valid);
+	free(cw->ok_q);
 	free(cw);
 }
 
@@ -1515,6 +1537,127 @@ static int contig_window(const sm_ref_t *ref, const sm_cluster_t *c, int32_t con
 	x->votes = c->votes;
 	x->strands = 1 << c->strand;
 	return x->start < x->end;
+}
+
+/* A read q-gram holding an ambiguous base (it supports nowhere). */
+#define QG_NONE UINT32_MAX
+#define QG_MASK (((uint32_t)1 << (2 * SM_QGRAM)) - 1)
+
+/* Sets cw's q-grams of read (base codes, length n): for each strand st the
+ * q-grams of bases i - SM_QGRAM + 1 .. i as they read on the reference when
+ * the read is forward (st 0) or reverse-complemented (st 1), in the set
+ * qg_in + st x 4^SM_QGRAM / 64 and in qg_pos with their i; qg_valid: the i
+ * whose q-gram holds no N.  The previous read's are cleared first.
+ * Returns 0 or -1 when out of memory. */
+static int qgram_prepare(complete_ws_t *cw, const uint8_t *read, int32_t n)
+{
+	const int64_t set_words = ((int64_t)QG_MASK + 1) / 64, words = SM_BOUND_WORDS(n);
+	uint32_t f = 0, r = 0;
+	int32_t run = 0;
+
+	if (!cw->qg_in && !(cw->qg_in = calloc((size_t)(2 * set_words), sizeof *cw->qg_in)))
+		return -1;
+	for (int st = 0; st < 2; st++)
+		for (int32_t t = 0; t < cw->qg_n[st]; t++) {
+			const uint32_t v = (uint32_t)(cw->qg_pos[st * cw->qg_m + t] >> 32);
+
+			cw->qg_in[st * set_words + (v >> 6)] = 0;
+		}
+	cw->qg_n[0] = cw->qg_n[1] = 0;
+	if (n > cw->qg_m) {
+		free(cw->qg_pos);
+		cw->qg_m = 0;
+		if (!(cw->qg_pos = malloc((size_t)(3 * n) * sizeof *cw->qg_pos)))
+			return -1;
+		cw->qg_m = n;
+	}
+	if (sm_grow((void **)&cw->qg_valid, &cw->cap_qg_valid, words + 1, sizeof *cw->qg_valid) < 0 ||
+	    sm_grow((void **)&cw->ok_q, &cw->cap_ok_q, words + 1, sizeof *cw->ok_q) < 0)
+		return -1;
+	memset(cw->qg_valid, 0, (size_t)words * sizeof *cw->qg_valid);
+	for (int32_t i = 0; i < n; i++) {
+		const uint32_t c = read[i] & 3;
+
+		run = read[i] > 3 ? 0 : run + 1;
+		f = ((f << 2) | c) & QG_MASK;
+		r = (r >> 2) | (3 - c) << (2 * (SM_QGRAM - 1));
+		if (run < SM_QGRAM)
+			continue;
+		cw->qg_valid[i >> 6] |= (uint64_t)1 << (i & 63);
+		for (int st = 0; st < 2; st++) {
+			const uint32_t v = st ? r : f;
+
+			cw->qg_in[st * set_words + (v >> 6)] |= (uint64_t)1 << (v & 63);
+			cw->qg_pos[st * cw->qg_m + cw->qg_n[st]++] = (uint64_t)v << 32 | (uint32_t)i;
+		}
+	}
+	for (int st = 0; st < 2; st++)
+		sm_radix_sort_u64(cw->qg_pos + st * cw->qg_m, cw->qg_pos + 2 * cw->qg_m, cw->qg_n[st]);
+	return 0;
+}
+
+/* The window's bound from its own bases (seed.h, SM_QGRAM): every
+ * alignment of the read's strand st inside window x (of ref) scores at
+ * most this.  A read q-gram that occurs nowhere in the window holds a
+ * difference in any such alignment or lies outside it, as a window of
+ * k + w - 1 read bases without a seed does, so sm_bound_score bounds it
+ * with those q-grams as its windows (k = SM_QGRAM, w = 1) and brk their
+ * break cost.  One pass over the window: each of its q-grams is looked up
+ * in the read's set (qgram_prepare), and the read's q-grams it matches
+ * are crossed off. */
+/* Crosses off in ok the read's q-grams of the given code (pos[0..n_pos):
+ * sorted (code << 32 | last base)). */
+static void cross_off(uint64_t *ok, const uint64_t *pos, int32_t n_pos, uint32_t code)
+{
+	int32_t lo = 0, hi = n_pos;
+
+	while (lo < hi) {
+		const int32_t mid = (lo + hi) / 2;
+
+		if ((uint32_t)(pos[mid] >> 32) < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n_pos && (uint32_t)(pos[lo] >> 32) == code; lo++)
+		ok[(uint32_t)pos[lo] >> 6] &= ~((uint64_t)1 << ((uint32_t)pos[lo] & 63));
+}
+
+/* The code of a q-gram with one base more (high bits: the earliest). */
+#define QG_ROLL(code, c) ((((code) << 2) | ((c) & 3)) & QG_MASK)
+#define QG_HAS(in, v) ((in)[(v) >> 6] >> ((v) & 63) & 1)
+
+static int32_t window_bound(complete_ws_t *cw, const sm_ref_t *ref, const sm_score_t *sc,
+			    int32_t n, int64_t brk, const sm_window_t *x, int st)
+{
+	const int64_t set_words = ((int64_t)QG_MASK + 1) / 64, words = SM_BOUND_WORDS(n);
+	const uint64_t *in = cw->qg_in + st * set_words;
+	const uint64_t *pos = cw->qg_pos + st * cw->qg_m;
+	const int32_t n_pos = cw->qg_n[st];
+	const uint8_t *seq = ref->seq + x->start;
+	const int64_t len = x->end - x->start;
+	uint64_t *ok = cw->ok_q;
+	uint32_t code = 0;
+	int32_t run = 0;
+
+	memcpy(ok, cw->qg_valid, (size_t)words * sizeof *ok);
+	for (int64_t p = 0; p < len; p++) {
+		code = QG_ROLL(code, seq[p]);
+		run = seq[p] > 3 ? 0 : run + 1;
+		if (run >= SM_QGRAM && QG_HAS(in, code))
+			cross_off(ok, pos, n_pos, code);
+	}
+	return sm_bound_score(ok, SM_QGRAM, 1, n, sc, brk);
+}
+
+int32_t sm_seed_window_bound(sm_seeder_t *s, const sm_ref_t *ref, const sm_score_t *sc,
+			     const uint8_t *read, int32_t n, int st, int64_t start, int64_t end)
+{
+	const sm_window_t x = { .start = start, .end = end, .strands = 1 << st };
+
+	if ((!s->cw && !(s->cw = calloc(1, sizeof *s->cw))) || qgram_prepare(s->cw, read, n) < 0)
+		return -1;
+	return window_bound(s->cw, ref, sc, n, sm_bound_break_cost(SM_QGRAM, 1, sc), &x, st);
 }
 
 /* 1 if window x lies inside one of done[0..n_done) that its strands are
@@ -1957,16 +2100,37 @@ static int64_t ties_pool(const diag_ctx_t *dc, const ties_view_t *v, cand_cl_t *
 	return got;
 }
 
+/* Offers candidate p->x to the pool (cand_offer) with the tighter of its
+ * bound and its window p->win's (window_bound), unless that does not beat
+ * best. */
+static void qg_offer(complete_ws_t *cw, const sm_ref_t *ref, const sm_score_t *sc, int32_t n,
+		     int64_t brk_q, int32_t best, int64_t pool, int64_t *n_top, qg_pending_t *p)
+{
+	const int32_t b = window_bound(cw, ref, sc, n, brk_q, &p->win, p->x.c.strand);
+
+	if (b < p->x.bound)
+		p->x.bound = b;
+	if (p->x.bound > best)
+		cand_offer(cw->cand, n_top, pool, &p->x);
+}
+
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
-		     int32_t max_next, sm_seed_next_t *next, sm_wref_t *w, sm_seed_gap_t *gap)
+		     int32_t max_next, int refine, sm_seed_next_t *next, sm_wref_t *w,
+		     sm_seed_gap_t *gap)
 {
 	/* Clusters as wide as a gap run can be: all the seeds of one alignment
 	 * fall in one cluster (sorted, its diagonals step by at most a gap). */
 	const int64_t band = sm_reach(sc, n);
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	const int64_t brk = sm_bound_break_cost(idx->k, idx->w, sc);
+	const int64_t brk_q = sm_bound_break_cost(SM_QGRAM, 1, sc);
+	/* The most gap bases of an alignment that beats best: it leaves its
+	 * seeds' diagonals by no more. */
+	const int64_t shift = (sm_best_possible(sc, n) - best) / sc->gap_ext;
+	int64_t qg_at;   /* candidates given to the ring (qg_offer) */
+	int refine_now;  /* refine, unless the read has too many candidates */
 	const int64_t top = (int64_t)opt->max_windows + max_next + 1;
 	/* The heap holds SM_COMPLETE_POOL more, from which choose_by_diagonal
 	 * takes a share of the windows scanned now (seed.h). */
@@ -1984,7 +2148,8 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	if (!s->cw && !(s->cw = calloc(1, sizeof *s->cw)))
 		goto oom;
 	cw = s->cw;
-	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || look_up(s, idx, s->mini, n_mini) < 0 ||
+	if (n_mini < 0 || complete_ws_reserve(cw, n) < 0 || (refine && qgram_prepare(cw, read, n) < 0) ||
+	    look_up(s, idx, s->mini, n_mini) < 0 ||
 	    sm_grow((void **)&cw->skip, &cw->cap_skip, n_mini + 1, sizeof *cw->skip) < 0)
 		goto oom;
 	cw->sum_amb[0] = 0;
@@ -2144,6 +2309,33 @@ pass:
 	if (sm_grow((void **)&cw->cand, &cw->cap_cand, pool + SM_COMPLETE_TIES_POOL,
 		    sizeof *cw->cand) < 0)
 		goto oom;
+	/* Refining costs a pass over each candidate's window: a read with more
+	 * candidates than SM_REFINE_MOST (counted as the loop below admits
+	 * them, multi-vote clusters by votes alone) is left to the seeds'
+	 * bounds, which its candidates would keep unsure anyway. */
+	refine_now = refine;
+	for (int64_t t = 0, count = 0; refine_now && t < n_cl; t++) {
+		if (s->cl[t].votes + skipped < floor || base + brk * s->cl[t].votes <= best ||
+		    (s->cl[t].votes == 1 &&
+		     bound_one(cw, idx, sc, n, brk,
+			       (int32_t)(cw->hit[cw->cl_at[t]] & QHIT_POS_MASK)) <= best))
+			continue;
+		if (++count > SM_REFINE_MOST)
+			refine_now = 0;
+	}
+	if (refine && !refine_now) {
+		/* Nothing to refine: the windows done stand, and so does the
+		 * doubt (the seeds' bounds alone left the read unsure). */
+		if (sm_grow((void **)&w->win, &w->cap_win, n_done + 1, sizeof *w->win) < 0)
+			goto oom;
+		if (n_done > 0)
+			memcpy(w->win, done, (size_t)n_done * sizeof *w->win);
+		w->n_win = n_done;
+		gap->left = gap->beyond = SM_SEED_UNREACHABLE;
+		gap->n_new = gap->n_next = 0;
+		return w->n_win;
+	}
+	qg_at = 0;
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
 		cand_cl_t x = { .c = s->cl[t], .contig = cw->cl_contig[t], .at = t };
@@ -2169,8 +2361,31 @@ pass:
 			continue;
 		if (x.c.votes > 1)
 			x.ties = cw->cl_ties[t];
-		cand_offer(cw->cand, &n_top, pool, &x);
+		if (!refine_now) {
+			cand_offer(cw->cand, &n_top, pool, &x);
+			continue;
+		}
+		/* Bounded again from its window's bases (window_bound), QG_AHEAD
+		 * candidates after its bases were asked for: each window is a
+		 * cache miss or more. */
+		{
+			qg_pending_t *p = &cw->qg_ring[qg_at++ % QG_AHEAD];
+
+			if (qg_at > QG_AHEAD)
+				qg_offer(cw, ref, sc, n, brk_q, best, pool, &n_top, p);
+			p->x = x;
+			p->win = win;
+			if (p->win.start < x.c.lo - shift)
+				p->win.start = x.c.lo - shift;
+			if (p->win.end > x.c.hi + n + shift)
+				p->win.end = x.c.hi + n + shift;
+			for (int64_t b = p->win.start; b < p->win.end; b += 64)
+				__builtin_prefetch(ref->seq + b);
+			__builtin_prefetch(ref->seq + p->win.end - 1);
+		}
 	}
+	for (int64_t t = qg_at > QG_AHEAD ? qg_at - QG_AHEAD : 0; t < qg_at; t++)
+		qg_offer(cw, ref, sc, n, brk_q, best, pool, &n_top, &cw->qg_ring[t % QG_AHEAD]);
 	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
 	if (n_top > kept) {

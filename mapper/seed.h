@@ -275,6 +275,23 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * everywhere) above its origin's, whose hits line up on one diagonal
  * better than any copy's (docs/seeded.md). */
 #define SM_COMPLETE_TIES_POOL 64
+/* With refine, the completion pass bounds each candidate a second time
+ * from its window's bases (sm_seed_window_bound): a read q-gram of
+ * SM_QGRAM bases found nowhere in the window holds a difference in every
+ * alignment there, and the tighter of the two bounds counts.  Seeds say
+ * where a read could align; they bound loosely where a cluster is a chance
+ * hit or two and the rest of the read is simply not there (a clipped
+ * adapter or poly-G tail leaves every such locus a bound above a clean
+ * partial best, and the reads' chance hits make hundreds of such loci).
+ * 8: the read's q-grams, a 65,536-bit set a strand, stay in L1, and a
+ * 300-base window holds a given other 8-mer by chance 0.5% of the time. */
+#define SM_QGRAM 8
+/* Candidates a read may have for refine to bound them: reads with more (a
+ * read in a repeat family, a clipped read whose chance hits are many) keep
+ * the seeds' bounds.  On 5,000 chr20 reads with 31-60 bases of poly-G, the
+ * 1,078 that the completion left unsure had 3,058 candidates (median) and
+ * up to 20,193: 4,096 refines 588 of them and settles 559. */
+#define SM_REFINE_MOST 4096
 /* sm_seed_support_min() of a score above a perfect match. */
 #define SM_SEED_UNREACHABLE INT32_MAX
 
@@ -312,12 +329,25 @@ typedef struct {
  * outside them that could beat `best`, merged, in w->win[0..w->n_win) (as
  * sm_seed_find leaves them); *gap says what was left out.  The next
  * candidates, at most max_next of them, best first, go to next[0..
- * gap->n_next) for later rounds.  Returns the windows' number, or -1 when
- * out of memory (logged). */
+ * gap->n_next) for later rounds.  refine: each candidate's bound is also
+ * bounded from its window's bases (sm_seed_window_bound, the tighter
+ * counts), for reads that the seeds' bounds alone leave unsure: it costs a
+ * pass over each candidate's window, so a read with more than
+ * SM_REFINE_MOST candidates gets done[] back unchanged and gap->left
+ * SM_SEED_UNREACHABLE (still unsure).  Returns the windows' number, or -1
+ * when out of memory (logged). */
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
-		     int32_t max_next, sm_seed_next_t *next, sm_wref_t *w, sm_seed_gap_t *gap);
+		     int32_t max_next, int refine, sm_seed_next_t *next, sm_wref_t *w,
+		     sm_seed_gap_t *gap);
+
+/* The most that an alignment of read (base codes, length n; st 1: its
+ * reverse complement) lying inside [start, end) of ref can score, from the
+ * read q-grams the window holds (SM_QGRAM): what refine adds to each
+ * candidate of sm_seed_complete.  Returns it, or -1 when out of memory. */
+int32_t sm_seed_window_bound(sm_seeder_t *s, const sm_ref_t *ref, const sm_score_t *sc,
+			     const uint8_t *read, int32_t n, int st, int64_t start, int64_t end);
 
 /* A later round of a completion pass, from the candidates next[0..*n_next)
  * that an earlier round left out (best first; beyond: its gap's) for a read

@@ -1199,6 +1199,106 @@ static int same_window(const sm_window_t *a, const sm_window_t *b)
 	       a->strands == b->strands;
 }
 
+/* sm_seed_window_bound (the refined completion's second bound) never falls
+ * below the best objective the oracle finds in the window, on either
+ * strand: reads cut from the reference with 0-15% differences, some ending
+ * in poly-G or random bases or holding an N, and random reads, against
+ * windows around their origin (cut short or not) or anywhere; and it is
+ * tight where the window does not hold a read of 100 bp or more (under
+ * half a perfect score, where the seeds' bound of a chance hit is a few
+ * differences below perfect). */
+static void test_window_bound(void)
+{
+	enum { LEN = 20000, N = 3000 };
+	static char g[LEN + 1];
+	const char *names[1] = { "w" }, *seqs[1] = { g };
+	const sm_score_t sc = { 1, 4, 6, 1, 5, 5 };
+	sm_seeder_t *s = sm_seeder_create();
+	sm_wref_t w = { 0 };
+	sm_ref_t *ref;
+	int sound = 1, away = 0, tight = 0, near = 0, below_perfect = 0;
+
+	unit_seed(20261128);
+	for (int k = 0; k < LEN; k++)
+		g[k] = "ACGT"[rnd(4)];
+	for (int k = 0; k < 20; k++)   /* G runs, as poly-G tails could meet */
+		memset(g + rnd(LEN - 60), 'G', 20 + rnd(40));
+	if (!s || sm_ref_from_strings(1, names, seqs, &ref) < 0) {
+		CHECK(0, "window bound: reference");
+		return;
+	}
+	for (int r = 0; r < N; r++) {
+		const int32_t n = 20 + (int32_t)rnd(231), st = (int32_t)rnd(2);
+		const int32_t perfect = (int32_t)sm_best_possible(&sc, n);
+		const int64_t from = rnd(LEN - 2 * n - 10);
+		const int div = (int)rnd(16), at_origin = r % 3 != 0;
+		uint8_t read[300], q[300];
+		int64_t p = from, start, end;
+		sm_query_t qq = { q, n };
+		sm_scan_t out;
+		int32_t bound, best;
+
+		for (int32_t i = 0; i < n; p++) {
+			const int u = (int)rnd(100);
+
+			if (u < div * 8 / 10)
+				read[i++] = (uint8_t)((ref->seq[p] + 1 + rnd(3)) & 3);
+			else if (u < div * 9 / 10)
+				continue;   /* a deletion */
+			else if (u < div)
+				read[i++] = (uint8_t)rnd(4), p--;   /* an insertion */
+			else
+				read[i++] = ref->seq[p];
+		}
+		if (r % 4 == 1 || r % 4 == 2)   /* a tail the reference does not hold */
+			for (int32_t i = n - 1 - (int32_t)rnd((uint32_t)n / 2); i < n; i++)
+				read[i] = r % 4 == 1 ? 2 : (uint8_t)rnd(4);
+		if (r % 10 == 0)
+			for (int32_t i = 0; i < n; i++)
+				read[i] = (uint8_t)rnd(4);
+		if (r % 13 == 0)
+			read[rnd((uint32_t)n)] = SM_BASE_N;
+		memcpy(q, read, (size_t)n);   /* q: as it aligns on the reference */
+		if (st)   /* the read is the other strand's */
+			revcomp(read, n);
+		start = at_origin ? from - (int64_t)rnd(200) + (r % 7 == 0 ? (int64_t)rnd((uint32_t)n) : 0)
+				  : (int64_t)rnd(LEN - 10);
+		end = start + (at_origin ? n : 1) + (int64_t)rnd(400);
+		start = start < 0 ? 0 : start;
+		end = end > LEN ? LEN : end;
+		bound = sm_seed_window_bound(s, ref, &sc, read, n, st, start, end);
+		if (sm_wref_set_window(&w, ref, start, end) < 0 || bound < 0)
+			break;
+		memset(&out, 0, sizeof out);
+		sm_scan_oracle(&w.ref, &sc, &qq, &out);
+		best = out.n ? out.top[0].score : 0;
+		if (bound < best && sound) {
+			sound = 0;
+			printf("# window bound %d below the window's best %d (read %d, n %d, strand %d, "
+			       "window %lld-%lld)\n", bound, best, r, n, st, (long long)start,
+			       (long long)end);
+		}
+		below_perfect += bound < perfect;
+		if (at_origin && r % 10 != 0 && r % 4 == 0 && div == 0 && r % 7 != 0 && r % 13 != 0 &&
+		    start <= from && from + n <= end)
+			near += bound == perfect;   /* the whole read is there */
+		if (!at_origin && r % 10 == 0 && n >= 100) {
+			away++;
+			tight += bound < perfect / 2;
+		}
+	}
+	CHECK(sound, "the window bound is at least the best alignment in the window (%d reads)", N);
+	CHECK(away > 30 && tight * 10 >= away * 9,
+	      "random reads of 100 bp or more against random windows: bound under half a perfect "
+	      "score in %d of %d",
+	      tight, away);
+	CHECK(near > 10, "an exact read inside its window keeps a perfect bound (%d)", near);
+	printf("# window bound: below perfect in %d of %d windows\n", below_perfect, N);
+	sm_wref_free(&w);
+	sm_seeder_destroy(s);
+	sm_ref_destroy(ref);
+}
+
 /* sm_seed_complete against oracle_complete on a repeat-rich reference of
  * three contigs (a 300 bp unit in 700 copies with 2-15% substitutions and
  * some indels, some reverse-complemented, between random stretches), with
@@ -1276,7 +1376,7 @@ static void test_complete(void)
 						     NULL)) < 0)
 			break;
 		n_win = sm_seed_complete(s, idx, ref, &sc, &opt, read, n, best, first.win, n_done,
-					 max_next, next, &w, &gap);
+					 max_next, 0, next, &w, &gap);
 		if (n_win != oracle_complete(ref, idx, &sc, &opt, read, n, best, first.win, n_done,
 					     max_next, want_next, out, &want) ||
 		    memcmp(&gap, &want, sizeof gap) != 0)
@@ -1468,6 +1568,7 @@ int main(void)
 	int eligible = 0, found = 0, mapped_back = 1;
 	unit_begin("seed");
 	test_bound();
+	test_window_bound();
 	test_diag_score();
 	test_complete();
 	test_near_copies();
