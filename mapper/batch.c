@@ -168,22 +168,34 @@ bam1_t *sm_batch_next_rec(sm_batch_t *b)
 	return b->recs[b->n_rec++];
 }
 
-/* Maps each pair of b that reads through its fragment (readthrough.h) by
- * the fragment: its reads' lengths are cut to it until add_tails gives
- * them back, the bases cut recorded in b->tail. */
-static void cut_tails(const sm_ctx_t *ctx, sm_batch_t *b)
+/* Maps each pair of b that reads through its fragment, and each single
+ * read that holds a known adapter (readthrough.h), by the fragment: its
+ * reads' lengths are cut to it until add_tails gives them back, the bases
+ * cut recorded in b->tail. */
+static void cut_tails(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 {
 	for (int k = 0; k < b->n; k++)
 		b->tail[k] = 0;
-	if (!ctx->paired || ctx->opt.read_through != SM_READ_THROUGH_CLIP)
+	if (ctx->opt.read_through != SM_READ_THROUGH_CLIP)
 		return;
-	for (int k = 0; k < b->n; k += SM_STRANDS) {
+	for (int k = 0; !ctx->paired && k < b->n; k++) {
+		sm_read_t *r = &b->reads[k];
+		int32_t frag = sm_adapter_start(r->seq, r->len);
+
+		if (frag > 0) {
+			b->tail[k] = r->len - frag;
+			r->len = frag;
+			ws->cut++;
+		}
+	}
+	for (int k = 0; ctx->paired && k < b->n; k += SM_STRANDS) {
 		sm_read_t *r = &b->reads[k];
 		int32_t frag = sm_read_through(r[0].seq, r[0].len, r[1].seq, r[1].len);
 
 		for (int e = 0; frag > 0 && e < SM_STRANDS; e++) {
 			b->tail[k + e] = r[e].len - frag;
 			r[e].len = frag;
+			ws->cut++;
 		}
 	}
 }
@@ -210,60 +222,99 @@ static int shows_fragment(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int
 	return insert >= 0 && llabs(insert - b->reads[k].len) <= SM_RT_ENDS_SLACK;
 }
 
+/* 1 if single read k, cut by cut_tails at a known adapter, is primary
+ * placed where the reference goes on as its tail does: its alignment
+ * reaches the cut, and the reference past it matches the tail's first
+ * SM_RT_TAIL_CHECK bases (or all it has) but for one.  Then the "adapter"
+ * is genome (readthrough.h: by chance, once in some thousand reads). */
+static int tail_is_genome(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int k)
+{
+	const sm_read_t *r = &b->reads[k];
+	const int32_t m = b->tail[k] < SM_RT_TAIL_CHECK ? b->tail[k] : SM_RT_TAIL_CHECK;
+	const sm_ref_t *ref = ctx->ref;
+	res_t *me = &b->res[k];
+	const cand_t *c;
+	int32_t diffs = 0;
+
+	if (me->prim < 0 || sm_map_ensure_traced(ctx, ws, me, r, &ws->q[SM_STRANDS * k],
+						 &me->cand[me->prim]) < 0)
+		return 0;
+	c = &me->cand[me->prim];
+	/* The read's 3' end, where the tail was cut: its query's end on the
+	 * forward strand, its start on the reverse one (the tail then lies
+	 * left of the alignment, reverse-complemented). */
+	if (c->is_rev ? c->aln.q_start > 0 : c->aln.q_end < r->len)
+		return 0;
+	for (int32_t i = 0; i < m; i++) {
+		const int64_t x = c->is_rev ? c->aln.ref_start - 1 - i : c->aln.ref_end + i;
+		const uint8_t base = sm_nt4_table[(uint8_t)r->seq[r->len + i]];
+
+		if (x < 0 || x >= ref->total)
+			return 0;
+		diffs += base >= SM_BASE_N || ref->seq[x] != (c->is_rev ? 3 - base : base);
+	}
+	return diffs <= 1;
+}
+
 /* Maps again whole each pair that cut_tails cut but whose placements do
  * not show that fragment (shows_fragment): two copies of a repeat passed
- * the test (readthrough.h), and the pair is no read-through.  The reads,
- * their lengths given back, are mapped and paired on a scratch of their
- * own (ws->whole), their results swapped into the batch's, and the batch's
- * queries made again for the lengths its reads now have.  Rare (about one
- * pair in 600,000 of longer fragments).  Returns 0 or -1 (logged). */
+ * the test (readthrough.h), and the pair is no read-through; and each
+ * single read whose "adapter" the reference holds past its alignment
+ * (tail_is_genome).  The reads, their lengths given back, are mapped (and
+ * paired) on a scratch of their own (ws->whole), their results swapped
+ * into the batch's, and the batch's queries made again for the lengths
+ * its reads now have.  Rare (about one pair in 600,000 of longer
+ * fragments).  Returns 0 or -1 (logged). */
 static int uncut_misfits(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 {
+	const int unit = ctx->paired ? SM_STRANDS : 1;
 	int *at = NULL, n = 0, rc = -1;
 	sm_read_t *rr = NULL;
 	res_t *rres = NULL;
 	size_t n_codes;
 
-	for (int k = 0; k < b->n; k += SM_STRANDS)   /* cut_tails cuts both reads or neither */
-		if (b->tail[k] > 0 && !shows_fragment(ctx, ws, b, k)) {
-			if (!at && !(at = malloc((size_t)(b->n / SM_STRANDS) * sizeof *at)))
+	for (int k = 0; k < b->n; k += unit)   /* cut_tails cuts both reads of a pair or neither */
+		if (b->tail[k] > 0 && (ctx->paired ? !shows_fragment(ctx, ws, b, k) :
+				       tail_is_genome(ctx, ws, b, k))) {
+			if (!at && !(at = malloc((size_t)(b->n / unit) * sizeof *at)))
 				goto oom;
 			at[n++] = k;
 		}
 	if (n == 0)
 		return 0;
-	rr = malloc((size_t)SM_STRANDS * n * sizeof *rr);
-	rres = calloc((size_t)SM_STRANDS * n, sizeof *rres);
+	rr = malloc((size_t)unit * n * sizeof *rr);
+	rres = calloc((size_t)unit * n, sizeof *rres);
 	if (!rr || !rres || (!ws->whole && !(ws->whole = sm_tbuf_create(ctx))))
 		goto oom;
 	for (int j = 0; j < n; j++)
-		for (int e = 0; e < SM_STRANDS; e++) {
+		for (int e = 0; e < unit; e++) {
 			const int k = at[j] + e;
 
 			b->reads[k].len += b->tail[k];
 			b->tail[k] = 0;
-			rr[SM_STRANDS * j + e] = b->reads[k];
+			rr[unit * j + e] = b->reads[k];
+			ws->uncut++;
 		}
-	if (sm_map_reads(ctx, ws->whole, rr, SM_STRANDS * n, rres) < 0)
+	if (sm_map_reads(ctx, ws->whole, rr, unit * n, rres) < 0)
 		goto out;
-	for (int j = 0; j < n; j++)
+	for (int j = 0; ctx->paired && j < n; j++)
 		if (sm_pair_resolve(ctx, ws->whole, &rr[SM_STRANDS * j],
 				    &ws->whole->q[SM_STRANDS * SM_STRANDS * j], &rres[SM_STRANDS * j]) < 0)
 			goto out;
 	/* The batch takes the new results; the old ones are freed with rres. */
 	for (int j = 0; j < n; j++)
-		for (int e = 0; e < SM_STRANDS; e++) {
+		for (int e = 0; e < unit; e++) {
 			res_t tmp = b->res[at[j] + e];
 
-			b->res[at[j] + e] = rres[SM_STRANDS * j + e];
-			rres[SM_STRANDS * j + e] = tmp;
+			b->res[at[j] + e] = rres[unit * j + e];
+			rres[unit * j + e] = tmp;
 		}
 	rc = sm_map_encode(ws, b->reads, b->n, &n_codes);
 	goto out;
 oom:
 	sm_log(SM_LOG_ERROR, "out of memory mapping read-through pairs again whole");
 out:
-	for (int j = 0; rres && j < SM_STRANDS * n; j++)
+	for (int j = 0; rres && j < unit * n; j++)
 		sm_res_free(&rres[j]);
 	free(rres);
 	free(rr);
@@ -322,7 +373,7 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 		}
 	b->n_rec = 0;
 	if (!b->premapped)
-		cut_tails(ctx, b);
+		cut_tails(ctx, ws, b);
 	if (flags & SM_MAP_READS_ONLY) {
 		if (sm_map_reads(ctx, ws, b->reads, b->n, b->res) < 0)
 			return -1;
@@ -342,7 +393,7 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 	for (int k = 0; ctx->paired && k < b->n; k += unit)
 		if (sm_pair_resolve(ctx, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;
-	if (ctx->paired && uncut_misfits(ctx, ws, b) < 0)
+	if (uncut_misfits(ctx, ws, b) < 0)
 		return -1;
 	if (sm_split_batch(ctx, ws, b->reads, b->n, b->res) < 0 || add_tails(ctx, ws, b) < 0)
 		return -1;

@@ -127,6 +127,8 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->neighboured += ws->neighboured;
 	st->neighbour_hits += ws->neighbour_hits;
 	st->neighbour_better += ws->neighbour_better;
+	st->cut += ws->cut;
+	st->uncut += ws->uncut;
 	st->refined += ws->refined;
 	st->refined_sure += ws->refined_sure;
 	st->copied += ws->copied;

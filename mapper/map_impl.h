@@ -294,6 +294,8 @@ typedef struct {
 	int64_t neighbour_hits;             /* and the hits they collected */
 	int64_t neighbour_better;           /* reads whose best they raised */
 	int64_t refined, refined_sure;      /* refined completion passes; reads they settled */
+	int64_t cut, uncut;                 /* reads cut to their fragment (batch.c); mapped
+					     * again whole */
 	int64_t copied, copies_found;       /* copies passes (sm_seed_copy_windows); loci found */
 	int64_t copy_better;                /* reads whose best they raised */
 	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */
@@ -368,6 +370,8 @@ struct sm_tbuf_s {
 	int64_t neighbour_hits;             /* and the hits they collected */
 	int64_t neighbour_better;           /* reads whose best they raised */
 	int64_t refined, refined_sure;      /* refined completion passes; reads they settled */
+	int64_t cut, uncut;                 /* reads cut to their fragment (batch.c); mapped
+					     * again whole */
 	int64_t copied, copies_found;       /* copies passes (sm_seed_copy_windows); loci found */
 	int64_t copy_better;                /* reads whose best they raised */
 	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */

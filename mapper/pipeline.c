@@ -671,6 +671,9 @@ static void summary(const pipe_t *p, const counts_t *c)
 			sm_log(SM_LOG_DEBUG, "neighbour pass: %lld reads, %lld hits collected, %lld "
 			       "reads with a better locus", (long long)st->neighboured,
 			       (long long)st->neighbour_hits, (long long)st->neighbour_better);
+		if (st->cut)
+			sm_log(SM_LOG_DEBUG, "read-through: %lld reads cut to their fragment, %lld of them "
+			       "mapped again whole", (long long)st->cut, (long long)st->uncut);
 		if (st->refined)
 			sm_log(SM_LOG_DEBUG, "refined completion: %lld reads, %lld of them settled",
 			       (long long)st->refined, (long long)st->refined_sure);

@@ -1,4 +1,4 @@
-/* readthrough.c — pairs that read through their insert (readthrough.h). */
+/* readthrough.c — reads that read through their insert (readthrough.h). */
 #include "mapper/readthrough.h"
 
 #include "io/base.h"
@@ -56,4 +56,78 @@ int32_t sm_read_through(const char *s1, int32_t n1, const char *s2, int32_t n2)
 		found = len;
 	}
 	return found;
+}
+
+/* What follows the insert in read 1 or read 2 of each kit (its first
+ * bases: the rest holds the sample's index).  TruSeq's two adapters and
+ * Nextera's two start alike; MGI's differ after AAGTCGGA. */
+#define ADAPTER(s) { s, (int32_t)sizeof s - 1 }
+static const struct {
+	const char *seq;
+	int32_t len;
+} SM_RT_ADAPTERS[] = {
+	ADAPTER("AGATCGGAAGAGC"),           /* Illumina TruSeq, both reads */
+	ADAPTER("CTGTCTCTTATACACATCT"),     /* Illumina Nextera / Tn5, both reads */
+	ADAPTER("TGGAATTCTCGGGTGCCAAGG"),   /* Illumina small RNA, 3' */
+	ADAPTER("AAGTCGGAGGCCAAGCGGTC"),    /* MGI, read 1 */
+	ADAPTER("AAGTCGGATCGTAGCCATGTC"),   /* MGI, read 2 */
+};
+#define SM_RT_N_ADAPTERS ((int)(sizeof SM_RT_ADAPTERS / sizeof *SM_RT_ADAPTERS))
+
+/* 1 if the read's codes r[at..) hold adapter a's first bases as
+ * readthrough.h asks (n: the read's length). */
+static int adapter_at(const uint8_t *r, int32_t n, int32_t at, int a)
+{
+	const char *ad = SM_RT_ADAPTERS[a].seq;
+	/* the adapter's bases the read holds from at */
+	const int32_t m = SM_RT_ADAPTERS[a].len < n - at ? SM_RT_ADAPTERS[a].len : n - at;
+	const int32_t most = m >= SM_RT_AD_ONE_DIFF ? 1 : 0;
+	int32_t diffs = 0;
+
+	if (m < SM_RT_AD_MIN)
+		return 0;
+	for (int32_t i = 0; i < m && diffs <= most; i++)
+		diffs += r[at + i] != rt_code(ad[i]);   /* an N (SM_BASE_N) equals none */
+	return diffs <= most;
+}
+
+/* The adapters are found through their first two 6-mers: one difference
+ * in 13 bases or more leaves one of them exact, and 10-12 bases must match
+ * exactly (SM_RT_AD_MIN, SM_RT_AD_ONE_DIFF).  So each 6-mer of the read is
+ * compared with those 2 x SM_RT_N_ADAPTERS codes, and only where one
+ * matches is the adapter compared base by base. */
+#define AD_SEED 6
+
+int32_t sm_adapter_start(const char *s, int32_t n)
+{
+	uint32_t seed[SM_RT_N_ADAPTERS][2], code = 0;
+	uint8_t r[SM_RT_MAX_READ];
+	int32_t best = 0, run = 0;
+
+	if (n > SM_RT_MAX_READ)
+		return 0;
+	for (int a = 0; a < SM_RT_N_ADAPTERS; a++)
+		for (int h = 0; h < 2; h++) {
+			seed[a][h] = 0;
+			for (int i = 0; i < AD_SEED; i++)
+				seed[a][h] = seed[a][h] << 2 | rt_code(SM_RT_ADAPTERS[a].seq[h * AD_SEED + i]);
+		}
+	for (int32_t i = 0; i < n; i++)
+		r[i] = rt_code(s[i]);
+	for (int32_t i = 0; i < n; i++) {
+		run = r[i] == SM_BASE_N ? 0 : run + 1;
+		code = (code << 2 | (r[i] & 3)) & ((1u << 2 * AD_SEED) - 1);
+		if (run < AD_SEED)
+			continue;
+		/* the adapter would start at i + 1 - AD_SEED (h 0) or AD_SEED before (h 1) */
+		for (int a = 0; a < SM_RT_N_ADAPTERS; a++)
+			for (int h = 0; h < 2; h++) {
+				const int32_t at = i + 1 - AD_SEED * (h + 1);
+
+				if (code == seed[a][h] && at >= SM_RT_MIN_FRAGMENT &&
+				    (best == 0 || at < best) && adapter_at(r, n, at, a))
+					best = at;
+			}
+	}
+	return best;
 }

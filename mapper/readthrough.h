@@ -1,4 +1,4 @@
-/* readthrough.h — pairs that read through their insert into adapter.
+/* readthrough.h — reads that read through their insert into adapter.
  *
  * A fragment shorter than the reads is read whole by both mates, and each
  * read goes on past the fragment's far end into the library's adapter.
@@ -70,5 +70,25 @@ static inline int32_t sm_rt_max_diffs(int32_t fragment)
  * through its fragment as above, else 0.  Read 1's bases past I and read
  * 2's past I are adapter. */
 int32_t sm_read_through(const char *s1, int32_t n1, const char *s2, int32_t n2);
+
+/* A single read has no mate to show where its fragment ends, so only a
+ * known adapter can: the start of what a sequencer reads after the insert
+ * in the common library kits (SM_RT_ADAPTERS, readthrough.c: Illumina
+ * TruSeq, Nextera/Tn5 and small-RNA, MGI's two), as cutadapt and fastp
+ * look for them.  The read's fragment ends at the first position I (at
+ * least SM_RT_MIN_FRAGMENT) where the bases from I on are an adapter's
+ * first bases: all of the adapter's that the read holds, SM_RT_AD_MIN or
+ * more, with one difference allowed where SM_RT_AD_ONE_DIFF or more are
+ * compared (sequencing errors; an N is one).  By chance a read of genome
+ * holds one about once in 3,000 reads (a 13-mer within one difference
+ * somewhere in 140 positions, five adapters): batch.c maps such a read
+ * again whole when the reference goes on as its "adapter" does past its
+ * alignment. */
+#define SM_RT_AD_MIN 10
+#define SM_RT_AD_ONE_DIFF 13
+
+/* The fragment length I of read s[0..n) (as sm_read_through takes it) when
+ * an adapter starts at I as above, else 0. */
+int32_t sm_adapter_start(const char *s, int32_t n);
 
 #endif

@@ -15,9 +15,12 @@
 #   with TLEN the fragment's length, MAPQ >= 20 (the reference has one copy of each locus);
 # - --read-through whole maps those reads whole: a substitution just before the adapter is
 #   clipped with it (so the option is what changed the records);
-# - the longer fragments' records are the same either way, and R1 mapped single-end is mapped
-#   whole (the rule needs the mate); the decoys, cut at first, are mapped again whole (150M,
-#   proper, the records of `whole`) as their placements show no 60 bp fragment;
+# - the longer fragments' records are the same either way; the decoys, cut at first, are mapped
+#   again whole (150M, proper, the records of `whole`) as their placements show no 60 bp
+#   fragment;
+# - R1 mapped single-end: reads with 10 or more bases of the (known) adapter as the pairs' are,
+#   the others as `whole` maps them; two reads of genome that holds an adapter's start (planted)
+#   are cut, then mapped again whole;
 # - the scalar oracle engine's records equal the CPU engine's (40 pairs, exhaustive, a fixed insert
 #   model), seeded = exhaustive (all but XS), and samtools, calmd and picard accept the SAM (sam_checks).
 source "$(dirname "$0")/common.bash"
@@ -125,10 +128,44 @@ n_diff=$(diff <(body "$WORK/seeded.clip.sam") <(body "$WORK/seeded.whole.sam") |
 ((n_diff > 0)) || fail "clip and whole wrote the same records"
 note "oracle = CPU engine (40 pairs); seeded = exhaustive (XS aside); longer fragments' records the same either way; $n_diff records differ"
 
+# Read 1 alone, single-end: no mate, so only a known adapter shows where its fragment ends
+# (sm_adapter_start: 10 of its bases or more, so fragments of up to 140 bp here). Those reads as
+# with pairs (but for the pair's fields), the others mapped whole.
 "$SCANMAP" map --mode seeded "$ref" "$WORK/r1.fq" >"$WORK/se.sam" 2>"$WORK/se.err" ||
 	{ cat "$WORK/se.err" >&2; fail "scanmap single-end failed"; }
 "$SCANMAP" map --mode seeded --read-through whole "$ref" "$WORK/r1.fq" >"$WORK/se.whole.sam" \
 	2>"$WORK/se.whole.err" || fail "scanmap single-end --read-through whole failed"
-cmp -s <(body "$WORK/se.sam") <(body "$WORK/se.whole.sam") || fail "single-end records depend on --read-through"
-n_clip=$(body "$WORK/se.sam" | awk -F'\t' '{ split($1, f, "_") } f[3] < 150 && f[5] && $6 ~ /^[0-9]+M[0-9]+S$/ && $6 != f[3] "M" (150 - f[3]) "S"' | wc -l)
-note "single-end R1 mapped whole ($n_clip reads clip their fragment's last, substituted base)"
+bad=$(body "$WORK/se.sam" | awk -F'\t' '!and($2, 0x900) {
+	split($1, f, "_"); at = f[2]; len = f[3]; rev = and($2, 16) != 0
+	if (len > 140) next
+	n++
+	cig = rev ? (150 - len) "S" len "M" : len "M" (150 - len) "S"
+	if ($4 != at || rev != f[4] || $6 != cig || $5 < 20 || length($10) != 150)
+		print $1 ": POS " $4 " (want " at ") CIGAR " $6 " (want " cig ") MAPQ " $5
+} END { if (n < 100) print n " reads of fragments up to 140 bp" }')
+[[ -z $bad ]] || fail "single-end, clip: $(echo "$bad" | head -n 5)"
+over() { body "$1" | awk -F'\t' '{ split($1, f, "_") } f[3] > 140'; }
+cmp -s <(over "$WORK/se.sam") <(over "$WORK/se.whole.sam") ||
+	fail "single-end: reads with under 10 adapter bases (or none) differ between clip and whole"
+cmp -s <(body "$WORK/se.sam") <(body "$WORK/se.whole.sam") && fail "single-end: clip and whole wrote the same records"
+note "single-end R1: reads with 10 adapter bases or more at their fragment, adapter soft-clipped, MAPQ >= 20; the others as whole maps them"
+
+# Reads of genome that hold the adapter's first bases 100 bases in (planted in the reference,
+# and its reverse complement for a reverse read): cut there first, they are mapped again whole,
+# the reference going on as their "adapter" does (tail_is_genome).
+awk "$AWK_SEQ"'BEGIN {
+	seed = 4242
+	ad = "AGATCGGAAGAGCACACGTCTGAAC"
+	g = randseq(3000) ad randseq(3000) rc(ad) randseq(3000)
+	print ">chrG" > "'"$WORK"'/gen.fa"
+	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > "'"$WORK"'/gen.fa"
+	printf "@fwd\n%s\n+\n%s\n", substr(g, 2901, 150), quals(150) > "'"$WORK"'/gen.fq"
+	printf "@rev\n%s\n+\n%s\n", rc(substr(g, 6001, 150)), quals(150) > "'"$WORK"'/gen.fq"
+}'
+"$SCANMAP" map -v 4 "$WORK/gen.fa" "$WORK/gen.fq" >"$WORK/gen.sam" 2>"$WORK/gen.err" ||
+	{ cat "$WORK/gen.err" >&2; fail "scanmap on the genomic adapter failed"; }
+grep -q "read-through: 2 reads cut to their fragment, 2 of them mapped again whole" "$WORK/gen.err" ||
+	fail "the genome's adapter-like reads: not cut and mapped again whole ($(grep read-through "$WORK/gen.err"))"
+[[ $(body "$WORK/gen.sam" | awk -F'\t' '$6 == "150M" && $5 >= 20' | wc -l) == 2 ]] ||
+	fail "the genome's adapter-like reads are not aligned whole: $(body "$WORK/gen.sam" | cut -f 1-6)"
+note "2 reads of genome that hold an adapter's start: cut, then mapped again whole (150M)"

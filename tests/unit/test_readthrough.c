@@ -274,11 +274,90 @@ static void test_oracle(void)
 	      found);
 }
 
+/* sm_adapter_start against a brute-force oracle written from the header's
+ * definition (the kits' adapters listed here again): random single reads
+ * of 20-300 bases, most holding an adapter's first bases at a random place
+ * (the whole adapter or as much as the read has, then more random bases),
+ * with 0-2 differences in it, some with an N, some lowercase; and random
+ * reads alone, of which at most one in 1,000 may hold an adapter by
+ * chance. */
+static const char *const KITS[] = { "AGATCGGAAGAGC", "CTGTCTCTTATACACATCT",
+				    "TGGAATTCTCGGGTGCCAAGG", "AAGTCGGAGGCCAAGCGGTC",
+				    "AAGTCGGATCGTAGCCATGTC" };
+#define N_KITS ((int)(sizeof KITS / sizeof *KITS))
+
+static int oracle_adapter(const char *s, int n)
+{
+	for (int at = SM_RT_MIN_FRAGMENT; at < n; at++)
+		for (int a = 0; a < N_KITS; a++) {
+			int len = (int)strlen(KITS[a]), m = len < n - at ? len : n - at, diffs = 0;
+
+			if (m < SM_RT_AD_MIN)
+				continue;
+			for (int i = 0; i < m; i++)
+				diffs += toupper((unsigned char)s[at + i]) != KITS[a][i];
+			if (diffs <= (m >= SM_RT_AD_ONE_DIFF ? 1 : 0))
+				return at;
+		}
+	return 0;
+}
+
+static void test_adapter(void)
+{
+	enum { N = 40000 };
+	char s[LEN_MAX + 1];
+	int agree = 0, planted = 0, found_planted = 0, random_reads = 0, chance = 0, shown = 0;
+
+	for (int r = 0; r < N; r++) {
+		const int n = 20 + (int)rnd(LEN_MAX - 19), plant = r % 5 != 0;
+		const int a = (int)rnd(N_KITS), at = (int)rnd((uint32_t)n);
+		const int errors = (int)rnd(3);
+
+		random_bases(s, n);
+		if (plant) {
+			for (int i = 0; KITS[a][i] && at + i < n; i++)
+				s[at + i] = KITS[a][i];
+			for (int e = 0; e < errors; e++) {
+				int p = at + (int)rnd(20);
+
+				if (p < n)
+					s[p] = "ACGTN"[rnd(5)];
+			}
+		}
+		if (r % 7 == 0)
+			s[rnd((uint32_t)n)] = 'N';
+		if (r % 3 == 0)
+			for (int i = 0; i < n; i++)
+				s[i] = (char)tolower((unsigned char)s[i]);
+		const int want = oracle_adapter(s, n), got = sm_adapter_start(s, n);
+
+		agree += got == want;
+		if (got != want && !shown++)
+			printf("# read %d (%d bases): %d, oracle %d\n", r, n, got, want);
+		if (plant && errors == 0 && r % 7 != 0 && at >= SM_RT_MIN_FRAGMENT &&
+		    n - at >= SM_RT_AD_MIN) {
+			planted++;
+			found_planted += got > 0 && got <= at;
+		}
+		if (!plant) {
+			random_reads++;
+			chance += got > 0;
+		}
+	}
+	CHECK(agree == N, "adapters: sm_adapter_start as the oracle for %d of %d reads", agree, N);
+	CHECK(planted > 1000 && found_planted == planted,
+	      "adapters: every exact adapter found, at its start or before (%d of %d)",
+	      found_planted, planted);
+	CHECK(random_reads > 1000 && chance * 1000 <= random_reads,
+	      "adapters: %d of %d random reads hold one by chance", chance, random_reads);
+}
+
 int main(void)
 {
 	unit_begin("test_readthrough");
 	test_fragments();
 	test_not_adapter();
 	test_oracle();
+	test_adapter();
 	return unit_end();
 }
