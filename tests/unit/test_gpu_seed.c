@@ -166,8 +166,10 @@ int main(void)
 
 	unit_begin("test_gpu_seed");
 	if (!sm_gpu_available(NULL, msg, (int)sizeof msg)) {
-		printf("skip: no usable CUDA device (%s)\n", msg);
-		return 77;
+		char why[sizeof msg + 64];
+
+		snprintf(why, sizeof why, "no usable CUDA device (%s)", msg);
+		return unit_skip(why);
 	}
 	ref = make_genome();
 	CHECK(ref != NULL, "genome built");

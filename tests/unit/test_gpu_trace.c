@@ -261,8 +261,10 @@ int main(void)
 
 	unit_begin("test_gpu_trace");
 	if (!sm_gpu_available(NULL, msg, (int)sizeof msg)) {
-		printf("skip: no usable CUDA device (%s)\n", msg);
-		return 77;
+		char why[sizeof msg + 64];
+
+		snprintf(why, sizeof why, "no usable CUDA device (%s)", msg);
+		return unit_skip(why);
 	}
 	scalar = sm_align_ws_create(SM_CPU_ISA_SCALAR);
 	for (int s = 0; s < N_SCHEMES; s++) {
