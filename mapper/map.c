@@ -922,9 +922,13 @@ static void rival_unseen(res_t *res, int32_t score)
  * replaces the first, and says whether the read is unsure; a read left
  * unsure while candidates it kept for later could still beat it takes the
  * next of them in up to SM_COMPLETE_ROUNDS - 1 more rounds (one engine
- * call each, for the batch's such reads); then the copies pass of the
- * reads that needs_copies picks (their loci a few substitutions away that
- * could beat them: it bounds nothing, so a read keeps its unsure level); last,
+ * call each, for the batch's such reads); then, for the reads that
+ * needs_copies picks (unsure below a perfect match), the refined completion
+ * (the completion again with each candidate also bounded from its window's
+ * bases: it settles a read that no candidate could beat after all), and
+ * the copies pass of those still unsure (their loci a few substitutions
+ * away that could beat them: it bounds nothing, so a read keeps its unsure
+ * level); last,
  * the neighbour pass of the reads that needs_neighbours picks: it adds windows and may raise their
  * best, but it bounds nothing, so a read keeps the unsure level it had, and
  * one whose best it raised is unsure (a better locus was beyond its exact

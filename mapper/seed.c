@@ -1042,7 +1042,6 @@ typedef struct {
 	int64_t at;     /* the cluster's place among the read's */
 } cand_cl_t;
 
-/* Completion workspace (sm_seeder_t's cw). */
 /* A candidate waiting for its window's bases (qg_offer). */
 #define QG_AHEAD 8
 typedef struct {
@@ -1050,6 +1049,7 @@ typedef struct {
 	sm_window_t win;   /* where its alignments may lie */
 } qg_pending_t;
 
+/* Completion workspace (sm_seeder_t's cw). */
 typedef struct complete_ws_s {
 	uint64_t *hit, *tmp;       /* hits (qhit_pack) and the radix sort's other buffer */
 	int64_t cap_hit, cap_tmp;
@@ -1596,15 +1596,6 @@ static int qgram_prepare(complete_ws_t *cw, const uint8_t *read, int32_t n)
 	return 0;
 }
 
-/* The window's bound from its own bases (seed.h, SM_QGRAM): every
- * alignment of the read's strand st inside window x (of ref) scores at
- * most this.  A read q-gram that occurs nowhere in the window holds a
- * difference in any such alignment or lies outside it, as a window of
- * k + w - 1 read bases without a seed does, so sm_bound_score bounds it
- * with those q-grams as its windows (k = SM_QGRAM, w = 1) and brk their
- * break cost.  One pass over the window: each of its q-grams is looked up
- * in the read's set (qgram_prepare), and the read's q-grams it matches
- * are crossed off. */
 /* Crosses off in ok the read's q-grams of the given code (pos[0..n_pos):
  * sorted (code << 32 | last base)). */
 static void cross_off(uint64_t *ok, const uint64_t *pos, int32_t n_pos, uint32_t code)
@@ -1627,6 +1618,15 @@ static void cross_off(uint64_t *ok, const uint64_t *pos, int32_t n_pos, uint32_t
 #define QG_ROLL(code, c) ((((code) << 2) | ((c) & 3)) & QG_MASK)
 #define QG_HAS(in, v) ((in)[(v) >> 6] >> ((v) & 63) & 1)
 
+/* The window's bound from its own bases (seed.h, SM_QGRAM): every
+ * alignment of the read's strand st inside window x (of ref) scores at
+ * most this.  A read q-gram that occurs nowhere in the window holds a
+ * difference in any such alignment or lies outside it, as a window of
+ * k + w - 1 read bases without a seed does, so sm_bound_score bounds it
+ * with those q-grams as its windows (k = SM_QGRAM, w = 1) and brk their
+ * break cost.  One pass over the window: each of its q-grams is looked up
+ * in the read's set (qgram_prepare), and the read's q-grams it matches
+ * are crossed off. */
 static int32_t window_bound(complete_ws_t *cw, const sm_ref_t *ref, const sm_score_t *sc,
 			    int32_t n, int64_t brk, const sm_window_t *x, int st)
 {
