@@ -1,7 +1,7 @@
 /* batch.c — batches (scanmap.h): reads in, records out, and sm_map_batch,
- * which runs a batch through the core: pairs that read through their
+ * which runs a batch through the core: reads that read through their
  * fragment cut to it (readthrough.h), read by read (map.c), pair by pair
- * (pair.c; a cut pair whose placements show no such fragment mapped again
+ * (pair.c; a cut read whose placement shows no such fragment mapped again
  * whole), split reads' parts (split.c), the cut reads whole again, then
  * each read's records (emit.c). */
 #include "mapper/map_impl.h"
@@ -174,25 +174,18 @@ bam1_t *sm_batch_next_rec(sm_batch_t *b)
  * cut recorded in b->tail. */
 static void cut_tails(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 {
+	const int unit = ctx->paired ? SM_STRANDS : 1;
+
 	for (int k = 0; k < b->n; k++)
 		b->tail[k] = 0;
 	if (ctx->opt.read_through != SM_READ_THROUGH_CLIP)
 		return;
-	for (int k = 0; !ctx->paired && k < b->n; k++) {
+	for (int k = 0; k < b->n; k += unit) {
 		sm_read_t *r = &b->reads[k];
-		int32_t frag = sm_adapter_start(r->seq, r->len);
+		int32_t frag = ctx->paired ? sm_read_through(r[0].seq, r[0].len, r[1].seq, r[1].len) :
+					     sm_adapter_start(r[0].seq, r[0].len);
 
-		if (frag > 0) {
-			b->tail[k] = r->len - frag;
-			r->len = frag;
-			ws->cut++;
-		}
-	}
-	for (int k = 0; ctx->paired && k < b->n; k += SM_STRANDS) {
-		sm_read_t *r = &b->reads[k];
-		int32_t frag = sm_read_through(r[0].seq, r[0].len, r[1].seq, r[1].len);
-
-		for (int e = 0; frag > 0 && e < SM_STRANDS; e++) {
+		for (int e = 0; frag > 0 && e < unit; e++) {
 			b->tail[k + e] = r[e].len - frag;
 			r[e].len = frag;
 			ws->cut++;
@@ -231,10 +224,9 @@ static int tail_is_genome(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int
 {
 	const sm_read_t *r = &b->reads[k];
 	const int32_t m = b->tail[k] < SM_RT_TAIL_CHECK ? b->tail[k] : SM_RT_TAIL_CHECK;
-	const sm_ref_t *ref = ctx->ref;
+	uint8_t tail[SM_RT_TAIL_CHECK];
 	res_t *me = &b->res[k];
 	const cand_t *c;
-	int32_t diffs = 0;
 
 	if (me->prim < 0 || sm_map_ensure_traced(ctx, ws, me, r, &ws->q[SM_STRANDS * k],
 						 &me->cand[me->prim]) < 0)
@@ -245,15 +237,10 @@ static int tail_is_genome(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int
 	 * left of the alignment, reverse-complemented). */
 	if (c->is_rev ? c->aln.q_start > 0 : c->aln.q_end < r->len)
 		return 0;
-	for (int32_t i = 0; i < m; i++) {
-		const int64_t x = c->is_rev ? c->aln.ref_start - 1 - i : c->aln.ref_end + i;
-		const uint8_t base = sm_nt4_table[(uint8_t)r->seq[r->len + i]];
-
-		if (x < 0 || x >= ref->total)
-			return 0;
-		diffs += base >= SM_BASE_N || ref->seq[x] != (c->is_rev ? 3 - base : base);
-	}
-	return diffs <= 1;
+	for (int32_t i = 0; i < m; i++)
+		tail[i] = sm_nt4_table[(uint8_t)r->seq[r->len + i]];
+	return sm_seed_subs_at(ctx->ref, tail, m, c->is_rev,
+			       c->is_rev ? c->aln.ref_start - m : c->aln.ref_end, 1, NULL) <= 1;
 }
 
 /* Maps again whole each pair that cut_tails cut but whose placements do
@@ -312,7 +299,7 @@ static int uncut_misfits(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 	rc = sm_map_encode(ws, b->reads, b->n, &n_codes);
 	goto out;
 oom:
-	sm_log(SM_LOG_ERROR, "out of memory mapping read-through pairs again whole");
+	sm_log(SM_LOG_ERROR, "out of memory mapping reads cut to their fragment again whole");
 out:
 	for (int j = 0; rres && j < unit * n; j++)
 		sm_res_free(&rres[j]);

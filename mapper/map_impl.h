@@ -349,8 +349,8 @@ struct sm_tbuf_s {
 	int m_reads;
 	sm_engine_stats_t seed_st;
 	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
-	struct sm_tbuf_s *whole;  /* read-through pairs mapped again whole (batch.c), NULL
-				     until needed */
+	struct sm_tbuf_s *whole;  /* reads cut to their fragment mapped again whole
+				     (batch.c), NULL until needed */
 	/* Exhaustive mode's tracebacks when the engine runs them (trace_batch):
 	 * job x is candidate 0 of read todo[tb_at[x]], window from tb_start[x]. */
 	sm_tb_job_t *tb_job;

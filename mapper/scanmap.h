@@ -151,10 +151,11 @@ typedef struct {
 	int id[SM_GPU_MAX_ENGINES];
 } sm_gpu_list_t;
 
-/* Pairs whose fragment is shorter than the reads, so that each read goes
- * on into adapter (mapper/readthrough.h): CLIP maps each read by its
- * fragment and soft-clips the bases past it (the default); WHOLE maps
- * every read whole, as single reads and longer fragments are. */
+/* Reads whose fragment is shorter than themselves, so that they go on
+ * into adapter (mapper/readthrough.h: pairs found by their overlap, single
+ * reads by a known adapter): CLIP maps each read by its fragment and
+ * soft-clips the bases past it (the default); WHOLE maps every read whole,
+ * as longer fragments are. */
 typedef enum { SM_READ_THROUGH_CLIP, SM_READ_THROUGH_WHOLE } sm_read_through_t;
 
 /* What decides the records (`scanmap map`'s option letters in brackets).

@@ -1042,13 +1042,6 @@ typedef struct {
 	int64_t at;     /* the cluster's place among the read's */
 } cand_cl_t;
 
-/* A candidate waiting for its window's bases (qg_offer). */
-#define QG_AHEAD 8
-typedef struct {
-	cand_cl_t x;
-	sm_window_t win;   /* where its alignments may lie */
-} qg_pending_t;
-
 /* Completion workspace (sm_seeder_t's cw). */
 typedef struct complete_ws_s {
 	uint64_t *hit, *tmp;       /* hits (qhit_pack) and the radix sort's other buffer */
@@ -1103,7 +1096,6 @@ typedef struct complete_ws_s {
 	uint64_t *qg_valid;        /* [2 words(n)] q-grams without an N, by last base */
 	uint64_t *ok_q;            /* window_bound's unsupported q-grams */
 	int64_t cap_qg_valid, cap_ok_q;
-	qg_pending_t qg_ring[QG_AHEAD];   /* candidates whose windows are on their way */
 } complete_ws_t;
 
 static int cmp_occ_desc(const void *a, const void *b)
@@ -2100,20 +2092,6 @@ static int64_t ties_pool(const diag_ctx_t *dc, const ties_view_t *v, cand_cl_t *
 	return got;
 }
 
-/* Offers candidate p->x to the pool (cand_offer) with the tighter of its
- * bound and its window p->win's (window_bound), unless that does not beat
- * best. */
-static void qg_offer(complete_ws_t *cw, const sm_ref_t *ref, const sm_score_t *sc, int32_t n,
-		     int64_t brk_q, int32_t best, int64_t pool, int64_t *n_top, qg_pending_t *p)
-{
-	const int32_t b = window_bound(cw, ref, sc, n, brk_q, &p->win, p->x.c.strand);
-
-	if (b < p->x.bound)
-		p->x.bound = b;
-	if (p->x.bound > best)
-		cand_offer(cw->cand, n_top, pool, &p->x);
-}
-
 int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		     const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		     int32_t n, int32_t best, const sm_window_t *done, int32_t n_done,
@@ -2129,7 +2107,6 @@ int sm_seed_complete(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 	/* The most gap bases of an alignment that beats best: it leaves its
 	 * seeds' diagonals by no more. */
 	const int64_t shift = (sm_best_possible(sc, n) - best) / sc->gap_ext;
-	int64_t qg_at;   /* candidates given to the ring (qg_offer) */
 	int refine_now;  /* refine, unless the read has too many candidates */
 	const int64_t top = (int64_t)opt->max_windows + max_next + 1;
 	/* The heap holds SM_COMPLETE_POOL more, from which choose_by_diagonal
@@ -2335,7 +2312,6 @@ pass:
 		gap->n_new = gap->n_next = 0;
 		return w->n_win;
 	}
-	qg_at = 0;
 	for (int64_t t = 0; t < n_cl; t++) {
 		const int64_t most = base + brk * s->cl[t].votes;
 		cand_cl_t x = { .c = s->cl[t], .contig = cw->cl_contig[t], .at = t };
@@ -2361,31 +2337,24 @@ pass:
 			continue;
 		if (x.c.votes > 1)
 			x.ties = cw->cl_ties[t];
-		if (!refine_now) {
-			cand_offer(cw->cand, &n_top, pool, &x);
-			continue;
-		}
-		/* Bounded again from its window's bases (window_bound), QG_AHEAD
-		 * candidates after its bases were asked for: each window is a
-		 * cache miss or more. */
-		{
-			qg_pending_t *p = &cw->qg_ring[qg_at++ % QG_AHEAD];
+		if (refine_now) {
+			/* Bounded again from its window's bases, as far as an
+			 * alignment that beats best can reach (window_bound). */
+			sm_window_t xq = win;
+			int32_t b;
 
-			if (qg_at > QG_AHEAD)
-				qg_offer(cw, ref, sc, n, brk_q, best, pool, &n_top, p);
-			p->x = x;
-			p->win = win;
-			if (p->win.start < x.c.lo - shift)
-				p->win.start = x.c.lo - shift;
-			if (p->win.end > x.c.hi + n + shift)
-				p->win.end = x.c.hi + n + shift;
-			for (int64_t b = p->win.start; b < p->win.end; b += 64)
-				__builtin_prefetch(ref->seq + b);
-			__builtin_prefetch(ref->seq + p->win.end - 1);
+			if (xq.start < x.c.lo - shift)
+				xq.start = x.c.lo - shift;
+			if (xq.end > x.c.hi + n + shift)
+				xq.end = x.c.hi + n + shift;
+			b = window_bound(cw, ref, sc, n, brk_q, &xq, x.c.strand);
+			if (b < x.bound)
+				x.bound = b;
+			if (x.bound <= best)
+				continue;
 		}
+		cand_offer(cw->cand, &n_top, pool, &x);
 	}
-	for (int64_t t = qg_at > QG_AHEAD ? qg_at - QG_AHEAD : 0; t < qg_at; t++)
-		qg_offer(cw, ref, sc, n, brk_q, best, pool, &n_top, &cw->qg_ring[t % QG_AHEAD]);
 	qsort(cw->cand, (size_t)n_top, sizeof *cw->cand, cmp_cand);
 	kept = n_top < opt->max_windows ? n_top : opt->max_windows;
 	if (n_top > kept) {

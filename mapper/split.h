@@ -47,7 +47,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
  * would repeat it. */
 int sm_split_is_part(const sm_tbuf_t *ws, int k, int is_rev, const sm_aln_t *aln);
 
-/* Batch read k was mapped without its last `tail` bases (a pair read that
+/* Batch read k was mapped without its last `tail` bases (a read that
  * reads through its fragment, batch.c): moves its reverse-strand parts'
  * query coordinates onto the whole read's reverse complement, whose first
  * `tail` bases are the ones left out. */
