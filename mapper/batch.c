@@ -219,7 +219,7 @@ static int shows_fragment(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int
  * placed where the reference goes on as its tail does: its alignment
  * reaches the cut, and the reference past it matches the tail's first
  * SM_RT_TAIL_CHECK bases (or all it has) but for one.  Then the "adapter"
- * is genome (readthrough.h: by chance, once in some thousand reads). */
+ * is genome (readthrough.h: by chance, a few reads in 100,000). */
 static int tail_is_genome(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int k)
 {
 	const sm_read_t *r = &b->reads[k];

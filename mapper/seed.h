@@ -288,9 +288,10 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
 #define SM_QGRAM 8
 /* Candidates a read may have for refine to bound them: reads with more (a
  * read in a repeat family, a clipped read whose chance hits are many) keep
- * the seeds' bounds.  On 5,000 chr20 reads with 31-60 bases of poly-G, the
- * 1,078 that the completion left unsure had 3,058 candidates (median) and
- * up to 20,193: 4,096 refines 588 of them and settles 559. */
+ * the seeds' bounds.  On benchmarks/polyg_tails.sh's 5,000 chr20 reads with
+ * 31-60 bases of poly-G, 1,078 take the refined completion and 4,096
+ * settles 556 of them (-v 4); 8,192 settles 718 for 7% more CPU there,
+ * 16,384 999 for 73% more (builds with this constant changed). */
 #define SM_REFINE_MOST 4096
 /* sm_seed_support_min() of a score above a perfect match. */
 #define SM_SEED_UNREACHABLE INT32_MAX
