@@ -80,7 +80,7 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 			ok = parse_int(v, vlen, 0, 1, &on) == 0;
 			t->no_lane_pairs = !on;
 		} else if (KEY("trace-block")) {
-			ok = parse_int(v, vlen, 32, 512, &t->trace_block) == 0 && t->trace_block % 32 == 0;
+			ok = parse_int(v, vlen, 32, 128, &t->trace_block) == 0 && t->trace_block % 32 == 0;
 		} else if (KEY("traces")) {
 			int on = 1;
 

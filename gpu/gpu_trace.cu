@@ -1,14 +1,17 @@
 /* gpu_trace.cu — a batch of tracebacks on the GPU (gpu_trace.h).
  *
- * One CUDA thread runs one job's sm_tb_run (mapper/trace_band.h): the
- * scalar band fill, a byte of decisions per cell, and the walk.  Threads of
- * a warp interleave their buffers (cell k of thread l at k * 32 + l), so a
- * warp whose threads stand at the same cell stores and loads one segment;
- * the host sorts the jobs by band width first, so that a warp's jobs have
- * nearly the same loops.  A warp's decision bytes take 32 x (its longest
- * read) x (its widest band); warps are cut into chunks of at most
- * TRACE_CHUNK_BYTES of them, run one after the other on the call's stream
- * over the same buffer.  Only the results and CIGARs come back. */
+ * One warp runs one job, row by row, as the scan kernels run a strip (the
+ * paper's row-parallel scan, docs/gpu.md): lane l holds M consecutive band
+ * offsets of the row in registers (M = ceil((S - 2) / 32), one kernel per
+ * M), computes their diagonal and F terms at once, and the row's E
+ * recurrence E(k+1) = max(E(k) - ge, H(k) - go) runs as a warp max-plus scan
+ * of each lane's carry function; then every cell's value is the scalar
+ * fill's (mapper/trace_band.h, sm_tb_run) and so are the decision bytes it
+ * stores.  Lane 0 walks them (sm_tb_walk).  The host sorts the jobs by band
+ * width, widest first, so that one M's jobs lie together.  Jobs' decision
+ * bytes are cut into chunks of at most TRACE_CHUNK_BYTES (a single job may
+ * take more), run one after the other on the call's stream over the same
+ * buffer.  Only the results and CIGARs come back. */
 #include "gpu/gpu_trace.h"
 
 #include <cuda_runtime.h>
@@ -27,18 +30,11 @@
 /* Decision bytes of one chunk (a single warp may take more). */
 #define TRACE_CHUNK_BYTES ((int64_t)256 << 20)
 
-/* Per warp of the sorted jobs: where its decision bytes and scratch start
- * within its chunk, and its row pitch (the widest band of its jobs). */
-typedef struct {
-	int64_t dir, scratch;
-	int32_t pitch, pad;
-} warp_t;
-
 /* Buffers of one call in flight, reused by the next call that takes them. */
 typedef struct {
 	cudaStream_t stream;
-	sm_gpu_buf_t jobs, res, ops, codes, off, order, warps, dir, scratch;            /* device */
-	sm_gpu_buf_t h_jobs, h_res, h_ops, h_codes, h_off, h_order, h_warps;            /* pinned host */
+	sm_gpu_buf_t jobs, res, ops, codes, off, order, doff, dir;                       /* device */
+	sm_gpu_buf_t h_jobs, h_res, h_ops, h_codes, h_off, h_order, h_doff;             /* pinned host */
 	cudaEvent_t ev[2];      /* the call's start and end on the device (traces) */
 } call_t;
 
@@ -55,7 +51,7 @@ struct sm_gpu_trace_s {
 	trace_dev_t *dev[SM_GPU_MAX_ENGINES];
 	sm_gpu_wait_t wait;
 	int poll_us;
-	int block;              /* threads per block */
+	int block;              /* threads per block: a job a warp */
 	sm_gpu_pool_t *pools[SM_GPU_MAX_ENGINES];   /* each device's, for sm_gpu_pool_pick */
 	pthread_mutex_t lock;
 	int64_t chunk_bytes;
@@ -65,33 +61,220 @@ struct sm_gpu_trace_s {
 
 /* ---- device ---- */
 
-/* Thread x of a chunk launch runs the job at sorted position g = w0 * 32 +
- * x, for g below n (the chunk's end); 512 threads a block at most
- * (--gpu-tune trace-block). */
-__global__ static void __launch_bounds__(512)
-trace_kernel(sm_tb_score_t sc, int n, int w0, const sm_tb_job_t *jobs, const int32_t *order,
-	     const uint8_t *codes, const int64_t *off, const warp_t *warps, uint8_t *dir,
-	     int32_t *scratch, sm_tb_res_t *res, uint32_t *ops)
+#define TRACE_FULL 0xffffffffu
+/* A carry function's decay that cuts the chain (a cell outside the
+ * window), and the most any decay is taken as: sums of two stay below
+ * 2^31, and E - TRACE_CUT below any score. */
+#define TRACE_CUT (1 << 30)
+
+/* Cells a lane takes (M) for a band of S offsets, and its kernel's M: the
+ * classes below, each the smallest that holds the band. */
+static const int trace_ms[] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32 };
+#define TRACE_N_MS ((int)(sizeof trace_ms / sizeof *trace_ms))
+
+static __host__ __device__ int trace_class(int32_t S)
 {
-	const int g = w0 * TRACE_WARP + blockIdx.x * blockDim.x + threadIdx.x;
-	const int lane = threadIdx.x % TRACE_WARP;
-	const warp_t *wp;
-	int32_t k;
+	const int32_t m = (S - 2 + 31) / 32;   /* cells a lane needs */
 
-	if (g >= n)
-		return;
-	k = order[g];
-	wp = &warps[g / TRACE_WARP];
-	{
-		const sm_tb_job_t j = jobs[k];
-		int32_t *hrow = scratch + wp->scratch + lane;
+	return m <= 8 ? (m > 0 ? m - 1 : 0) : m <= 10 ? 8 : m <= 12 ? 9 : m <= 16 ? 10 : m <= 24 ? 11 : 12;
+}
 
-		sm_tb_run(&j, &sc, codes + off[k], codes + off[k] + j.n, hrow,
-			  hrow + (size_t)TRACE_WARP * (size_t)wp->pitch, TRACE_WARP,
-			  dir + wp->dir + lane, (size_t)wp->pitch, TRACE_WARP,
-			  ops + (size_t)k * SM_TB_MAX_OPS, &res[k]);
+/* Decision bytes of a row: the 32 lanes' cells and 4 bytes before them
+ * (cell (i, k) at [(i - 1) * pitch + k + 3], 4-byte aligned rows). */
+static __host__ __device__ int32_t trace_pitch(int M)
+{
+	return 32 * M + 4;
+}
+
+/* One job on one warp (jobs[kx], its decision bytes at d), lane l taking
+ * band offsets 1 + lM .. lM + M. */
+template <int M>
+__device__ static void trace_job(const sm_tb_score_t &sc, int lane, int32_t kx,
+				 const sm_tb_job_t *__restrict__ jobs, const uint8_t *__restrict__ codes,
+				 const int64_t *__restrict__ off, uint8_t *d, sm_tb_res_t *res,
+				 uint32_t *ops)
+{
+	const int32_t NEG = SM_TB_NEG, go = sc.go, ge = sc.ge;
+	const sm_tb_job_t j = jobs[kx];
+	const int32_t S = sm_tb_stride(&j), P = trace_pitch(M), k0 = 1 + lane * M;
+	const uint8_t *q = codes + off[kx], *win = q + j.n;
+	int32_t hp[M], fp[M], i_end = 0;
+	uint32_t wr[M];   /* the window's codes at the lane's cells of row i */
+
+#pragma unroll
+	for (int x = 0; x < M; x++) {
+		const int32_t col = j.dlo + k0 + x;   /* row 1's */
+
+		hp[x] = 0;
+		fp[x] = NEG;
+		wr[x] = col >= 1 && col <= j.w ? win[col - 1] : SM_BASE_N;
+	}
+	for (int32_t i = 1; i <= j.n; i++) {
+		const int32_t col0 = i + j.dlo + k0 - 1;
+		const uint8_t qc = q[i - 1];
+		const int32_t uh = __shfl_down_sync(TRACE_FULL, hp[0], 1);
+		const int32_t uf = __shfl_down_sync(TRACE_FULL, fp[0], 1);
+		int32_t ht[M], fv[M], dg[M], a = 0, b = NEG;
+		uint32_t fo = 0, cut = 0;
+		uint32_t dd[M];
+
+		/* H without E (diagonal, F, 0) and F; each cell's step of the
+		 * lane's E carry, composed into E_out = max(E_in - a, b). */
+#pragma unroll
+		for (int x = 0; x < M; x++) {
+			const int32_t col = col0 + x;
+			const int in = k0 + x <= S - 2 && col >= 1 && col <= j.w;
+			/* The cell above: the next offset's, the boundary's past
+			 * the last lane. */
+			const int32_t hu = x + 1 < M ? hp[x + 1] : lane == TRACE_WARP - 1 ? 0 : uh;
+			const int32_t fu = x + 1 < M ? fp[x + 1] : lane == TRACE_WARP - 1 ? NEG : uf;
+			const int32_t diag = hp[x] + sm_tb_subst(&sc, wr[x], qc, i == 1);
+			int32_t f = fu - ge, t;
+
+			if (hu - go > f) {
+				f = hu - go;
+				fo |= 1u << x;
+			}
+			t = diag > f ? diag : f;
+			t = t > 0 ? t : 0;
+			if (!in) {
+				t = 0;
+				f = NEG;
+				cut |= 1u << x;
+				a = TRACE_CUT;
+				b = -go;
+			} else {
+				a = a >= TRACE_CUT - ge ? TRACE_CUT : a + ge;
+				b = b - ge > t - go ? b - ge : t - go;
+			}
+			ht[x] = t;
+			fv[x] = f;
+			dg[x] = diag;
+		}
+		/* Inclusive scan of the lanes' carry functions, lane 0 first. */
+#pragma unroll
+		for (int s = 1; s < TRACE_WARP; s <<= 1) {
+			const int32_t pa = __shfl_up_sync(TRACE_FULL, a, s);
+			const int32_t pb = __shfl_up_sync(TRACE_FULL, b, s);
+
+			if (lane >= s) {
+				b = pb - a > b ? pb - a : b;
+				a = pa >= TRACE_CUT - a ? TRACE_CUT : pa + a;
+			}
+		}
+		{
+			/* E of the lane's first cell: lanes 0..l-1's carry applied
+			 * to offset 1's (-go: the boundary's H 0 less go). */
+			const int32_t ea = __shfl_up_sync(TRACE_FULL, a, 1);
+			const int32_t eb = __shfl_up_sync(TRACE_FULL, b, 1);
+			int32_t e = lane == 0 ? -go : (-go - ea > eb ? -go - ea : eb);
+			int32_t open = 0, hl, el;   /* the next cell's bit 2; this cell's H and E */
+
+#pragma unroll
+			for (int x = 0; x < M; x++) {
+				const int32_t ev = e;
+				int32_t hv;
+
+				if (cut >> x & 1) {
+					hv = 0;
+					el = NEG;
+					dd[x] = 0;
+				} else {
+					hv = ht[x] > ev ? ht[x] : ev;
+					el = ev;
+					dd[x] = (hv == 0 ? 0 : hv == dg[x] ? 1 : hv == ev ? 2 : 3) |
+						(open ? 4 : 0) | (fo >> x & 1 ? 8 : 0);
+					if (col0 + x == j.w && !i_end &&
+					    (i == j.n && hv > 0 ? hv + sc.clip3 : hv) == j.score)
+						i_end = i;
+				}
+				hl = hv;
+				open = hl - go > el - ge;
+				e = el - ge > hl - go ? el - ge : hl - go;
+				hp[x] = hv;
+				fp[x] = fv[x];
+			}
+			/* Bit 2 of the lane's first cell, from the cell to its left
+			 * (the boundary's H 0 and E minus infinity for lane 0). */
+			hl = __shfl_up_sync(TRACE_FULL, hl, 1);
+			el = __shfl_up_sync(TRACE_FULL, el, 1);
+			if (!(cut & 1) && (lane == 0 || hl - go > el - ge))
+				dd[0] |= 4;
+		}
+		{
+			uint8_t *row = d + (size_t)(i - 1) * (size_t)P + k0;
+
+#pragma unroll
+			for (int x = 0; x < M; x++)
+				row[x] = (uint8_t)dd[x];
+		}
+		/* The next row's window codes: one column on. */
+#pragma unroll
+		for (int x = 0; x + 1 < M; x++)
+			wr[x] = wr[x + 1];
+		{
+			const int32_t col = col0 + M;   /* row i + 1's last cell */
+
+			wr[M - 1] = col >= 1 && col <= j.w ? win[col - 1] : SM_BASE_N;
+		}
+	}
+	/* The end: the first row whose column w cell has the score. */
+#pragma unroll
+	for (int s = TRACE_WARP / 2; s > 0; s >>= 1) {
+		const int32_t o = __shfl_xor_sync(TRACE_FULL, i_end, s);
+
+		if (o && (!i_end || o < i_end))
+			i_end = o;
+	}
+	__syncwarp();
+	if (lane == 0)
+		sm_tb_walk(&j, i_end, d, (size_t)P, 1, ops + (size_t)kx * SM_TB_MAX_OPS, &res[kx]);
+}
+
+/* The classes up to TRACE_SMALL_CLASSES take one kernel, each warp its
+ * job's M (its registers are M = 8's); wider bands a kernel each. */
+#define TRACE_SMALL_CLASSES 8
+
+/* Warp w of a launch runs the job at sorted position g0 + w (below n), its
+ * decision bytes from doff[g]. */
+#define TRACE_KERNEL_ARGS sm_tb_score_t sc, int n, int g0, const sm_tb_job_t *__restrict__ jobs, \
+	const int32_t *__restrict__ order, const uint8_t *__restrict__ codes, \
+	const int64_t *__restrict__ off, const int64_t *__restrict__ doff, uint8_t *dir, \
+	sm_tb_res_t *res, uint32_t *ops
+#define TRACE_WARP_JOB \
+	const int lane = threadIdx.x % TRACE_WARP; \
+	const int g = g0 + (int)((blockIdx.x * blockDim.x + threadIdx.x) / TRACE_WARP); \
+	if (g >= n) \
+		return; \
+	const int32_t kx = order[g]; \
+	uint8_t *d = dir + doff[g] + 3;
+
+__global__ static void __launch_bounds__(128) trace_small(TRACE_KERNEL_ARGS)
+{
+	TRACE_WARP_JOB
+	switch (trace_class(sm_tb_stride(&jobs[kx]))) {
+	case 0: trace_job<1>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 1: trace_job<2>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 2: trace_job<3>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 3: trace_job<4>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 4: trace_job<5>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 5: trace_job<6>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 6: trace_job<7>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	default: trace_job<8>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
 	}
 }
+
+template <int M>
+__global__ static void __launch_bounds__(128) trace_wide(TRACE_KERNEL_ARGS)
+{
+	TRACE_WARP_JOB
+	trace_job<M>(sc, lane, kx, jobs, codes, off, d, res, ops);
+}
+
+typedef void (*trace_fn_t)(TRACE_KERNEL_ARGS);
+static const trace_fn_t trace_fns[TRACE_N_MS] = {
+	trace_small, trace_small, trace_small, trace_small, trace_small, trace_small, trace_small,
+	trace_small, trace_wide<10>, trace_wide<12>, trace_wide<16>, trace_wide<24>, trace_wide<32> };
 
 /* ---- host ---- */
 
@@ -101,10 +284,10 @@ trace_kernel(sm_tb_score_t sc, int n, int w0, const sm_tb_job_t *jobs, const int
 static void call_free(void *p)
 {
 	call_t *c = (call_t *)p;
-	sm_gpu_buf_t *dev[] = { &c->jobs, &c->res, &c->ops, &c->codes, &c->off, &c->order, &c->warps,
-			 &c->dir, &c->scratch };
+	sm_gpu_buf_t *dev[] = { &c->jobs, &c->res, &c->ops, &c->codes, &c->off, &c->order, &c->doff,
+			 &c->dir };
 	sm_gpu_buf_t *host[] = { &c->h_jobs, &c->h_res, &c->h_ops, &c->h_codes, &c->h_off, &c->h_order,
-			  &c->h_warps };
+			  &c->h_doff };
 
 	sm_gpu_call_release(dev, sizeof dev / sizeof *dev, host, sizeof host / sizeof *host,
 			    c->stream, c->ev, 2);
@@ -131,15 +314,19 @@ static void sort_jobs(int n, const sm_tb_job_t *jobs, int32_t *order)
 		order[count[SM_TB_MAX_STRIDE + 1 - sm_tb_stride(&jobs[k])]++] = k;
 }
 
+/* Decision bytes of a job. */
+static int64_t job_bytes(const sm_tb_job_t *j)
+{
+	return (int64_t)j->n * trace_pitch(trace_ms[trace_class(sm_tb_stride(j))]);
+}
+
 static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job_t *jobs,
 		      const uint8_t *const *q, const uint8_t *const *win, sm_tb_res_t *res,
 		      uint32_t *ops)
 {
-	const int n_warps = (n + TRACE_WARP - 1) / TRACE_WARP;
-	int64_t bases = 0, dir_max = 0, scratch_max = 0;
+	int64_t bases = 0, dir_max = 0;
 	int32_t *order;
-	int64_t *off;
-	warp_t *wp;
+	int64_t *off, *doff;
 	uint8_t *hc;
 
 	for (int k = 0; k < n; k++) {
@@ -156,16 +343,16 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 	    sm_gpu_buf_grow(&c->order, (size_t)n * sizeof(int32_t), 0) ||
 	    sm_gpu_buf_grow(&c->h_off, (size_t)n * sizeof(int64_t), 1) ||
 	    sm_gpu_buf_grow(&c->off, (size_t)n * sizeof(int64_t), 0) ||
+	    sm_gpu_buf_grow(&c->h_doff, (size_t)n * sizeof(int64_t), 1) ||
+	    sm_gpu_buf_grow(&c->doff, (size_t)n * sizeof(int64_t), 0) ||
 	    sm_gpu_buf_grow(&c->h_codes, (size_t)bases, 1) || sm_gpu_buf_grow(&c->codes, (size_t)bases, 0) ||
-	    sm_gpu_buf_grow(&c->h_warps, (size_t)n_warps * sizeof(warp_t), 1) ||
-	    sm_gpu_buf_grow(&c->warps, (size_t)n_warps * sizeof(warp_t), 0) ||
 	    sm_gpu_buf_grow(&c->h_res, (size_t)n * sizeof *res, 1) || sm_gpu_buf_grow(&c->res, (size_t)n * sizeof *res, 0) ||
 	    sm_gpu_buf_grow(&c->h_ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 1) ||
 	    sm_gpu_buf_grow(&c->ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 0))
 		return -1;
 	order = D(h_order, int32_t);
 	off = D(h_off, int64_t);
-	wp = D(h_warps, warp_t);
+	doff = D(h_doff, int64_t);
 	hc = D(h_codes, uint8_t);
 	memcpy(c->h_jobs.p, jobs, (size_t)n * sizeof *jobs);
 	bases = 0;
@@ -176,35 +363,16 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		bases += (int64_t)jobs[k].n + jobs[k].w;
 	}
 	sort_jobs(n, jobs, order);
-	/* Each warp's buffers, placed from its chunk's start. */
-	{
-		int64_t dir = 0, scratch = 0;
+	/* Each job's decision bytes, placed from its chunk's start (a chunk
+	 * starts where doff is 0). */
+	for (int t = 0; t < n; t++) {
+		const int64_t bytes = job_bytes(&jobs[order[t]]);
+		const int64_t end = t > 0 ? doff[t - 1] + job_bytes(&jobs[order[t - 1]]) : 0;
 
-		for (int w = 0; w < n_warps; w++) {
-			int32_t rows = 0, pitch = 0;
-			int64_t bytes;
-
-			for (int t = w * TRACE_WARP; t < n && t < (w + 1) * TRACE_WARP; t++) {
-				const sm_tb_job_t *j = &jobs[order[t]];
-
-				rows = j->n > rows ? j->n : rows;
-				pitch = sm_tb_stride(j) > pitch ? sm_tb_stride(j) : pitch;
-			}
-			bytes = (int64_t)TRACE_WARP * rows * pitch;
-			if (dir > 0 && dir + bytes > g->chunk_bytes)
-				dir = scratch = 0;   /* a new chunk */
-			wp[w].dir = dir;
-			wp[w].scratch = scratch;
-			wp[w].pitch = pitch;
-			wp[w].pad = 0;
-			dir += bytes;
-			scratch += 2 * (int64_t)TRACE_WARP * pitch;
-			dir_max = dir > dir_max ? dir : dir_max;
-			scratch_max = scratch > scratch_max ? scratch : scratch_max;
-		}
+		doff[t] = end > 0 && end + bytes > g->chunk_bytes ? 0 : end;
+		dir_max = doff[t] + bytes > dir_max ? doff[t] + bytes : dir_max;
 	}
-	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0) ||
-	    sm_gpu_buf_grow(&c->scratch, (size_t)scratch_max * sizeof(int32_t), 0))
+	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0))
 		return -1;
 	if (sm_gpu_span_begin(c->ev, c->stream))
 		return -1;
@@ -214,26 +382,31 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 				    cudaMemcpyHostToDevice, c->stream)) ||
 	    SM_CUDA(cudaMemcpyAsync(c->off.p, off, (size_t)n * sizeof *off, cudaMemcpyHostToDevice,
 				    c->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(c->codes.p, hc, (size_t)bases, cudaMemcpyHostToDevice,
+	    SM_CUDA(cudaMemcpyAsync(c->doff.p, doff, (size_t)n * sizeof *doff, cudaMemcpyHostToDevice,
 				    c->stream)) ||
-	    SM_CUDA(cudaMemcpyAsync(c->warps.p, wp, (size_t)n_warps * sizeof *wp,
-				    cudaMemcpyHostToDevice, c->stream)))
+	    SM_CUDA(cudaMemcpyAsync(c->codes.p, hc, (size_t)bases, cudaMemcpyHostToDevice,
+				    c->stream)))
 		return -1;
-	/* One launch per chunk: the warps from w0 up to the next whose
-	 * buffers start again at 0. */
-	for (int w0 = 0; w0 < n_warps;) {
-		int w1 = w0 + 1, threads;
+	/* One launch per chunk and kernel: the jobs from g0 up to the next
+	 * whose bytes start again at 0 or that takes another kernel. */
+	for (int g0 = 0; g0 < n;) {
+		const int cls = trace_class(sm_tb_stride(&jobs[order[g0]]));
+		const int64_t threads_per_block = g->block;
+		int g1 = g0 + 1;
 
-		while (w1 < n_warps && wp[w1].dir > 0)
-			w1++;
-		threads = (w1 * TRACE_WARP < n ? w1 * TRACE_WARP : n) - w0 * TRACE_WARP;
-		trace_kernel<<<(threads + g->block - 1) / g->block, g->block, 0, c->stream>>>(g->sc, w0 * TRACE_WARP + threads, w0, D(jobs, sm_tb_job_t),
-					    D(order, int32_t), D(codes, uint8_t), D(off, int64_t),
-					    D(warps, warp_t), D(dir, uint8_t), D(scratch, int32_t),
-					    D(res, sm_tb_res_t), D(ops, uint32_t));
+		while (g1 < n && doff[g1] > 0 && (trace_class(sm_tb_stride(&jobs[order[g1]])) == cls ||
+						       (cls < TRACE_SMALL_CLASSES &&
+							trace_class(sm_tb_stride(&jobs[order[g1]])) < TRACE_SMALL_CLASSES)))
+			g1++;
+		trace_fns[cls]<<<(unsigned)(((int64_t)(g1 - g0) * TRACE_WARP + threads_per_block - 1) /
+					    threads_per_block),
+				 (unsigned)threads_per_block, 0, c->stream>>>(g->sc, g1, g0,
+					D(jobs, sm_tb_job_t), D(order, int32_t), D(codes, uint8_t),
+					D(off, int64_t), D(doff, int64_t), D(dir, uint8_t),
+					D(res, sm_tb_res_t), D(ops, uint32_t));
 		if (SM_CUDA(cudaGetLastError()))
 			return -1;
-		w0 = w1;
+		g0 = g1;
 	}
 	if (SM_CUDA(cudaMemcpyAsync(c->h_res.p, c->res.p, (size_t)n * sizeof *res,
 				    cudaMemcpyDeviceToHost, c->stream)) ||

@@ -1,5 +1,5 @@
 /* gpu_trace.h — tracebacks on the GPU: a batch of band fills and walks
- * (mapper/trace_band.h's sm_tb_run), one CUDA thread each.  The host ships
+ * (mapper/trace_band.h's fill by wavefronts and walk), one warp each.  The host ships
  * each job's read and window bases; the device keeps the fill's decision
  * bytes and returns only the walk (end and start, CIGAR).  Exhaustive
  * mapping against a small reference spends most of its host time in these
@@ -20,8 +20,9 @@ extern "C" {
 
 typedef struct sm_gpu_trace_s sm_gpu_trace_t;
 
-/* Threads per block of the traceback kernel (--gpu-tune trace-block). */
-#define SM_GPU_TRACE_BLOCK 64
+/* Threads per block of the traceback kernel, a job a warp (--gpu-tune
+ * trace-block). */
+#define SM_GPU_TRACE_BLOCK 128
 
 /* Tracebacks with scoring sc on every device of opt->gpus (each call to
  * the one with the fewest calls in flight).  NULL after logging. */

@@ -69,7 +69,8 @@ static int oracle_scan_refs(void *self, int n, const sm_query_t *q, const sm_ref
 	return 0;
 }
 
-/* Batched tracebacks as the GPU runs them (trace_band.h), on this thread:
+/* Batched tracebacks (trace_band.h's sm_tb_run, whose cells the GPU's
+ * equal), on this thread:
  * so that the mapper's batched path (map.c's trace_batch) runs, and is
  * compared with the CPU engine's records, on machines without a GPU. */
 static int oracle_trace(void *self, int n, const sm_tb_job_t *jobs, const uint8_t *const *q,
@@ -88,7 +89,7 @@ static int oracle_trace(void *self, int n, const sm_tb_job_t *jobs, const uint8_
 			sm_log(SM_LOG_ERROR, "out of memory tracing a read of %d bases", jobs[k].n);
 			return -1;
 		}
-		sm_tb_run(&jobs[k], &ts, q[k], win[k], row, row + S, 1, dir, S, 1,
+		sm_tb_run(&jobs[k], &ts, q[k], win[k], row, row + S, dir, S,
 			  ops + (size_t)k * SM_TB_MAX_OPS, &res[k]);
 		free(row);
 		free(dir);

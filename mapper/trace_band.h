@@ -1,8 +1,9 @@
-/* trace_band.h — one traceback's band fill and walk as a plain function
- * that a CPU thread or a CUDA thread runs alike: what sm_align() (align.h)
- * does once it has chosen its window and band, for an engine that takes
- * tracebacks in batches (engine_ops.h's trace; the GPU engine runs it one
- * thread per traceback).  A leaf of the engine contract: C and CUDA.
+/* trace_band.h — one traceback's band fill and walk: what sm_align()
+ * (align.h) does once it has chosen its window and band, for an engine
+ * that takes tracebacks in batches (engine_ops.h's trace).  sm_tb_run is
+ * the fill and walk on one thread (the oracle engine); the GPU engine fills
+ * the same band a warp a traceback, by rows (gpu/gpu_trace.cu), and walks
+ * with sm_tb_walk.  A leaf of the engine contract: C and CUDA.
  *
  * The fill is align.c's scalar recurrence (fill32, 32-bit cells) over the
  * same band, but it keeps one row of H and F (scratch) and stores per cell
@@ -23,19 +24,14 @@
 
 #include "mapper/score.h"
 
+/* Minus infinity of the fill's E and F (less gap penalties, no overflow). */
+#define SM_TB_NEG (-(1 << 29))
+
 #ifdef __CUDACC__
 #define SM_TB_FN __host__ __device__ static inline
 #else
 #define SM_TB_FN static inline
 #endif
-#ifdef __CUDA_ARCH__
-#define SM_TB_UNROLL _Pragma("unroll")
-#else
-#define SM_TB_UNROLL
-#endif
-
-/* Band cells a fill step loads, computes and stores together. */
-#define SM_TB_BLOCK 8
 
 /* CIGAR operations a batched traceback may return; a longer CIGAR is
  * SM_TB_OPS and traced again by sm_align(). */
@@ -44,8 +40,7 @@
 /* Band offsets a batched traceback takes at most (sm_align() takes wider
  * bands itself). */
 #define SM_TB_MAX_STRIDE 1024
-/* Band cells ((n + 1) x stride) a batched traceback takes at most: a GPU
- * thread's decision bytes. */
+/* Band cells ((n + 1) x stride) a batched traceback takes at most. */
 #define SM_TB_MAX_CELLS (1 << 19)
 
 /* One traceback: the read (n bases) against window columns 1..w, the
@@ -104,108 +99,16 @@ SM_TB_FN int32_t sm_tb_subst(const sm_tb_score_t *s, uint8_t r, uint8_t q, int f
 	return first && r < SM_BASE_N ? v + s->clip5 : v;
 }
 
-/* Fills job j's band and walks it back.  q: the read's codes; win: window
- * column x + 1's code at win[x].  Scratch, cell k of a row at [k * sstep]:
- * hrow and frow, sm_tb_stride(j) cells each.  dir: the decision bytes,
- * cell (i, k) at [((i - 1) * pitch + k) * dstep] for rows 1..n (pitch at
- * least the stride).  ops: SM_TB_MAX_OPS words.  The steps make a CUDA
- * thread's buffers interleave with its warp's (dstep = sstep = 32). */
-SM_TB_FN void sm_tb_run(const sm_tb_job_t *j, const sm_tb_score_t *s, const uint8_t *q,
-			const uint8_t *win, int32_t *hrow, int32_t *frow, size_t sstep,
-			uint8_t *dir, size_t pitch, size_t dstep, uint32_t *ops,
-			sm_tb_res_t *res)
+/* Walks a fill's decision bytes (cell (i, k) at [((i - 1) * pitch + k) *
+ * dstep]) back from row i_end of column w (0: no cell had the score). */
+SM_TB_FN void sm_tb_walk(const sm_tb_job_t *j, int32_t i_end, const uint8_t *dir, size_t pitch,
+			 size_t dstep, uint32_t *ops, sm_tb_res_t *res)
 {
-	const int32_t NEG = -(1 << 29);
-	const int32_t S = sm_tb_stride(j);
-	int32_t i, jj, i_end = 0, n_ops = 0;
+	int32_t i, jj, n_ops = 0;
 	int state = 0;   /* 0 in H, 1 in E, 2 in F */
 
 	res->n_ops = 0;
 	res->i_end = res->i_start = res->j_start = 0;
-	if (S > SM_TB_MAX_STRIDE) {
-		res->status = SM_TB_WIDE;
-		return;
-	}
-	for (int32_t k = 0; k < S; k++) {   /* row 0 */
-		hrow[k * sstep] = 0;
-		frow[k * sstep] = NEG;
-	}
-	for (i = 1; i <= j->n; i++) {
-		const uint8_t qc = q[i - 1];
-		uint8_t *drow = dir + (size_t)(i - 1) * pitch * dstep;
-		int32_t hl = 0, el = NEG;
-
-		/* SM_TB_BLOCK cells at a time: their loads first, then the
-		 * cells, then their stores, so that a GPU thread waits for
-		 * memory once a block, not once a cell.  hv[x] is row i - 1's H
-		 * at offset k0 + x: cell k0 + x's diagonal and cell k0 + x - 1's
-		 * upper neighbour. */
-		for (int32_t k0 = 1; k0 <= S - 2; k0 += SM_TB_BLOCK) {
-			int32_t hp[SM_TB_BLOCK + 1], fp[SM_TB_BLOCK + 1];
-			uint8_t rb[SM_TB_BLOCK];
-
-			SM_TB_UNROLL
-			for (int x = 0; x <= SM_TB_BLOCK; x++) {
-				const int32_t k = k0 + x < S - 1 ? k0 + x : S - 1;
-
-				hp[x] = hrow[k * sstep];
-				fp[x] = frow[k * sstep];
-			}
-			SM_TB_UNROLL
-			for (int x = 0; x < SM_TB_BLOCK; x++) {
-				const int32_t col = i + j->dlo + k0 + x - 1;
-
-				rb[x] = col >= 1 && col <= j->w ? win[col - 1] : SM_BASE_N;
-			}
-			SM_TB_UNROLL
-			for (int x = 0; x < SM_TB_BLOCK; x++) {
-				const int32_t k = k0 + x, col = i + j->dlo + k - 1;
-				uint8_t d = 0;
-
-				if (k > S - 2)
-					break;
-				if (col < 1 || col > j->w) {
-					/* Boundary: H 0, E and F minus infinity. */
-					hl = 0;
-					el = NEG;
-					fp[x] = NEG;
-				} else {
-					const int32_t diag = hp[x] + sm_tb_subst(s, rb[x], qc, i == 1);
-					int32_t ev = el - s->ge, fv = fp[x + 1] - s->ge, hv;
-
-					if (hl - s->go > ev) {
-						ev = hl - s->go;
-						d |= 4;
-					}
-					if (hp[x + 1] - s->go > fv) {
-						fv = hp[x + 1] - s->go;
-						d |= 8;
-					}
-					hv = diag > ev ? diag : ev;
-					hv = fv > hv ? fv : hv;
-					hv = hv > 0 ? hv : 0;
-					d |= hv == 0 ? 0 : hv == diag ? 1 : hv == ev ? 2 : 3;
-					hl = hv;
-					el = ev;
-					fp[x] = fv;
-					/* The end cell: column w's smallest row with
-					 * the score (row n's with the 3' bonus). */
-					if (col == j->w && !i_end &&
-					    (i == j->n && hv > 0 ? hv + s->clip3 : hv) == j->score)
-						i_end = i;
-				}
-				/* hp[x] is read no more: it takes row i's H. */
-				hp[x] = hl;
-				drow[k * dstep] = d;
-			}
-			SM_TB_UNROLL
-			for (int x = 0; x < SM_TB_BLOCK; x++)
-				if (k0 + x <= S - 2) {
-					hrow[(k0 + x) * sstep] = hp[x];
-					frow[(k0 + x) * sstep] = fp[x];
-				}
-		}
-	}
 	if (!i_end || j->score <= 0) {
 		res->status = SM_TB_NO_CELL;
 		return;
@@ -257,5 +160,76 @@ SM_TB_FN void sm_tb_run(const sm_tb_job_t *j, const sm_tb_score_t *s, const uint
 	res->j_start = jj;
 	res->n_ops = n_ops;
 }
+
+/* Fills job j's band and walks it back, on one thread (the oracle
+ * engine's batched tracebacks, tests).  q: the read's codes; win: window
+ * column x + 1's code at win[x].  hrow, frow: scratch, sm_tb_stride(j)
+ * cells each.  dir: the decision bytes, cell (i, k) at [(i - 1) * pitch +
+ * k] for rows 1..n (pitch at least the stride).  ops: SM_TB_MAX_OPS
+ * words. */
+SM_TB_FN void sm_tb_run(const sm_tb_job_t *j, const sm_tb_score_t *s, const uint8_t *q,
+			const uint8_t *win, int32_t *hrow, int32_t *frow, uint8_t *dir, size_t pitch,
+			uint32_t *ops, sm_tb_res_t *res)
+{
+	const int32_t S = sm_tb_stride(j);
+	int32_t i_end = 0;
+
+	if (S > SM_TB_MAX_STRIDE) {
+		res->status = SM_TB_WIDE;
+		res->n_ops = res->i_end = res->i_start = res->j_start = 0;
+		return;
+	}
+	for (int32_t k = 0; k < S; k++) {   /* row 0 */
+		hrow[k] = 0;
+		frow[k] = SM_TB_NEG;
+	}
+	for (int32_t i = 1; i <= j->n; i++) {
+		const uint8_t qc = q[i - 1];
+		uint8_t *drow = dir + (size_t)(i - 1) * pitch;
+		int32_t hl = 0, el = SM_TB_NEG;   /* the cell to the left's H and E */
+
+		/* hrow[k] holds row i - 1's H until cell k of row i takes it:
+		 * cell k's diagonal, cell k - 1's upper neighbour. */
+		for (int32_t k = 1; k <= S - 2; k++) {
+			const int32_t col = i + j->dlo + k - 1;
+			uint8_t d = 0;
+
+			if (col < 1 || col > j->w) {
+				/* Boundary: H 0, E and F minus infinity. */
+				hl = 0;
+				el = SM_TB_NEG;
+				frow[k] = SM_TB_NEG;
+			} else {
+				const int32_t diag = hrow[k] + sm_tb_subst(s, win[col - 1], qc, i == 1);
+				int32_t ev = el - s->ge, fv = frow[k + 1] - s->ge, hv;
+
+				if (hl - s->go > ev) {
+					ev = hl - s->go;
+					d |= 4;
+				}
+				if (hrow[k + 1] - s->go > fv) {
+					fv = hrow[k + 1] - s->go;
+					d |= 8;
+				}
+				hv = diag > ev ? diag : ev;
+				hv = fv > hv ? fv : hv;
+				hv = hv > 0 ? hv : 0;
+				d |= hv == 0 ? 0 : hv == diag ? 1 : hv == ev ? 2 : 3;
+				hl = hv;
+				el = ev;
+				frow[k] = fv;
+				/* The end cell: column w's smallest row with the
+				 * score (row n's with the 3' bonus). */
+				if (col == j->w && !i_end &&
+				    (i == j->n && hv > 0 ? hv + s->clip3 : hv) == j->score)
+					i_end = i;
+			}
+			hrow[k] = hl;
+			drow[k] = d;
+		}
+	}
+	sm_tb_walk(j, i_end, dir, pitch, 1, ops, res);
+}
+
 
 #endif

@@ -381,16 +381,13 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 }
 
 /* sm_align() in halves (sm_align_prepare, trace_band.h's sm_tb_run on this
- * thread, sm_align_finish), as an engine's batched tracebacks run it: the
- * fill's buffers laid out with the steps `lay` picks (0: plain; 1:
- * interleaved, as a CUDA thread's with its warp's, and a row pitch wider
- * than the band).  *path counts what the halves did: [0] traced by
+ * thread, sm_align_finish), as an engine's batched tracebacks run it, the
+ * decision rows `lay` bytes wider than the band.  *path counts what the halves did: [0] traced by
  * prepare, [1] filled, [2] handed back to sm_align(). */
 static int align_halves(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
 			int lay, int path[3])
 {
-	const size_t step = lay ? 3 : 1;
 	sm_tb_job_t job;
 	sm_tb_score_t ts;
 	sm_tb_res_t res;
@@ -408,12 +405,11 @@ static int align_halves(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t
 	if (rc == SM_ALIGN_JOB) {
 		S = (size_t)sm_tb_stride(&job);
 		pitch = S + (lay ? 5 : 0);
-		hrow = xmalloc(S * step * sizeof *hrow);
-		frow = xmalloc(S * step * sizeof *frow);
-		dir = xmalloc((size_t)q->len * pitch * step + 1);
+		hrow = xmalloc(S * sizeof *hrow);
+		frow = xmalloc(S * sizeof *frow);
+		dir = xmalloc((size_t)q->len * pitch + 1);
 		ts = sm_tb_score(sc);
-		sm_tb_run(&job, &ts, q->seq, ref->seq + start, hrow, frow, step, dir, pitch, step,
-			  ops, &res);
+		sm_tb_run(&job, &ts, q->seq, ref->seq + start, hrow, frow, dir, pitch, ops, &res);
 		rc = sm_align_finish(ws, ref, sc, q, start, &job, &res, ops, out);
 		free(hrow);
 		free(frow);
