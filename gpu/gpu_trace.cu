@@ -2,13 +2,15 @@
  *
  * One warp runs one job, row by row, as the scan kernels run a strip (the
  * paper's row-parallel scan, docs/gpu.md): lane l holds M consecutive band
- * offsets of the row in registers (M = ceil((S - 2) / 32), one kernel per
- * M), computes their diagonal and F terms at once, and the row's E
- * recurrence E(k+1) = max(E(k) - ge, H(k) - go) runs as a warp max-plus scan
- * of each lane's carry function; then every cell's value is the scalar
- * fill's (mapper/trace_band.h, sm_tb_run) and so are the decision bytes it
- * stores.  Lane 0 walks them (sm_tb_walk).  The host sorts the jobs by band
- * width, widest first, so that one M's jobs lie together.  Jobs' decision
+ * offsets of the row in registers (the band's S - 2 cells over 32 lanes,
+ * rounded up to a class of trace_ms), computes their diagonal and F terms
+ * at once, and the row's E recurrence E(k+1) = max(E(k) - ge, H(k) - go)
+ * runs as a warp max-plus scan of each lane's carry function; then every
+ * cell's value is the scalar fill's (mapper/trace_band.h, sm_tb_run) and so
+ * are the decision bytes it stores.  Lane 0 walks them (sm_tb_walk).  One
+ * kernel takes the classes up to M = 8, one each the wider ones; the host
+ * sorts the jobs by band width, widest first, so that a kernel's jobs lie
+ * together.  Jobs' decision
  * bytes are cut into chunks of at most TRACE_CHUNK_BYTES (a single job may
  * take more), run one after the other on the call's stream over the same
  * buffer.  Only the results and CIGARs come back. */
@@ -27,7 +29,7 @@
 #include "io/trace.h"
 
 #define TRACE_WARP 32
-/* Decision bytes of one chunk (a single warp may take more). */
+/* Decision bytes of one chunk (a single job may take more). */
 #define TRACE_CHUNK_BYTES ((int64_t)256 << 20)
 
 /* Buffers of one call in flight, reused by the next call that takes them. */
@@ -74,9 +76,9 @@ static const int trace_ms[] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32 };
 
 static __host__ __device__ int trace_class(int32_t S)
 {
-	const int32_t m = (S - 2 + 31) / 32;   /* cells a lane needs */
+	const int32_t m = (S - 2 + 31) / 32;   /* cells a lane needs, S >= 3 */
 
-	return m <= 8 ? (m > 0 ? m - 1 : 0) : m <= 10 ? 8 : m <= 12 ? 9 : m <= 16 ? 10 : m <= 24 ? 11 : 12;
+	return m <= 8 ? m - 1 : 8 + (m > 10) + (m > 12) + (m > 16) + (m > 24);
 }
 
 /* Decision bytes of a row: the 32 lanes' cells and 4 bytes before them
@@ -235,6 +237,12 @@ __device__ static void trace_job(const sm_tb_score_t &sc, int lane, int32_t kx,
  * job's M (its registers are M = 8's); wider bands a kernel each. */
 #define TRACE_SMALL_CLASSES 8
 
+/* The kernel of class c: trace_fns[trace_kernel_of(c)]. */
+static int trace_kernel_of(int c)
+{
+	return c < TRACE_SMALL_CLASSES ? 0 : c;
+}
+
 /* Warp w of a launch runs the job at sorted position g0 + w (below n), its
  * decision bytes from doff[g]. */
 #define TRACE_KERNEL_ARGS sm_tb_score_t sc, int n, int g0, const sm_tb_job_t *__restrict__ jobs, \
@@ -273,8 +281,8 @@ __global__ static void __launch_bounds__(128) trace_wide(TRACE_KERNEL_ARGS)
 
 typedef void (*trace_fn_t)(TRACE_KERNEL_ARGS);
 static const trace_fn_t trace_fns[TRACE_N_MS] = {
-	trace_small, trace_small, trace_small, trace_small, trace_small, trace_small, trace_small,
-	trace_small, trace_wide<10>, trace_wide<12>, trace_wide<16>, trace_wide<24>, trace_wide<32> };
+	trace_small, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	trace_wide<10>, trace_wide<12>, trace_wide<16>, trace_wide<24>, trace_wide<32> };
 
 /* ---- host ---- */
 
@@ -370,7 +378,8 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		const int64_t end = t > 0 ? doff[t - 1] + job_bytes(&jobs[order[t - 1]]) : 0;
 
 		doff[t] = end > 0 && end + bytes > g->chunk_bytes ? 0 : end;
-		dir_max = doff[t] + bytes > dir_max ? doff[t] + bytes : dir_max;
+		if (doff[t] + bytes > dir_max)
+			dir_max = doff[t] + bytes;
 	}
 	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0))
 		return -1;
@@ -390,15 +399,14 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 	/* One launch per chunk and kernel: the jobs from g0 up to the next
 	 * whose bytes start again at 0 or that takes another kernel. */
 	for (int g0 = 0; g0 < n;) {
-		const int cls = trace_class(sm_tb_stride(&jobs[order[g0]]));
+		const int kern = trace_kernel_of(trace_class(sm_tb_stride(&jobs[order[g0]])));
 		const int64_t threads_per_block = g->block;
 		int g1 = g0 + 1;
 
-		while (g1 < n && doff[g1] > 0 && (trace_class(sm_tb_stride(&jobs[order[g1]])) == cls ||
-						       (cls < TRACE_SMALL_CLASSES &&
-							trace_class(sm_tb_stride(&jobs[order[g1]])) < TRACE_SMALL_CLASSES)))
+		while (g1 < n && doff[g1] > 0 &&
+		       trace_kernel_of(trace_class(sm_tb_stride(&jobs[order[g1]]))) == kern)
 			g1++;
-		trace_fns[cls]<<<(unsigned)(((int64_t)(g1 - g0) * TRACE_WARP + threads_per_block - 1) /
+		trace_fns[kern]<<<(unsigned)(((int64_t)(g1 - g0) * TRACE_WARP + threads_per_block - 1) /
 					    threads_per_block),
 				 (unsigned)threads_per_block, 0, c->stream>>>(g->sc, g1, g0,
 					D(jobs, sm_tb_job_t), D(order, int32_t), D(codes, uint8_t),
