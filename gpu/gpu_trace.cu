@@ -89,7 +89,9 @@ static __host__ __device__ int32_t trace_pitch(int M)
 }
 
 /* One job on one warp (jobs[kx], its decision bytes at d), lane l taking
- * band offsets 1 + lM .. lM + M. */
+ * band offsets 1 + lM .. lM + M.  tests/unit/test_trace_rows.c runs these
+ * steps lane by lane on the host against sm_tb_run (no GPU needed): a change
+ * here goes there too. */
 template <int M>
 __device__ static void trace_job(const sm_tb_score_t &sc, int lane, int32_t kx,
 				 const sm_tb_job_t *__restrict__ jobs, const uint8_t *__restrict__ codes,
