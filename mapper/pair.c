@@ -858,9 +858,17 @@ typedef struct {
 	double unit;               /* A + B */
 } rivals_t;
 
-static void rival_add(rivals_t *v, double s, int moved0, int moved1)
+/* A rival's weight from its score alone. */
+static double rival_weight(const rivals_t *v, double s)
 {
-	v->sum += pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s) / (10.0 * v->unit));
+	return pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s) / (10.0 * v->unit));
+}
+
+/* Adds a rival of score s and weight w (rival_weight, or what the reads'
+ * base qualities say: rival_quality_weight). */
+static void rival_add_weighed(rivals_t *v, double s, double w, int moved0, int moved1)
+{
+	v->sum += w;
 	if (v->n == 0 || s > v->top) {
 		v->top = s;
 		v->moved[0] = moved0;
@@ -870,6 +878,47 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 		v->moved[1] |= moved1;
 	}
 	v->n++;
+}
+
+static void rival_add(rivals_t *v, double s, int moved0, int moved1)
+{
+	rival_add_weighed(v, s, rival_weight(v, s), moved0, moved1);
+}
+
+/* The weight of the rival pair (a, b) of score s when the base qualities
+ * tell it: each read that the rival moves is perfect at its pick and
+ * either as good at the rival (its bases equal: no odds) or one
+ * substitution worse there, on the same diagonal (odds sm_sub_odds of the
+ * read's base at that substitution: the rival holds only if that base is a
+ * sequencing error, docs/cli.md "Base quality at the one base that
+ * differs").  What the scores do not owe to those substitutions (the
+ * inserts' likelihoods) weighs as in rival_weight.  Returns the weight, or
+ * -1 when a moved read is not of those kinds (the score decides). */
+static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const sm_read_t *r,
+				   const sm_query_t *q, const res_t *res, const int pick[SM_STRANDS],
+				   const cand_t *const rival[SM_STRANDS], double s)
+{
+	double odds = 1, reads_lead = 0;
+
+	for (int e = 0; e < SM_STRANDS; e++) {
+		const cand_t *p = &res[e].cand[pick[e]], *o = rival[e];
+		const int32_t n = r[e].len;
+		int32_t at;
+
+		if (o == p)
+			continue;
+		if (!p->traced || p->score < sm_best_possible(&ctx->opt.score, n))
+			return -1;
+		if (o->score == p->score)
+			continue;   /* perfect too: the same bases */
+		if (o->score != p->score - v->unit ||
+		    sm_seed_subs_at(ctx->ref, q[SM_STRANDS * e].seq, n, o->is_rev, o->end - n + 1, 1,
+				    &at) != 1)
+			return -1;
+		odds *= sm_sub_odds(&r[e], o->is_rev ? n - 1 - at : at);
+		reads_lead += v->unit;
+	}
+	return odds * pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s - reads_lead) / (10.0 * v->unit));
 }
 
 /* Read e's places among its candidates res->cand (spans sp): at[0] = pick,
@@ -978,7 +1027,14 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 					return -1;
 				s += charge[0] + sa - a->score + charge[1] + sb - b->score;
 			}
-			rival_add(&v, s, a->score < res[0].cand[bi].score, b->score < res[1].cand[bj].score);
+			{
+				const cand_t *const rival[SM_STRANDS] = { a, b };
+				double w = rival_quality_weight(ctx, &v, r, q, res, pick, rival, s);
+
+				rival_add_weighed(&v, s, w >= 0 ? w : rival_weight(&v, s),
+						  a->score < res[0].cand[bi].score,
+						  b->score < res[1].cand[bj].score);
+			}
 		}
 	for (int e = 0; e < SM_STRANDS; e++) {
 		const cand_t *c = &res[e].cand[pick[e]], *m = &res[!e].cand[pick[!e]];

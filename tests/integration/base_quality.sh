@@ -126,3 +126,42 @@ for how in all weak off; do
 	[ "$n" -gt 0 ] && [ "$n" -lt 16 ] || fail "--completion $how: the ties should land at A and at B ($n of 16 reads at A)"
 	note "--completion $how: duplicated pairs proper, both reads MAPQ 0 at A ($n reads) and at B"
 done
+
+# A pair of a two-copy duplicate: fragment F = U (150 bp) + M (200 bp) + V (150 bp) at A and at B,
+# the copies one base apart at fragment position 430 (in V). R1 = U lies in both copies alike (a
+# tie), R2 = V reverse-complemented matches A base for base and B but for that base. The pair at
+# B is the pair at A's one rival; it holds only if R2's base there is a sequencing error, so the
+# pair's MAPQ follows that base's quality as a single read's does (pair.c, rival_quality_weight):
+# at Q40 both reads 30 or more (the scores alone gave 14-20 whatever the quality), at Q8 both at
+# most 20 (odds 0.063: 12 from the base, less the reads' differences).
+awk -v out="$WORK" "$AWK_SEQ"'
+BEGIN {
+	seed = 4242
+	U = randseq(150); M = randseq(200); V = randseq(150)
+	F = U M V; x = 430
+	Fb = substr(F, 1, x - 1) other(substr(F, x, 1), "") substr(F, x + 1)
+	g = randseq(3000) F randseq(3000) Fb randseq(3000)
+	print ">chrP" > (out "/pair.fa")
+	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/pair.fa")
+	print 3001 > (out "/pair.loci")
+	r2 = rc(V)
+	split("I )", qc, " "); split("40 8", qv, " ")
+	for (k = 1; k <= 2; k++)
+		for (p = 0; p < 4; p++) {
+			q1 = ""; for (i = 0; i < 150; i++) q1 = q1 "I"
+			# R2 reversed: fragment position 430 is its base 150 - (430 - 351) = 71.
+			q2 = ""; for (i = 1; i <= 150; i++) q2 = q2 (i == 71 ? qc[k] : "I")
+			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, U, q1 > (out "/pair_1.fq")
+			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, r2, q2 > (out "/pair_2.fq")
+		}
+}'
+read -r pair_a <"$WORK/pair.loci"
+"$SCANMAP" map --mode seeded -I 500,20 "$WORK/pair.fa" "$WORK/pair_1.fq" "$WORK/pair_2.fq" \
+	>"$WORK/pair.sam" 2>"$WORK/pair.err" || { cat "$WORK/pair.err" >&2; fail "scanmap (duplicate pairs) failed"; }
+bad=$(awk -F'\t' -v a="$pair_a" '!/^@/ && !and($2, 0x900) {
+	q = substr($1, 2, index($1, "_") - 2) + 0
+	lo = q == 40 ? 30 : 0; hi = q == 40 ? 60 : 20
+	if (!and($2, 2) || $4 < a || $4 > a + 500 || $5 < lo || $5 > hi)
+		print $1 "/" (and($2, 64) ? 1 : 2) " at " $4 " MAPQ " $5 " FLAG " $2 }' "$WORK/pair.sam" | head -4)
+[ -z "$bad" ] || fail "a duplicate pair told apart by one base of R2: $bad"
+note "a duplicate pair told apart by one base of R2: both reads MAPQ 30+ at Q40, 20 or less at Q8"
