@@ -3,7 +3,7 @@
  * One warp runs one job, row by row, as the scan kernels run a strip (the
  * paper's row-parallel scan, docs/gpu.md): lane l holds M consecutive band
  * offsets of the row in registers (the band's S - 2 cells over 32 lanes,
- * rounded up to a class of trace_ms), computes their diagonal and F terms
+ * rounded up: trace_m), computes their diagonal and F terms
  * at once, and the row's E recurrence E(k+1) = max(E(k) - ge, H(k) - go)
  * runs as a warp max-plus scan of each lane's carry function; then every
  * cell's value is the scalar fill's (mapper/trace_band.h, sm_tb_run) and so
@@ -69,23 +69,21 @@ struct sm_gpu_trace_s {
  * 2^31, and E - TRACE_CUT below any score. */
 #define TRACE_CUT (1 << 30)
 
-/* Cells a lane takes (M) for a band of S offsets, and its kernel's M: the
- * classes below, each the smallest that holds the band. */
-static const int trace_ms[] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32 };
-#define TRACE_N_MS ((int)(sizeof trace_ms / sizeof *trace_ms))
-
-static __host__ __device__ int trace_class(int32_t S)
+/* Cells a lane takes (M) for a band of S >= 3 offsets: the lanes' share of
+ * its S - 2 cells, rounded up to 1..8 (one kernel) or 10, 12, 16, 24, 32 (a
+ * kernel each). */
+static __host__ __device__ int trace_m(int32_t S)
 {
-	const int32_t m = (S - 2 + 31) / 32;   /* cells a lane needs, S >= 3 */
+	const int32_t m = (S - 2 + 31) / 32;
 
-	return m <= 8 ? m - 1 : 8 + (m > 10) + (m > 12) + (m > 16) + (m > 24);
+	return m <= 8 ? m : m <= 10 ? 10 : m <= 12 ? 12 : m <= 16 ? 16 : m <= 24 ? 24 : 32;
 }
 
-/* Decision bytes of a row: the 32 lanes' cells and 4 bytes before them
- * (cell (i, k) at [(i - 1) * pitch + k + 3], 4-byte aligned rows). */
+/* Decision bytes of a row: cell (i, k) at [(i - 1) * pitch + k], k up to
+ * the last lane's 32 M. */
 static __host__ __device__ int32_t trace_pitch(int M)
 {
-	return 32 * M + 4;
+	return 32 * M + 1;
 }
 
 /* One job on one warp (jobs[kx], its decision bytes at d), lane l taking
@@ -232,17 +230,7 @@ __device__ static void trace_job(const sm_tb_score_t &sc, int lane, int32_t kx,
 	}
 	__syncwarp();
 	if (lane == 0)
-		sm_tb_walk(&j, i_end, d, (size_t)P, 1, ops + (size_t)kx * SM_TB_MAX_OPS, &res[kx]);
-}
-
-/* The classes up to TRACE_SMALL_CLASSES take one kernel, each warp its
- * job's M (its registers are M = 8's); wider bands a kernel each. */
-#define TRACE_SMALL_CLASSES 8
-
-/* The kernel of class c: trace_fns[trace_kernel_of(c)]. */
-static int trace_kernel_of(int c)
-{
-	return c < TRACE_SMALL_CLASSES ? 0 : c;
+		sm_tb_walk(&j, i_end, d, (size_t)P, ops + (size_t)kx * SM_TB_MAX_OPS, &res[kx]);
 }
 
 /* Warp w of a launch runs the job at sorted position g0 + w (below n), its
@@ -257,19 +245,21 @@ static int trace_kernel_of(int c)
 	if (g >= n) \
 		return; \
 	const int32_t kx = order[g]; \
-	uint8_t *d = dir + doff[g] + 3;
+	uint8_t *d = dir + doff[g];
 
+/* Bands of M <= 8 in one kernel, each warp its job's M (the kernel's
+ * registers are M = 8's). */
 __global__ static void __launch_bounds__(128) trace_small(TRACE_KERNEL_ARGS)
 {
 	TRACE_WARP_JOB
-	switch (trace_class(sm_tb_stride(&jobs[kx]))) {
-	case 0: trace_job<1>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
-	case 1: trace_job<2>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
-	case 2: trace_job<3>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
-	case 3: trace_job<4>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
-	case 4: trace_job<5>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
-	case 5: trace_job<6>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
-	case 6: trace_job<7>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	switch (trace_m(sm_tb_stride(&jobs[kx]))) {
+	case 1: trace_job<1>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 2: trace_job<2>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 3: trace_job<3>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 4: trace_job<4>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 5: trace_job<5>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 6: trace_job<6>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
+	case 7: trace_job<7>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
 	default: trace_job<8>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
 	}
 }
@@ -282,9 +272,19 @@ __global__ static void __launch_bounds__(128) trace_wide(TRACE_KERNEL_ARGS)
 }
 
 typedef void (*trace_fn_t)(TRACE_KERNEL_ARGS);
-static const trace_fn_t trace_fns[TRACE_N_MS] = {
-	trace_small, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-	trace_wide<10>, trace_wide<12>, trace_wide<16>, trace_wide<24>, trace_wide<32> };
+
+/* The kernel of bands of M cells a lane. */
+static trace_fn_t trace_kernel(int M)
+{
+	switch (M) {
+	case 10: return trace_wide<10>;
+	case 12: return trace_wide<12>;
+	case 16: return trace_wide<16>;
+	case 24: return trace_wide<24>;
+	case 32: return trace_wide<32>;
+	default: return trace_small;
+	}
+}
 
 /* ---- host ---- */
 
@@ -327,7 +327,7 @@ static void sort_jobs(int n, const sm_tb_job_t *jobs, int32_t *order)
 /* Decision bytes of a job. */
 static int64_t job_bytes(const sm_tb_job_t *j)
 {
-	return (int64_t)j->n * trace_pitch(trace_ms[trace_class(sm_tb_stride(j))]);
+	return (int64_t)j->n * trace_pitch(trace_m(sm_tb_stride(j)));
 }
 
 static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job_t *jobs,
@@ -401,14 +401,14 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 	/* One launch per chunk and kernel: the jobs from g0 up to the next
 	 * whose bytes start again at 0 or that takes another kernel. */
 	for (int g0 = 0; g0 < n;) {
-		const int kern = trace_kernel_of(trace_class(sm_tb_stride(&jobs[order[g0]])));
+		const trace_fn_t kern = trace_kernel(trace_m(sm_tb_stride(&jobs[order[g0]])));
 		const int64_t threads_per_block = g->block;
 		int g1 = g0 + 1;
 
 		while (g1 < n && doff[g1] > 0 &&
-		       trace_kernel_of(trace_class(sm_tb_stride(&jobs[order[g1]]))) == kern)
+		       trace_kernel(trace_m(sm_tb_stride(&jobs[order[g1]]))) == kern)
 			g1++;
-		trace_fns[kern]<<<(unsigned)(((int64_t)(g1 - g0) * TRACE_WARP + threads_per_block - 1) /
+		kern<<<(unsigned)(((int64_t)(g1 - g0) * TRACE_WARP + threads_per_block - 1) /
 					    threads_per_block),
 				 (unsigned)threads_per_block, 0, c->stream>>>(g->sc, g1, g0,
 					D(jobs, sm_tb_job_t), D(order, int32_t), D(codes, uint8_t),

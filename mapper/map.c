@@ -296,6 +296,21 @@ double sm_sub_odds(const sm_read_t *r, int32_t p)
 	return e / 3 / (1 - e);
 }
 
+int sm_cand_perfect(const sm_ctx_t *ctx, const cand_t *c, int32_t n)
+{
+	return c->traced && c->score >= sm_best_possible(&ctx->opt.score, n);
+}
+
+double sm_sub_odds_at(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0, int st,
+		      int64_t d)
+{
+	int32_t at;
+
+	if (sm_seed_subs_at(ctx->ref, q0, r->len, st, d, 1, &at) != 1)
+		return -1;
+	return sm_sub_odds(r, st ? r->len - 1 - at : at);
+}
+
 int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
 		      const sm_query_t *q)
 {
@@ -305,7 +320,7 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 	int n_seen = 0;
 	double odds = res->sub_odds, q_wrong;
 
-	if (c->score < sm_best_possible(&ctx->opt.score, n) || !c->traced)
+	if (!sm_cand_perfect(ctx, c, n))
 		return SM_MAPQ_MAX;
 	/* Rivals in view: the read's other candidates, and the copies beside
 	 * the hit (tandem checks); each diagonal once. */
@@ -314,17 +329,17 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 		int st = o ? o->is_rev : c->is_rev;
 		int32_t score = o ? o->score : c->copy[k - res->n_cand].score;
 		int64_t d = o ? o->end - n + 1 : c->aln.ref_start + c->copy[k - res->n_cand].shift;
-		int32_t at;
+		double o_odds;
 		int dup = 0;
 
 		if (o == c || score < floor_score || score >= c->score)
 			continue;
 		for (int t = 0; t < n_seen && !dup; t++)
 			dup = seen[t] == 2 * d + st;
-		if (dup || sm_seed_subs_at(ctx->ref, q[0].seq, n, st, d, 1, &at) != 1)
+		if (dup || (o_odds = sm_sub_odds_at(ctx, r, q[0].seq, st, d)) < 0)
 			continue;
 		seen[n_seen++] = 2 * d + st;
-		odds += sm_sub_odds(r, st ? n - 1 - at : at);
+		odds += o_odds;
 	}
 	if (odds <= 0)
 		return SM_MAPQ_MAX;

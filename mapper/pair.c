@@ -902,20 +902,19 @@ static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const
 
 	for (int e = 0; e < SM_STRANDS; e++) {
 		const cand_t *p = &res[e].cand[pick[e]], *o = rival[e];
-		const int32_t n = r[e].len;
-		int32_t at;
+		double o_odds;
 
 		if (o == p)
 			continue;
-		if (!p->traced || p->score < sm_best_possible(&ctx->opt.score, n))
+		if (!sm_cand_perfect(ctx, p, r[e].len))
 			return -1;
 		if (o->score == p->score)
 			continue;   /* perfect too: the same bases */
 		if (o->score != p->score - v->unit ||
-		    sm_seed_subs_at(ctx->ref, q[SM_STRANDS * e].seq, n, o->is_rev, o->end - n + 1, 1,
-				    &at) != 1)
+		    (o_odds = sm_sub_odds_at(ctx, &r[e], q[SM_STRANDS * e].seq, o->is_rev,
+					     o->end - r[e].len + 1)) < 0)
 			return -1;
-		odds *= sm_sub_odds(&r[e], o->is_rev ? n - 1 - at : at);
+		odds *= o_odds;
 		reads_lead += v->unit;
 	}
 	return odds * pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s - reads_lead) / (10.0 * v->unit));

@@ -99,10 +99,10 @@ SM_TB_FN int32_t sm_tb_subst(const sm_tb_score_t *s, uint8_t r, uint8_t q, int f
 	return first && r < SM_BASE_N ? v + s->clip5 : v;
 }
 
-/* Walks a fill's decision bytes (cell (i, k) at [((i - 1) * pitch + k) *
- * dstep]) back from row i_end of column w (0: no cell had the score). */
+/* Walks a fill's decision bytes (cell (i, k) at [(i - 1) * pitch + k]) back
+ * from row i_end of column w (0: no cell had the score). */
 SM_TB_FN void sm_tb_walk(const sm_tb_job_t *j, int32_t i_end, const uint8_t *dir, size_t pitch,
-			 size_t dstep, uint32_t *ops, sm_tb_res_t *res)
+			 uint32_t *ops, sm_tb_res_t *res)
 {
 	int32_t i, jj, n_ops = 0;
 	int state = 0;   /* 0 in H, 1 in E, 2 in F */
@@ -122,7 +122,7 @@ SM_TB_FN void sm_tb_walk(const sm_tb_job_t *j, int32_t i_end, const uint8_t *dir
 
 		if (state == 0 && (i == 0 || jj < 1))
 			break;   /* row 0 or left of the window: H is 0 */
-		d = dir[((size_t)(i - 1) * pitch + (size_t)k) * dstep];
+		d = dir[(size_t)(i - 1) * pitch + (size_t)k];
 		if (state == 0) {
 			if ((d & 3) == 0)
 				break;
@@ -228,7 +228,7 @@ SM_TB_FN void sm_tb_run(const sm_tb_job_t *j, const sm_tb_score_t *s, const uint
 			drow[k] = d;
 		}
 	}
-	sm_tb_walk(j, i_end, dir, pitch, 1, ops, res);
+	sm_tb_walk(j, i_end, dir, pitch, ops, res);
 }
 
 

@@ -381,9 +381,10 @@ static void fills_against_scalar(sm_cpu_isa_t isa, const char *name)
 }
 
 /* sm_align() in halves (sm_align_prepare, trace_band.h's sm_tb_run on this
- * thread, sm_align_finish), as an engine's batched tracebacks run it, the
- * decision rows `lay` bytes wider than the band.  *path counts what the halves did: [0] traced by
- * prepare, [1] filled, [2] handed back to sm_align(). */
+ * thread, sm_align_finish), as an engine's batched tracebacks run it; with
+ * `lay` the decision rows 5 bytes wider than the band.  *path counts what
+ * the halves did: [0] traced by prepare, [1] filled, [2] handed back to
+ * sm_align(). */
 static int align_halves(sm_align_ws_t *ws, const sm_ref_t *ref, const sm_score_t *sc,
 			const sm_query_t *q, int64_t end, int32_t score, sm_aln_t *out,
 			int lay, int path[3])

@@ -33,12 +33,11 @@ static uint32_t code_at(const sm_tb_job_t *j, const uint8_t *win, int32_t col)
 }
 
 /* The kernel's fill of job j with M cells a lane: decision bytes of cell
- * (i, k) at dir[(i - 1) * (32 M + 4) + k + 3]; returns the end row (0:
- * none). */
+ * (i, k) at dir[(i - 1) * (32 M + 1) + k]; returns the end row (0: none). */
 static int32_t rows_fill(const sm_tb_job_t *j, const sm_tb_score_t *sc, const uint8_t *q,
 			 const uint8_t *win, int M, lane_t *L, uint8_t *dir)
 {
-	const int32_t S = sm_tb_stride(j), P = 32 * M + 4, NEG = SM_TB_NEG;
+	const int32_t S = sm_tb_stride(j), P = 32 * M + 1, NEG = SM_TB_NEG;
 	const int32_t go = sc->go, ge = sc->ge;
 	int32_t i_end = 0;
 
@@ -148,7 +147,7 @@ static int32_t rows_fill(const sm_tb_job_t *j, const sm_tb_score_t *sc, const ui
 			lane_t *t = &L[l];
 
 			for (int x = 0; x < M; x++)
-				dir[(size_t)(i - 1) * P + 1 + l * M + x + 3] = (uint8_t)t->dd[x];
+				dir[(size_t)(i - 1) * P + 1 + l * M + x] = (uint8_t)t->dd[x];
 			for (int x = 0; x + 1 < M; x++)
 				t->wr[x] = t->wr[x + 1];
 			t->wr[M - 1] = code_at(j, win, i + j->dlo + l * M + M);
@@ -160,17 +159,12 @@ static int32_t rows_fill(const sm_tb_job_t *j, const sm_tb_score_t *sc, const ui
 	return i_end;
 }
 
-/* gpu_trace.cu's trace_class: the M a lane takes for S offsets. */
-static int class_m(int32_t S)
+/* gpu_trace.cu's trace_m: the cells a lane takes for S offsets. */
+static int lane_cells(int32_t S)
 {
-	static const int ms[] = { 10, 12, 16, 24, 32 };
 	const int32_t m = (S - 2 + 31) / 32;
 
-	if (m <= 8)
-		return m;
-	for (int c = 0;; c++)
-		if (ms[c] >= m)
-			return ms[c];
+	return m <= 8 ? m : m <= 10 ? 10 : m <= 12 ? 12 : m <= 16 ? 16 : m <= 24 ? 24 : 32;
 }
 
 int main(void)
@@ -201,11 +195,11 @@ int main(void)
 		for (int x = 0; x < n && x < w; x++)   /* the read's bases in the window, mostly */
 			if (rnd(3))
 				win[(x + (w > n ? w - n : 0)) % w] = q[x];
-		M = class_m(S);
+		M = lane_cells(S);
 		hrow = xmalloc((size_t)S * sizeof *hrow);
 		frow = xmalloc((size_t)S * sizeof *frow);
 		dir = xmalloc((size_t)n * S);
-		rows = xmalloc((size_t)n * (32 * M + 4));
+		rows = xmalloc((size_t)n * (32 * M + 1));
 		/* A score some cell of column w has (the scalar fill finds it):
 		 * the lowest, or for every other job the highest. */
 		for (int32_t t = 0; t < 3 * 60 + 12; t++) {
@@ -223,7 +217,7 @@ int main(void)
 			for (int32_t i = 1; i <= n; i++)
 				for (int32_t k = 1; k <= S - 2; k++)
 					bad += dir[(size_t)(i - 1) * S + k] !=
-					       rows[(size_t)(i - 1) * (32 * M + 4) + k + 3];
+					       rows[(size_t)(i - 1) * (32 * M + 1) + k];
 			/* The end row: sm_tb_run reports it when the walk is whole. */
 			if (res.status == SM_TB_OK) {
 				ends++;
