@@ -38,11 +38,9 @@ static void *gpu_ops_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_
 		free(e);
 		return NULL;
 	}
-	/* Tracebacks on the GPU pay where the host's cores are few for its
-	 * GPUs: measured on H100s with 8, 16 and 32 cores a GPU (docs/gpu.md). */
-	if (e->opt.tune.traces == SM_GPU_TRACES_GPU ||
-	    (e->opt.tune.traces == SM_GPU_TRACES_AUTO &&
-	     opt->threads <= SM_GPU_TRACE_THREADS_PER_GPU * sm_gpu_engines(e->g))) {
+	/* Tracebacks on the GPU: level with the host's or ahead at 8, 16 and
+	 * 32 workers a GPU, in both modes (docs/gpu.md). */
+	if (e->opt.tune.traces != SM_GPU_TRACES_HOST) {
 		sm_tb_score_t ts = sm_tb_score(sc);
 
 		if (!(e->trace = sm_gpu_trace_create(&ts, &e->opt))) {

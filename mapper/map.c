@@ -353,46 +353,64 @@ static int cand_in_window(const cand_t *c, const sm_window_t *w)
 	return c->end >= w->start && c->end < w->end;
 }
 
-/* Traces candidate c of read query q (q[0] forward, q[1] reverse): against
- * the whole reference (win NULL), or, when it was found in the windows
- * win[0..n_win), against the one that holds its end, as a reference of its
- * own (a window reference's contig is exactly that: the window's bases, the
- * alignment clipped at its start), read in place from the whole reference. */
-int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int32_t n_win,
-		 const sm_query_t *q, cand_t *c, const sm_read_t *r)
+/* The reference that candidate c is traced against: the whole reference
+ * (win NULL), or, when it was found in the windows win[0..n_win), the one
+ * that holds its end, as a reference of its own (a window reference's
+ * contig is exactly that: the window's bases, the alignment clipped at its
+ * start), read in place from the whole reference.  view and *len hold that
+ * window's reference, *shift is its first base's global column.  NULL when
+ * no window holds c's end. */
+static const sm_ref_t *trace_ref(const sm_ctx_t *ctx, const sm_window_t *win, int32_t n_win,
+				 const cand_t *c, sm_ref_t *view, int64_t *len, int64_t *shift)
 {
 	static const int64_t zero = 0;
-	const sm_ref_t *tref = ctx->ref;
-	sm_ref_t view;
-	int64_t len, shift = 0;
 	int32_t t = 0;
 
-	if (win) {
-		while (t < n_win && !cand_in_window(c, &win[t]))
-			t++;
-		if (t == n_win)
-			goto fail;
-		len = win[t].end - win[t].start;
-		memset(&view, 0, sizeof view);
-		view.n_contig = 1;
-		view.len = &len;
-		view.offset = (int64_t *)&zero;
-		view.total = len;
-		view.seq = ctx->ref->seq + win[t].start;
-		tref = &view;
-		shift = win[t].start;
-	}
-	if (sm_align(ws->aws, tref, &ctx->opt.score, &q[c->is_rev], c->end - shift, c->score,
-		     &c->aln) < 0)
-		goto fail;
+	*shift = 0;
+	if (!win)
+		return ctx->ref;
+	while (t < n_win && !cand_in_window(c, &win[t]))
+		t++;
+	if (t == n_win)
+		return NULL;
+	*len = win[t].end - win[t].start;
+	memset(view, 0, sizeof *view);
+	view->n_contig = 1;
+	view->len = len;
+	view->offset = (int64_t *)&zero;
+	view->total = *len;
+	view->seq = ctx->ref->seq + win[t].start;
+	*shift = win[t].start;
+	return view;
+}
+
+/* Moves c's alignment, traced against trace_ref's reference, to global
+ * columns and marks c traced. */
+static void traced_at(cand_t *c, int64_t shift)
+{
 	c->aln.ref_start += shift;
 	c->aln.ref_end += shift;
 	c->traced = 1;
+}
+
+/* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
+ * trace_ref's reference: the whole one (win NULL) or the window that holds
+ * its end. */
+int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int32_t n_win,
+		 const sm_query_t *q, cand_t *c, const sm_read_t *r)
+{
+	sm_ref_t view;
+	int64_t len, shift;
+	const sm_ref_t *tref = trace_ref(ctx, win, n_win, c, &view, &len, &shift);
+
+	if (!tref || sm_align(ws->aws, tref, &ctx->opt.score, &q[c->is_rev], c->end - shift,
+			      c->score, &c->aln) < 0) {
+		sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
+		       r->name);
+		return -1;
+	}
+	traced_at(c, shift);
 	return 0;
-fail:
-	sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
-	       r->name);
-	return -1;
 }
 
 /* Traces candidate c of the read (res, r, queries q) unless it is traced:
@@ -427,6 +445,120 @@ static int keep_windows(const sm_window_t *win, int32_t n_win, res_t *res)
 		memcpy(res->win, win, (size_t)n_win * sizeof *res->win);
 	res->n_win = n_win;
 	res->from_windows = 1;
+	return 0;
+}
+
+/* Resizes *p to `bytes` (contents kept).  0 or -1. */
+static int resize(void **p, size_t bytes)
+{
+	void *t = realloc(*p, bytes);
+
+	if (!t)
+		return -1;
+	*p = t;
+	return 0;
+}
+
+/* Room for n batched tracebacks.  0 or -1. */
+static int tb_reserve(sm_tbuf_t *ws, int n)
+{
+	const size_t m = (size_t)(n < 2 * ws->m_tb ? 2 * ws->m_tb : n);
+
+	if (n <= ws->m_tb)
+		return 0;
+	if (resize((void **)&ws->tb_job, m * sizeof *ws->tb_job) < 0 ||
+	    resize((void **)&ws->tb_q, m * sizeof *ws->tb_q) < 0 ||
+	    resize((void **)&ws->tb_win, m * sizeof *ws->tb_win) < 0 ||
+	    resize((void **)&ws->tb_res, m * sizeof *ws->tb_res) < 0 ||
+	    resize((void **)&ws->tb_start, m * sizeof *ws->tb_start) < 0 ||
+	    resize((void **)&ws->tb_at, m * sizeof *ws->tb_at) < 0 ||
+	    resize((void **)&ws->tb_ops, m * SM_TB_MAX_OPS * sizeof *ws->tb_ops) < 0)
+		return -1;
+	ws->m_tb = (int)m;
+	return 0;
+}
+
+/* A batched traceback that sm_align_prepare() or sm_align_finish() left
+ * with rc: SM_ALIGN_SELF is traced alone (sm_map_ensure_traced), -1 was an
+ * error. */
+static int trace_alone(const sm_ctx_t *ctx, sm_tbuf_t *ws, int rc, const res_t *rs, cand_t *c,
+		       const sm_read_t *r, const sm_query_t *q)
+{
+	if (rc < 0) {
+		sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
+		       r->name);
+		return -1;
+	}
+	return sm_map_ensure_traced(ctx, ws, rs, r, q, c);
+}
+
+/* The reference of res's candidate c as trace_ref gives it (its windows
+ * when res found it there). */
+static const sm_ref_t *cand_ref(const sm_ctx_t *ctx, const res_t *res, const cand_t *c,
+				sm_ref_t *view, int64_t *len, int64_t *shift)
+{
+	return res->from_windows ? trace_ref(ctx, res->win, res->n_win, c, view, len, shift) :
+				   trace_ref(ctx, NULL, 0, c, view, len, shift);
+}
+
+/* Traces candidate 0 of every read todo[0..n_todo) that has one and is
+ * not traced (reads mapped exhaustively after seeding aside), as
+ * sm_map_ensure_traced() would, with the band fills the engine runs in one
+ * call (the reads' queries in ws->q). */
+static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n_todo,
+		       const int *todo, res_t *res)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	sm_ref_t view;
+	int64_t len, shift;
+	int n_job = 0;
+
+	if (tb_reserve(ws, n_todo) < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory tracing a batch of %d reads", n_todo);
+		return -1;
+	}
+	for (int t = 0; t < n_todo; t++) {
+		const int k = todo[t];
+		res_t *rs = &res[k];
+		cand_t *c = &rs->cand[0];
+		const sm_query_t *q = &ws->q[SM_STRANDS * k];
+		const sm_ref_t *tref;
+		int rc = -1;
+
+		if (rs->exhaustive || rs->n_cand == 0 || c->traced)
+			continue;
+		tref = cand_ref(ctx, rs, c, &view, &len, &shift);
+		if (tref)
+			rc = sm_align_prepare(ws->aws, tref, sc, &q[c->is_rev], c->end - shift, c->score,
+					      &c->aln, &ws->tb_job[n_job], &ws->tb_start[n_job]);
+		if (rc == SM_ALIGN_JOB) {
+			ws->tb_q[n_job] = q[c->is_rev].seq;
+			ws->tb_win[n_job] = tref->seq + ws->tb_start[n_job];
+			ws->tb_at[n_job++] = k;
+		} else if (rc == SM_ALIGN_DONE) {
+			traced_at(c, shift);
+		} else if (trace_alone(ctx, ws, rc, rs, c, &reads[k], q) < 0) {
+			return -1;
+		}
+	}
+	if (n_job > 0 && sm_engine_trace(ctx->engine, n_job, ws->tb_job, ws->tb_q, ws->tb_win,
+					 ws->tb_res, ws->tb_ops) < 0)
+		return -1;
+	for (int x = 0; x < n_job; x++) {
+		const int k = ws->tb_at[x];
+		res_t *rs = &res[k];
+		cand_t *c = &rs->cand[0];
+		const sm_query_t *q = &ws->q[SM_STRANDS * k];
+		const sm_ref_t *tref = cand_ref(ctx, rs, c, &view, &len, &shift);
+		int rc = sm_align_finish(ws->aws, tref, sc, &q[c->is_rev], ws->tb_start[x],
+					 &ws->tb_job[x], &ws->tb_res[x],
+					 ws->tb_ops + (size_t)x * SM_TB_MAX_OPS, &c->aln);
+
+		if (rc == SM_ALIGN_DONE)
+			traced_at(c, shift);
+		else if (trace_alone(ctx, ws, rc, rs, c, &reads[k], q) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -954,6 +1086,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 	const int passes = 1 + SM_COMPLETE_ROUNDS + 3, rf = passes - 3, cp = passes - 2,
 		  nb = passes - 1;
 	int stride[1 + SM_COMPLETE_ROUNDS + 3];
+	const int batched = sm_engine_traces(ctx->engine);   /* the engine runs the tracebacks */
 	double t = sm_seconds();
 
 	for (int pass = 0; pass < passes; pass++)
@@ -1039,7 +1172,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			return -1;
 		sm_ph_add(ws, PH_WSCAN, &t);
 		/* Read u's candidates, then the trace of read u - SM_TRACE_AHEAD's
-		 * best (reads are independent: the order is free). */
+		 * best (reads are independent: the order is free), or every
+		 * read's in one engine call after them. */
 		for (int u = 0; u < n_todo + SM_TRACE_AHEAD; u++) {
 			if (u < n_todo) {
 				int k = ws->seed_todo[u];
@@ -1089,7 +1223,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 						   rs->next[0].bound > best - tie_slack(ctx);
 				}
 			}
-			if (u >= SM_TRACE_AHEAD) {
+			if (!batched && u >= SM_TRACE_AHEAD) {
 				int k = ws->seed_todo[u - SM_TRACE_AHEAD];
 				res_t *rs = &res[k];
 
@@ -1099,6 +1233,8 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 					return -1;
 			}
 		}
+		if (batched && trace_batch(ctx, ws, reads, n_todo, ws->seed_todo, res) < 0)
+			return -1;
 		sm_ph_add(ws, PH_CANDS, &t);
 	}
 	return 0;
@@ -1344,101 +1480,6 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
 	return sm_map_encode(ws, reads, n, &n_codes);
 }
 
-/* Resizes *p to `bytes` (contents kept).  0 or -1. */
-static int resize(void **p, size_t bytes)
-{
-	void *t = realloc(*p, bytes);
-
-	if (!t)
-		return -1;
-	*p = t;
-	return 0;
-}
-
-/* Room for n batched tracebacks.  0 or -1. */
-static int tb_reserve(sm_tbuf_t *ws, int n)
-{
-	const size_t m = (size_t)(n < 2 * ws->m_tb ? 2 * ws->m_tb : n);
-
-	if (n <= ws->m_tb)
-		return 0;
-	if (resize((void **)&ws->tb_job, m * sizeof *ws->tb_job) < 0 ||
-	    resize((void **)&ws->tb_q, m * sizeof *ws->tb_q) < 0 ||
-	    resize((void **)&ws->tb_win, m * sizeof *ws->tb_win) < 0 ||
-	    resize((void **)&ws->tb_res, m * sizeof *ws->tb_res) < 0 ||
-	    resize((void **)&ws->tb_start, m * sizeof *ws->tb_start) < 0 ||
-	    resize((void **)&ws->tb_at, m * sizeof *ws->tb_at) < 0 ||
-	    resize((void **)&ws->tb_ops, m * SM_TB_MAX_OPS * sizeof *ws->tb_ops) < 0)
-		return -1;
-	ws->m_tb = (int)m;
-	return 0;
-}
-
-/* A batched traceback that sm_align_prepare() or sm_align_finish() left
- * with rc: SM_ALIGN_SELF is traced alone (sm_map_trace), -1 was an error. */
-static int trace_alone(const sm_ctx_t *ctx, sm_tbuf_t *ws, int rc, const sm_query_t *q,
-		       cand_t *c, const sm_read_t *r)
-{
-	if (rc < 0) {
-		sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
-		       r->name);
-		return -1;
-	}
-	return sm_map_trace(ctx, ws, NULL, 0, q, c, r);
-}
-
-/* Traces candidate 0 of every read todo[0..n_todo) that has one, as
- * sm_map_trace() against the whole reference would, with the band fills
- * the engine runs in one call (queries q, two per read in todo order). */
-static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n_todo,
-		       const sm_query_t *q, res_t *res)
-{
-	const sm_score_t *sc = &ctx->opt.score;
-	int n_job = 0;
-
-	if (tb_reserve(ws, n_todo) < 0) {
-		sm_log(SM_LOG_ERROR, "out of memory tracing a batch of %d reads", n_todo);
-		return -1;
-	}
-	for (int t = 0; t < n_todo; t++) {
-		const int k = ws->todo[t];
-		cand_t *c = &res[k].cand[0];
-		const sm_query_t *qq;
-		int rc;
-
-		if (res[k].n_cand == 0)
-			continue;
-		qq = &q[SM_STRANDS * t + c->is_rev];
-		rc = sm_align_prepare(ws->aws, ctx->ref, sc, qq, c->end, c->score, &c->aln,
-				      &ws->tb_job[n_job], &ws->tb_start[n_job]);
-		if (rc == SM_ALIGN_JOB) {
-			ws->tb_q[n_job] = qq->seq;
-			ws->tb_win[n_job] = ctx->ref->seq + ws->tb_start[n_job];
-			ws->tb_at[n_job++] = t;
-		} else if (rc == SM_ALIGN_DONE) {
-			c->traced = 1;
-		} else if (trace_alone(ctx, ws, rc, &q[SM_STRANDS * t], c, &reads[k]) < 0) {
-			return -1;
-		}
-	}
-	if (n_job > 0 && sm_engine_trace(ctx->engine, n_job, ws->tb_job, ws->tb_q, ws->tb_win,
-					 ws->tb_res, ws->tb_ops) < 0)
-		return -1;
-	for (int x = 0; x < n_job; x++) {
-		const int t = ws->tb_at[x], k = ws->todo[t];
-		cand_t *c = &res[k].cand[0];
-		int rc = sm_align_finish(ws->aws, ctx->ref, sc, &q[SM_STRANDS * t + c->is_rev],
-					 ws->tb_start[x], &ws->tb_job[x], &ws->tb_res[x],
-					 ws->tb_ops + (size_t)x * SM_TB_MAX_OPS, &c->aln);
-
-		if (rc == SM_ALIGN_DONE)
-			c->traced = 1;
-		else if (trace_alone(ctx, ws, rc, &q[SM_STRANDS * t], c, &reads[k]) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* The whole reference: the engine scans the reads ws->todo[0..n_todo) of
  * reads[0..n) (queries already in ws->q). */
 static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
@@ -1469,6 +1510,6 @@ static int map_exhaustive(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		    sm_map_trace(ctx, ws, NULL, 0, &q[SM_STRANDS * t], &rs->cand[0], &reads[k]) < 0)
 			return -1;
 	}
-	return batched ? trace_batch(ctx, ws, reads, n_todo, q, res) : 0;
+	return batched ? trace_batch(ctx, ws, reads, n_todo, ws->todo, res) : 0;
 }
 

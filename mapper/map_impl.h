@@ -351,8 +351,8 @@ struct sm_tbuf_s {
 	struct sm_split_s *split; /* split reads' parts (split.c), NULL until needed */
 	struct sm_tbuf_s *whole;  /* reads cut to their fragment mapped again whole
 				     (batch.c), NULL until needed */
-	/* Exhaustive mode's tracebacks when the engine runs them (trace_batch):
-	 * job x is candidate 0 of read todo[tb_at[x]], window from tb_start[x]. */
+	/* Tracebacks when the engine runs them (trace_batch): job x is
+	 * candidate 0 of read tb_at[x], its band from tb_start[x]. */
 	sm_tb_job_t *tb_job;
 	const uint8_t **tb_q, **tb_win;
 	sm_tb_res_t *tb_res;

@@ -9,7 +9,8 @@
 # ValidateSamFile (mate fields included); samtools fixmate agrees on FLAG,
 # RNEXT, PNEXT and TLEN of every record; the insert size reported near 500;
 # >= 97% of the reads of non-random pairs placed within 20 bp of their
-# origin, none wrongly placed with MAPQ >= 20; the rescued pair proper; -t 1 and -t 2 give the same records;
+# origin, none wrongly placed with MAPQ >= 20; the rescued pair proper; -t 1 and -t 2 give the same records,
+# and so does the oracle engine (the batched tracebacks the GPU engine runs);
 # BGZF input the same records as its text; -N 2 adds secondaries (0x100, SEQ '*') without changing
 # primaries.
 source "$(dirname "$0")/common.bash"
@@ -45,6 +46,12 @@ note "mapping, -t 2 and -t 1"
 cat "$WORK/t2.err"
 "$SCANMAP" map -t 1 -R "$rg" "$WORK/ecoli.fa" "$r1" "$r2" >"$WORK/t1.sam" 2>/dev/null || fail "-t 1 failed"
 cmp -s <(grep -v '^@PG' "$WORK/t1.sam") <(grep -v '^@PG' "$WORK/t2.sam") || fail "-t 1 and -t 2 differ"
+# The oracle engine runs each seeding pass's tracebacks in one engine call, the
+# GPU engine's path (map.c trace_batch): the same records as the CPU engine's.
+"$SCANMAP" map -t 2 --engine oracle -R "$rg" "$WORK/ecoli.fa" "$r1" "$r2" >"$WORK/oracle.sam" \
+	2>/dev/null || fail "--engine oracle failed"
+cmp -s <(grep -v '^@PG' "$WORK/oracle.sam") <(grep -v '^@PG' "$WORK/t2.sam") ||
+	fail "--engine oracle (batched tracebacks) and --engine cpu differ"
 
 # BGZF input (samtools fastq writes .gz files as BGZF) inflates on threads of
 # its own (io/inflate.h; -t 8: two per file): the same records as its text.
