@@ -133,37 +133,49 @@ void sm_gpu_opt_init(sm_gpu_opt_t *o)
 }
 
 /* Makes `device` the thread's and creates its context, once per process
- * and device: sm_gpu_warm_up() in a thread of its own while the reference
+ * and device: sm_gpu_warm_up() in a thread per device while the reference
  * loads, else sm_gpu_create().  The wait modes that synchronise set the
- * context's scheduling flag, which must precede the context. */
+ * context's scheduling flag, which must precede the context.  Devices'
+ * contexts are created at once (each takes ~0.4 s on an H200 host, most of
+ * a run's set-up); a second caller for the same device waits for the
+ * first. */
 static cudaError_t gpu_context(int device, sm_gpu_wait_t wait)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static unsigned char ready[SM_GPU_MAX_DEVICES];
+	static pthread_cond_t made = PTHREAD_COND_INITIALIZER;
+	enum { NONE, MAKING, READY };
+	static unsigned char state[SM_GPU_MAX_DEVICES];
 	cudaError_t e = cudaSetDevice(device);
 
 	if (e != cudaSuccess || device < 0 || device >= SM_GPU_MAX_DEVICES)
 		return e;
 	pthread_mutex_lock(&lock);
-	if (!ready[device]) {
-		switch (wait) {
-		case SM_GPU_WAIT_SPIN:
-			e = cudaSetDeviceFlags(cudaDeviceScheduleSpin);
-			break;
-		case SM_GPU_WAIT_YIELD:
-			e = cudaSetDeviceFlags(cudaDeviceScheduleYield);
-			break;
-		case SM_GPU_WAIT_BLOCK:
-			e = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
-			break;
-		default:
-			break;
-		}
-		if (e == cudaSuccess)
-			e = cudaFree(0);
-		if (e == cudaSuccess)
-			ready[device] = 1;
+	while (state[device] == MAKING)
+		pthread_cond_wait(&made, &lock);
+	if (state[device] == READY) {
+		pthread_mutex_unlock(&lock);
+		return cudaSuccess;
 	}
+	state[device] = MAKING;
+	pthread_mutex_unlock(&lock);
+	switch (wait) {
+	case SM_GPU_WAIT_SPIN:
+		e = cudaSetDeviceFlags(cudaDeviceScheduleSpin);
+		break;
+	case SM_GPU_WAIT_YIELD:
+		e = cudaSetDeviceFlags(cudaDeviceScheduleYield);
+		break;
+	case SM_GPU_WAIT_BLOCK:
+		e = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+		break;
+	default:
+		break;
+	}
+	if (e == cudaSuccess)
+		e = cudaFree(0);
+	pthread_mutex_lock(&lock);
+	state[device] = e == cudaSuccess ? READY : NONE;
+	pthread_cond_broadcast(&made);
 	pthread_mutex_unlock(&lock);
 	return e;
 }
@@ -214,15 +226,31 @@ int sm_gpu_available(const sm_gpu_list_t *gpus, char *msg, int msg_len)
 	return 1;
 }
 
+/* sm_gpu_for_each_device's job of sm_gpu_warm_up: one device's context. */
+typedef struct {
+	int device;
+	sm_gpu_wait_t wait;
+} warm_job_t;
+
+static void *warm_main(void *arg)
+{
+	const warm_job_t *j = (const warm_job_t *)arg;
+
+	(void)gpu_context(j->device, j->wait);
+	return NULL;
+}
+
 void sm_gpu_warm_up(const sm_gpu_opt_t *opt)
 {
 	sm_gpu_list_t l;
+	warm_job_t job[SM_GPU_MAX_ENGINES];
 	char msg[160];
 
 	if (resolve_devices(&opt->gpus, &l, msg, (int)sizeof msg) < 0)
 		return;   /* sm_gpu_create() meets and logs it */
 	for (int k = 0; k < l.n; k++)
-		(void)gpu_context(l.id[k], opt->tune.wait);
+		job[k] = (warm_job_t){ l.id[k], opt->tune.wait };
+	sm_gpu_for_each_device(l.n, warm_main, job, sizeof *job);
 }
 
 static int sm_cells_bits(sm_cells_t cells)
