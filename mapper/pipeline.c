@@ -94,6 +94,11 @@ typedef struct {
 	 * wake all the workers each time, to queue on the lock. */
 	pthread_cond_t work, room, out;
 	job_t *free_list;
+	/* Jobs written once the input is done, not needed again: idle workers
+	 * free them (tens of thousands of blocks a batch, ~10 ms on the
+	 * writer's thread, where it would hold up the last records). */
+	job_t *spent;
+	int written;             /* the writer has written its last job (or stopped) */
 	job_t *todo_head, *todo_tail;
 	job_t **done;            /* n_slots; a mapped job waits at done[no % n_slots] */
 	int n_slots;             /* jobs in circulation */
@@ -443,12 +448,22 @@ static void *worker_main(void *arg)
 		double t = sm_seconds();
 
 		pthread_mutex_lock(&q->lock);
-		while (!q->failed && (what = take(q, &j)) == TAKE_NONE &&
-		       !(q->reader_done && !q->todo_head && q->ins_ready))
+		while (!q->failed && (what = take(q, &j)) == TAKE_NONE && !q->spent &&
+		       !(q->reader_done && !q->todo_head && q->ins_ready && q->written))
 			pthread_cond_wait(&q->work, &q->lock);
 		idle += sm_seconds() - t;
 		if (sm_trace_on)
 			sm_trace_span("no batch", t, sm_seconds());
+		if (!q->failed && what == TAKE_NONE && q->spent) {
+			j = q->spent;
+			q->spent = j->next;
+			pthread_mutex_unlock(&q->lock);
+			t = sm_seconds();
+			job_free(j);
+			if (sm_trace_on)
+				sm_trace_span("free batch", t, sm_seconds());
+			continue;
+		}
 		if (q->failed || what == TAKE_NONE) {
 			pthread_mutex_unlock(&q->lock);
 			break;
@@ -589,12 +604,17 @@ static int writer_loop(pipe_t *p, counts_t *c)
 		c->seed_cells += b->seed_cells;
 
 		/* Once the reader is done, a written job is not needed again:
-		 * freeing it here, while the workers map the last batches,
-		 * spares the set-down its millions of small blocks. */
+		 * an idle worker frees it (q->spent), while the others map the
+		 * last batches and the writer writes on; the set-down is spared
+		 * its millions of small blocks. */
 		failed = k < n_rec;
 		pthread_mutex_lock(&q->lock);
 		release = q->reader_done && !failed;
-		if (!release) {
+		if (release) {
+			j->next = q->spent;
+			q->spent = j;
+			pthread_cond_signal(&q->work);
+		} else {
 			j->next = q->free_list;
 			q->free_list = j;
 		}
@@ -605,8 +625,6 @@ static int writer_loop(pipe_t *p, counts_t *c)
 			pthread_cond_signal(&q->room);
 		}
 		pthread_mutex_unlock(&q->lock);
-		if (release)
-			job_free(j);
 		if (failed)
 			return -1;
 	}
@@ -733,6 +751,11 @@ static int run_threads(pipe_t *p, counts_t *c)
 		}
 	sm_trace_thread("writer");
 	rc = started == n_workers ? writer_loop(p, c) : -1;
+	/* The workers free the last jobs written, then leave. */
+	pthread_mutex_lock(&p->q.lock);
+	p->q.written = 1;
+	wake_all(&p->q);
+	pthread_mutex_unlock(&p->q.lock);
 	pthread_join(reader, NULL);
 	for (int k = 0; k < started; k++)
 		pthread_join(workers[k], NULL);
@@ -767,7 +790,7 @@ static int queue_init(queue_t *q, int n_threads, int sample)
 static void queue_destroy(queue_t *q)
 {
 	job_t *j, *next;
-	job_t *lists[] = { q->free_list, q->todo_head, q->sample_list };
+	job_t *lists[] = { q->free_list, q->spent, q->todo_head, q->sample_list };
 
 	/* After the threads are joined, every job is on one of these lists. */
 	for (int l = 0; l < (int)(sizeof lists / sizeof lists[0]); l++)
