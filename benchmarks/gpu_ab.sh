@@ -3,8 +3,11 @@
 # ./scanmap and the scanmap of the source tree OLD (e.g. a `git archive` of
 # an earlier commit, carried) with the carried htslib, makes REPS copies of
 # DATA's chr20 pairs, and maps them with the GPU engine, old and new in
-# turn, twice, at each thread count (default 16), so that both are timed
-# on the same machine in the same call.  Prints one line per run: which,
+# turn, SM_AB_ROUNDS times (default 2), at each thread count (default 16),
+# so that both are timed on the same machine in the same call.
+# SM_AB_INPUT=bgzf takes DATA's chr20.r1.bgzf.fq.gz and chr20.r2.bgzf.fq.gz
+# (the same pairs through bgzip) instead of the gzip files; SM_MAP_ARGS:
+# more options for both (e.g. "--gpus 2").  Prints one line per run: which,
 # threads, wall seconds (scanmap's own, set-up included), pairs/s.
 set -uo pipefail
 old=${1:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
@@ -19,17 +22,20 @@ mkdir -p "$out"
 gpu_build "$old" "$out/build-old.log" && gpu_build . "$out/build.log" || exit 1
 [[ -s $data/chr20.fa.gz.smi ]] || ./scanmap index "$data/chr20.fa.gz" 2>"$out/index.log" ||
 	{ cat "$out/index.log"; exit 1; }
+kind=fq
+[[ ${SM_AB_INPUT:-gz} == bgzf ]] && kind=bgzf.fq
 for m in 1 2; do
-	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.fq.gz"; done >"$out/r$m.fq.gz"
+	for ((i = 0; i < reps; i++)); do cat "$data/chr20.r$m.$kind.gz"; done >"$out/r$m.fq.gz"
 done
-pairs=$(( $(zcat "$data/chr20.r1.fq.gz" | wc -l) / 4 * reps ))
-for round in 1 2; do
+pairs=$(( $(zcat "$data/chr20.r1.$kind.gz" | wc -l) / 4 * reps ))
+for ((round = 1; round <= ${SM_AB_ROUNDS:-2}; round++)); do
 	for t in "${threads[@]}"; do
 		for which in old new; do
 			bin=./scanmap
 			[[ $which == old ]] && bin=$old/scanmap
 			log=$out/$which-t$t-$round.log
-			"$bin" map -t "$t" -v 4 -o /dev/null "$data/chr20.fa.gz" "$out/r1.fq.gz" \
+			# shellcheck disable=SC2086
+			"$bin" map -t "$t" -v 4 ${SM_MAP_ARGS:-} -o /dev/null "$data/chr20.fa.gz" "$out/r1.fq.gz" \
 				"$out/r2.fq.gz" 2>"$log" || { tail -n 5 "$log"; exit 1; }
 			wall=$(sed -n 's/.*mapped ([0-9.]*%), \([0-9.]*\) s,.*/\1/p' "$log")
 			echo "$which t$t round $round: $wall s, $(awk -v p="$pairs" -v w="$wall" 'BEGIN { printf "%.0f", p / w }') pairs/s"

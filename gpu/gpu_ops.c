@@ -40,7 +40,7 @@ static void *gpu_ops_create(const sm_ref_t *ref, const sm_score_t *sc, const sm_
 	}
 	/* Tracebacks on the GPU: level with the host's or ahead at 8, 16 and
 	 * 32 workers a GPU, in both modes (docs/gpu.md). */
-	if (e->opt.tune.traces != SM_GPU_TRACES_HOST) {
+	if (!e->opt.tune.host_traces) {
 		sm_tb_score_t ts = sm_tb_score(sc);
 
 		if (!(e->trace = sm_gpu_trace_create(&ts, &e->opt))) {

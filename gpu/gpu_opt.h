@@ -18,7 +18,7 @@ void sm_gpu_tune_init(sm_gpu_tune_t *t);
  * wait=poll|spin|yield|block|sync, poll-us=N, gref-halos=N|none,
  * range-halos=N, warps=N (the whole reference's ranges: at least N halos
  * long; N warps per multiprocessor), lane-pairs=0|1, traces=0|1 (the
- * tracebacks on the host or the GPU; absent: the GPU, engine_types.h),
+ * tracebacks on the host or the GPU; absent: the GPU),
  * trace-block=32..128 (threads per block of the traceback kernel, a
  * multiple of 32: a traceback a warp), fail=ENGINE:CALL.  Returns 0, or -1 after logging what is wrong. */
 int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec);

@@ -85,7 +85,7 @@ int sm_gpu_tune_parse(sm_gpu_tune_t *t, const char *spec)
 			int on = 1;
 
 			ok = parse_int(v, vlen, 0, 1, &on) == 0;
-			t->traces = on ? SM_GPU_TRACES_GPU : SM_GPU_TRACES_HOST;
+			t->host_traces = !on;
 		} else if (KEY("wait")) {
 			for (size_t k = 0; k < sizeof waits / sizeof *waits; k++)
 				if (vlen == strlen(waits[k]) && !memcmp(v, waits[k], vlen)) {

@@ -375,13 +375,14 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 	sort_jobs(n, jobs, order);
 	/* Each job's decision bytes, placed from its chunk's start (a chunk
 	 * starts where doff is 0). */
-	for (int t = 0; t < n; t++) {
+	for (int64_t t = 0, at = 0; t < n; t++) {
 		const int64_t bytes = job_bytes(&jobs[order[t]]);
-		const int64_t end = t > 0 ? doff[t - 1] + job_bytes(&jobs[order[t - 1]]) : 0;
 
-		doff[t] = end > 0 && end + bytes > g->chunk_bytes ? 0 : end;
-		if (doff[t] + bytes > dir_max)
-			dir_max = doff[t] + bytes;
+		if (at > 0 && at + bytes > g->chunk_bytes)
+			at = 0;   /* a new chunk */
+		doff[t] = at;
+		at += bytes;
+		dir_max = at > dir_max ? at : dir_max;
 	}
 	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0))
 		return -1;

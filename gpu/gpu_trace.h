@@ -1,5 +1,5 @@
 /* gpu_trace.h — tracebacks on the GPU: a batch of band fills and walks
- * (mapper/trace_band.h's fill by wavefronts and walk), one warp each.  The host ships
+ * (mapper/trace_band.h's fill, by rows, and walk), one warp each.  The host ships
  * each job's read and window bases; the device keeps the fill's decision
  * bytes and returns only the walk (end and start, CIGAR).  Exhaustive
  * mapping against a small reference spends most of its host time in these

@@ -63,7 +63,8 @@ typedef struct {
 	int gref_halos;     /* per-group references: shortest range in halos; 0: SM_GPU_GREF_HALOS_DEFAULT,
 			     * SM_GPU_GREF_NO_SPLIT: one range per group */
 	int no_lane_pairs;  /* 16-bit lanes: do not pair queries that have their own references */
-	int traces;         /* where the tracebacks run: SM_GPU_TRACES_* */
+	int host_traces;    /* the tracebacks on the host (--gpu-tune traces=0); 0: on the GPU
+			     * (docs/gpu.md, "Tracebacks on the GPU") */
 	int trace_block;    /* threads per block of the traceback kernel; 0: SM_GPU_TRACE_BLOCK */
 	int range_halos;    /* whole reference: shortest range in halos; 0: SM_GPU_MIN_RANGE_HALOS */
 	int warps_per_sm;   /* whole reference: warps of ranges per multiprocessor; 0: the tuning row's */
@@ -75,10 +76,6 @@ typedef struct {
 
 #define SM_GPU_POLL_US_DEFAULT 20
 
-/* sm_gpu_tune_t.traces: AUTO (the default) and GPU (--gpu-tune traces=1)
- * run the tracebacks on the GPU, HOST (traces=0) on the host (docs/gpu.md,
- * "Tracebacks on the GPU"). */
-enum { SM_GPU_TRACES_AUTO = 0, SM_GPU_TRACES_HOST, SM_GPU_TRACES_GPU };
 #define SM_GPU_GREF_HALOS_DEFAULT 8
 #define SM_GPU_GREF_NO_SPLIT (-1)
 

@@ -384,6 +384,13 @@ static const sm_ref_t *trace_ref(const sm_ctx_t *ctx, const sm_window_t *win, in
 	return view;
 }
 
+/* The windows res's candidates were found in (trace_ref's win), NULL when
+ * they come from the whole reference. */
+static const sm_window_t *cand_windows(const res_t *res)
+{
+	return res->from_windows ? res->win : NULL;
+}
+
 /* Moves c's alignment, traced against trace_ref's reference, to global
  * columns and marks c traced. */
 static void traced_at(cand_t *c, int64_t shift)
@@ -421,10 +428,7 @@ int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int
 int sm_map_ensure_traced(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, const sm_read_t *r,
 			 const sm_query_t *q, cand_t *c)
 {
-	if (c->traced)
-		return 0;
-	return res->from_windows ? sm_map_trace(ctx, ws, res->win, res->n_win, q, c, r) :
-				   sm_map_trace(ctx, ws, NULL, 0, q, c, r);
+	return c->traced ? 0 : sm_map_trace(ctx, ws, cand_windows(res), res->n_win, q, c, r);
 }
 
 /* Keeps windows win[0..n_win) in res (for sm_map_ensure_traced).  Returns 0
@@ -492,15 +496,6 @@ static int trace_alone(const sm_ctx_t *ctx, sm_tbuf_t *ws, int rc, const res_t *
 	return sm_map_ensure_traced(ctx, ws, rs, r, q, c);
 }
 
-/* The reference of res's candidate c as trace_ref gives it (its windows
- * when res found it there). */
-static const sm_ref_t *cand_ref(const sm_ctx_t *ctx, const res_t *res, const cand_t *c,
-				sm_ref_t *view, int64_t *len, int64_t *shift)
-{
-	return res->from_windows ? trace_ref(ctx, res->win, res->n_win, c, view, len, shift) :
-				   trace_ref(ctx, NULL, 0, c, view, len, shift);
-}
-
 /* Traces candidate 0 of every read todo[0..n_todo) that has one and is
  * not traced (reads mapped exhaustively after seeding aside), as
  * sm_map_ensure_traced() would, with the band fills the engine runs in one
@@ -527,7 +522,7 @@ static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
 
 		if (rs->exhaustive || rs->n_cand == 0 || c->traced)
 			continue;
-		tref = cand_ref(ctx, rs, c, &view, &len, &shift);
+		tref = trace_ref(ctx, cand_windows(rs), rs->n_win, c, &view, &len, &shift);
 		if (tref)
 			rc = sm_align_prepare(ws->aws, tref, sc, &q[c->is_rev], c->end - shift, c->score,
 					      &c->aln, &ws->tb_job[n_job], &ws->tb_start[n_job]);
@@ -549,7 +544,7 @@ static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
 		res_t *rs = &res[k];
 		cand_t *c = &rs->cand[0];
 		const sm_query_t *q = &ws->q[SM_STRANDS * k];
-		const sm_ref_t *tref = cand_ref(ctx, rs, c, &view, &len, &shift);
+		const sm_ref_t *tref = trace_ref(ctx, cand_windows(rs), rs->n_win, c, &view, &len, &shift);
 		int rc = sm_align_finish(ws->aws, tref, sc, &q[c->is_rev], ws->tb_start[x],
 					 &ws->tb_job[x], &ws->tb_res[x],
 					 ws->tb_ops + (size_t)x * SM_TB_MAX_OPS, &c->aln);

@@ -231,5 +231,4 @@ SM_TB_FN void sm_tb_run(const sm_tb_job_t *j, const sm_tb_score_t *s, const uint
 	sm_tb_walk(j, i_end, dir, pitch, ops, res);
 }
 
-
 #endif
