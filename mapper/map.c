@@ -1027,14 +1027,19 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 
 /* 1 if read r, after its completion rounds (res), takes the copies pass
  * (sm_seed_copy_windows), with --completion all: it is below a perfect
- * match and a better locus may be unseen.  The completion's budget of hits
- * skips the most frequent k-mers, which for a read of a young repeat are
- * all of them; its origin then hides among thousands of copies that the
- * bounds cannot tell apart, and a few rare windows find it. */
-static int needs_copies(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res)
+ * match and a better locus may be unseen, or, with `ties`, a single-end
+ * read's equal one.  The completion's budget of hits skips the most
+ * frequent k-mers, which for a read of a young repeat are all of them; its
+ * origin then hides among thousands of copies that the bounds cannot tell
+ * apart, and a few rare windows find it.  An equal locus out of view makes
+ * any MAPQ false, and after its rounds a read whose loci in view leave it
+ * MAPQ 40 or more is not capped (SM_TIE_CHECK_BELOW): there the copies pass
+ * is what finds the tie.  The refined completion is for reads unsure of a
+ * better locus only (ties false): it bounds candidates for that. */
+static int needs_copies(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res, int ties)
 {
 	return ctx->opt.completion == SM_COMPLETE_ALL && !res->exhaustive && res->prim >= 0 &&
-	       res->cand[0].unsure == SM_UNSURE_BETTER &&
+	       (res->cand[0].unsure == SM_UNSURE_BETTER || (ties && res->could_tie)) &&
 	       res->cand[0].score < sm_best_possible(&ctx->opt.score, r->len);
 }
 
@@ -1095,6 +1100,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		for (int k = 0; k < n && pass == 0; k++) {
 			ws->seed_todo[n_todo++] = k;
 			res[k].more = 0;
+			res[k].could_tie = 0;
 			res[k].n_next = 0;
 		}
 		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
@@ -1104,12 +1110,12 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				ws->seed_todo[n_todo++] = k;
 			}
 		for (int k = 0; k < n && pass == rf; k++)
-			if (needs_copies(ctx, &reads[k], &res[k])) {
+			if (needs_copies(ctx, &reads[k], &res[k], 0)) {
 				ws->retry_how[n_todo] = RETRY_REFINE;
 				ws->seed_todo[n_todo++] = k;
 			}
 		for (int k = 0; k < n && pass == cp; k++)
-			if (needs_copies(ctx, &reads[k], &res[k])) {
+			if (needs_copies(ctx, &reads[k], &res[k], 1)) {
 				ws->retry_how[n_todo] = RETRY_COPIES;
 				ws->retry_level[n_todo] = (uint8_t)res[k].cand[0].unsure;
 				ws->retry_best[n_todo] = res[k].cand[0].score;
@@ -1206,13 +1212,15 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				} else if (pass > 0 && !rs->exhaustive) {
 					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
 					const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
-					const int tie = !unsure && rs->prim >= 0 &&
-							sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx)) &&
+					const int could_tie = !unsure && rs->prim >= 0 &&
+							sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx));
+					const int tie = could_tie &&
 							sm_mapq(&ctx->opt.score, best, rs->cand[0].xs,
 								reads[k].len) < SM_TIE_CHECK_BELOW;
 
 					/* A later round's kept candidates carry the last round's mark. */
 					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
+					rs->could_tie = could_tie;
 					ws->refined_sure += pass == rf && !unsure && !tie;
 					rs->more = (unsure || tie) && pass + 1 < passes && rs->n_next > 0 &&
 						   rs->next[0].bound > best - tie_slack(ctx);
