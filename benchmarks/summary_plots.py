@@ -130,7 +130,7 @@ def small_ref(d):
     ax.set_xticks(range(len(lens)), [f'{n} bp reads' for n in lens])
     ax.set_ylabel('thousand reads per second (higher is better)')
     ax.set_title('Every read against a 9.7 kbp genome (reads 4% diverged), FASTQ.gz to SAM\n'
-                 '16 threads for every mapper, one H100; scanmap aligns exhaustively', fontsize=10)
+                 '16 threads for every mapper, one H200; scanmap aligns exhaustively', fontsize=10)
     ax.legend(frameon=False, loc='upper left', fontsize=8)
     ax.margins(y=0.12)
     fig.tight_layout()
