@@ -20,6 +20,19 @@
 #include "mapper/pipeline.h"
 #include "mapper/seed.h"
 
+/* Whether this build checks for leaks at exit (AddressSanitizer's), so that
+ * every run must free what it allocated. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SM_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SM_LEAK_CHECKED 1
+#endif
+#endif
+#ifndef SM_LEAK_CHECKED
+#define SM_LEAK_CHECKED 0
+#endif
+
 /* Long-only options take values above the range of single characters. */
 enum {
 	OPT_ENGINE = 256,
@@ -614,6 +627,7 @@ static int map_main(int argc, char **argv, char *cmdline)
 	sm_opt_init(&o);
 	o.cmdline = cmdline;
 	o.trace_path = getenv("SCANMAP_TRACE");
+	o.exits_after = !SM_LEAK_CHECKED;
 	rc = parse_map(argc, argv, &o);
 	if (rc == 0 && sm_opt_validate(&o) < 0)
 		rc = -1;

@@ -67,6 +67,10 @@ typedef struct {
 	sm_insert_opt_t insert;   /* -I; insert.set 0: estimated from the first pairs */
 	const char *trace_path;   /* timeline of the threads' work (io/trace.h), or NULL;
 				   * the CLI takes it from SCANMAP_TRACE */
+	int exits_after;          /* the process ends when the run does: a run that
+				   * succeeds leaves what the exit reclaims (its batches,
+				   * engine and index) unfreed; the CLI sets it but under
+				   * AddressSanitizer, whose leak check wants every block */
 } sm_opt_t;
 
 /* Sets every option to its default. */
