@@ -850,9 +850,11 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 						&ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (copies) {
+			const int32_t from = rs->copy_slack > 0 ? rs->cand[0].score - rs->copy_slack : best;
+
 			nw = sm_seed_copy_windows(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 						  &ctx->retry_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
-						  best, copy_subs(ctx, reads[k].len, best), rs->win,
+						  from, copy_subs(ctx, reads[k].len, from), rs->win,
 						  rs->n_win, &ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (ws->retry_how[t] == RETRY_COMPLETE && round > 1) {
@@ -1025,6 +1027,29 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	return bound < 0 ? -1 : c->score < bound;
 }
 
+/* How far below its best a single-end read's copies pass looks for loci
+ * out of view once its completion rounds leave it sure of no better one
+ * (res), 0 when it need not: where a locus out of view could still tie it
+ * (could_tie), ties (1); where the loci in view leave it a lead of more
+ * than a substitution's worth, loci a substitution behind too (that worth
+ * and 1): such a locus unseen makes its MAPQ 39-60 where it is about 20
+ * (at 3 Gbp of close copies two reads were wrong so, and chr20's truth
+ * sets have a few such reads a set, all right).  The rounds bound only
+ * loci that could tie (tie_slack): the copies pass finds those within the
+ * substitutions that reach the score asked, exactly, and bounds nothing
+ * (the reads' gapped loci stay as the rounds left them).  Pair reads: 0
+ * (their completion rules out better loci only). */
+static int32_t copy_slack(const sm_ctx_t *ctx, const res_t *res, int could_tie)
+{
+	const int32_t sub = ctx->opt.score.match + ctx->opt.score.mismatch;
+
+	if (!tie_slack(ctx) || res->prim < 0)
+		return 0;
+	if (res->cand[0].xs < res->cand[0].score - sub)
+		return sub + tie_slack(ctx);
+	return could_tie ? tie_slack(ctx) : 0;
+}
+
 /* 1 if read r, after its completion rounds (res), takes the copies pass
  * (sm_seed_copy_windows), with --completion all: it is below a perfect
  * match and a better locus may be unseen, or, with `ties`, a single-end
@@ -1034,12 +1059,13 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
  * apart, and a few rare windows find it.  An equal locus out of view makes
  * any MAPQ false, and after its rounds a read whose loci in view leave it
  * MAPQ 40 or more is not capped (SM_TIE_CHECK_BELOW): there the copies pass
- * is what finds the tie.  The refined completion is for reads unsure of a
- * better locus only (ties false): it bounds candidates for that. */
+ * is what finds a tie, or a near locus (copy_slack).  The refined
+ * completion is for reads unsure of a better locus only (ties false): it
+ * bounds candidates for that. */
 static int needs_copies(const sm_ctx_t *ctx, const sm_read_t *r, const res_t *res, int ties)
 {
 	return ctx->opt.completion == SM_COMPLETE_ALL && !res->exhaustive && res->prim >= 0 &&
-	       (res->cand[0].unsure == SM_UNSURE_BETTER || (ties && res->could_tie)) &&
+	       (res->cand[0].unsure == SM_UNSURE_BETTER || (ties && res->copy_slack > 0)) &&
 	       res->cand[0].score < sm_best_possible(&ctx->opt.score, r->len);
 }
 
@@ -1100,7 +1126,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		for (int k = 0; k < n && pass == 0; k++) {
 			ws->seed_todo[n_todo++] = k;
 			res[k].more = 0;
-			res[k].could_tie = 0;
+			res[k].copy_slack = 0;
 			res[k].n_next = 0;
 		}
 		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
@@ -1220,7 +1246,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 
 					/* A later round's kept candidates carry the last round's mark. */
 					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
-					rs->could_tie = could_tie;
+					rs->copy_slack = unsure ? 0 : copy_slack(ctx, rs, could_tie);
 					ws->refined_sure += pass == rf && !unsure && !tie;
 					rs->more = (unsure || tie) && pass + 1 < passes && rs->n_next > 0 &&
 						   rs->next[0].bound > best - tie_slack(ctx);

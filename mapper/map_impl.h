@@ -233,8 +233,9 @@ typedef struct {
 	int64_t m_next;
 	int32_t next_beyond; /* their gap's beyond */
 	int more;            /* still unsure, and next[] may beat its best: another round */
-	int could_tie;       /* single-end, after its completion rounds: a locus out of
-				view may still tie its best (needs_copies) */
+	int32_t copy_slack;  /* single-end, after its completion rounds: how far below
+				its best the copies pass looks for loci out of view
+				(map.c copy_slack; 0: it need not) */
 	double sub_odds;     /* a perfect read's copies one substitution away out of view
 				(sm_seed_near_copies): the summed sm_sub_odds of their
 				substitutions (sm_sub_rival_mapq) */
