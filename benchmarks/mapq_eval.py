@@ -2,7 +2,7 @@
 """mapq_eval.py — does MAPQ say how often a read is misplaced? Each mapper's MAPQ against the
 error rate observed on simulated reads with a known origin (benchmarks/seeded_misses.sh sets).
 
-    mapq_eval.py [-o OUT.tsv] [-m MAPPERS] [-q MAPQS] SETDIR...
+    mapq_eval.py [-o OUT.tsv] [-m MAPPERS] [-q MAPQS] [--perfect-lead1] SETDIR...
 
 SETDIR is a work directory of benchmarks/seeded_misses.sh for one profile and seed (e.g.
 build/seeded-misses/hs150-3): it holds MODE.truth.tsv (art_truth.py) and MODE.MAPPER.sam for
@@ -11,6 +11,10 @@ order (default scanmap,scanmap-all,bwa,minimap2: scanmap --completion weak; --co
 all, the default; bwa mem; minimap2 -ax sr); a missing SAM is skipped with a note.  -q adds
 printed rows "=q" for each MAPQ value in the comma-separated list (e.g. 10,15,19: the caps of
 reads whose seeding could not rule out a better locus, docs/seeded.md), not written to OUT.tsv.
+--perfect-lead1 counts only the reads whose primary record matches base for base and leads its
+competitor by one substitution (AS equal to the read's length and AS - XS = 5: the default
+scoring, -A 1 -B 4), whose MAPQ the score formula sets at 20 (results/seeded.md, "Ties behind a
+crowd"); it writes OUT.tsv only when -o names it.
 
 Each read's primary record is judged as benchmarks/seeded_eval.py does: wrong when mapped but
 not on its origin's contig and strand overlapping the origin.  Mapped reads are binned by MAPQ
@@ -50,13 +54,24 @@ def claimed_error(mapq):
     return 10 ** (-mapq / 10)
 
 
-def count(sam, truth):
-    """Per MAPQ (0-255): [mapped reads, wrong ones]; and the unmapped reads."""
+def perfect_lead1(t):
+    """True for a mapped record t (SAM columns) that matches base for base and leads its
+    competitor by one substitution (default scoring: AS = read length, XS = AS - 5)."""
+    tags = {x[:2]: x[5:] for x in t[11:]}
+    a_s, x_s = int(tags.get("AS", -1)), int(tags.get("XS", -1))
+    return a_s == len(t[9]) and a_s - x_s == 5
+
+
+def count(sam, truth, keep=None):
+    """Per MAPQ (0-255): [mapped reads, wrong ones]; and the unmapped reads.  keep: a test of
+    a mapped record's columns, the reads it refuses not counted."""
     by_q = [[0, 0] for _ in range(MAPQ_MAX + 1)]
     unmapped = 0
     for key, t, flag in primary_records(sam, truth, "mapq_eval.py"):
         if flag & 4:
             unmapped += 1
+            continue
+        if keep and not keep(t):
             continue
         c = by_q[min(int(t[4]), MAPQ_MAX)]
         c[0] += 1
@@ -113,12 +128,16 @@ def print_table(name, mode, results, exact=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-o", default=os.path.join(os.path.dirname(__file__), "results", "mapq.tsv"),
-                    metavar="OUT.tsv")
+    ap.add_argument("-o", metavar="OUT.tsv")
     ap.add_argument("-m", default=",".join(MAPPERS), metavar="MAPPERS")
     ap.add_argument("-q", default="", metavar="MAPQS")
+    ap.add_argument("--perfect-lead1", action="store_true")
     ap.add_argument("sets", nargs="+", metavar="SETDIR")
     a = ap.parse_args()
+    if a.o is None:
+        a.o = os.devnull if a.perfect_lead1 else \
+            os.path.join(os.path.dirname(__file__), "results", "mapq.tsv")
+    keep = perfect_lead1 if a.perfect_lead1 else None
     mappers = a.m.split(",")
     exact = [int(q) for q in a.q.split(",") if q]
     with open(a.o, "w") as out:
@@ -139,7 +158,7 @@ def main():
                         print(f"mapq_eval.py: {sam} missing, skipped", file=sys.stderr)
                         continue
                     label = MAPPERS.get(m, m)
-                    by_q, unmapped = count(sam, truth)
+                    by_q, unmapped = count(sam, truth, keep)
                     results.append((label, by_q, unmapped))
                     for r in rows_of(by_q, unmapped):
                         out.write("\t".join([name, mode, label, r[0], str(r[1]),

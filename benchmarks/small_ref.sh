@@ -14,7 +14,9 @@
 #                  bases in all (minimap2 -cx asm20 --eqx);
 #   read sets      art_illumina, single-end, READS (-n) per set from the
 #                  donor, fixed seeds: 250 (MiSeq v3 profile MSv3, 250 bp),
-#                  150 (HiSeq 2500, HS25, 150 bp), 72 (HiSeq 2000, HS20, 72 bp).
+#                  150 (HiSeq 2500, HS25, 150 bp), 72 (HiSeq 2000, HS20, 72 bp);
+#                  S:L the reads of set S (250 or 150) cut to their first L
+#                  bases (e.g. 150:100, 150:72: one profile at every length).
 # The mapped input is REPS (-r) copies of the 250 bp set's FASTQ.gz in one
 # file (gzip members concatenate into one valid file), and REPS x 250 / L
 # copies of the L bp set's, so that every set has as many bases and its runs
@@ -52,7 +54,7 @@
 #   -e MAPPERS  ["gpu cpu bwa minimap2"]    -t THREADS  [nproc]
 #   -n READS    simulated per set [100000]  -r REPS     [8: 800,000 reads of 250 bp,
 #                                                         1.3 M of 150, 2.8 M of 72]
-#   -c DIV      the cpu run's share [4]     -s SETS     ["250 150 72"]
+#   -c DIV      the cpu run's share [4]     -s SETS     ["250 150 72"; S:L sets too]
 # SM_BENCH_MAP_ARGS: more options for scanmap map.  SM_SMALL_REF_BGZF=1: the
 # FASTQ.gz files are BGZF (bgzip -l 1, on PATH or in carry/cli_hts/bin), which
 # scanmap inflates on several threads a file, instead of gzip -1's one member.
@@ -98,7 +100,10 @@ done
 for s in $sets; do
 	case $s in
 	250 | 150 | 72) ;;
-	*) echo "small_ref.sh: unknown set $s (250, 150, 72)" >&2; exit 1 ;;
+	250:* | 150:*)
+		[[ ${s#*:} =~ ^[1-9][0-9]*$ ]] && ((${s#*:} < ${s%%:*})) ||
+			{ echo "small_ref.sh: set $s: S:L needs L below S" >&2; exit 1; } ;;
+	*) echo "small_ref.sh: unknown set $s (250, 150, 72, 250:L, 150:L)" >&2; exit 1 ;;
 	esac
 done
 die() { echo "small_ref.sh: $*" >&2; exit 1; }
@@ -149,14 +154,17 @@ awk -v n=$ref_len 'NR == 1 { print ">small"; next } /^>/ { exit } { s = s $0 }
 "$DIVERGE" "$ref" 2 11 | awk '/^>/ { keep = /_c2$/ } keep' >"$work/donor3.fa" || die "diverge failed"
 "$DIVERGE" "$work/donor3.fa" 1 12 | sed '1s/.*/>donor/' >"$out/donor.fa" || die "diverge failed"
 
-# The read sets: $work/L.fq.gz (every copy) and $work/L.cpu.fq.gz (the cpu run's prefix).
-declare -A profile=([250]=MSv3 [150]=HS25 [72]=HS20) copies=() reads=() cpu_reads=()
+# The read sets: $work/SET.fq.gz (every copy) and $work/SET.cpu.fq.gz (the cpu run's prefix);
+# rlen[SET] is its reads' length (S:L: L).
+declare -A profile=([250]=MSv3 [150]=HS25 [72]=HS20) copies=() reads=() cpu_reads=() rlen=()
 for len in $sets; do
-	echo "small_ref.sh: simulating $n_sim reads of $len bp (ART ${profile[$len]})" >&2
-	art_illumina -ss "${profile[$len]}" -i "$out/donor.fa" -l "$len" -c "$n_sim" -rs "$len" \
+	src=${len%%:*} rlen[$len]=${len##*:}
+	echo "small_ref.sh: simulating $n_sim reads of $src bp (ART ${profile[$src]}), ${rlen[$len]} bp of each" >&2
+	art_illumina -ss "${profile[$src]}" -i "$out/donor.fa" -l "$src" -c "$n_sim" -rs "$src" \
 		-o "$work/art$len" -na -q >"$work/art.log" 2>&1 || { cat "$work/art.log"; die "art_illumina failed"; }
-	"${gz[@]}" <"$work/art$len.fq" >"$work/sim$len.fq.gz" && rm "$work/art$len.fq"
-	copies[$len]=$(awk -v r="$reps" -v l="$len" 'BEGIN { c = int(r * 250 / l + 0.5); print (c > 0 ? c : 1) }')
+	awk -v l="${rlen[$len]}" 'NR % 2 == 0 { $0 = substr($0, 1, l) } 1' "$work/art$len.fq" |
+		"${gz[@]}" >"$work/sim$len.fq.gz" && rm "$work/art$len.fq"
+	copies[$len]=$(awk -v r="$reps" -v l="${rlen[$len]}" 'BEGIN { c = int(r * 250 / l + 0.5); print (c > 0 ? c : 1) }')
 	for ((i = 0; i < copies[$len]; i++)); do cat "$work/sim$len.fq.gz"; done >"$work/$len.fq.gz"
 	reads[$len]=$((copies[$len] * n_sim))
 	cpu_reads[$len]=$((reads[$len] / div))
@@ -209,7 +217,7 @@ fail=0
 printf 'set\tread_len\tmapper\tthreads\treads\tseconds\tcpu_s\treads_per_s\ttcups\tpeak_mb\tmapped_pct\tengine_gcells\tsame_sam\n' \
 	>"$out/small_ref.tsv"
 for len in $sets; do
-	set_name=${profile[$len]}-$len
+	set_name=${profile[${len%%:*}]}-$len
 	base=
 	has cpu-all && base=cpu-all
 	has gpu && base=gpu
@@ -233,13 +241,13 @@ for len in $sets; do
 		tcups=- gcells=- same=-
 		case $m in
 		gpu | cpu | cpu-all)
-			tcups=$(awk -v n="$n" -v l="$len" -v r="$ref_len" -v s="$secs" 'BEGIN { printf "%.3f", n * l * r * 2 / s / 1e12 }')
+			tcups=$(awk -v n="$n" -v l="${rlen[$len]}" -v r="$ref_len" -v s="$secs" 'BEGIN { printf "%.3f", n * l * r * 2 / s / 1e12 }')
 			gcells=$(sed -n 's/.* \([0-9.]*\) Gcells\/s.*/\1/p' "$out/$name.log" | tail -n 1)
 			grep -h 'seconds:' "$out/$name.log" | sed "s/^/  $name: /" ;;
 		*) rm -f "$sam" ;;
 		esac
 		rate=$(awk -v n="$n" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$set_name" "$len" "$m" "$threads" "$n" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$set_name" "${rlen[$len]}" "$m" "$threads" "$n" \
 			"$secs" "$cpu_s" "$rate" "$tcups" "$peak" "$mapped" "${gcells:--}" "$same" >>"$out/small_ref.tsv"
 	done
 	# The identity check: cpu and cpu-all against the base run's records.

@@ -3,7 +3,7 @@
  * One warp runs one job, row by row, as the scan kernels run a strip (the
  * paper's row-parallel scan, docs/gpu.md): lane l holds M consecutive band
  * offsets of the row in registers (the band's S - 2 cells over 32 lanes,
- * rounded up: trace_m), computes their diagonal and F terms
+ * rounded up: sm_gpu_trace_lane_cells), computes their diagonal and F terms
  * at once, and the row's E recurrence E(k+1) = max(E(k) - ge, H(k) - go)
  * runs as a warp max-plus scan of each lane's carry function; then every
  * cell's value is the scalar fill's (mapper/trace_band.h, sm_tb_run) and so
@@ -68,16 +68,6 @@ struct sm_gpu_trace_s {
  * window), and the most any decay is taken as: sums of two stay below
  * 2^31, and E - TRACE_CUT below any score. */
 #define TRACE_CUT (1 << 30)
-
-/* Cells a lane takes (M) for a band of S >= 3 offsets: the lanes' share of
- * its S - 2 cells, rounded up to 1..8 (one kernel) or 10, 12, 16, 24, 32 (a
- * kernel each). */
-static __host__ __device__ int trace_m(int32_t S)
-{
-	const int32_t m = (S - 2 + 31) / 32;
-
-	return m <= 8 ? m : m <= 10 ? 10 : m <= 12 ? 12 : m <= 16 ? 16 : m <= 24 ? 24 : 32;
-}
 
 /* Decision bytes of a row: cell (i, k) at [(i - 1) * pitch + k], k up to
  * the last lane's 32 M. */
@@ -252,7 +242,7 @@ __device__ static void trace_job(const sm_tb_score_t &sc, int lane, int32_t kx,
 __global__ static void __launch_bounds__(128) trace_small(TRACE_KERNEL_ARGS)
 {
 	TRACE_WARP_JOB
-	switch (trace_m(sm_tb_stride(&jobs[kx]))) {
+	switch (sm_gpu_trace_lane_cells(sm_tb_stride(&jobs[kx]))) {
 	case 1: trace_job<1>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
 	case 2: trace_job<2>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
 	case 3: trace_job<3>(sc, lane, kx, jobs, codes, off, d, res, ops); break;
@@ -327,7 +317,7 @@ static void sort_jobs(int n, const sm_tb_job_t *jobs, int32_t *order)
 /* Decision bytes of a job. */
 static int64_t job_bytes(const sm_tb_job_t *j)
 {
-	return (int64_t)j->n * trace_pitch(trace_m(sm_tb_stride(j)));
+	return (int64_t)j->n * trace_pitch(sm_gpu_trace_lane_cells(sm_tb_stride(j)));
 }
 
 static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job_t *jobs,
@@ -402,12 +392,12 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 	/* One launch per chunk and kernel: the jobs from g0 up to the next
 	 * whose bytes start again at 0 or that takes another kernel. */
 	for (int g0 = 0; g0 < n;) {
-		const trace_fn_t kern = trace_kernel(trace_m(sm_tb_stride(&jobs[order[g0]])));
+		const trace_fn_t kern = trace_kernel(sm_gpu_trace_lane_cells(sm_tb_stride(&jobs[order[g0]])));
 		const int64_t threads_per_block = g->block;
 		int g1 = g0 + 1;
 
 		while (g1 < n && doff[g1] > 0 &&
-		       trace_kernel(trace_m(sm_tb_stride(&jobs[order[g1]]))) == kern)
+		       trace_kernel(sm_gpu_trace_lane_cells(sm_tb_stride(&jobs[order[g1]]))) == kern)
 			g1++;
 		kern<<<(unsigned)(((int64_t)(g1 - g0) * TRACE_WARP + threads_per_block - 1) /
 					    threads_per_block),

@@ -24,6 +24,17 @@ typedef struct sm_gpu_trace_s sm_gpu_trace_t;
  * trace-block). */
 #define SM_GPU_TRACE_BLOCK 128
 
+/* Cells a lane of the job's warp takes (M) for a band of S >= 3 offsets:
+ * the lanes' share of its S - 2 cells, rounded up to 1..8 (one kernel) or
+ * 10, 12, 16, 24, 32 (a kernel each).  tests/unit/test_trace_rows.c fills
+ * by rows with the same M. */
+SM_TB_FN int sm_gpu_trace_lane_cells(int32_t S)
+{
+	const int32_t m = (S - 2 + 31) / 32;
+
+	return m <= 8 ? m : m <= 10 ? 10 : m <= 12 ? 12 : m <= 16 ? 16 : m <= 24 ? 24 : 32;
+}
+
 /* Tracebacks with scoring sc on every device of opt->gpus (each call to
  * the one with the fewest calls in flight).  NULL after logging. */
 sm_gpu_trace_t *sm_gpu_trace_create(const sm_tb_score_t *sc, const sm_gpu_opt_t *opt);

@@ -400,6 +400,13 @@ static void traced_at(cand_t *c, int64_t shift)
 	c->traced = 1;
 }
 
+/* Logs that read r's traceback failed.  Returns -1. */
+static int trace_failed(const sm_read_t *r)
+{
+	sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1, r->name);
+	return -1;
+}
+
 /* Traces candidate c of read query q (q[0] forward, q[1] reverse) against
  * trace_ref's reference: the whole one (win NULL) or the window that holds
  * its end. */
@@ -411,11 +418,8 @@ int sm_map_trace(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_window_t *win, int
 	const sm_ref_t *tref = trace_ref(ctx, win, n_win, c, &view, &len, &shift);
 
 	if (!tref || sm_align(ws->aws, tref, &ctx->opt.score, &q[c->is_rev], c->end - shift,
-			      c->score, &c->aln) < 0) {
-		sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
-		       r->name);
-		return -1;
-	}
+			      c->score, &c->aln) < 0)
+		return trace_failed(r);
 	traced_at(c, shift);
 	return 0;
 }
@@ -488,12 +492,7 @@ static int tb_reserve(sm_tbuf_t *ws, int n)
 static int trace_alone(const sm_ctx_t *ctx, sm_tbuf_t *ws, int rc, const res_t *rs, cand_t *c,
 		       const sm_read_t *r, const sm_query_t *q)
 {
-	if (rc < 0) {
-		sm_log(SM_LOG_ERROR, "read %lld '%s': traceback failed", (long long)r->index + 1,
-		       r->name);
-		return -1;
-	}
-	return sm_map_ensure_traced(ctx, ws, rs, r, q, c);
+	return rc < 0 ? trace_failed(r) : sm_map_ensure_traced(ctx, ws, rs, r, q, c);
 }
 
 /* Traces candidate 0 of every read todo[0..n_todo) that has one and is
@@ -1029,16 +1028,14 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 
 /* How far below its best a single-end read's copies pass looks for loci
  * out of view once its completion rounds leave it sure of no better one
- * (res), 0 when it need not: where a locus out of view could still tie it
- * (could_tie), ties (1); where the loci in view leave it a lead of more
+ * (res), 0 when it need not: ties (1) where a locus out of view could
+ * still tie it (could_tie); where the loci in view leave it a lead of more
  * than a substitution's worth, loci a substitution behind too (that worth
- * and 1): such a locus unseen makes its MAPQ 39-60 where it is about 20
- * (at 3 Gbp of close copies two reads were wrong so, and chr20's truth
- * sets have a few such reads a set, all right).  The rounds bound only
- * loci that could tie (tie_slack): the copies pass finds those within the
- * substitutions that reach the score asked, exactly, and bounds nothing
- * (the reads' gapped loci stay as the rounds left them).  Pair reads: 0
- * (their completion rules out better loci only). */
+ * and 1), as such a locus unseen would leave its MAPQ 39-60 where its lead
+ * makes it about 20 (docs/seeded.md).  The rounds rule out only loci that
+ * could tie (tie_slack); the copies pass lists loci within the
+ * substitutions that reach the score asked, exactly, and bounds nothing.
+ * Pair reads: 0 (their completion rules out better loci only). */
 static int32_t copy_slack(const sm_ctx_t *ctx, const res_t *res, int could_tie)
 {
 	const int32_t sub = ctx->opt.score.match + ctx->opt.score.mismatch;

@@ -14,6 +14,7 @@
  * the kernel itself runs in test_gpu_trace (GPU machines). */
 #include "tests/unit/unit.h"
 
+#include "gpu/gpu_trace.h"
 #include "mapper/trace_band.h"
 
 #define LANES 32
@@ -159,14 +160,6 @@ static int32_t rows_fill(const sm_tb_job_t *j, const sm_tb_score_t *sc, const ui
 	return i_end;
 }
 
-/* gpu_trace.cu's trace_m: the cells a lane takes for S offsets. */
-static int lane_cells(int32_t S)
-{
-	const int32_t m = (S - 2 + 31) / 32;
-
-	return m <= 8 ? m : m <= 10 ? 10 : m <= 12 ? 12 : m <= 16 ? 16 : m <= 24 ? 24 : 32;
-}
-
 int main(void)
 {
 	static lane_t lanes[LANES];
@@ -195,7 +188,7 @@ int main(void)
 		for (int x = 0; x < n && x < w; x++)   /* the read's bases in the window, mostly */
 			if (rnd(3))
 				win[(x + (w > n ? w - n : 0)) % w] = q[x];
-		M = lane_cells(S);
+		M = sm_gpu_trace_lane_cells(S);
 		hrow = xmalloc((size_t)S * sizeof *hrow);
 		frow = xmalloc((size_t)S * sizeof *frow);
 		dir = xmalloc((size_t)n * S);
