@@ -94,6 +94,7 @@ void sm_tbuf_destroy(sm_tbuf_t *ws)
 	free(ws->retry_how);
 	free(ws->retry_level);
 	free(ws->retry_best);
+	free(ws->mate_win);
 	free(ws->seed_margin);
 	free(ws->seed_win);
 	free(ws->seed_gap);
@@ -134,6 +135,8 @@ void sm_tbuf_stats_add(const sm_tbuf_t *ws, sm_map_stats_t *st)
 	st->copied += ws->copied;
 	st->copies_found += ws->copies_found;
 	st->copy_better += ws->copy_better;
+	st->mated += ws->mated;
+	st->mate_better += ws->mate_better;
 	st->tie_reads += ws->tie_reads;
 	st->tie_scans += ws->tie_scans;
 	st->tie_added += ws->tie_added;
@@ -188,6 +191,7 @@ static int ws_reserve_reads(sm_tbuf_t *ws, int n)
 	    !(ws->retry_how = realloc(ws->retry_how, (size_t)n * sizeof *ws->retry_how)) ||
 	    !(ws->retry_level = realloc(ws->retry_level, (size_t)n * sizeof *ws->retry_level)) ||
 	    !(ws->retry_best = realloc(ws->retry_best, (size_t)n * sizeof *ws->retry_best)) ||
+	    !(ws->mate_win = realloc(ws->mate_win, (size_t)n * sizeof *ws->mate_win)) ||
 	    !(ws->seed_margin = realloc(ws->seed_margin, (size_t)n * sizeof *ws->seed_margin)))
 		goto oom;
 	return 0;
@@ -763,9 +767,11 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * left unsure below a perfect match, needs_copies: the completion again,
  * each candidate also bounded from its window's bases), the copies pass
  * (COPIES: a read still so) and the neighbour pass (NEIGHBOURS: a read
- * below what a locus without any seed could score, needs_neighbours). */
+ * below what a locus without any seed could score, needs_neighbours);
+ * before them all, the mate pass (MATE: its mate's window, mate_window). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
-       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_REFINE, RETRY_COPIES, RETRY_NEIGHBOURS };
+       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_REFINE, RETRY_COPIES, RETRY_NEIGHBOURS,
+       RETRY_MATE };
 
 /* How far below a read's best a locus must be ruled out for its MAPQ:
  * a single-end read's completion looks for loci that tie it as well as
@@ -837,10 +843,17 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		const int neighbours = ws->retry_how[t] == RETRY_NEIGHBOURS;
 		const int copies = ws->retry_how[t] == RETRY_COPIES;
 		const int refine = ws->retry_how[t] == RETRY_REFINE;
+		const int mate = ws->retry_how[t] == RETRY_MATE;
 		int64_t hits = 0;
 		int nw;
 
-		if (neighbours) {
+		if (mate) {
+			ws->wref.n_win = 0;
+			nw = sm_windows_add(&ws->wref, ctx->ref, &ws->mate_win[t], 1);
+			if (nw >= 0)
+				nw = sm_windows_add(&ws->wref, ctx->ref, rs->win, rs->n_win);
+			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
+		} else if (neighbours) {
 			nw = sm_seed_neighbours(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 						&ctx->seed_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
 						rs->win, rs->n_win,
@@ -885,11 +898,13 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		/* The same windows as the first pass scanned (none added, the
 		 * same merged into the same): the same scans, so the same
 		 * candidates; they stand, and only ws->seed_gap[t] is new. */
-		if ((ws->retry_how[t] == RETRY_COMPLETE || refine || neighbours || copies) &&
+		if ((ws->retry_how[t] == RETRY_COMPLETE || refine || neighbours || copies || mate) &&
 		    nw == rs->n_win &&
 		    (nw == 0 || memcmp(ws->wref.win, rs->win, (size_t)nw * sizeof *rs->win) == 0))
 			ws->retry_how[t] = RETRY_KEPT;
-		if (neighbours) {
+		if (mate) {
+			ws->mated++;
+		} else if (neighbours) {
 			ws->neighboured++;
 			ws->neighbour_hits += hits;
 		} else if (copies) {
@@ -1084,9 +1099,54 @@ static void rival_unseen(res_t *res, int32_t score)
 			res->cand[c].xs = score;
 }
 
+/* The mate pass: read k of a pair (its mate k ^ 1) whose first pass found
+ * only a poor best (SM_MATE_PASS_BELOW or more under a perfect match, or
+ * nothing: typically a repeat copy's, its origin's k-mers all skipped as
+ * too frequent) and that would take the completion pass, while its mate's
+ * best is good and leads, is first scanned in the window where it would
+ * lie with an insert up to SM_MATE_PASS_REACH from that mate (window *w),
+ * unless its best lies there already.  The completion then starts from the
+ * best found there (its origin, most often): a locus must beat that, so
+ * most repetitive k-mers stay skipped (sm_seed_support_min) and the pass
+ * collects a fraction of the hits.  It gives up no guarantee: the window is
+ * one more that the read's candidates come from, and the completion still
+ * rules out every better locus.  The window does not depend on the insert
+ * model, so the insert-size sample's reads, mapped before the model exists,
+ * take it too.  Returns 1 when read k takes it, 0 when not, -1 when out of
+ * memory (logged). */
+static int mate_window(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads,
+		       const res_t *res, int k, sm_window_t *w)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	const res_t *r = &res[k], *m = &res[k ^ 1];
+	int32_t near = 0;
+	double odds = 0;
+	int todo;
+
+	if (ctx->opt.completion != SM_COMPLETE_ALL || r->exhaustive || m->exhaustive ||
+	    m->prim < 0 || m->cand[0].score <= m->cand[0].xs ||
+	    m->cand[0].score < sm_best_possible(sc, reads[k ^ 1].len) - SM_MATE_PASS_BELOW ||
+	    (r->prim >= 0 &&
+	     r->cand[0].score >= sm_best_possible(sc, reads[k].len) - SM_MATE_PASS_BELOW))
+		return 0;
+	todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
+			   ws->seed_skip + ws->seed_skip_at[k], r, &near, &odds);
+	if (todo < 0) {
+		sm_log(SM_LOG_ERROR, "out of memory seeding a read ('%s')", reads[k].name);
+		return -1;
+	}
+	if (todo != RETRY_COMPLETE || !sm_pair_mate_window(ctx, &m->cand[0], SM_MATE_PASS_REACH, w))
+		return 0;
+	/* A best already where the mate puts it (a read with many errors) gains nothing. */
+	return r->prim < 0 || !(w->strands >> r->cand[0].is_rev & 1) ||
+	       r->cand[0].end < w->start || r->cand[0].end >= w->end;
+}
+
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
  * then the scans of both strands against them for the whole batch at once
  * (one GPU call, or the worker's CPU scan), then each read's candidates;
+ * when `mates` (reads 2j, 2j + 1 a pair's), the mate pass of the reads that
+ * mate_window picks, in one more engine call;
  * then the completion pass of the reads that needs_retry picks, over their
  * first windows and every cluster that could still beat them: its result
  * replaces the first, and says whether the read is unsure; a read left
@@ -1103,12 +1163,15 @@ static void rival_unseen(res_t *res, int32_t score)
  * best, but it bounds nothing, so a read keeps the unsure level it had, and
  * one whose best it raised is unsure (a better locus was beyond its exact
  * seeds: others may be). */
-static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res,
+		      int mates)
 {
 	sm_wscan_t *jobs = &ws->jobs;
-	const int passes = 1 + SM_COMPLETE_ROUNDS + 3, rf = passes - 3, cp = passes - 2,
-		  nb = passes - 1;
-	int stride[1 + SM_COMPLETE_ROUNDS + 3];
+	/* The first pass, the mate pass, the completion's rounds, the refined
+	 * completion, the copies pass, the neighbour pass. */
+	const int passes = 2 + SM_COMPLETE_ROUNDS + 3, mp = 1, c1 = 2, rf = passes - 3,
+		  cp = passes - 2, nb = passes - 1;
+	int stride[2 + SM_COMPLETE_ROUNDS + 3];
 	const int batched = sm_engine_traces(ctx->engine);   /* the engine runs the tracebacks */
 	double t = sm_seconds();
 
@@ -1126,8 +1189,19 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			res[k].copy_slack = 0;
 			res[k].n_next = 0;
 		}
+		for (int k = 0; k < n && pass == mp && mates; k++) {
+			int todo = mate_window(ctx, ws, reads, res, k, &ws->mate_win[n_todo]);
+
+			if (todo < 0)
+				return -1;
+			if (todo) {
+				ws->retry_how[n_todo] = RETRY_MATE;
+				ws->retry_best[n_todo] = res[k].prim >= 0 ? res[k].cand[0].score : 0;
+				ws->seed_todo[n_todo++] = k;
+			}
+		}
 		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
-		for (int k = 0; k < n && pass > 1 && pass < rf; k++)
+		for (int k = 0; k < n && pass > c1 && pass < rf; k++)
 			if (res[k].more) {
 				ws->retry_how[n_todo] = RETRY_COMPLETE;
 				ws->seed_todo[n_todo++] = k;
@@ -1159,14 +1233,14 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				ws->seed_todo[n_todo++] = k;
 			}
 		}
-		if (pass > 1 && n_todo == 0) {
+		if ((pass == mp || pass > c1) && n_todo == 0) {
 			if (pass == nb)
 				break;
-			if (pass < rf)
+			if (pass > c1 && pass < rf)
 				pass = rf - 1;   /* no later round: on to the refined pass */
 			continue;
 		}
-		for (int k = 0; k < n && pass == 1; k++) {
+		for (int k = 0; k < n && pass == c1; k++) {
 			int32_t near = 0;
 			double odds = 0;
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
@@ -1189,7 +1263,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			}
 		}
 		if ((pass == 0 ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
-				 complete_reads(ctx, ws, reads, n_todo, res, stride[pass], pass)) < 0)
+				 complete_reads(ctx, ws, reads, n_todo, res, stride[pass], pass - mp)) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
 		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
@@ -1219,7 +1293,11 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				}
 				if (pass == 0)
 					rs->left = ws->seed_left[u];
-				if (pass == nb && !rs->exhaustive) {
+				if (pass == mp) {
+					/* Candidates only: needs_retry judges them next. */
+					ws->mate_better += rs->prim >= 0 &&
+							   rs->cand[0].score > ws->retry_best[u];
+				} else if (pass == nb && !rs->exhaustive) {
 					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
 					const int better = best > ws->retry_best[u];
 
@@ -1467,14 +1545,15 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 
 /* sm_map_reads for one part: reads[0..n) into res[0..n), queries in
  * ws->q[0..2n). */
-static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res,
+		    int mates)
 {
 	size_t n_codes;
 	int n_todo = 0;
 
 	if (sm_map_encode(ws, reads, n, &n_codes) < 0)
 		return -1;
-	if (ctx->seeded && seed_batch(ctx, ws, reads, n, res) < 0)
+	if (ctx->seeded && seed_batch(ctx, ws, reads, n, res, mates) < 0)
 		return -1;
 	for (int k = 0; k < n; k++)
 		if (!ctx->seeded || res[k].exhaustive)
@@ -1492,15 +1571,17 @@ static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, 
 /* Maps reads[0..n) read by read (no pairing) into res[0..n), in parts
  * when the window scans copy their bases; reads are independent, so the
  * records do not depend on the parts. */
-int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
+int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res,
+		 int mates)
 {
 	const int part = ctx->seeded && !ws->jobs.spans ? SM_MAP_PART_READS : n;
 	size_t n_codes;
 
 	if (n <= part)
-		return map_part(ctx, ws, reads, n, res);
+		return map_part(ctx, ws, reads, n, res, mates);
 	for (int off = 0; off < n; off += part)
-		if (map_part(ctx, ws, reads + off, n - off < part ? n - off : part, res + off) < 0)
+		if (map_part(ctx, ws, reads + off, n - off < part ? n - off : part, res + off,
+			     mates) < 0)
 			return -1;
 	/* The caller reads every read's queries (pairing, records). */
 	return sm_map_encode(ws, reads, n, &n_codes);

@@ -80,6 +80,12 @@
 /* A rescue window reaches this much beyond the proper-insert range, for
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20
+/* The mate pass (map.c, mate_window): a read scoring this much under a
+ * perfect match, or more (six mismatches' worth with bwa's scores), is
+ * scanned at its mate's locus before its completion pass, over inserts up
+ * to SM_MATE_PASS_REACH (mean + 4 sd of a 600 +- 100 bp library). */
+#define SM_MATE_PASS_BELOW 30
+#define SM_MATE_PASS_REACH 1000
 #define SM_PAIR_MAPQ_BOOST 40
 /* A pair's MAPQ charges clips (pair.c, clip_cost) to the rival pairs that
  * come within this many mismatches' worth (A + B) of the best pair, which
@@ -301,6 +307,7 @@ typedef struct {
 					     * again whole */
 	int64_t copied, copies_found;       /* copies passes (sm_seed_copy_windows); loci found */
 	int64_t copy_better;                /* reads whose best they raised */
+	int64_t mated, mate_better;         /* mate passes; reads whose best they raised */
 	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */
 	sm_align_stats_t aln;    /* tracebacks */
 } sm_map_stats_t;
@@ -337,6 +344,7 @@ struct sm_tbuf_s {
 	uint8_t *retry_how;        /* the second pass's RETRY_* of seed_todo[t] (map.c) */
 	uint8_t *retry_level;      /* neighbour pass: seed_todo[t]'s unsure level before it */
 	int32_t *retry_best;       /* and its best objective before it (0: none) */
+	sm_window_t *mate_win;     /* mate pass: seed_todo[t]'s mate's window */
 	int64_t *seed_margin;
 	sm_window_t *seed_win;   /* seed_todo[t]'s windows from t * (the pass's most), seed_nwin[t] */
 	int64_t m_seed_win;
@@ -377,6 +385,7 @@ struct sm_tbuf_s {
 					     * again whole */
 	int64_t copied, copies_found;       /* copies passes (sm_seed_copy_windows); loci found */
 	int64_t copy_better;                /* reads whose best they raised */
+	int64_t mated, mate_better;         /* mate passes; reads whose best they raised */
 	int64_t tie_reads, tie_scans, tie_added;  /* more_ties (map.c): reads, windows, loci */
 };
 
@@ -394,8 +403,11 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 
 /* Maps reads[0..n) read by read (no pairing) into res[0..n): seeded
  * windows or the whole reference, candidates, the best hit traced, tandem
- * copies, MAPQ.  Returns 0 or -1 (logged). */
-int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res);
+ * copies, MAPQ.  mates: reads[2j], reads[2j + 1] are a pair's, which lets
+ * a read be scanned at its mate's locus first (map.c, mate_window).
+ * Returns 0 or -1 (logged). */
+int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res,
+		 int mates);
 
 /* The odds that read r came from a copy that differs from where it lies
  * only at read position p, as a sequencing error there: e / 3 against
@@ -476,6 +488,12 @@ int64_t sm_pair_five_prime(const cand_t *c);
 
 /* Insert size (TLEN magnitude) of the pair of candidates a, b. */
 int64_t sm_pair_insert(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b);
+
+/* The window where a mate of candidate a with an insert up to `reach`
+ * lies (from a's 5' end; SM_RESCUE_SLACK wider), on the strand a proper
+ * mate takes (its bit in w->strands), in a's contig.  Returns 1, or 0 when
+ * the contig leaves none. */
+int sm_pair_mate_window(const sm_ctx_t *ctx, const cand_t *a, int64_t reach, sm_window_t *w);
 
 /* MAPQ of candidate c as a single read (0 for a rescued one). */
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len);

@@ -272,6 +272,26 @@ typedef struct {
 	int order;
 } rescued_t;
 
+int sm_pair_mate_window(const sm_ctx_t *ctx, const cand_t *a, int64_t reach, sm_window_t *w)
+{
+	const span_t sa = cand_span(ctx, a);
+	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
+
+	if (a->is_rev) {
+		lo = sa.e - reach - SM_RESCUE_SLACK;
+		hi = sa.e + SM_RESCUE_SLACK;
+	} else {
+		lo = sa.s - SM_RESCUE_SLACK;
+		hi = sa.s + reach + SM_RESCUE_SLACK;
+	}
+	lo = lo < c_lo ? c_lo : lo;
+	hi = hi > c_hi ? c_hi : hi;
+	if (lo >= hi)
+		return 0;
+	*w = (sm_window_t){ .start = lo, .end = hi, .strands = 1 << !a->is_rev };
+	return 1;
+}
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
  * pairs best with a (pair_score) in *x.  Returns 1, 0 when there is none
@@ -279,23 +299,16 @@ typedef struct {
 static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
 		       const sm_query_t *q, const res_t *res, rescued_t *x)
 {
-	const span_t sa = cand_span(ctx, a);
-	int64_t lo, hi, c_lo = ctx->ref->offset[sa.contig], c_hi = c_lo + ctx->ref->len[sa.contig];
+	int64_t lo, hi;
 	int st = !a->is_rev, pick = -1;
 	double best = 0;
 	sm_scan_t local, global;
+	sm_window_t w;
 
-	if (a->is_rev) {
-		lo = sa.e - ctx->ins.hi - SM_RESCUE_SLACK;
-		hi = sa.e + SM_RESCUE_SLACK;
-	} else {
-		lo = sa.s - SM_RESCUE_SLACK;
-		hi = sa.s + ctx->ins.hi + SM_RESCUE_SLACK;
-	}
-	lo = lo < c_lo ? c_lo : lo;
-	hi = hi > c_hi ? c_hi : hi;
-	if (lo >= hi)
+	if (!sm_pair_mate_window(ctx, a, ctx->ins.hi, &w))
 		return 0;
+	lo = w.start;
+	hi = w.end;
 	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
 	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;

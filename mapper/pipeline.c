@@ -695,6 +695,10 @@ static void summary(const pipe_t *p, const counts_t *c)
 		if (st->cut)
 			sm_log(SM_LOG_DEBUG, "read-through: %lld reads cut to their fragment, %lld of them "
 			       "mapped again whole", (long long)st->cut, (long long)st->uncut);
+		if (st->mated)
+			sm_log(SM_LOG_DEBUG, "mate pass: %lld reads scanned at their mate's locus, %lld "
+			       "with a better best there", (long long)st->mated,
+			       (long long)st->mate_better);
 		if (st->refined)
 			sm_log(SM_LOG_DEBUG, "refined completion: %lld reads, %lld of them settled",
 			       (long long)st->refined, (long long)st->refined_sure);

@@ -328,7 +328,7 @@ static int split_round(const sm_ctx_t *ctx, sm_split_t *s, const sm_read_t *read
 						 .qual = r->qual + d->from, .len = d->to - d->from,
 						 .index = r->index };
 		}
-		if (sm_map_reads(ctx, s->ws, s->rem, n, s->rem_res) < 0)
+		if (sm_map_reads(ctx, s->ws, s->rem, n, s->rem_res, 0) < 0)
 			return -1;
 		for (int u = 0; u < n; u++) {
 			const piece_t *d = &s->todo[at + u];
