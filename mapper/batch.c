@@ -42,10 +42,10 @@ void sm_batch_destroy(sm_batch_t *b)
 {
 	if (!b)
 		return;
-	for (int k = 0; k < b->m; k++) {
+	for (int k = 0; k < b->m; k++)
 		sm_read_free(&b->reads[k]);
+	for (int k = 0; k < b->m_res; k++)
 		sm_res_free(&b->res[k]);
-	}
 	for (int k = 0; k < b->m_rec; k++)
 		if (b->recs[k])
 			bam_destroy1(b->recs[k]);
@@ -68,7 +68,6 @@ int sm_batch_reserve(sm_batch_t *b, int need)
 {
 	int m = b->m ? b->m : 1;
 	sm_read_t *reads;
-	res_t *res;
 	int32_t *tail;
 
 	if (need <= b->m)
@@ -79,17 +78,39 @@ int sm_batch_reserve(sm_batch_t *b, int need)
 	if (!reads)
 		return -1;
 	b->reads = reads;
-	res = realloc(b->res, (size_t)m * sizeof *res);
-	if (!res)
-		return -1;
-	b->res = res;
 	tail = realloc(b->tail, (size_t)m * sizeof *tail);
 	if (!tail)
 		return -1;
 	b->tail = tail;
 	memset(b->reads + b->m, 0, (size_t)(m - b->m) * sizeof *reads);
-	memset(b->res + b->m, 0, (size_t)(m - b->m) * sizeof *res);
 	b->m = m;
+	return 0;
+}
+
+/* Room for a result per read slot of b, zeroed.  The mapping worker grows
+ * it, not the thread that fills the batch: results are ~3.6 KB a read,
+ * and zeroing a pool of fresh batches' (~1 GB on 32 workers) held up the
+ * one reader while the workers waited for their first batches.  Returns 0
+ * or -1 (logged). */
+static int reserve_res(sm_batch_t *b)
+{
+	res_t *res;
+
+	if (b->m <= b->m_res)
+		return 0;
+	if (b->m_res == 0) {   /* calloc: fresh pages come zeroed */
+		res = calloc((size_t)b->m, sizeof *res);
+	} else {
+		res = realloc(b->res, (size_t)b->m * sizeof *res);
+		if (res)
+			memset(res + b->m_res, 0, (size_t)(b->m - b->m_res) * sizeof *res);
+	}
+	if (!res) {
+		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", b->n);
+		return -1;
+	}
+	b->res = res;
+	b->m_res = b->m;
 	return 0;
 }
 
@@ -359,6 +380,8 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 			return -1;
 		}
 	b->n_rec = 0;
+	if (reserve_res(b) < 0)
+		return -1;
 	if (!b->premapped)
 		cut_tails(ctx, ws, b);
 	if (flags & SM_MAP_READS_ONLY) {

@@ -252,7 +252,8 @@ typedef struct {
 struct sm_batch_s {
 	int n, m;                /* reads used, slots allocated (pairs: R1, R2, R1, ...) */
 	sm_read_t *reads;        /* m slots, buffers reused */
-	res_t *res;              /* m slots */
+	res_t *res;              /* m_res slots, grown by sm_map_batch (the worker's thread) */
+	int m_res;
 	int32_t *tail;           /* m slots: the bases past a read's fragment, left out of
 				    its mapping (--read-through clip; readthrough.h), or 0 */
 	bam1_t **recs;           /* records of the batch, in output order */
