@@ -318,8 +318,14 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 		}
 	}
 	if (warming) {
+		/* The CUDA driver's start and the devices' contexts, made beside
+		 * the loads above: what the set-up still waits for is theirs
+		 * (a host without persistence mode starts every GPU again). */
+		t = sm_seconds();
 		pthread_join(warm_th, NULL);
 		warming = 0;
+		sm_log(SM_LOG_DEBUG, "set-up: waited %.2f s more for the GPUs' contexts",
+		       sm_seconds() - t);
 	}
 	/* The engine runs every scan of the batches.  Pairing's single-window
 	 * scans run on a CPU engine: the engine itself, or one beside it with
