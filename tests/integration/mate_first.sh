@@ -4,19 +4,25 @@
 # the origin's score, so it collects fewer hits, and the read's best is what the completion alone
 # finds (single-end, the same reads).
 #
-# Reference and reads 1: crowded_origin.sh's (per pair, a random 150 bp unit U; 60 decoys holding
-# three exact 30-base runs of U, AS 30-36; then the origin O, U with a substitution at every 8th
-# base outside bases 61-84, AS 145, and 2,000 unique bases). Read 2: the reverse complement of the
-# 150 bases ending 400 bases after O's start (insert 400), a unique locus; odd pairs swap the
-# reads. With --max-occ 1000 --max-windows 2 the first pass keeps two decoys for U's read.
-# Checks: U's read at its origin with AS 145 in the pairs run and in the single-end run of U's
-# reads alone; the mate pass ran for all six and raised their best; the completion collected
-# fewer hits than in the single-end run.
+# Reference, per pair (six; awk, fixed generator), a random 150 bp unit U:
+#   bait:    U's first 45 bases, then random: the read's rare k-mers (those starting in bases
+#            1-31) vote for it, AS about 45;
+#   decoys:  100 copies of U's bases 31-150 behind 30 random ones, 3 random substitutions each:
+#            every k-mer of U from base 31 on is in most of them, far over --max-occ 3 (and 30, the
+#            completion's limit); AS about 100-110;
+#   origin:  U with base 30 substituted (AS 145; its rare k-mers start in bases 1-15, fewer
+#            votes than the bait's), then 2,000 unique bases.
+# Read 1 is U; read 2 the reverse complement of the 150 bases from 250 after the origin's start
+# (insert 400, a unique locus); odd pairs swap the files. With --max-windows 1 the first pass
+# keeps the bait only.
+# Checks: U's read at its origin with AS 145 in the pairs run and in a single-end run of the U
+# reads alone (the completion finds it there); the mate pass ran for all six and raised their
+# best; the completion after it collected fewer hits than the single-end one.
 source "$(dirname "$0")/common.bash"
 
 awk -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
-	seed = 20261128
+	seed = 38
 	g = randseq(2000)
 	for (k = 0; k < 6; k++) {
 		u = randseq(150)
