@@ -1542,6 +1542,7 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
  * would touch 140 MB of fresh memory for them at once.  A part of a CPU
  * batch's size reuses the same ~9 MB. */
 #define SM_MAP_PART_READS 256
+_Static_assert(SM_MAP_PART_READS % 2 == 0, "a part holds whole pairs (the mate pass reads k ^ 1)");
 
 /* sm_map_reads for one part: reads[0..n) into res[0..n), queries in
  * ws->q[0..2n). */
