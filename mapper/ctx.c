@@ -320,7 +320,7 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	if (warming) {
 		/* The CUDA driver's start and the devices' contexts, made beside
 		 * the loads above: what the set-up still waits for is theirs
-		 * (a host without persistence mode starts every GPU again). */
+		 * (the driver's start grows with the GPUs it sees: docs/gpu.md). */
 		t = sm_seconds();
 		pthread_join(warm_th, NULL);
 		warming = 0;

@@ -1099,6 +1099,14 @@ static void rival_unseen(res_t *res, int32_t score)
 			res->cand[c].xs = score;
 }
 
+/* 1 if res's best is none, or SM_MATE_PASS_BELOW or more under a perfect
+ * match for a read of length n (mate_window). */
+static int poor_best(const sm_ctx_t *ctx, const res_t *res, int32_t n)
+{
+	return res->prim < 0 ||
+	       res->cand[0].score < sm_best_possible(&ctx->opt.score, n) - SM_MATE_PASS_BELOW;
+}
+
 /* The mate pass: read k of a pair (its mate k ^ 1) whose first pass found
  * only a poor best (SM_MATE_PASS_BELOW or more under a perfect match, or
  * nothing: typically a repeat copy's, its origin's k-mers all skipped as
@@ -1117,7 +1125,6 @@ static void rival_unseen(res_t *res, int32_t score)
 static int mate_window(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads,
 		       const res_t *res, int k, sm_window_t *w)
 {
-	const sm_score_t *sc = &ctx->opt.score;
 	const res_t *r = &res[k], *m = &res[k ^ 1];
 	int32_t near = 0;
 	double odds = 0;
@@ -1125,21 +1132,21 @@ static int mate_window(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
 
 	if (ctx->opt.completion != SM_COMPLETE_ALL || r->exhaustive || m->exhaustive ||
 	    m->prim < 0 || m->cand[0].score <= m->cand[0].xs ||
-	    m->cand[0].score < sm_best_possible(sc, reads[k ^ 1].len) - SM_MATE_PASS_BELOW ||
-	    (r->prim >= 0 &&
-	     r->cand[0].score >= sm_best_possible(sc, reads[k].len) - SM_MATE_PASS_BELOW))
+	    poor_best(ctx, m, reads[k ^ 1].len) || !poor_best(ctx, r, reads[k].len) ||
+	    !sm_pair_mate_window(ctx, &m->cand[0], SM_MATE_PASS_REACH, w))
 		return 0;
+	/* A best already where the mate puts it (a read with many errors) gains nothing. */
+	if (r->prim >= 0 && (w->strands >> r->cand[0].is_rev & 1) && r->cand[0].end >= w->start &&
+	    r->cand[0].end < w->end)
+		return 0;
+	/* Last, as it costs most: would the read take the completion at all? */
 	todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
 			   ws->seed_skip + ws->seed_skip_at[k], r, &near, &odds);
 	if (todo < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory seeding a read ('%s')", reads[k].name);
 		return -1;
 	}
-	if (todo != RETRY_COMPLETE || !sm_pair_mate_window(ctx, &m->cand[0], SM_MATE_PASS_REACH, w))
-		return 0;
-	/* A best already where the mate puts it (a read with many errors) gains nothing. */
-	return r->prim < 0 || !(w->strands >> r->cand[0].is_rev & 1) ||
-	       r->cand[0].end < w->start || r->cand[0].end >= w->end;
+	return todo == RETRY_COMPLETE;
 }
 
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
@@ -1570,8 +1577,9 @@ static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, 
 }
 
 /* Maps reads[0..n) read by read (no pairing) into res[0..n), in parts
- * when the window scans copy their bases; reads are independent, so the
- * records do not depend on the parts. */
+ * when the window scans copy their bases; a read depends on no other but
+ * its mate (`mates`), and a part holds whole pairs, so the records do not
+ * depend on the parts. */
 int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res,
 		 int mates)
 {

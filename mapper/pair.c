@@ -299,7 +299,6 @@ int sm_pair_mate_window(const sm_ctx_t *ctx, const cand_t *a, int64_t reach, sm_
 static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
 		       const sm_query_t *q, const res_t *res, rescued_t *x)
 {
-	int64_t lo, hi;
 	int st = !a->is_rev, pick = -1;
 	double best = 0;
 	sm_scan_t local, global;
@@ -307,9 +306,7 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 
 	if (!sm_pair_mate_window(ctx, a, ctx->ins.hi, &w))
 		return 0;
-	lo = w.start;
-	hi = w.end;
-	if (sm_wref_set_window(&ws->wref, ctx->ref, lo, hi) < 0 ||
+	if (sm_wref_set_window(&ws->wref, ctx->ref, w.start, w.end) < 0 ||
 	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(&ctx->opt.score, r->len), &global);
@@ -328,7 +325,7 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 	}
 	if (pick < 0)
 		return 0;
-	*x = (rescued_t){ global.top[pick].score, st, global.top[pick].end, lo, hi, best, 0 };
+	*x = (rescued_t){ global.top[pick].score, st, global.top[pick].end, w.start, w.end, best, 0 };
 	{
 		const cand_t t = { .score = x->score, .is_rev = st, .end = x->end, .qlen = r->len };
 
