@@ -1,6 +1,8 @@
 /* readthrough.c — reads that read through their insert (readthrough.h). */
 #include "mapper/readthrough.h"
 
+#include <pthread.h>
+
 #include "io/base.h"
 
 /* Longest read looked at: read-through is a short-read library's trait. */
@@ -74,9 +76,9 @@ static const struct {
 };
 #define SM_RT_N_ADAPTERS ((int)(sizeof SM_RT_ADAPTERS / sizeof *SM_RT_ADAPTERS))
 
-/* 1 if the read's codes r[at..) hold adapter a's first bases as
- * readthrough.h asks (n: the read's length). */
-static int adapter_at(const uint8_t *r, int32_t n, int32_t at, int a)
+/* 1 if the read s[at..) holds adapter a's first bases as readthrough.h
+ * asks (n: the read's length). */
+static int adapter_at(const char *s, int32_t n, int32_t at, int a)
 {
 	const char *ad = SM_RT_ADAPTERS[a].seq;
 	/* the adapter's bases the read holds from at */
@@ -87,47 +89,63 @@ static int adapter_at(const uint8_t *r, int32_t n, int32_t at, int a)
 	if (m < SM_RT_AD_MIN)
 		return 0;
 	for (int32_t i = 0; i < m && diffs <= most; i++)
-		diffs += r[at + i] != rt_code(ad[i]);   /* an N (SM_BASE_N) equals none */
+		diffs += rt_code(s[at + i]) != rt_code(ad[i]);   /* an N (SM_BASE_N) equals none */
 	return diffs <= most;
 }
 
 /* The adapters are found through their first two 6-mers: one difference
  * in 13 bases or more leaves one of them exact, and 10-12 bases must match
- * exactly (SM_RT_AD_MIN, SM_RT_AD_ONE_DIFF).  So each 6-mer of the read is
- * compared with those 2 x SM_RT_N_ADAPTERS codes, and only where one
- * matches is the adapter compared base by base. */
+ * exactly (SM_RT_AD_MIN, SM_RT_AD_ONE_DIFF).  seed_of[code] has bit
+ * 2a + h set where the 6-mer code is adapter a's h-th (h 0: its first
+ * bases, 1: the next six), so each of a read's 6-mers costs one look-up,
+ * and only where one matches is the adapter compared base by base.  (Every
+ * single read of a run is searched: comparing each 6-mer with every seed
+ * took a quarter of an exhaustive run's workers.) */
 #define AD_SEED 6
+_Static_assert(2 * SM_RT_N_ADAPTERS <= 16, "seed_of holds a bit per adapter and seed");
+
+static uint16_t seed_of[1 << 2 * AD_SEED];
+static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
+
+static void seed_init(void)
+{
+	for (int a = 0; a < SM_RT_N_ADAPTERS; a++)
+		for (int h = 0; h < 2; h++) {
+			uint32_t code = 0;
+
+			for (int i = 0; i < AD_SEED; i++)
+				code = code << 2 | rt_code(SM_RT_ADAPTERS[a].seq[h * AD_SEED + i]);
+			seed_of[code] |= (uint16_t)(1u << (2 * a + h));
+		}
+}
 
 int32_t sm_adapter_start(const char *s, int32_t n)
 {
-	uint32_t seed[SM_RT_N_ADAPTERS][2], code = 0;
-	uint8_t r[SM_RT_MAX_READ];
+	uint32_t code = 0;
 	int32_t best = 0, run = 0;
 
 	if (n > SM_RT_MAX_READ)
 		return 0;
-	for (int a = 0; a < SM_RT_N_ADAPTERS; a++)
-		for (int h = 0; h < 2; h++) {
-			seed[a][h] = 0;
-			for (int i = 0; i < AD_SEED; i++)
-				seed[a][h] = seed[a][h] << 2 | rt_code(SM_RT_ADAPTERS[a].seq[h * AD_SEED + i]);
-		}
-	for (int32_t i = 0; i < n; i++)
-		r[i] = rt_code(s[i]);
+	pthread_once(&seed_once, seed_init);
 	for (int32_t i = 0; i < n; i++) {
-		run = r[i] == SM_BASE_N ? 0 : run + 1;
-		code = (code << 2 | (r[i] & 3)) & ((1u << 2 * AD_SEED) - 1);
-		if (run < AD_SEED)
+		const uint8_t c = rt_code(s[i]);
+		uint32_t hits;
+
+		/* no later 6-mer starts an adapter before best (h 1 reaches furthest back) */
+		if (best > 0 && i + 1 - 2 * AD_SEED >= best)
+			break;
+		run = c == SM_BASE_N ? 0 : run + 1;
+		code = (code << 2 | (c & 3)) & ((1u << 2 * AD_SEED) - 1);
+		if (run < AD_SEED || !(hits = seed_of[code]))
 			continue;
 		/* the adapter would start at i + 1 - AD_SEED (h 0) or AD_SEED before (h 1) */
-		for (int a = 0; a < SM_RT_N_ADAPTERS; a++)
-			for (int h = 0; h < 2; h++) {
-				const int32_t at = i + 1 - AD_SEED * (h + 1);
+		for (; hits; hits &= hits - 1) {
+			const int b = __builtin_ctz(hits), a = b >> 1, h = b & 1;
+			const int32_t at = i + 1 - AD_SEED * (h + 1);
 
-				if (code == seed[a][h] && at >= SM_RT_MIN_FRAGMENT &&
-				    (best == 0 || at < best) && adapter_at(r, n, at, a))
-					best = at;
-			}
+			if (at >= SM_RT_MIN_FRAGMENT && (best == 0 || at < best) && adapter_at(s, n, at, a))
+				best = at;
+		}
 	}
 	return best;
 }
