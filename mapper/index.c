@@ -899,6 +899,7 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 {
 	sm_outfile_t out;
 	FILE *fp = NULL;
+	int fd = -1;
 	sm_index_head_t h;
 	pass_t s;
 	char *names = NULL;
@@ -957,8 +958,13 @@ int sm_index_save(const sm_index_t *idx, const sm_ref_t *ref, const char *path, 
 
 	if (sm_outfile_begin(&out, path) < 0)
 		goto out;
-	if (!(fp = fopen(sm_outfile_name(&out), "wb"))) {
+	/* Opened without O_TRUNC (the temporary file is new): on ext4 a
+	 * truncated file is written out whole at close (auto_da_alloc). */
+	if ((fd = open(sm_outfile_name(&out), O_WRONLY | O_CREAT, 0666)) < 0 ||
+	    !(fp = fdopen(fd, "wb"))) {
 		sm_log(SM_LOG_ERROR, "%s: cannot write the index: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		sm_outfile_discard(&out);
 		goto out;
 	}
