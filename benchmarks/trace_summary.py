@@ -97,6 +97,25 @@ def main():
         print(f"  {'(nothing recorded)':<28} {idle.mean():5.2f}  "
               f"({np.percentile(idle, 10):.2f} .. {np.percentile(idle, 90):.2f})")
 
+    # Where the workers' unrecorded time lies: each gap between a worker's
+    # spans, put down to the spans before and after it (a gap after "no
+    # batch" and before a batch's first phase is work done before it).
+    gaps = collections.Counter()
+    n_gaps = collections.Counter()
+    for thread in workers:
+        end, prev = None, None
+        for t0, t1, what in sorted((t0, t1, w) for w, t0, t1 in spans[thread]
+                                   if not w.startswith("device:") and t0 >= setup_end):
+            if end is not None and t0 > end + 1e-5:
+                gaps[(prev, what)] += t0 - end
+                n_gaps[(prev, what)] += 1
+            if end is None or t1 > end:
+                end, prev = t1, what
+    if gaps:
+        print("\nworkers' unrecorded time, by the spans around it (largest five):")
+        for (a, b), sec in gaps.most_common(5):
+            print(f"  {sec:8.2f} s in {n_gaps[(a, b)]:6d} gaps, after '{a}' before '{b}'")
+
     # The device: scan calls' kernels, and whole seeding calls (upload to
     # download), on the device's clock; each scan call's kernels are put
     # down to the worker phase around them (window scans, tandem, ...).
