@@ -173,6 +173,17 @@ static cudaError_t gpu_context(int device, sm_gpu_wait_t wait)
 	}
 	if (e == cudaSuccess)
 		e = cudaFree(0);
+	if (e == cudaSuccess) {
+		/* The call states' device buffers come from the stream-ordered
+		 * pool (gpu_pool.cuh): it keeps what they free, rather than
+		 * handing it back to the driver at each synchronization. */
+		cudaMemPool_t pool;
+		uint64_t keep = UINT64_MAX;
+
+		if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+			cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+		(void)cudaGetLastError();   /* no pools on this device: cudaMalloc then */
+	}
 	pthread_mutex_lock(&lock);
 	state[device] = e == cudaSuccess ? READY : NONE;
 	pthread_cond_broadcast(&made);

@@ -20,22 +20,48 @@
 typedef struct {
 	void *p;
 	size_t cap;
+	int async;      /* device memory from the stream-ordered allocator */
 } sm_gpu_buf_t;
 
+/* What a call state's first call sizes its buffers for, at least: reads
+ * (seeding) and traceback jobs.  A run's first calls are the insert-size
+ * sample's jobs, ~1/30 of a batch; buffers sized for those grew on the
+ * next call, and every cudaFree, cudaMalloc and pinned allocation waits
+ * for all the device's streams: 100-240 ms for each worker's first batch
+ * with 32 workers (results/gpu-2026-11-28.md, X40). */
+#define SM_GPU_FIRST_READS 4096
+#define SM_GPU_FIRST_JOBS 1024
+
 /* Makes b hold at least `need` bytes (contents lost): device memory, or
- * pinned host memory when host.  0 or -1 (logged). */
-static inline int sm_gpu_buf_grow(sm_gpu_buf_t *b, size_t need, int host)
+ * pinned host memory when host.  0 or -1 (logged).  Device memory comes
+ * from the stream-ordered allocator in the order of `stream`, the only
+ * stream that uses it, so that growing does not wait for the device's
+ * other streams (cudaMalloc where a device has no such allocator). */
+static inline int sm_gpu_buf_grow(sm_gpu_buf_t *b, size_t need, int host, cudaStream_t stream)
 {
+	cudaError_t e;
+
 	if (need <= b->cap)
 		return 0;
 	need = need < 2 * b->cap ? 2 * b->cap : need;
 	if (host)
 		cudaFreeHost(b->p);
+	else if (b->async)
+		cudaFreeAsync(b->p, stream);
 	else
 		cudaFree(b->p);
 	b->p = NULL;
 	b->cap = 0;
-	if (host ? SM_CUDA(cudaMallocHost(&b->p, need)) : SM_CUDA(cudaMalloc(&b->p, need)))
+	b->async = 0;
+	if (host) {
+		e = cudaMallocHost(&b->p, need);
+	} else if ((e = cudaMallocAsync(&b->p, need, stream)) == cudaSuccess) {
+		b->async = 1;
+	} else if (e == cudaErrorNotSupported) {
+		(void)cudaGetLastError();
+		e = cudaMalloc(&b->p, need);
+	}
+	if (SM_CUDA(e))
 		return -1;
 	b->cap = need;
 	return 0;
@@ -47,12 +73,18 @@ static inline void sm_gpu_call_release(sm_gpu_buf_t *const *dev, size_t n_dev,
 				       sm_gpu_buf_t *const *host, size_t n_host,
 				       cudaStream_t stream, const cudaEvent_t *ev, int n_ev)
 {
-	for (size_t t = 0; t < n_dev; t++)
-		cudaFree(dev[t]->p);
+	for (size_t t = 0; t < n_dev; t++) {
+		if (dev[t]->async)
+			cudaFreeAsync(dev[t]->p, stream);
+		else
+			cudaFree(dev[t]->p);
+	}
 	for (size_t t = 0; t < n_host; t++)
 		cudaFreeHost(host[t]->p);
-	if (stream)
+	if (stream) {
+		cudaStreamSynchronize(stream);
 		cudaStreamDestroy(stream);
+	}
 	for (int k = 0; k < n_ev; k++)
 		if (ev[k])
 			cudaEventDestroy(ev[k]);

@@ -420,25 +420,31 @@ static void call_free(void *p)
 }
 
 
-/* Sizes c's buffers for n reads of b bases and `keep` windows each. */
+/* Sizes c's buffers for n reads of b bases and `keep` windows each; a
+ * new call state's for SM_GPU_FIRST_READS reads at least, of the same mean
+ * length (gpu_pool.cuh). */
 static int call_size(call_t *c, int n, int64_t b, int keep)
 {
+	if (c->reads.cap == 0 && n > 0 && n < SM_GPU_FIRST_READS) {
+		b = b * SM_GPU_FIRST_READS / n;
+		n = SM_GPU_FIRST_READS;
+	}
 	size_t nn = (size_t)n + 1, i64 = sizeof(int64_t), i32 = sizeof(int32_t);
 	size_t nb = (size_t)b + 1, nk = (size_t)n * (size_t)keep + 1;
 
-	return sm_gpu_buf_grow(&c->reads, nb, 0) || sm_gpu_buf_grow(&c->h_reads, nb, 1) ||
-	       sm_gpu_buf_grow(&c->roff, nn * i64, 0) || sm_gpu_buf_grow(&c->h_roff, nn * i64, 1) ||
-	       sm_gpu_buf_grow(&c->margin, nn * i64, 0) || sm_gpu_buf_grow(&c->h_margin, nn * i64, 1) ||
-	       sm_gpu_buf_grow(&c->cnt, nn * i64, 0) || sm_gpu_buf_grow(&c->h_cnt, nn * i64, 1) ||
-	       sm_gpu_buf_grow(&c->hoff, nn * i64, 0) || sm_gpu_buf_grow(&c->h_hoff, nn * i64, 1) ||
-	       sm_gpu_buf_grow(&c->all, nn * i32, 0) || sm_gpu_buf_grow(&c->nwin, nn * i32, 0) ||
-	       sm_gpu_buf_grow(&c->left, nn * sizeof(sm_seed_left_t), 0) ||
-	       sm_gpu_buf_grow(&c->occ, nb * i64, 0) || sm_gpu_buf_grow(&c->first, nb * i64, 0) ||
-	       sm_gpu_buf_grow(&c->mstrand, nb, 0) || sm_gpu_buf_grow(&c->skip, nb, 0) || sm_gpu_buf_grow(&c->h_skip, nb, 1) ||
-	       sm_gpu_buf_grow(&c->cl, nk * sizeof(sm_cluster_t), 0) ||
-	       sm_gpu_buf_grow(&c->win, nk * sizeof(sm_window_t), 0) || sm_gpu_buf_grow(&c->h_win, nk * sizeof(sm_window_t), 1) ||
-	       sm_gpu_buf_grow(&c->h_nwin, nn * i32, 1) ||
-	       sm_gpu_buf_grow(&c->h_left, nn * sizeof(sm_seed_left_t), 1)
+	return sm_gpu_buf_grow(&c->reads, nb, 0, c->stream) || sm_gpu_buf_grow(&c->h_reads, nb, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->roff, nn * i64, 0, c->stream) || sm_gpu_buf_grow(&c->h_roff, nn * i64, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->margin, nn * i64, 0, c->stream) || sm_gpu_buf_grow(&c->h_margin, nn * i64, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->cnt, nn * i64, 0, c->stream) || sm_gpu_buf_grow(&c->h_cnt, nn * i64, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->hoff, nn * i64, 0, c->stream) || sm_gpu_buf_grow(&c->h_hoff, nn * i64, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->all, nn * i32, 0, c->stream) || sm_gpu_buf_grow(&c->nwin, nn * i32, 0, c->stream) ||
+	       sm_gpu_buf_grow(&c->left, nn * sizeof(sm_seed_left_t), 0, c->stream) ||
+	       sm_gpu_buf_grow(&c->occ, nb * i64, 0, c->stream) || sm_gpu_buf_grow(&c->first, nb * i64, 0, c->stream) ||
+	       sm_gpu_buf_grow(&c->mstrand, nb, 0, c->stream) || sm_gpu_buf_grow(&c->skip, nb, 0, c->stream) || sm_gpu_buf_grow(&c->h_skip, nb, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->cl, nk * sizeof(sm_cluster_t), 0, c->stream) ||
+	       sm_gpu_buf_grow(&c->win, nk * sizeof(sm_window_t), 0, c->stream) || sm_gpu_buf_grow(&c->h_win, nk * sizeof(sm_window_t), 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->h_nwin, nn * i32, 1, c->stream) ||
+	       sm_gpu_buf_grow(&c->h_left, nn * sizeof(sm_seed_left_t), 1, c->stream)
 		? -1 : 0;
 }
 
@@ -457,8 +463,8 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 		total += cnt[r];
 	}
 	hoff[nr] = total;
-	if (sm_gpu_buf_grow(&c->hit, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
-	    sm_gpu_buf_grow(&c->sorted, (size_t)(total + 1) * sizeof(uint64_t), 0) ||
+	if (sm_gpu_buf_grow(&c->hit, (size_t)(total + 1) * sizeof(uint64_t), 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->sorted, (size_t)(total + 1) * sizeof(uint64_t), 0, c->stream) ||
 	    SM_CUDA(cudaMemcpyAsync(c->hoff.p, hoff, (size_t)(nr + 1) * sizeof *hoff,
 			       cudaMemcpyHostToDevice, c->stream)))
 		return -1;
@@ -473,7 +479,7 @@ static int run_chunk(const sm_gpu_seed_t *g, const seed_dev_t *d, call_t *c,
 						   D(sorted, uint64_t), (long long)total, nr,
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,
 						   c->stream)) ||
-	     sm_gpu_buf_grow(&c->temp, temp + 1, 0) ||
+	     sm_gpu_buf_grow(&c->temp, temp + 1, 0, c->stream) ||
 	     SM_CUDA(cub::DeviceSegmentedSort::SortKeys(c->temp.p, temp, D(hit, uint64_t),
 						   D(sorted, uint64_t), (long long)total, nr,
 						   D(hoff, int64_t), D(hoff, int64_t) + 1,

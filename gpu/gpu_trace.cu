@@ -324,7 +324,7 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		      const uint8_t *const *q, const uint8_t *const *win, sm_tb_res_t *res,
 		      uint32_t *ops)
 {
-	int64_t bases = 0, dir_max = 0;
+	int64_t bases = 0, dir_max = 0, n_size = n, b_size;
 	int32_t *order;
 	int64_t *off, *doff;
 	uint8_t *hc;
@@ -338,17 +338,23 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		}
 		bases += (int64_t)jobs[k].n + jobs[k].w;
 	}
-	if (sm_gpu_buf_grow(&c->h_jobs, (size_t)n * sizeof *jobs, 1) || sm_gpu_buf_grow(&c->jobs, (size_t)n * sizeof *jobs, 0) ||
-	    sm_gpu_buf_grow(&c->h_order, (size_t)n * sizeof(int32_t), 1) ||
-	    sm_gpu_buf_grow(&c->order, (size_t)n * sizeof(int32_t), 0) ||
-	    sm_gpu_buf_grow(&c->h_off, (size_t)n * sizeof(int64_t), 1) ||
-	    sm_gpu_buf_grow(&c->off, (size_t)n * sizeof(int64_t), 0) ||
-	    sm_gpu_buf_grow(&c->h_doff, (size_t)n * sizeof(int64_t), 1) ||
-	    sm_gpu_buf_grow(&c->doff, (size_t)n * sizeof(int64_t), 0) ||
-	    sm_gpu_buf_grow(&c->h_codes, (size_t)bases, 1) || sm_gpu_buf_grow(&c->codes, (size_t)bases, 0) ||
-	    sm_gpu_buf_grow(&c->h_res, (size_t)n * sizeof *res, 1) || sm_gpu_buf_grow(&c->res, (size_t)n * sizeof *res, 0) ||
-	    sm_gpu_buf_grow(&c->h_ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 1) ||
-	    sm_gpu_buf_grow(&c->ops, (size_t)n * SM_TB_MAX_OPS * sizeof *ops, 0))
+	b_size = bases;
+	/* A new call state: sized for SM_GPU_FIRST_JOBS jobs at least (gpu_pool.cuh). */
+	if (c->jobs.cap == 0 && n > 0 && n < SM_GPU_FIRST_JOBS) {
+		b_size = bases * SM_GPU_FIRST_JOBS / n;
+		n_size = SM_GPU_FIRST_JOBS;
+	}
+	if (sm_gpu_buf_grow(&c->h_jobs, (size_t)n_size * sizeof *jobs, 1, c->stream) || sm_gpu_buf_grow(&c->jobs, (size_t)n_size * sizeof *jobs, 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->h_order, (size_t)n_size * sizeof(int32_t), 1, c->stream) ||
+	    sm_gpu_buf_grow(&c->order, (size_t)n_size * sizeof(int32_t), 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->h_off, (size_t)n_size * sizeof(int64_t), 1, c->stream) ||
+	    sm_gpu_buf_grow(&c->off, (size_t)n_size * sizeof(int64_t), 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->h_doff, (size_t)n_size * sizeof(int64_t), 1, c->stream) ||
+	    sm_gpu_buf_grow(&c->doff, (size_t)n_size * sizeof(int64_t), 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->h_codes, (size_t)b_size, 1, c->stream) || sm_gpu_buf_grow(&c->codes, (size_t)b_size, 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->h_res, (size_t)n_size * sizeof *res, 1, c->stream) || sm_gpu_buf_grow(&c->res, (size_t)n_size * sizeof *res, 0, c->stream) ||
+	    sm_gpu_buf_grow(&c->h_ops, (size_t)n_size * SM_TB_MAX_OPS * sizeof *ops, 1, c->stream) ||
+	    sm_gpu_buf_grow(&c->ops, (size_t)n_size * SM_TB_MAX_OPS * sizeof *ops, 0, c->stream))
 		return -1;
 	order = D(h_order, int32_t);
 	off = D(h_off, int64_t);
@@ -374,7 +380,7 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		at += bytes;
 		dir_max = at > dir_max ? at : dir_max;
 	}
-	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0))
+	if (sm_gpu_buf_grow(&c->dir, (size_t)dir_max, 0, c->stream))
 		return -1;
 	if (sm_gpu_span_begin(c->ev, c->stream))
 		return -1;
