@@ -20,10 +20,6 @@ source "$(dirname "$0")/common.bash"
 need_tool samtools samtools
 
 awk -v out="$WORK" "$AWK_SEQ"'
-function fasta(file, name, g,   i) {
-	print ">" name > file
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > file
-}
 BEGIN {
 	seed = 20261127
 	P = randseq(100); Q = randseq(50); U = P Q; Ub = sub1(U, 60)
@@ -102,8 +98,7 @@ BEGIN {
 	g = g F randseq(2000)
 	for (c = 0; c < 8; c++) g = g sub1(sub1(P, 5 + 4 * c), 70 + 3 * c) Q randseq(2000)
 	g = g Fb randseq(2000)
-	print ">chrD" > (out "/dup.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/dup.fa")
+	fasta(out "/dup.fa", "chrD", g)
 	comp["A"] = "T"; comp["C"] = "G"; comp["G"] = "C"; comp["T"] = "A"
 	f2 = substr(F, 501, 150)
 	f2 = substr(f2, 1, x - 501) other(substr(F, x, 1), bb) substr(f2, x - 500 + 1)
@@ -141,8 +136,7 @@ BEGIN {
 	F = U M V; x = 430
 	Fb = substr(F, 1, x - 1) other(substr(F, x, 1), "") substr(F, x + 1)
 	g = randseq(3000) F randseq(3000) Fb randseq(3000)
-	print ">chrP" > (out "/pair.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/pair.fa")
+	fasta(out "/pair.fa", "chrP", g)
 	print 3001 > (out "/pair.loci")
 	r2 = rc(V)
 	split("I )", qc, " "); split("40 8", qv, " ")

@@ -54,8 +54,7 @@ BEGIN {
 		g = g substr(r, 1, 60) randseq(3000) b randseq(3000)
 		read_out("p.fq", "p" k "_" at "_" aat, r)
 	}
-	print ">chrT" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrT", g)
 	# (u): six units, then random lines past 1 Mbp (no exhaustive fallback), and six random
 	# reads of nowhere.
 	g = randseq(3000)
@@ -66,8 +65,7 @@ BEGIN {
 		read_out("u.fq", "u" k "_" at "_0", r)
 		read_out("x.fq", "x" k "_0_0", randseq(150))
 	}
-	print ">chrU" > (out "/ref_u.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref_u.fa")
+	fasta(out "/ref_u.fa", "chrU", g)
 	for (i = 0; i < 17500; i++) print randseq(60) > (out "/ref_u.fa")
 }'
 

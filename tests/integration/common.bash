@@ -41,7 +41,8 @@ need_tool() {
 # randseq(n): n random bases; sub1(s, p): s with its base p (1-based) changed at random;
 # other(ch, not): a random base that is neither ch nor not; rc(s): the reverse complement;
 # unseeded(s): s with a substitution at every 15th base from the 8th, so that none of its
-# 15-mers (the index's k) is exact; quals(n): n quality characters "I".
+# 15-mers (the index's k) is exact; quals(n): n quality characters "I"; fasta(file, name, s):
+# appends contig name with bases s to file (60 a line; awk opens file once, truncating it).
 AWK_SEQ='
 function rnd(k) { seed = (seed * 16807) % 2147483647; return int(seed / 2147483647 * k) }
 function randseq(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", rnd(4) + 1, 1); return s }
@@ -57,6 +58,10 @@ function rc(s,   t, i) {
 }
 function unseeded(s,   p) { for (p = 8; p <= length(s); p += 15) s = sub1(s, p); return s }
 function quals(n,   q, i) { q = ""; for (i = 0; i < n; i++) q = q "I"; return q }
+function fasta(file, name, s,   i) {
+	print ">" name > file
+	for (i = 1; i <= length(s); i += 60) print substr(s, i, 60) > file
+}
 '
 
 # lambda_fasta: prints the path of phage lambda's genome (48,502 bp, one

@@ -21,10 +21,6 @@
 source "$(dirname "$0")/common.bash"
 
 awk -v out="$WORK" "$AWK_SEQ"'
-function fasta(file, g,   i) {
-	print ">chrT" > (out "/" file)
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/" file)
-}
 BEGIN {
 	seed = 20261128
 	P = randseq(100); Q = randseq(50); D = randseq(450)
@@ -38,10 +34,10 @@ BEGIN {
 		g = g d Q randseq(2000)
 	}
 	b = length(g)
-	fasta("twin.fa", g P Q randseq(2000))
+	fasta(out "/twin.fa", "chrT", g P Q randseq(2000))
 	g = bg P Q D randseq(2000)
 	for (c = 0; c < 30; c++) g = g sub1(sub1(P Q, 123), 126) randseq(2000)
-	fasta("near.fa", g)
+	fasta(out "/near.fa", "chrT", g)
 	for (k = 0; k < 6; k++) {
 		r = sub1(P Q, 110 + 7 * k)
 		printf "@t%d_%d_%d\n%s\n+\n%s\n", k, a + 1, b + 1, (k % 2 ? rc(r) : r), quals(150) > (out "/twin.fq")

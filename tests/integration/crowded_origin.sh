@@ -34,8 +34,7 @@ BEGIN {
 		g = g o randseq(2000)
 		printf "@r%d_%d\n%s\n+\n%s\n", k, at, (k % 2 ? rc(u) : u), quals(150) > (out "/reads.fq")
 	}
-	print ">chrT" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrT", g)
 }'
 
 "$SCANMAP" map --mode seeded --max-occ 1000 --max-windows 2 "$WORK/ref.fa" "$WORK/reads.fq" \

@@ -23,8 +23,7 @@ BEGIN {
 	a = length(g); g = g P Q randseq(2000)
 	for (c = 0; c < 9; c++) g = g sub1(P, 8 + 8 * c) Q randseq(2000)
 	b = length(g); g = g P Q randseq(2000)
-	print ">chrE" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrE", g)
 	q = ""; for (i = 0; i < 150; i++) q = q "I"
 	comp["A"] = "T"; comp["C"] = "G"; comp["G"] = "C"; comp["T"] = "A"
 	r = P Q; t = ""; for (i = 150; i >= 1; i--) t = t comp[substr(r, i, 1)]

@@ -41,8 +41,7 @@ BEGIN {
 		printf "@p%d_%d\n%s\n+\n%s\n", k, at, b, quals(150) > (out "/r2.fq")
 		printf "@p%d_%d\n%s\n+\n%s\n", k, at, u, quals(150) > (out "/u.fq")
 	}
-	print ">chrT" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrT", g)
 }'
 
 opts=(map -v 4 --mode seeded --max-occ 3 --max-windows 1)

@@ -44,8 +44,7 @@ BEGIN {
 		printf "@%s/1\n%s\n+\n%s\n", name, substr(g, at, 150), quals(150) > "'"$WORK"'/r1.fq"
 		printf "@%s/2\n%s\n+\n%s\n", name, rc(substr(g, at + 150, 150)), quals(150) > "'"$WORK"'/r2.fq"
 	}
-	print ">chrR" > "'"$WORK"'/ref.fa"
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > "'"$WORK"'/ref.fa"
+	fasta("'"$WORK"'/ref.fa", "chrR", g)
 	for (p = 0; p < 250; p++) {
 		through = p < 150
 		len = through ? 32 + rnd(114) : 300 + rnd(200)
@@ -157,8 +156,7 @@ awk "$AWK_SEQ"'BEGIN {
 	seed = 4242
 	ad = "AGATCGGAAGAGCACACGTCTGAAC"
 	g = randseq(3000) ad randseq(3000) rc(ad) randseq(3000)
-	print ">chrG" > "'"$WORK"'/gen.fa"
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > "'"$WORK"'/gen.fa"
+	fasta("'"$WORK"'/gen.fa", "chrG", g)
 	printf "@fwd\n%s\n+\n%s\n", substr(g, 2901, 150), quals(150) > "'"$WORK"'/gen.fq"
 	printf "@rev\n%s\n+\n%s\n", rc(substr(g, 6001, 150)), quals(150) > "'"$WORK"'/gen.fq"
 }'

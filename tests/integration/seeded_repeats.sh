@@ -41,15 +41,13 @@ BEGIN {
 	}
 	exact = length(g)            # 0-based start of the exact copy
 	g = g u randseq(100000)
-	print ">chrR" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrR", g)
 	# ref2.fa: the same with a second exact copy further on, a rival of
 	# every read as good as its copy
 	g2 = g randseq(5000)
 	print length(g2) - exact > (out "/shift2")
 	g2 = g2 u randseq(2000)
-	print ">chrR" > (out "/ref2.fa")
-	for (i = 1; i <= length(g2); i += 60) print substr(g2, i, 60) > (out "/ref2.fa")
+	fasta(out "/ref2.fa", "chrR", g2)
 	comp["A"] = "T"; comp["C"] = "G"; comp["G"] = "C"; comp["T"] = "A"
 	n = 0
 	for (off = 0; off + 150 <= unit; off += 25) for (mm = 0; mm <= 2; mm++) for (rev = 0; rev <= 1; rev++) {

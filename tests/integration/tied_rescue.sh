@@ -29,8 +29,7 @@ make_set() {
 			if (c == n - 1) a = length(g) + 1
 			g = g R randseq(200) (c == 2 ? sub1(Q, 30) : c == n - 1 ? Q : randseq(100)) randseq(2000)
 		}
-		print ">chrT" > (out "/ref.fa")
-		for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+		fasta(out "/ref.fa", "chrT", g)
 		printf "@p_%d_%d/1\n%s\n+\n%s\n", a, a + 300, R, quals(100) > (out "/r1.fq")
 		printf "@p_%d_%d/2\n%s\n+\n%s\n", a, a + 300, rc(Q), quals(100) > (out "/r2.fq")
 	}'

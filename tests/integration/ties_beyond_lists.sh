@@ -19,8 +19,7 @@ BEGIN {
 	U = randseq(1000)
 	g = randseq(3000)
 	for (c = 0; c < 7; c++) g = g U randseq(3000)
-	print ">chrT" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrT", g)
 	for (k = 0; k < 700; k++) {
 		p = 1 + rnd(850); r = substr(U, p, 150)
 		printf "@s%d\n%s\n+\n%s\n", k, (k % 2 ? rc(r) : r), quals(150) > (out "/se.fq")

@@ -34,8 +34,7 @@ BEGIN {
 		}
 	}
 	g = g randseq(3000)
-	print ">chrU" > (out "/ref.fa")
-	for (i = 1; i <= length(g); i += 60) print substr(g, i, 60) > (out "/ref.fa")
+	fasta(out "/ref.fa", "chrU", g)
 }'
 
 for mode in weak all; do
