@@ -32,6 +32,17 @@ typedef struct {
 #define SM_GPU_FIRST_READS 4096
 #define SM_GPU_FIRST_JOBS 1024
 
+/* The items (*n) and bytes (*bytes) to size a call state's buffers for:
+ * a fresh state's (fresh: no buffer made yet) for `first` items at least,
+ * of the same mean size; else as asked. */
+static inline void sm_gpu_first_size(int fresh, int64_t first, int64_t *n, int64_t *bytes)
+{
+	if (fresh && *n > 0 && *n < first) {
+		*bytes = *bytes * first / *n;
+		*n = first;
+	}
+}
+
 /* Makes b hold at least `need` bytes (contents lost): device memory, or
  * pinned host memory when host.  0 or -1 (logged).  Device memory comes
  * from the stream-ordered allocator in the order of `stream`, the only

@@ -425,12 +425,11 @@ static void call_free(void *p)
  * length (gpu_pool.cuh). */
 static int call_size(call_t *c, int n, int64_t b, int keep)
 {
-	if (c->reads.cap == 0 && n > 0 && n < SM_GPU_FIRST_READS) {
-		b = b * SM_GPU_FIRST_READS / n;
-		n = SM_GPU_FIRST_READS;
-	}
-	size_t nn = (size_t)n + 1, i64 = sizeof(int64_t), i32 = sizeof(int32_t);
-	size_t nb = (size_t)b + 1, nk = (size_t)n * (size_t)keep + 1;
+	int64_t reads = n;
+
+	sm_gpu_first_size(c->reads.cap == 0, SM_GPU_FIRST_READS, &reads, &b);
+	size_t nn = (size_t)reads + 1, i64 = sizeof(int64_t), i32 = sizeof(int32_t);
+	size_t nb = (size_t)b + 1, nk = (size_t)reads * (size_t)keep + 1;
 
 	return sm_gpu_buf_grow(&c->reads, nb, 0, c->stream) || sm_gpu_buf_grow(&c->h_reads, nb, 1, c->stream) ||
 	       sm_gpu_buf_grow(&c->roff, nn * i64, 0, c->stream) || sm_gpu_buf_grow(&c->h_roff, nn * i64, 1, c->stream) ||

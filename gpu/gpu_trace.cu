@@ -339,11 +339,7 @@ static int trace_call(const sm_gpu_trace_t *g, call_t *c, int n, const sm_tb_job
 		bases += (int64_t)jobs[k].n + jobs[k].w;
 	}
 	b_size = bases;
-	/* A new call state: sized for SM_GPU_FIRST_JOBS jobs at least (gpu_pool.cuh). */
-	if (c->jobs.cap == 0 && n > 0 && n < SM_GPU_FIRST_JOBS) {
-		b_size = bases * SM_GPU_FIRST_JOBS / n;
-		n_size = SM_GPU_FIRST_JOBS;
-	}
+	sm_gpu_first_size(c->jobs.cap == 0, SM_GPU_FIRST_JOBS, &n_size, &b_size);
 	if (sm_gpu_buf_grow(&c->h_jobs, (size_t)n_size * sizeof *jobs, 1, c->stream) || sm_gpu_buf_grow(&c->jobs, (size_t)n_size * sizeof *jobs, 0, c->stream) ||
 	    sm_gpu_buf_grow(&c->h_order, (size_t)n_size * sizeof(int32_t), 1, c->stream) ||
 	    sm_gpu_buf_grow(&c->order, (size_t)n_size * sizeof(int32_t), 0, c->stream) ||
