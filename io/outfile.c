@@ -179,9 +179,8 @@ int sm_outfile_commit(sm_outfile_t *f)
 	int rc = 0;
 
 	/* An earlier file under path is unlinked first: renaming over it makes
-	 * ext4 write the new file out before the rename returns (auto_da_alloc,
-	 * 0.15-0.2 s per 500 MB).  Nothing is lost: a run that fails removes
-	 * it too (sm_outfile_discard). */
+	 * ext4 write the new file out before the rename returns (outfile.h).
+	 * Nothing is lost: a run that fails removes it too (sm_outfile_discard). */
 	if (f->tmp && unlink(f->path) != 0 && errno != ENOENT)
 		sm_log(SM_LOG_DEBUG, "cannot unlink %s before replacing it: %s", f->path,
 		       strerror(errno));

@@ -267,9 +267,8 @@ sm_sam_out_t *sm_sam_out_open(const sm_sam_out_opt_t *opt, const sm_ref_t *ref)
 	if (path && sm_outfile_begin(&w->out, path) < 0)
 		goto fail;
 	/* The temporary file is new and empty: no O_TRUNC, which on ext4 makes
-	 * close() write the whole file out first (auto_da_alloc: 0.2 s per
-	 * 500 MB, on the run's critical path).  A FIFO or device is written
-	 * as it is. */
+	 * close() write the whole file out first, at the run's end (io/outfile.h).
+	 * A FIFO or device is written as it is. */
 	if (!mode[1])
 		w->fd = path ? open(sm_outfile_name(&w->out), O_WRONLY | O_CREAT, 0666) :
 			STDOUT_FILENO;
