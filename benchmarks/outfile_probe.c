@@ -6,8 +6,8 @@
  * On ext4 (auto_da_alloc) O_TRUNC and renaming over a file make the kernel
  * write the new file out before close or rename returns.
  *
- *   cc -O2 -o outfile_probe benchmarks/outfile_probe.c
- *   ./outfile_probe DIR [MB]      (MB written a file, default 500; DIR on the disk to probe)
+ *   make build/benchmarks/outfile_probe   (or: cc -O2 -o outfile_probe benchmarks/outfile_probe.c)
+ *   build/benchmarks/outfile_probe DIR [MB]   (MB a file, default 500; DIR on the disk to probe)
  *
  * Each case runs twice, alternating, after a sync and a second's rest; it
  * prints seconds per case.  Leaves nothing in DIR. */
