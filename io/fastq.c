@@ -67,7 +67,9 @@ struct sm_fastq_s {
 	int64_t n_rec;       /* records parsed so far */
 	char *title;         /* header line of the current record, after '@' */
 	size_t title_len, title_cap;
-	uint8_t seq_ok[256]; /* 1 for IUPAC nucleotide letters, either case */
+	uint8_t seq_ok[256]; /* 1 for IUPAC nucleotide letters, either case, and '.' */
+	int held;            /* lr's current line is the next record's header, read
+				at the end of a FASTA record's sequence */
 	fq_ahead_t *ahead;   /* parsing on a thread of its own, or NULL */
 };
 
@@ -104,6 +106,7 @@ sm_fastq_t *sm_fastq_open(const char *path)
 	}
 	for (const char *p = fq_iupac; *p; p++)
 		f->seq_ok[(unsigned char)*p] = f->seq_ok[(unsigned char)(*p - 'A' + 'a')] = 1;
+	f->seq_ok['.'] = 1;   /* a base not called, as old Illumina software wrote it: N */
 	return f;
 }
 
@@ -182,12 +185,13 @@ static int other_than_acgtn(const char *s, size_t n)
 	return fq_any(other);
 }
 
-/* Index of the first byte of s[0..n) with table[byte] == 0, or n. */
-static size_t first_bad(const uint8_t *table, const char *s, size_t n)
+/* Index of the first byte of s[0..n) with table[byte] == 0, or n; *odd
+ * is set when s holds a byte other than A, C, G, T and N. */
+static size_t first_bad(const uint8_t *table, const char *s, size_t n, int *odd)
 {
 	size_t i = 0;
 
-	if (!other_than_acgtn(s, n))
+	if (!(*odd = other_than_acgtn(s, n)))
 		return n;
 	while (i < n && table[(unsigned char)s[i]])
 		i++;
@@ -218,6 +222,12 @@ static int plus_repeats(const char *p, size_t n, const char *title, size_t title
 	return (n == title_len || n == name_len) && memcmp(p, title, n) == 0;
 }
 
+/* Whether line p[0..n) starts a FASTA record's successor: a header. */
+static int is_header(const char *p, size_t n)
+{
+	return n > 0 && (p[0] == '>' || p[0] == '@');
+}
+
 /* Parses the next record into r (sm_fastq_next's contract). */
 static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 {
@@ -225,16 +235,21 @@ static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 	size_t seq_len = 0, qual_len = 0, name_len, bad;
 	int64_t seq_lines = 0;
 	char db[16];
-	int ret;
+	int ret, fasta, odd;
 
-	/* Header: '@' title; blank lines between records are tolerated. */
-	do {
-		if ((ret = sm_lines_next(lr)) <= 0)
-			return ret;
-	} while (lr->len == 0);
-	if (lr->line[0] != '@') {
-		fq_error(f, NULL, "expected a header line starting with '@', found %s",
-			 byte_desc((unsigned char)lr->line[0], db));
+	/* Header: '@' title (FASTQ) or '>' title (FASTA, as bwa and minimap2
+	 * read it: no qualities); blank lines between records are tolerated. */
+	if (f->held)
+		f->held = 0;
+	else
+		do {
+			if ((ret = sm_lines_next(lr)) <= 0)
+				return ret;
+		} while (lr->len == 0);
+	fasta = lr->line[0] == '>';
+	if (lr->line[0] != '@' && !fasta) {
+		fq_error(f, NULL, "expected a header line starting with '@' (FASTQ) or '>' (FASTA), "
+			 "found %s", byte_desc((unsigned char)lr->line[0], db));
 		return -1;
 	}
 	if (lr->len > f->title_cap) {
@@ -287,26 +302,34 @@ static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 			r->comment = r->name + i;
 			break;
 		}
-	if (r->seq)
-		r->seq[0] = '\0';
-	if (r->qual)
-		r->qual[0] = '\0';
+	if (!r->seq && reserve(&r->seq, 1) < 0) {
+		fq_error(f, r->name, "out of memory");
+		return -1;
+	}
+	r->seq[0] = '\0';
 
-	/* Sequence lines up to the '+' line. */
+	/* Sequence lines up to the '+' line (FASTQ), or up to the next header
+	 * or the end of the file (FASTA). */
 	for (;;) {
 		if ((ret = sm_lines_next(lr)) < 0)
 			return -1;
+		if (ret == 0 && fasta)
+			break;
 		if (ret == 0) {
 			fq_error(f, r->name, "truncated record: end of file before the '+' line");
 			return -1;
 		}
-		if (lr->len > 0 && lr->line[0] == '+')
+		if (fasta && is_header(lr->line, lr->len)) {
+			f->held = 1;
 			break;
-		bad = first_bad(f->seq_ok, lr->line, lr->len);
+		}
+		if (!fasta && lr->len > 0 && lr->line[0] == '+')
+			break;
+		bad = first_bad(f->seq_ok, lr->line, lr->len, &odd);
 		if (bad < lr->len) {
 			if (bad == 0 && lr->line[0] == '@')
 				fq_error(f, r->name, "missing '+' line: found a header where the sequence or '+' was expected");
-			else if (seq_lines > 0)
+			else if (seq_lines > 0 && !fasta)
 				fq_error(f, r->name, "missing '+' line after SEQ: this line is not sequence "
 					 "(%s at column %zu)", byte_desc((unsigned char)lr->line[bad], db), bad + 1);
 			else
@@ -319,16 +342,29 @@ static int fq_parse(sm_fastq_t *f, sm_read_t *r)
 			fq_error(f, r->name, "out of memory");
 			return -1;
 		}
+		for (size_t i = seq_len - lr->len; odd && i < seq_len; i++)
+			if (r->seq[i] == '.')
+				r->seq[i] = 'N';
 		seq_lines++;
 	}
-	if (seq_len == 0) {
-		fq_error(f, r->name, "zero-length read (empty SEQ)");
-		return -1;
-	}
+	/* A zero-length read (one trimmed away) is a record: it is written
+	 * unmapped, as bwa mem and minimap2 write it. */
 	if (seq_len > INT32_MAX) {
 		fq_error(f, r->name, "read of %zu bases is too long", seq_len);
 		return -1;
 	}
+	if (fasta) {
+		free(r->qual);
+		r->qual = NULL;
+		r->len = (int32_t)seq_len;
+		r->index = f->n_rec++;
+		return 1;
+	}
+	if (!r->qual && reserve(&r->qual, 1) < 0) {
+		fq_error(f, r->name, "out of memory");
+		return -1;
+	}
+	r->qual[0] = '\0';
 	/* '+' may repeat the header's title, or its read name alone (as some
 	 * tools write it; kseq-based readers such as bwa's ignore the line); if
 	 * it says anything, it must be one of the two, which catches records

@@ -2,9 +2,10 @@
  *
  * Records are the four-line form (name line starting '@', sequence, '+'
  * line, quality) with sequence and quality possibly wrapped over several
- * lines as long as their lengths agree.  Names are cut at the first
- * whitespace; the rest of the header line, after the whitespace, is the
- * record's comment. */
+ * lines as long as their lengths agree, or FASTA records (name line
+ * starting '>', sequence lines), which carry no qualities.  Names are cut
+ * at the first whitespace; the rest of the header line, after the
+ * whitespace, is the record's comment. */
 #ifndef SM_FASTQ_H
 #define SM_FASTQ_H
 
@@ -12,9 +13,9 @@
 
 typedef struct {
 	char *name;     /* NUL-terminated, owned by the record */
-	char *seq;      /* ASCII as given (IUPAC letters, either case) */
-	char *qual;     /* Phred+33, same length as seq */
-	int32_t len;    /* > 0 */
+	char *seq;      /* ASCII as given (IUPAC letters, either case; '.' read as N) */
+	char *qual;     /* Phred+33, same length as seq; NULL for a FASTA record */
+	int32_t len;    /* 0 for a read trimmed away (written unmapped) */
 	int64_t index;  /* 0-based record number in its file */
 	char *comment;  /* the header line after the name and its whitespace,
 			   NUL-terminated, in name's allocation; NULL when empty */
@@ -28,11 +29,14 @@ sm_fastq_t *sm_fastq_open(const char *path);
 /* Reads the next record into r, reusing r's buffers (zero-initialise r
  * before the first call; free with sm_read_free).  Returns 1 for a record,
  * 0 at a clean end of file, -1 after logging an error that names the file,
- * the record number and the line: missing '@' or '+', SEQ/QUAL length
- * mismatch (reported on the quality line), truncated record, truncated or
- * corrupt gzip, zero-length read, characters that are not IUPAC DNA letters
- * in SEQ or outside '!'..'~' in QUAL, a '+' line that names another read,
- * and read names SAM cannot hold (containing '@', or over 254 characters). */
+ * the record number and the line: a header other than '@' or '>', a missing
+ * '+', SEQ/QUAL length mismatch (reported on the quality line), truncated
+ * record, truncated or corrupt gzip, characters that are not IUPAC DNA
+ * letters (or '.') in SEQ or outside '!'..'~' in QUAL, a '+' line that
+ * names another read, and read names SAM cannot hold (containing '@', or
+ * over 254 characters).  FASTA records ('>' header, sequence lines up to
+ * the next header) are reads without qualities, as bwa and minimap2 read
+ * them; either kind may follow the other. */
 int sm_fastq_next(sm_fastq_t *f, sm_read_t *r);
 
 /* Moves parsing to a thread of f's own, which parses records ahead of

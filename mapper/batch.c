@@ -133,25 +133,30 @@ int sm_batch_add(sm_batch_t *b, const char *name, const char *comment, const cha
 	size_t len = seq ? strlen(seq) : 0, l_name = name ? strcspn(name, " \t\n") : 0;
 	sm_read_t *r;
 
-	if (len == 0 || !qual || strlen(qual) != len || l_name == 0) {
-		sm_log(SM_LOG_ERROR, "read %d '%s': a read needs a name, bases and as many "
-		       "qualities", b->n + 1, name ? name : "");
+	if ((qual && strlen(qual) != len) || l_name == 0) {
+		sm_log(SM_LOG_ERROR, "read %d '%s': a read needs a name, and as many qualities "
+		       "as bases (or none)", b->n + 1, name ? name : "");
 		return -1;
 	}
 	for (size_t k = 0; k < len; k++)
 		if (!strchr(SM_IUPAC_LETTERS, toupper((unsigned char)seq[k])) ||
-		    qual[k] < SM_QUAL_MIN || qual[k] > SM_QUAL_MAX) {
+		    (qual && (qual[k] < SM_QUAL_MIN || qual[k] > SM_QUAL_MAX))) {
 			sm_log(SM_LOG_ERROR, "read %d '%s': base %zu is '%c' with quality '%c' "
 			       "(IUPAC letters and Phred+33 qualities only)", b->n + 1, name, k + 1,
-			       seq[k], qual[k]);
+			       seq[k], qual ? qual[k] : '*');
 			return -1;
 		}
 	if (sm_batch_reserve(b, b->n + 1) < 0)
 		goto oom;
 	r = &b->reads[b->n];
-	if (set_str(&r->name, name, l_name) < 0 || set_str(&r->seq, seq, len) < 0 ||
-	    set_str(&r->qual, qual, len) < 0)
+	if (set_str(&r->name, name, l_name) < 0 || set_str(&r->seq, seq ? seq : "", len) < 0)
 		goto oom;
+	if (!qual) {
+		free(r->qual);
+		r->qual = NULL;
+	} else if (set_str(&r->qual, qual, len) < 0) {
+		goto oom;
+	}
 	if (comment) {
 		if (set_str(&r->comment, comment, strlen(comment)) < 0)
 			goto oom;
@@ -203,8 +208,9 @@ static void cut_tails(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 		return;
 	for (int k = 0; k < b->n; k += unit) {
 		sm_read_t *r = &b->reads[k];
-		int32_t frag = ctx->paired ? sm_read_through(r[0].seq, r[0].len, r[1].seq, r[1].len) :
-					     sm_adapter_start(r[0].seq, r[0].len);
+		int32_t frag = !ctx->paired ? sm_adapter_start(r[0].seq, r[0].len) :
+			       r[0].len > 0 && r[1].len > 0 ?
+			       sm_read_through(r[0].seq, r[0].len, r[1].seq, r[1].len) : 0;
 
 		for (int e = 0; frag > 0 && e < unit; e++) {
 			b->tail[k + e] = r[e].len - frag;

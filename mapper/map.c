@@ -293,8 +293,12 @@ static int make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *
 
 double sm_sub_odds(const sm_read_t *r, int32_t p)
 {
+	double e;
+
+	if (!r->qual)
+		return pow(10.0, -SM_MAPQ_PER_MISMATCH / 10.0);
 	/* Q0-Q1 would make an error likelier than the base itself: at most 3/4. */
-	double e = pow(10.0, -(r->qual[p] - 33) / 10.0);
+	e = pow(10.0, -(r->qual[p] - 33) / 10.0);
 
 	e = e > 0.75 ? 0.75 : e;
 	return e / 3 / (1 - e);
@@ -1525,7 +1529,8 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 	*n_codes = 0;
 	for (int k = 0; k < n; k++)
 		*n_codes += SM_STRANDS * (size_t)reads[k].len;
-	if (ws_reserve(ws, SM_STRANDS * (size_t)n, *n_codes) < 0) {
+	/* At least a byte: the queries of reads without bases point into it. */
+	if (ws_reserve(ws, SM_STRANDS * (size_t)n, *n_codes ? *n_codes : 1) < 0) {
 		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
 		return -1;
 	}
@@ -1576,6 +1581,75 @@ static int map_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, 
 	return tandem_batch(ctx, ws, reads, n, res);
 }
 
+static void res_swap(res_t *a, res_t *b)
+{
+	res_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* sm_map_reads when some of reads[0..n) have no bases (trimmed away): the
+ * others are mapped as a batch of their own, whole pairs as pairs (mates)
+ * and a read whose mate has no bases as a single read, their result slots
+ * lent to that batch (swapped in and back, so each buffer keeps one
+ * owner); the reads without bases are left unmapped. */
+static int map_around_empty(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n,
+			    res_t *res, int mates)
+{
+	const int unit = mates ? SM_STRANDS : 1;
+	sm_read_t *sub = malloc((size_t)n * sizeof *sub);
+	res_t *sub_res = calloc((size_t)n, sizeof *sub_res);
+	int *from = malloc((size_t)n * sizeof *from), rc = -1;
+	size_t n_codes;
+
+	if (!sub || !sub_res || !from) {
+		sm_log(SM_LOG_ERROR, "out of memory mapping a batch of %d reads", n);
+		goto out;
+	}
+	/* Pass 0: the units whose reads all have bases; pass 1: the reads
+	 * with bases of the other pairs, each on its own. */
+	for (int pass = 0; pass < (mates ? 2 : 1); pass++) {
+		int m = 0, got;
+
+		for (int k = 0; k < n; k += unit) {
+			int whole = 1;
+
+			for (int e = 0; e < unit; e++)
+				whole &= reads[k + e].len > 0;
+			for (int e = 0; e < unit; e++)
+				if (reads[k + e].len > 0 && whole == (pass == 0)) {
+					from[m] = k + e;
+					sub[m++] = reads[k + e];
+				}
+		}
+		for (int i = 0; i < m; i++)
+			res_swap(&sub_res[i], &res[from[i]]);
+		got = m > 0 ? sm_map_reads(ctx, ws, sub, m, sub_res, mates && pass == 0) : 0;
+		for (int i = 0; i < m; i++)
+			res_swap(&sub_res[i], &res[from[i]]);
+		if (got < 0)
+			goto out;
+	}
+	for (int k = 0; k < n; k++)
+		if (reads[k].len == 0) {
+			res_t *rs = &res[k];
+
+			rs->n_cand = rs->n_win = rs->n_next = 0;
+			rs->prim = -1;
+			rs->mapq = rs->proper = rs->exhaustive = rs->from_windows = rs->more = 0;
+			rs->copy_slack = 0;
+			rs->sub_odds = 0;
+		}
+	/* The caller reads every read's queries (pairing, records). */
+	rc = sm_map_encode(ws, reads, n, &n_codes);
+out:
+	free(sub);
+	free(sub_res);
+	free(from);
+	return rc;
+}
+
 /* Maps reads[0..n) read by read (no pairing) into res[0..n), in parts
  * when the window scans copy their bases; a read depends on no other but
  * its mate (`mates`), and a part holds whole pairs, so the records do not
@@ -1586,6 +1660,9 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
 	const int part = ctx->seeded && !ws->jobs.spans ? SM_MAP_PART_READS : n;
 	size_t n_codes;
 
+	for (int k = 0; k < n; k++)
+		if (reads[k].len == 0)
+			return map_around_empty(ctx, ws, reads, n, res, mates);
 	if (n <= part)
 		return map_part(ctx, ws, reads, n, res, mates);
 	for (int off = 0; off < n; off += part)

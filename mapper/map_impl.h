@@ -405,15 +405,19 @@ int sm_map_encode(sm_tbuf_t *ws, const sm_read_t *reads, int n, size_t *n_codes)
 /* Maps reads[0..n) read by read (no pairing) into res[0..n): seeded
  * windows or the whole reference, candidates, the best hit traced, tandem
  * copies, MAPQ.  mates: reads[2j], reads[2j + 1] are a pair's, which lets
- * a read be scanned at its mate's locus first (map.c, mate_window).
- * Returns 0 or -1 (logged). */
+ * a read be scanned at its mate's locus first (map.c, mate_window).  A
+ * read without bases (len 0) goes to no engine: it is left unmapped, and
+ * its mate is mapped as a read of its own.  Returns 0 or -1 (logged). */
 int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res,
 		 int mates);
 
 /* The odds that read r came from a copy that differs from where it lies
  * only at read position p, as a sequencing error there: e / 3 against
  * 1 - e, e = 10^(-Q/10) from the base's Phred quality Q (an error reads one
- * of the other three bases; e at most 3/4). */
+ * of the other three bases; e at most 3/4).  A read without qualities
+ * (FASTA) weighs a substitution as the scores do: odds
+ * 10^(-SM_MAPQ_PER_MISMATCH / 10), so the quality-based MAPQs equal the
+ * score-based ones. */
 double sm_sub_odds(const sm_read_t *r, int32_t p);
 
 /* 1 if candidate c of a read of n bases is traced and matches base for

@@ -1133,7 +1133,9 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 	for (int e = 0; e < SM_STRANDS; e++)
 		res[e].mapq = res[e].prim >= 0 ?
 			      own_mapq(ctx, &res[e], &res[e].cand[0], &r[e], &q[SM_STRANDS * e]) : 0;
-	if (!ctx->ins.ok)
+	/* A read without bases has no placement to pair or rescue: its mate
+	 * stays at its own best. */
+	if (!ctx->ins.ok || r[0].len == 0 || r[1].len == 0)
 		return 0;
 	for (int e = 0; e < SM_STRANDS; e++)
 		if (rescue_mate(ctx, ws, &res[e], &r[!e], &q[SM_STRANDS * !e], &res[!e]) < 0)

@@ -237,8 +237,9 @@ int sm_md_nm(const sm_ref_t *ref, int64_t ref_start, const uint32_t *cigar, int 
 	return rc ? -1 : 0;
 }
 
-/* Fills ws->seq and ws->qual (raw Phred, no offset) with the read as it is
- * written: reverse-complemented and reversed for a reverse-strand hit. */
+/* Fills ws->seq and ws->qual (raw Phred, no offset; left empty for a read
+ * without qualities) with the read as it is written: reverse-complemented
+ * and reversed for a reverse-strand hit. */
 static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 {
 	/* The letter of the complement of each 4-bit code c: its bits
@@ -272,27 +273,27 @@ static int record_seq(const sm_read_t *r, int is_rev, sm_record_ws_t *ws)
 		}
 		for (; i < n; i++)
 			seq[i] = comp_str[seq_nt16_table[(unsigned char)in_seq[n - 1 - i]]];
-		for (i = 0; i + 8 <= n; i += 8) {
+		for (i = 0; in_qual && i + 8 <= n; i += 8) {
 			uint64_t w;
 
 			memcpy(&w, in_qual + n - 8 - i, sizeof w);
 			w = phred_raw8(__builtin_bswap64(w));
 			memcpy(qual + i, &w, sizeof w);
 		}
-		for (; i < n; i++)
+		for (; in_qual && i < n; i++)
 			qual[i] = (char)(in_qual[n - 1 - i] - PHRED_OFFSET);
 	} else {
 		size_t i = 0;
 
 		memcpy(seq, in_seq, n);
-		for (; i + 8 <= n; i += 8) {
+		for (; in_qual && i + 8 <= n; i += 8) {
 			uint64_t w;
 
 			memcpy(&w, in_qual + i, sizeof w);
 			w = phred_raw8(w);
 			memcpy(qual + i, &w, sizeof w);
 		}
-		for (; i < n; i++)
+		for (; in_qual && i < n; i++)
 			qual[i] = (char)(in_qual[i] - PHRED_OFFSET);
 	}
 	seq[n] = qual[n] = '\0';
@@ -396,7 +397,8 @@ int sm_record_build(bam1_t *b, const sm_read_t *r, const sm_ref_t *ref,
 		}
 	}
 	if (bam_set1(b, l_name, r->name, flag, tid, pos, mapq, n_cigar, ws->cigar,
-		     mtid, mpos, tlen, l_seq, ws->seq.s + seq_from, ws->qual.s + seq_from, 0) < 0 ||
+		     mtid, mpos, tlen, l_seq, ws->seq.s + seq_from,
+		     r->qual ? ws->qual.s + seq_from : NULL, 0) < 0 ||
 	    append_tags(b, hit, aln, nm, &ws->md, rg_id) < 0) {
 		sm_log(SM_LOG_ERROR, "read %lld '%s': cannot build its SAM record: %s",
 		       (long long)r->index + 1, r->name, strerror(errno));

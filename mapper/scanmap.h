@@ -268,9 +268,10 @@ void sm_batch_destroy(sm_batch_t *b);
 void sm_batch_clear(sm_batch_t *b);
 
 /* Appends a read: name (cut at the first whitespace), comment (or NULL),
- * seq (IUPAC letters) and qual (Phred+33, as long as seq).  Everything is
- * copied.  Pairs go in as R1 then R2, with the same name.  Returns 0, or
- * -1 after logging (an empty or malformed read, out of memory). */
+ * seq (IUPAC letters; "" or NULL: a read without bases, written unmapped)
+ * and qual (Phred+33, as long as seq; NULL: none, QUAL '*').  Everything
+ * is copied.  Pairs go in as R1 then R2, with the same name.  Returns 0,
+ * or -1 after logging (a malformed read, out of memory). */
 int sm_batch_add(sm_batch_t *b, const char *name, const char *comment, const char *seq,
 		 const char *qual);
 

@@ -325,7 +325,8 @@ static int split_round(const sm_ctx_t *ctx, sm_split_t *s, const sm_read_t *read
 			const sm_read_t *r = &reads[d->k];
 
 			s->rem[u] = (sm_read_t){ .name = r->name, .seq = r->seq + d->from,
-						 .qual = r->qual + d->from, .len = d->to - d->from,
+						 .qual = r->qual ? r->qual + d->from : NULL,
+						 .len = d->to - d->from,
 						 .index = r->index };
 		}
 		if (sm_map_reads(ctx, s->ws, s->rem, n, s->rem_res, 0) < 0)

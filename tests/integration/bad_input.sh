@@ -51,8 +51,9 @@ gzip -c examples/reads.fq >"$d/cut.fq.gz"
 truncate -s $(($(stat -c %s "$d/cut.fq.gz") / 2)) "$d/cut.fq.gz"
 expect_fail truncated_gzip_reads "$ref" "$d/cut.fq.gz" "$d/cut.fq.gz" "line " "truncated gzip"
 
-printf '@r1\n%s\n+\n%s\n@empty\n\n+\n\n' "$r1" "$q1" >"$d/zero.fq"
-expect_fail zero_length_read "$ref" "$d/zero.fq" "$d/zero.fq" "line 7" "record 2" "zero-length read"
+printf '@r1\n%s\n+\n%s\n@empty\n\n+\nII\n' "$r1" "$q1" >"$d/zero.fq"
+expect_fail zero_length_read_with_qualities "$ref" "$d/zero.fq" "$d/zero.fq" "line 8" "record 2" \
+	"0 bases but 2 quality values"
 
 printf '@r1\n%s\n+\n%s\n@r2\nACGT1ACGT\n+\nIIIIIIIII\n' "$r1" "$q1" >"$d/chars.fq"
 expect_fail read_bad_characters "$ref" "$d/chars.fq" "$d/chars.fq" "line 6" "record 2" "invalid character '1'"

@@ -78,7 +78,10 @@ printf '@\nACGT\n+\nIIII\n' >x6.fq;              case_ "FASTQ: empty read name" 
 printf '@*\nACGT\n+\nIIII\n' >x7.fq;             case_ "FASTQ: read named '*'" error map -o out.sam ref.fa x7.fq
 printf '@%s\nACGT\n+\nIIII\n' "$(printf 'n%.0s' $(seq 300))" >x8.fq
 case_ "FASTQ: read name over 254 characters" error map -o out.sam ref.fa x8.fq
-printf '@r1\n\n+\n\n' >x9.fq;                    case_ "FASTQ: zero-length read" error map -o out.sam ref.fa x9.fq
+printf '@r1\n\n+\n\n' >x9.fq;                    case_ "FASTQ: zero-length read (written unmapped)" ok map -o out.sam ref.fa x9.fq
+printf '>r1\n%s\n%s\n' "${c1:100:60}" "${c1:160:40}" >x9a.fa
+case_ "FASTA reads (no qualities)" ok map -o out.sam ref.fa x9a.fa
+printf '@r1\n\n+\nI\n' >x9b.fq;                 case_ "FASTQ: zero-length read with a quality" error map -o out.sam ref.fa x9b.fq
 printf '@r1\rACGT\r+\rIIII\r' >x10.fq;           case_ "FASTQ: CR-only line endings" error map -o out.sam ref.fa x10.fq
 fq r1 "${c1:100:100}" | sed 's/$/\r/' >x11.fq;   case_ "FASTQ: CRLF line endings" ok map -o out.sam ref.fa x11.fq
 head -c 150 reads.fq >x12.fq;                    case_ "FASTQ: file cut inside a record" error map -o out.sam ref.fa x12.fq

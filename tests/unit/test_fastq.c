@@ -107,6 +107,46 @@ static void test_basic(void)
 	CHECK(r.name == NULL && r.seq == NULL && r.len == 0, "sm_read_free zeroes the record");
 }
 
+/* What bwa mem and minimap2 read besides four-line FASTQ: reads trimmed
+ * to nothing, FASTA records (no qualities), '.' for an uncalled base. */
+static void test_other_records(void)
+{
+	const char *p = write_text("other.fq",
+		"@e1\n\n+\n\n"
+		"@q1\nAC.T.\n+\nIIIII\n"
+		">f1 a comment\nACGT\nNNac\n\nG\n"
+		"@e2\n+\n\n"
+		">f2\n"
+		">f3\nTT\n"
+		"@q2\nGA\n+\nII\n"
+		">f4\nC.");
+	sm_fastq_t *f = open_fq(p);
+	sm_read_t r = { 0 };
+
+	CHECK(f != NULL, "open mixed FASTQ and FASTA");
+	if (!f)
+		return;
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.name, "e1") == 0 && r.len == 0 && r.seq[0] == '\0' &&
+	      r.qual && r.qual[0] == '\0', "a zero-length FASTQ read is a record");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.seq, "ACNTN") == 0 && strcmp(r.qual, "IIIII") == 0,
+	      "'.' in SEQ reads as N");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.name, "f1") == 0 && strcmp(r.comment, "a comment") == 0 &&
+	      strcmp(r.seq, "ACGTNNacG") == 0 && r.len == 9 && r.qual == NULL && r.index == 2,
+	      "a FASTA record over lines with a blank one: no qualities");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.name, "e2") == 0 && r.len == 0 && r.qual,
+	      "a zero-length FASTQ read without a SEQ line, after FASTA");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.name, "f2") == 0 && r.len == 0 && !r.qual,
+	      "a FASTA record without sequence");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.seq, "TT") == 0 && !r.qual, "the next FASTA record");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.name, "q2") == 0 && strcmp(r.qual, "II") == 0,
+	      "FASTQ after FASTA");
+	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.seq, "CN") == 0 && !r.qual && r.index == 7,
+	      "a last FASTA record without newline");
+	CHECK(sm_fastq_next(f, &r) == 0, "clean end of file after FASTA");
+	sm_fastq_close(f);
+	sm_read_free(&r);
+}
+
 static void test_empty_and_stdin(void)
 {
 	int64_t n;
@@ -188,7 +228,8 @@ static void test_long_read(void)
 
 static void test_errors(void)
 {
-	expect_error("missing '@'", "@r1\nAC\n+\nII\nr2\nAC\n+\nII\n", 2, 5, "expected a header line starting with '@'");
+	expect_error("missing '@'", "@r1\nAC\n+\nII\nr2\nAC\n+\nII\n", 2, 5,
+		     "expected a header line starting with '@' (FASTQ) or '>' (FASTA)");
 	expect_error("missing '+' (next header)", "@r1\nACGT\n@r2\nACGT\n+\nIIII\n", 1, 3, "missing '+'");
 	expect_error("missing '+' (quality line)", "@r1\nAC\n+\nII\n@r2\nACGT\nIIII\n@r3\nA\n+\nI\n", 2, 7,
 		     "missing '+'");
@@ -202,10 +243,10 @@ static void test_errors(void)
 	expect_error("truncated after SEQ", "@r1\nAC\n+\nII\n@r2\nACGT\n", 2, 6, "end of file before the '+' line");
 	expect_error("truncated after '+'", "@r1\nAC\n+\nII\n@r2\nACGT\n+\n", 2, 7, "end of file after 0 of 4 quality");
 	expect_error("truncated inside wrapped QUAL", "@r1\nAC\nGT\n+\nII\n", 1, 5, "end of file after 2 of 4 quality");
-	expect_error("zero-length read", "@r1\nAC\n+\nII\n@r2\n\n+\n\n", 2, 7, "zero-length read");
-	expect_error("zero-length read, no SEQ line", "@r1\n+\n\n", 1, 2, "zero-length read");
+	expect_error("zero-length read with a quality", "@r1\n\n+\nI\n", 1, 4,
+		     "SEQ/QUAL length mismatch: 0 bases but 1 quality values");
+	expect_error("zero-length read, no QUAL line", "@r1\n\n+\n", 1, 3, "end of file after 0 of 0");
 	expect_error("digit in SEQ", "@r1\nAC1T\n+\nIIII\n", 1, 2, "invalid character '1' at column 3 of SEQ");
-	expect_error("'.' in SEQ", "@r1\nAC.T\n+\nIIII\n", 1, 2, "invalid character '.'");
 	expect_error("'U' in SEQ", "@r1\nACUT\n+\nIIII\n", 1, 2, "invalid character 'U'");
 	expect_error("'-' in SEQ", "@r1\nAC-T\n+\nIIII\n", 1, 2, "invalid character '-'");
 	expect_error("space in SEQ", "@r1\nAC T\n+\nIIII\n", 1, 2, "invalid character byte 0x20");
@@ -223,7 +264,8 @@ static void test_errors(void)
 		     "12345678901234567890123456789012345678901234567890123456789012345678901234567890"
 		     "12345678901234567890123456789012345678901234567890123456789012345678901234567890\nA\n+\nI\n",
 		     1, 1, "longer than SAM allows");
-	expect_error("FASTA instead of FASTQ", ">r1\nACGT\n", 1, 1, "expected a header line starting with '@', found '>'");
+	expect_error("';' header", ";r1\nACGT\n", 1, 1, "starting with '@' (FASTQ) or '>' (FASTA), found ';'");
+	expect_error("'+' in a FASTA record", ">r1\nACGT\n+\nIIII\n", 1, 3, "invalid character '+' at column 1");
 
 	write_file("nul.fq", "@r1\nAC\0T\n+\nIIII\n", 15);
 	int64_t n;
@@ -914,6 +956,7 @@ int main(int argc, char **argv)
 	test_ahead_oracle();
 	test_trailing_and_cr();
 	test_basic();
+	test_other_records();
 	test_empty_and_stdin();
 	test_gzip();
 	test_long_read();
