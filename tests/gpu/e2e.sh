@@ -62,6 +62,15 @@ for g in lambda ecoli; do
 	run "$g.cpu.seeded" --engine cpu --mode seeded "$ref" "$out/$g.sub.fq"
 	run "$g.gpu.seeded" --engine gpu --mode seeded "$ref" "$out/$g.sub.fq"
 	same "$g.gpu.seeded" "$g.cpu.seeded"
+	# Reads as trimmers and FASTA give them (docs/cli.md, "Inputs"): every 7th
+	# trimmed to nothing, every 3rd as a FASTA record.
+	awk 'NR % 4 == 1 { h = $0 } NR % 4 == 2 { s = $0 } NR % 4 == 0 {
+		k = NR / 4 - 1; q = $0; if (k % 7 == 0) s = q = ""
+		if (k % 3 == 0) printf ">%s\n%s\n", substr(h, 2), s
+		else printf "%s\n%s\n+\n%s\n", h, s, q }' "$out/$g.sub.fq" >"$out/$g.forms.fq"
+	run "$g.cpu.forms" --engine cpu --mode exhaustive "$ref" "$out/$g.forms.fq"
+	run "$g.gpu.forms" --engine gpu --mode exhaustive "$ref" "$out/$g.forms.fq"
+	same "$g.gpu.forms" "$g.cpu.forms"
 	# Throughput on every read (the default ladder).
 	run "$g.gpu.all" --engine gpu --mode exhaustive "$ref" "$data/$g.fq.gz"
 	rows+=("$g $n_all gpu $secs")
@@ -98,6 +107,16 @@ if [[ -s $data/chr20.fa.gz ]]; then
 	run chr20.cpu.se --engine cpu --mode seeded "$ref" "$out/chr20.sub.se.fq"
 	run chr20.gpu.se --engine gpu --mode seeded "$ref" "$out/chr20.sub.se.fq"
 	same chr20.gpu.se chr20.cpu.se
+	# Pairs whose reads trimmers left empty (every 7th R1, every 5th R2) and
+	# FASTA mates: the empty reads unmapped, their mates mapped on their own.
+	for m in 1 2; do
+		awk -v e=$((m == 1 ? 7 : 5)) 'NR % 4 == 1 { t = (NR - 1) / 4 % e == 0 }
+			(NR % 4 == 2 || NR % 4 == 0) && t { $0 = "" } 1' "$out/chr20.sub.r$m.fq" >"$out/chr20.sub.t$m.fq"
+	done
+	awk 'NR % 4 == 1 { print ">" substr($0, 2) } NR % 4 == 2' "$out/chr20.sub.t2.fq" >"$out/chr20.sub.t2.fa"
+	run chr20.cpu.forms --engine cpu --mode seeded "$ref" "$out/chr20.sub.t1.fq" "$out/chr20.sub.t2.fa"
+	run chr20.gpu.forms --engine gpu --mode seeded "$ref" "$out/chr20.sub.t1.fq" "$out/chr20.sub.t2.fa"
+	same chr20.gpu.forms chr20.cpu.forms
 	# Several engines on one GPU: the scheduling changes which engine scores
 	# which batch, never the records.
 	for t in 1 3 "$threads"; do
@@ -130,7 +149,7 @@ if [[ -s $data/chr20.fa.gz ]]; then
 		fail=1
 	fi
 fi
-rm -f "$out"/*.sam "$out"/*.sub.fq "$out"/*.sub.r[12].fq "$out"/*.sub.se.fq
+rm -f "$out"/*.sam "$out"/*.sub.fq "$out"/*.sub.r[12].fq "$out"/*.sub.se.fq "$out"/*.forms.fq "$out"/*.sub.t*
 
 echo
 echo "== end to end (FASTQ to SAM, 150 bp reads, -t $threads) =="
