@@ -454,6 +454,18 @@ static int32_t own_lead(const cand_t *c)
 	return c->rescued ? 0 : c->score - c->xs;
 }
 
+/* The unsure level (map_impl.h) of the pair of candidates a and b: the
+ * lower of theirs (a sure mate vouches for an unsure read), but
+ * SM_UNSURE_RIVAL at least when each read ties elsewhere: the insert tells
+ * their pair from the other pairs their candidates make, not from those
+ * that copies beyond their candidates make (36 bp pairs in repeats). */
+static int pair_unsure(const cand_t *a, const cand_t *b)
+{
+	int level = a->unsure < b->unsure ? a->unsure : b->unsure;
+
+	return own_lead(a) <= 0 && own_lead(b) <= 0 && level == SM_SURE ? SM_UNSURE_RIVAL : level;
+}
+
 /* A read's own MAPQ at candidate c: 0 for a rescued placement; capped when
  * seeding could not rule out a rival or a better locus (sm_unsure_cap). */
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len)
@@ -1141,13 +1153,13 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		if (rescue_mate(ctx, ws, &res[e], &r[!e], &q[SM_STRANDS * !e], &res[!e]) < 0)
 			return -1;
 	rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
-	/* Seeded again: no proper pair, one below SM_RESEED_MAPQ, or one of
-	 * two unsure reads (capped below it at the end: a read that ties at
-	 * more copies than its candidates hold may have left its origin, and
-	 * with it the mate's, out of view). */
+	/* Seeded again: no proper pair, one below SM_RESEED_MAPQ, or an unsure
+	 * pair (capped below it at the end: a read that ties at more copies
+	 * than its candidates hold may have left its origin, and with it the
+	 * mate's, out of view). */
 	if (rc >= 0 && ctx->index &&
 	    (rc == 0 || q_pe < SM_RESEED_MAPQ ||
-	     (res[0].cand[bi].unsure != SM_SURE && res[1].cand[bj].unsure != SM_SURE))) {
+	     pair_unsure(&res[0].cand[bi], &res[1].cand[bj]) != SM_SURE)) {
 		if (reseed_pair(ctx, ws, r, q, res) < 0)
 			return -1;
 		rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
@@ -1191,8 +1203,8 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		int32_t la = own_lead(ca), lb = own_lead(cb);
 
 		for (int e = 0; e < SM_STRANDS; e++)
-			res[e].mapq = sm_unsure_cap(&ctx->opt.score, ca->unsure < cb->unsure ? ca->unsure :
-						    cb->unsure, res[e].mapq, la < lb ? la : lb, 0);
+			res[e].mapq = sm_unsure_cap(&ctx->opt.score, pair_unsure(ca, cb), res[e].mapq,
+						    la < lb ? la : lb, 0);
 	}
 	return 0;
 }
