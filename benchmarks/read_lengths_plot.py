@@ -33,6 +33,7 @@ def main():
             ax.set_xscale('log')
             ax.set_xticks(sorted({int(r['length']) for r in rows}))
             ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
+            ax.get_xaxis().set_minor_formatter(matplotlib.ticker.NullFormatter())
             ax.grid(True, alpha=0.3)
     axes[0][0].legend()
     fig.suptitle('dwgsim reads from human chr20 (0.5-1% errors): higher top, lower bottom is better')
