@@ -774,8 +774,8 @@ static int seed_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * below what a locus without any seed could score, needs_neighbours);
  * before them all, the mate pass (MATE: its mate's window, mate_window). */
 enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE, RETRY_UNSURE,
-       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_REFINE, RETRY_COPIES, RETRY_NEIGHBOURS,
-       RETRY_MATE };
+       RETRY_TIE, RETRY_COPY, RETRY_NEAR, RETRY_NEAR_SOME, RETRY_REFINE, RETRY_COPIES,
+       RETRY_NEIGHBOURS, RETRY_MATE };
 
 /* How far below a read's best a locus must be ruled out for its MAPQ:
  * a single-end read's completion looks for loci that tie it as well as
@@ -945,8 +945,10 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * hit or under half a perfect score under weak and off; RETRY_UNSURE for an
  * unsettled read left as it is; RETRY_COPY for a perfect read with an
  * exact copy out of view, RETRY_NEAR for one with a copy one substitution
- * away out of view, RETRY_TIE for one that may have an exact copy where
- * the copies were not looked up (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW);
+ * away out of view (RETRY_NEAR_SOME: some, where more may be), RETRY_TIE
+ * for one that may have an exact copy where the copies were not looked up
+ * (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW), or copies one substitution away
+ * where they could not be counted;
  * RETRY_NONE otherwise; -1 when out of memory. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near,
@@ -966,7 +968,7 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		 * an unseen copy one substitution away is its competitor
 		 * (map_impl.h, SM_EXACT_MAX_OCC). */
 		const sm_score_t *sc = &ctx->opt.score;
-		int64_t away[2];
+		int64_t away[3];
 		int32_t loss;
 		int rc;
 
@@ -984,11 +986,24 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 					 SM_EXACT_MAX_OCC, res->win, res->n_win, away, &loss, ws->sub_count);
 		if (rc == -1)
 			return -1;
+		/* Copies one substitution away that could not all be counted (a
+		 * read under two windows' length, 48 bases with k 15 and w 10,
+		 * holds no two disjoint ones): MAPQ 20 prices one such rival, and
+		 * a short read of a repeat has several (36 bp chr20 reads: 2.5%
+		 * of MAPQ 20-29 wrong).  Those found are rivals; with one in view
+		 * or found the read is unsure, as where none could be looked up. */
 		if (rc == 0) {
 			*near = best - loss;
 			for (int32_t p = 0; p < r->len && away[1] > 0; p++)
 				*odds += ws->sub_count[p] * sm_sub_odds(r, p);
-			return away[0] > 0 ? RETRY_COPY : away[1] > 0 ? RETRY_NEAR : RETRY_NONE;
+			if (away[0] > 0)
+				return RETRY_COPY;
+			if (away[2])
+				return away[1] > 0 ? RETRY_NEAR : RETRY_NONE;
+			if (away[1] > 0)
+				return RETRY_NEAR_SOME;
+			return sm_mapq(&ctx->opt.score, best, res->cand[0].xs, r->len) >=
+			       SM_TIE_CHECK_BELOW ? RETRY_NONE : RETRY_TIE;
 		}
 		settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left,
 					  skip, res->win, res->n_win, seq, r->len, best - 1);
@@ -1261,12 +1276,16 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
-			/* NEAR: the competitor is known, nothing more. */
-			if (todo == RETRY_COPY || todo == RETRY_NEAR)
+			/* NEAR: the competitor is known, nothing more; NEAR_SOME: some
+			 * of them, and the read unsure of the others. */
+			const int near_found = todo == RETRY_NEAR || todo == RETRY_NEAR_SOME;
+
+			if (todo == RETRY_COPY || near_found)
 				rival_unseen(&res[k], todo == RETRY_COPY ? res[k].cand[0].score : near);
-			if (todo == RETRY_NEAR)
+			if (near_found)
 				res[k].sub_odds = odds;
-			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY) {
+			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY ||
+			    todo == RETRY_NEAR_SOME) {
 				mark_unsure(&res[k], todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
 			} else if (todo != RETRY_NONE && todo != RETRY_NEAR) {
 				ws->retry_how[n_todo] = (uint8_t)todo;

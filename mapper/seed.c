@@ -800,7 +800,7 @@ static int64_t collect_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_re
 
 int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
-			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
+			const sm_window_t *win, int32_t n_win, int64_t away[3], int32_t *loss,
 			int32_t *sub_count)
 {
 	const copy_caps_t caps = { max_occ, INT64_MAX, 0 };   /* one window of two, compared */
@@ -808,6 +808,7 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	int complete;
 
 	away[0] = away[1] = 0;
+	away[2] = 1;
 	*loss = INT32_MAX;
 	if (sub_count)
 		memset(sub_count, 0, (size_t)n * sizeof *sub_count);
@@ -838,7 +839,8 @@ int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *r
 	/* One substitution changes the windows over it only: of two windows
 	 * that share no base, one finds every such copy; with one window, a
 	 * copy found is one, but none found proves nothing. */
-	if (complete < 1 && away[1] == 0)
+	away[2] = complete >= 1;
+	if (!away[2] && away[1] == 0)
 		away[1] = -1;
 	return 0;
 }

@@ -439,8 +439,10 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
  * position, in the read's own orientation), counted when no window
  * win[0..n_win) of that strand holds them whole.  Returns 0; SM_SEED_UNDECIDED when no
  * window of the read has a least hash with at most max_occ occurrences;
- * -1 when out of memory.  away[1] is -1 (undecided) when it found none
- * and no two such windows share no base.
+ * -1 when out of memory.  away[2] is 1 when away[1] counts every copy one
+ * substitution away, 0 when it may fall short (no two such windows share
+ * no base: always so for a read under 2 (k + w - 1) bases); away[1] is
+ * then -1 (undecided) when it found none.
  * Exact, not a bound: a window of w k-mers of a copy that the substitution
  * (if any) leaves alone holds the same k-mers as the read's window there,
  * so the same least hash, and the index holds that minimizer at the copy;
@@ -449,7 +451,7 @@ int sm_seed_settled(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 #define SM_SEED_UNDECIDED (-2)
 int sm_seed_near_copies(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 			const sm_score_t *sc, const uint8_t *read, int32_t n, int64_t max_occ,
-			const sm_window_t *win, int32_t n_win, int64_t away[2], int32_t *loss,
+			const sm_window_t *win, int32_t n_win, int64_t away[3], int32_t *loss,
 			int32_t *sub_count);
 
 /* The windows of the copies pass (map.c) for a read (base codes, length

@@ -382,7 +382,7 @@ static void test_near_copies(void)
 	sm_seeder_t *s = sm_seeder_create();
 	sm_ref_t *ref = NULL;
 	sm_index_t *idx;
-	int64_t away[2];
+	int64_t away[3];
 	int32_t loss, sub_count[U];
 	int rc, agree = 0, decided = 0, copy_agree = 0, pair_agree = 0;
 
@@ -470,13 +470,14 @@ static void test_near_copies(void)
 		want[1] = brute_copies(ref, read, n, 1, at);
 		rc = sm_seed_near_copies(s, idx, ref, &sc, read, n, 1 << 20, NULL, 0, away, &loss, sub_count);
 		/* With every hash under the cap, a read of 2 (w + k) - 2 = 48 bases
-		 * or more has two windows that share no base: both counts exact; a
-		 * shorter one's one-substitution count may be undecided (-1) or,
-		 * from one window, short. */
-		int ok = rc == 0 && away[0] == want[0] &&
+		 * or more has two windows that share no base: both counts exact,
+		 * and said to be (away[2]); a shorter one's one-substitution count
+		 * may be undecided (-1) or, from one window, short, and is not said
+		 * to be exact. */
+		const int long_read = n >= 2 * (SM_INDEX_DEFAULT_W + SM_INDEX_DEFAULT_K) - 2;
+		int ok = rc == 0 && away[0] == want[0] && away[2] == long_read &&
 			 (away[1] == want[1] ||
-			  (n < 2 * (SM_INDEX_DEFAULT_W + SM_INDEX_DEFAULT_K) - 2 && away[1] <= want[1] &&
-			   away[1] != 0));
+			  (!long_read && away[1] <= want[1] && away[1] != 0));
 		/* Where its count is the oracle's, so are the substitutions' places. */
 		for (int i = 0; i < n && away[1] == want[1]; i++)
 			ok = ok && sub_count[i] == at[i];
