@@ -26,6 +26,15 @@ static sm_fastq_t *open_fq(const char *path)
 	return f;
 }
 
+/* open_fq(path), checked as `what`. */
+static sm_fastq_t *open_checked(const char *path, const char *what)
+{
+	sm_fastq_t *f = open_fq(path);
+
+	CHECK(f != NULL, "%s", what);
+	return f;
+}
+
 static int read_all(const char *path, int64_t *n, sm_read_t *last)
 {
 	sm_read_t r = { 0 };
@@ -78,10 +87,9 @@ static void test_basic(void)
 		"@r3\r\nGATT\r\n+\r\n!!!~\r\n"
 		"@r4\nAC\nGT\nA\n+\nII\nI\nII\n"
 		"@r5\nC\n+\n5");
-	sm_fastq_t *f = open_fq(p);
+	sm_fastq_t *f = open_checked(p, "open plain FASTQ");
 	sm_read_t r = { 0 };
 
-	CHECK(f != NULL, "open plain FASTQ");
 	if (!f)
 		return;
 	CHECK(strcmp(sm_fastq_path(f), p) == 0, "path kept");
@@ -120,10 +128,9 @@ static void test_other_records(void)
 		">f3\nTT\n"
 		"@q2\nGA\n+\nII\n"
 		">f4\nC.");
-	sm_fastq_t *f = open_fq(p);
+	sm_fastq_t *f = open_checked(p, "open mixed FASTQ and FASTA");
 	sm_read_t r = { 0 };
 
-	CHECK(f != NULL, "open mixed FASTQ and FASTA");
 	if (!f)
 		return;
 	CHECK(sm_fastq_next(f, &r) == 1 && strcmp(r.name, "e1") == 0 && r.len == 0 && r.seq[0] == '\0' &&
