@@ -32,11 +32,14 @@ static int read_all(const char *path, sm_inflater_t which, int threads, int64_t 
 	*n = 0;
 	*sum = 0;
 	while ((rc = sm_fastq_next(f, &r)) == 1) {
-		if (r.len <= 0 || r.index != (*n)++ || strlen(r.seq) != (size_t)r.len ||
-		    strlen(r.qual) != (size_t)r.len || r.name[0] == '\0' || strcmp(r.name, "*") == 0)
+		/* len 0: a read trimmed to nothing; qual NULL: a FASTA record */
+		if (r.len < 0 || r.index != (*n)++ || strlen(r.seq) != (size_t)r.len ||
+		    (r.qual && strlen(r.qual) != (size_t)r.len) || r.name[0] == '\0' ||
+		    strcmp(r.name, "*") == 0 || strchr(r.seq, '.'))
 			abort();
 		for (const char *p = r.seq; *p; p++)
 			*sum = *sum * 31 + (uint8_t)*p;
+		*sum = *sum * 31 + (r.qual != NULL);
 	}
 	sm_fastq_close(f);
 	sm_read_free(&r);
