@@ -65,7 +65,7 @@ typedef struct {
 struct sm_fastq_s {
 	sm_lines_t lr;
 	int64_t n_rec;       /* records parsed so far */
-	char *title;         /* header line of the current record, after '@' */
+	char *title;         /* header line of the current record, after '@' or '>' */
 	size_t title_len, title_cap;
 	uint8_t seq_ok[256]; /* 1 for IUPAC nucleotide letters, either case, and '.' */
 	int held;            /* lr's current line is the next record's header, read

@@ -990,8 +990,9 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		 * read under two windows' length, 48 bases with k 15 and w 10,
 		 * holds no two disjoint ones): MAPQ 20 prices one such rival, and
 		 * a short read of a repeat has several (36 bp chr20 reads: 2.5%
-		 * of MAPQ 20-29 wrong).  Those found are rivals; with one in view
-		 * or found the read is unsure, as where none could be looked up. */
+		 * of MAPQ 20-29 wrong).  Those found are rivals, and the read is
+		 * unsure of the others; none found is as where none could be
+		 * looked up (unsure when a near locus is in view). */
 		if (rc == 0) {
 			*near = best - loss;
 			for (int32_t p = 0; p < r->len && away[1] > 0; p++)
