@@ -907,15 +907,68 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 	rival_add_weighed(v, s, rival_weight(v, s), moved0, moved1);
 }
 
+/* The base the read's position j shows at candidate c (diagonal d, read
+ * of n bases) when it matches: the reference's, complemented for a
+ * reverse-strand candidate. */
+static inline uint8_t locus_base(const sm_ref_t *ref, const cand_t *c, int64_t d, int32_t n,
+				 int32_t j)
+{
+	uint8_t g = ref->seq[c->is_rev ? d + n - 1 - j : d + j];
+
+	return c->is_rev && g < SM_BASE_N ? (uint8_t)(3 - g) : g;
+}
+
+/* 1 if candidate c of a read of n bases (forward codes q0) is the whole
+ * read aligned without a gap or a clip: its objective is the one its
+ * diagonal gives the whole read. */
+static int whole_ungapped(const sm_ctx_t *ctx, const cand_t *c, const uint8_t *q0, int32_t n)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	int32_t m = sm_seed_subs_at(ctx->ref, q0, n, c->is_rev, c->end - n + 1, n, NULL);
+
+	return m <= n && c->score == sm_best_possible(sc, n) - (int64_t)m * (sc->match + sc->mismatch);
+}
+
+/* The odds that read r (forward codes q0) comes from rival candidate o
+ * rather than its pick p, both whole-read ungapped alignments: the
+ * product, over the read positions where the two loci's bases differ, of
+ * P(base | o) / P(base | p), a base that is not its locus's being a
+ * sequencing error of chance e / 3 (e from its quality; sm_sub_odds).
+ * -1 when either is not such an alignment or an N is among those bases. */
+static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
+			    const cand_t *p, const cand_t *o)
+{
+	const int32_t n = r->len;
+	const int64_t dp = p->end - n + 1, dq = o->end - n + 1;
+	double odds = 1;
+
+	if (!whole_ungapped(ctx, p, q0, n) || !whole_ungapped(ctx, o, q0, n))
+		return -1;
+	for (int32_t j = 0; j < n; j++) {
+		uint8_t a = locus_base(ctx->ref, p, dp, n, j), b = locus_base(ctx->ref, o, dq, n, j);
+
+		if (a == b)
+			continue;
+		if (a >= SM_BASE_N || b >= SM_BASE_N || q0[j] >= SM_BASE_N)
+			return -1;
+		if (q0[j] == a)
+			odds *= sm_sub_odds(r, j);
+		else if (q0[j] == b)
+			odds /= sm_sub_odds(r, j);
+	}
+	return odds;
+}
+
 /* The weight of the rival pair (a, b) of score s when the base qualities
- * tell it: each read that the rival moves is perfect at its pick and
- * either as good at the rival (its bases equal: no odds) or one
- * substitution worse there, on the same diagonal (odds sm_sub_odds of the
- * read's base at that substitution: the rival holds only if that base is a
- * sequencing error, docs/cli.md "Base quality at the one base that
- * differs").  What the scores do not owe to those substitutions (the
- * inserts' likelihoods) weighs as in rival_weight.  Returns the weight, or
- * -1 when a moved read is not of those kinds (the score decides). */
+ * tell it: each read that the rival moves is aligned whole and without a
+ * gap at its pick and at the rival, and the odds of its bases where the
+ * two loci differ (ungapped_odds: at a base that matches the pick and not
+ * the rival, the rival holds only if that base is a sequencing error;
+ * docs/cli.md "Base quality at the bases that differ") stand for what the
+ * scores would give those differences.  What the scores do not owe to
+ * them (the inserts' likelihoods) weighs as in rival_weight.  Returns the
+ * weight, or -1 when a moved read is not of that kind (the score
+ * decides). */
 static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const sm_read_t *r,
 				   const sm_query_t *q, const res_t *res, const int pick[SM_STRANDS],
 				   const cand_t *const rival[SM_STRANDS], double s)
@@ -928,16 +981,10 @@ static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const
 
 		if (o == p)
 			continue;
-		if (!sm_cand_perfect(ctx, p, r[e].len))
-			return -1;
-		if (o->score == p->score)
-			continue;   /* perfect too: the same bases */
-		if (o->score != p->score - v->unit ||
-		    (o_odds = sm_sub_odds_at(ctx, &r[e], q[SM_STRANDS * e].seq, o->is_rev,
-					     o->end - r[e].len + 1)) < 0)
+		if ((o_odds = ungapped_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o)) < 0)
 			return -1;
 		odds *= o_odds;
-		reads_lead += v->unit;
+		reads_lead += p->score - o->score;
 	}
 	return odds * pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s - reads_lead) / (10.0 * v->unit));
 }
