@@ -304,13 +304,19 @@ double sm_sub_odds(const sm_read_t *r, int32_t p)
 	return e / 3 / (1 - e);
 }
 
-int sm_cand_perfect(const sm_ctx_t *ctx, const cand_t *c, int32_t n)
+/* 1 if candidate c of a read of n bases is traced and matches base for
+ * base (the best possible objective). */
+static int cand_perfect(const sm_ctx_t *ctx, const cand_t *c, int32_t n)
 {
 	return c->traced && c->score >= sm_best_possible(&ctx->opt.score, n);
 }
 
-double sm_sub_odds_at(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0, int st,
-		      int64_t d)
+/* For read r (forward codes q0), perfect where it lies: sm_sub_odds of the
+ * one base at which the reference at diagonal d of strand st (the column
+ * of the read's first base) differs from it, or -1 when that is not
+ * exactly one base. */
+static double sub_odds_at(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0, int st,
+			  int64_t d)
 {
 	int32_t at;
 
@@ -328,7 +334,7 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 	int n_seen = 0;
 	double odds = res->sub_odds, q_wrong;
 
-	if (!sm_cand_perfect(ctx, c, n))
+	if (!cand_perfect(ctx, c, n))
 		return SM_MAPQ_MAX;
 	/* Rivals in view: the read's other candidates, and the copies beside
 	 * the hit (tandem checks); each diagonal once. */
@@ -344,7 +350,7 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 			continue;
 		for (int t = 0; t < n_seen && !dup; t++)
 			dup = seen[t] == 2 * d + st;
-		if (dup || (o_odds = sm_sub_odds_at(ctx, r, q[0].seq, st, d)) < 0)
+		if (dup || (o_odds = sub_odds_at(ctx, r, q[0].seq, st, d)) < 0)
 			continue;
 		seen[n_seen++] = 2 * d + st;
 		odds += o_odds;

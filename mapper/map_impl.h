@@ -420,17 +420,6 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
  * score-based ones. */
 double sm_sub_odds(const sm_read_t *r, int32_t p);
 
-/* 1 if candidate c of a read of n bases is traced and matches base for
- * base (the best possible objective). */
-int sm_cand_perfect(const sm_ctx_t *ctx, const cand_t *c, int32_t n);
-
-/* For read r (forward codes q0), perfect where it lies: sm_sub_odds of the
- * one base at which the reference at diagonal d of strand st (the column
- * of the read's first base) differs from it, or -1 when that is not
- * exactly one base. */
-double sm_sub_odds_at(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0, int st,
-		      int64_t d);
-
 /* MAPQ at most, from base qualities, of candidate c of read r (queries q,
  * results res) when c is a perfect alignment (traced) with rivals one
  * substitution away: the read matches c base for base and each rival but

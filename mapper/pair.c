@@ -964,11 +964,10 @@ static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8
  * gap at its pick and at the rival, and the odds of its bases where the
  * two loci differ (ungapped_odds: at a base that matches the pick and not
  * the rival, the rival holds only if that base is a sequencing error;
- * docs/cli.md "Base quality at the bases that differ") stand for what the
- * scores would give those differences.  What the scores do not owe to
- * them (the inserts' likelihoods) weighs as in rival_weight.  Returns the
- * weight, or -1 when a moved read is not of that kind (the score
- * decides). */
+ * docs/cli.md "MAPQ") stand for what the scores would give those
+ * differences.  What the scores do not owe to them (the inserts'
+ * likelihoods) weighs as in rival_weight.  Returns the weight, or -1 when
+ * a moved read is not of that kind (the score decides). */
 static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const sm_read_t *r,
 				   const sm_query_t *q, const res_t *res, const int pick[SM_STRANDS],
 				   const cand_t *const rival[SM_STRANDS], double s)
