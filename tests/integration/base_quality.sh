@@ -128,7 +128,10 @@ done
 # B is the pair at A's one rival; it holds only if R2's base there is a sequencing error, so the
 # pair's MAPQ follows that base's quality as a single read's does (pair.c, rival_quality_weight):
 # at Q40 both reads 30 or more (the scores alone gave 14-20 whatever the quality), at Q8 both at
-# most 20 (odds 0.063: 12 from the base, less the reads' differences).
+# most 20 (odds 0.063: 12 from the base, less the reads' differences). The same again with each
+# read carrying a sequencing error of its own elsewhere (R1 at base 40, R2 at base 20): an
+# error is a mismatch at both copies and weighs nothing (pair.c, ungapped_odds), where a pick
+# that is not base for base left the scores alone to decide (14-20).
 awk -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
 	seed = 4242
@@ -147,15 +150,20 @@ BEGIN {
 			q2 = ""; for (i = 1; i <= 150; i++) q2 = q2 (i == 71 ? qc[k] : "I")
 			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, U, q1 > (out "/pair_1.fq")
 			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, r2, q2 > (out "/pair_2.fq")
+			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, sub1(U, 40), q1 > (out "/pairerr_1.fq")
+			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, sub1(r2, 20), q2 > (out "/pairerr_2.fq")
 		}
 }'
 read -r pair_a <"$WORK/pair.loci"
-"$SCANMAP" map --mode seeded -I 500,20 "$WORK/pair.fa" "$WORK/pair_1.fq" "$WORK/pair_2.fq" \
-	>"$WORK/pair.sam" 2>"$WORK/pair.err" || { cat "$WORK/pair.err" >&2; fail "scanmap (duplicate pairs) failed"; }
-bad=$(awk -F'\t' -v a="$pair_a" '!/^@/ && !and($2, 0x900) {
-	q = substr($1, 2, index($1, "_") - 2) + 0
-	lo = q == 40 ? 30 : 0; hi = q == 40 ? 60 : 20
-	if (!and($2, 2) || $4 < a || $4 > a + 500 || $5 < lo || $5 > hi)
-		print $1 "/" (and($2, 64) ? 1 : 2) " at " $4 " MAPQ " $5 " FLAG " $2 }' "$WORK/pair.sam" | head -4)
-[ -z "$bad" ] || fail "a duplicate pair told apart by one base of R2: $bad"
-note "a duplicate pair told apart by one base of R2: both reads MAPQ 30+ at Q40, 20 or less at Q8"
+for set in pair pairerr; do
+	"$SCANMAP" map --mode seeded -I 500,20 "$WORK/pair.fa" "$WORK/${set}_1.fq" "$WORK/${set}_2.fq" \
+		>"$WORK/$set.sam" 2>"$WORK/$set.err" ||
+		{ cat "$WORK/$set.err" >&2; fail "scanmap (duplicate pairs, $set) failed"; }
+	bad=$(awk -F'\t' -v a="$pair_a" '!/^@/ && !and($2, 0x900) {
+		q = substr($1, 2, index($1, "_") - 2) + 0
+		lo = q == 40 ? 30 : 0; hi = q == 40 ? 60 : 20
+		if (!and($2, 2) || $4 < a || $4 > a + 500 || $5 < lo || $5 > hi)
+			print $1 "/" (and($2, 64) ? 1 : 2) " at " $4 " MAPQ " $5 " FLAG " $2 }' "$WORK/$set.sam" | head -4)
+	[ -z "$bad" ] || fail "a duplicate pair told apart by one base of R2 ($set): $bad"
+done
+note "a duplicate pair told apart by one base of R2, with and without errors of the reads' own elsewhere: both reads MAPQ 30+ at Q40, 20 or less at Q8"
