@@ -930,11 +930,12 @@ static int whole_ungapped(const sm_ctx_t *ctx, const cand_t *c, const uint8_t *q
 }
 
 /* The odds that read r (forward codes q0) comes from rival candidate o
- * rather than its pick p, both whole-read ungapped alignments: the
- * product, over the read positions where the two loci's bases differ, of
- * P(base | o) / P(base | p), a base that is not its locus's being a
- * sequencing error of chance e / 3 (e from its quality; sm_sub_odds).
- * -1 when either is not such an alignment or an N is among those bases. */
+ * rather than its pick p (a whole-read ungapped alignment: the caller's
+ * whole_ungapped), o being one too: the product, over the read positions
+ * where the two loci's bases differ, of P(base | o) / P(base | p), a base
+ * that is not its locus's being a sequencing error of chance e / 3 (e from
+ * its quality; sm_sub_odds).  -1 when o is not such an alignment or an N
+ * is among those bases. */
 static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
 			    const cand_t *p, const cand_t *o)
 {
@@ -942,7 +943,7 @@ static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8
 	const int64_t dp = p->end - n + 1, dq = o->end - n + 1;
 	double odds = 1;
 
-	if (!whole_ungapped(ctx, p, q0, n) || !whole_ungapped(ctx, o, q0, n))
+	if (!whole_ungapped(ctx, o, q0, n))
 		return -1;
 	for (int32_t j = 0; j < n; j++) {
 		uint8_t a = locus_base(ctx->ref, p, dp, n, j), b = locus_base(ctx->ref, o, dq, n, j);
@@ -966,11 +967,13 @@ static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8
  * the rival, the rival holds only if that base is a sequencing error;
  * docs/cli.md "MAPQ") stand for what the scores would give those
  * differences.  What the scores do not owe to them (the inserts'
- * likelihoods) weighs as in rival_weight.  Returns the weight, or -1 when
- * a moved read is not of that kind (the score decides). */
+ * likelihoods) weighs as in rival_weight.  whole[e]: read e's pick is
+ * aligned so (whole_ungapped, taken once for all rivals).  Returns the
+ * weight, or -1 when a moved read is not of that kind (the score decides). */
 static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const sm_read_t *r,
 				   const sm_query_t *q, const res_t *res, const int pick[SM_STRANDS],
-				   const cand_t *const rival[SM_STRANDS], double s)
+				   const int whole[SM_STRANDS], const cand_t *const rival[SM_STRANDS],
+				   double s)
 {
 	double odds = 1, reads_lead = 0;
 
@@ -980,7 +983,7 @@ static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const
 
 		if (o == p)
 			continue;
-		if ((o_odds = ungapped_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o)) < 0)
+		if (!whole[e] || (o_odds = ungapped_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o)) < 0)
 			return -1;
 		odds *= o_odds;
 		reads_lead += p->score - o->score;
@@ -1060,7 +1063,7 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 {
 	const sm_score_t *sc = &ctx->opt.score;
 	int pick[SM_STRANDS] = { bi, bj }, at[SM_STRANDS][SM_MAX_CAND], n_at[SM_STRANDS];
-	int n_moved = 0;
+	int whole[SM_STRANDS], n_moved = 0;
 	int32_t len[SM_STRANDS];
 	double own[SM_STRANDS], charge[SM_STRANDS], as[SM_STRANDS], reach;
 	rivals_t v = { .unit = sc->match + sc->mismatch };
@@ -1075,6 +1078,7 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 		if (charged_score(ctx, ws, r, q, res, e, pick[e], &own[e]) < 0)
 			return -1;
 		charge[e] = res[e].cand[pick[e]].score - own[e];
+		whole[e] = whole_ungapped(ctx, &res[e].cand[pick[e]], q[SM_STRANDS * e].seq, r[e].len);
 	}
 	v.best = best - charge[0] - charge[1];
 	reach = v.best - SM_RIVAL_REACH * v.unit;
@@ -1096,7 +1100,7 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 			}
 			{
 				const cand_t *const rival[SM_STRANDS] = { a, b };
-				double w = rival_quality_weight(ctx, &v, r, q, res, pick, rival, s);
+				double w = rival_quality_weight(ctx, &v, r, q, res, pick, whole, rival, s);
 
 				rival_add_weighed(&v, s, w >= 0 ? w : rival_weight(&v, s),
 						  a->score < res[0].cand[bi].score,
