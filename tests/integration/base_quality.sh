@@ -131,7 +131,9 @@ done
 # most 20 (odds 0.063: 12 from the base, less the reads' differences). The same again with each
 # read carrying a sequencing error of its own elsewhere (R1 at base 40, R2 at base 20): an
 # error is a mismatch at both copies and weighs nothing (pair.c, ungapped_odds), where a pick
-# that is not base for base left the scores alone to decide (14-20).
+# that is not base for base left the scores alone to decide (14-20). And once more with R1
+# missing two bases and R2 carrying one extra: the same gaps at both copies, so the base that
+# differs still decides (pair.c, aligned_odds), where gapped reads left it to the scores (18).
 awk -v out="$WORK" "$AWK_SEQ"'
 BEGIN {
 	seed = 4242
@@ -142,6 +144,10 @@ BEGIN {
 	fasta(out "/pair.fa", "chrP", g)
 	print 3001 > (out "/pair.loci")
 	r2 = rc(V)
+	# The gapped pair: R1 without bases 76-77 of U, R2 with a base after its base 120 that
+	# differs from both neighbours (one place for the insertion).
+	g1 = substr(U, 1, 75) substr(U, 78)
+	g2 = substr(r2, 1, 120) other(substr(r2, 120, 1), substr(r2, 121, 1)) substr(r2, 121)
 	split("I )", qc, " "); split("40 8", qv, " ")
 	for (k = 1; k <= 2; k++)
 		for (p = 0; p < 4; p++) {
@@ -152,10 +158,12 @@ BEGIN {
 			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, r2, q2 > (out "/pair_2.fq")
 			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, sub1(U, 40), q1 > (out "/pairerr_1.fq")
 			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, sub1(r2, 20), q2 > (out "/pairerr_2.fq")
+			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, g1, substr(q1, 3) > (out "/pairgap_1.fq")
+			printf "@q%s_%d\n%s\n+\n%s\n", qv[k], p, g2, q2 "I" > (out "/pairgap_2.fq")
 		}
 }'
 read -r pair_a <"$WORK/pair.loci"
-for set in pair pairerr; do
+for set in pair pairerr pairgap; do
 	"$SCANMAP" map --mode seeded -I 500,20 "$WORK/pair.fa" "$WORK/${set}_1.fq" "$WORK/${set}_2.fq" \
 		>"$WORK/$set.sam" 2>"$WORK/$set.err" ||
 		{ cat "$WORK/$set.err" >&2; fail "scanmap (duplicate pairs, $set) failed"; }
@@ -166,4 +174,4 @@ for set in pair pairerr; do
 			print $1 "/" (and($2, 64) ? 1 : 2) " at " $4 " MAPQ " $5 " FLAG " $2 }' "$WORK/$set.sam" | head -4)
 	[ -z "$bad" ] || fail "a duplicate pair told apart by one base of R2 ($set): $bad"
 done
-note "a duplicate pair told apart by one base of R2, with and without errors of the reads' own elsewhere: both reads MAPQ 30+ at Q40, 20 or less at Q8"
+note "a duplicate pair told apart by one base of R2, with and without errors of the reads' own elsewhere, and gapped: both reads MAPQ 30+ at Q40, 20 or less at Q8"
