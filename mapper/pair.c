@@ -877,6 +877,7 @@ typedef struct {
 	double top;                /* the heaviest rival's score */
 	int n;                     /* rivals added */
 	int moved[SM_STRANDS];
+	int top_by_quality;        /* every rival at top weighed by base qualities */
 	double unit;               /* A + B */
 } rivals_t;
 
@@ -888,23 +889,26 @@ static double rival_weight(const rivals_t *v, double s)
 
 /* Adds a rival of score s and weight w (rival_weight, or what the reads'
  * base qualities say: rival_quality_weight). */
-static void rival_add_weighed(rivals_t *v, double s, double w, int moved0, int moved1)
+static void rival_add_weighed(rivals_t *v, double s, double w, int by_quality, int moved0,
+			      int moved1)
 {
 	v->sum += w;
 	if (v->n == 0 || s > v->top) {
 		v->top = s;
 		v->moved[0] = moved0;
 		v->moved[1] = moved1;
+		v->top_by_quality = by_quality;
 	} else if (s == v->top) {
 		v->moved[0] |= moved0;
 		v->moved[1] |= moved1;
+		v->top_by_quality &= by_quality;
 	}
 	v->n++;
 }
 
 static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 {
-	rival_add_weighed(v, s, rival_weight(v, s), moved0, moved1);
+	rival_add_weighed(v, s, rival_weight(v, s), 0, moved0, moved1);
 }
 
 /* The base the read's position j shows at candidate c (diagonal d, read
@@ -1194,7 +1198,7 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 				const cand_t *const rival[SM_STRANDS] = { a, b };
 				double w = rival_quality_weight(ctx, &v, r, q, res, pick, whole, rival, s);
 
-				rival_add_weighed(&v, s, w >= 0 ? w : rival_weight(&v, s),
+				rival_add_weighed(&v, s, w >= 0 ? w : rival_weight(&v, s), w >= 0,
 						  a->score < res[0].cand[bi].score,
 						  b->score < res[1].cand[bj].score);
 			}
@@ -1212,7 +1216,10 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 				  e ? mv : 0);
 		}
 	}
-	for (int e = 0; e < SM_STRANDS; e++)
+	/* The moved reads' differences (sm_mapq_lead's k) could turn the lead
+	 * around by falling where the loci differ; a top rival weighed by base
+	 * qualities has priced exactly that. */
+	for (int e = 0; e < SM_STRANDS && !v.top_by_quality; e++)
 		if (v.moved[e]) {
 			as[n_moved] = res[e].cand[pick[e]].score;
 			len[n_moved++] = r[e].len;

@@ -175,3 +175,13 @@ for set in pair pairerr pairgap; do
 	[ -z "$bad" ] || fail "a duplicate pair told apart by one base of R2 ($set): $bad"
 done
 note "a duplicate pair told apart by one base of R2, with and without errors of the reads' own elsewhere, and gapped: both reads MAPQ 30+ at Q40, 20 or less at Q8"
+# R1 ties its copy: its MAPQ is the pair's, which the base at R2's position 71 sets. The reads'
+# own errors and gaps elsewhere lie at both copies alike, so they must not lower it: the same
+# MAPQ in the three sets (the reads' differences are not charged again where the base
+# qualities weigh the rival: pair.c, top_by_quality; before, 11 and 10 against 12 at Q8).
+for set in pairerr pairgap; do
+	diff <(awk -F'\t' '!/^@/ && and($2, 64) && !and($2, 0x900) { print $1, $5 }' "$WORK/pair.sam") \
+		<(awk -F'\t' '!/^@/ && and($2, 64) && !and($2, 0x900) { print $1, $5 }' "$WORK/$set.sam") >&2 ||
+		fail "R1's MAPQ in $set differs from the pair without errors or gaps (above: pair <, $set >)"
+done
+note "the tied read's MAPQ the same with the reads' own errors and gaps elsewhere"
