@@ -1033,6 +1033,33 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
+/* 1 if read r of a pair (base codes seq; skip and res: its first pass, as
+ * for needs_retry, which answered todo) is below a perfect match and its
+ * first seeding could not rule out a locus out of view that ties its best:
+ * the completion rules out better loci only for a read of a pair
+ * (tie_slack), as its mate's insert tells copies apart, which holds only
+ * while the mate is placed by its own sequence (pair.c, sm_pair_unsure).  A
+ * read that took the completion (not settled even for better loci) counts
+ * as open.  -1 when out of memory. */
+static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+			  const uint8_t *seq, const uint8_t *skip, const res_t *res, int todo)
+{
+	int32_t best;
+	int settled;
+
+	if (!ctx->paired || ctx->opt.completion == SM_COMPLETE_OFF || res->exhaustive ||
+	    res->prim < 0)
+		return 0;
+	best = res->cand[0].score;
+	if (best >= sm_best_possible(&ctx->opt.score, r->len))
+		return 0;   /* its copies are looked up instead (needs_retry) */
+	if (todo != RETRY_NONE)
+		return 1;
+	settled = sm_seed_settled(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score, &res->left,
+				  skip, res->win, res->n_win, seq, r->len, best - 1);
+	return settled < 0 ? -1 : !settled;
+}
+
 /* 1 if read r (base codes seq), after its completion rounds (res), takes
  * the neighbour pass, with --completion all: a read without a hit on a
  * reference over the exhaustive fallback's bound (with a sixteenth of the
@@ -1221,6 +1248,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			res[k].more = 0;
 			res[k].copy_slack = 0;
 			res[k].n_next = 0;
+			res[k].ties_open = 0;
 		}
 		for (int k = 0; k < n && pass == mp && mates; k++) {
 			int todo = mate_window(ctx, ws, reads, res, k, &ws->mate_win[n_todo]);
@@ -1279,7 +1307,12 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
 					       ws->seed_skip + ws->seed_skip_at[k], &res[k], &near, &odds);
 
-			if (todo < 0) {
+			if (todo >= 0)
+				res[k].ties_open = pair_ties_open(ctx, ws, &reads[k],
+								  ws->q[SM_STRANDS * k].seq,
+								  ws->seed_skip + ws->seed_skip_at[k],
+								  &res[k], todo);
+			if (todo < 0 || res[k].ties_open < 0) {
 				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
 				return -1;
 			}
@@ -1666,6 +1699,7 @@ static int map_around_empty(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 			rs->mapq = rs->proper = rs->exhaustive = rs->from_windows = rs->more = 0;
 			rs->copy_slack = 0;
 			rs->sub_odds = 0;
+			rs->ties_open = 0;
 		}
 	/* The caller reads every read's queries (pairing, records). */
 	rc = sm_map_encode(ws, reads, n, &n_codes);

@@ -245,6 +245,9 @@ typedef struct {
 	double sub_odds;     /* a perfect read's copies one substitution away out of view
 				(sm_seed_near_copies): the summed sm_sub_odds of their
 				substitutions (sm_sub_rival_mapq) */
+	int ties_open;       /* a read of a pair below a perfect match whose first
+				seeding could not rule out an unseen locus tying its
+				best (map.c, pair_ties_open; sm_pair_unsure) */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its
@@ -491,6 +494,15 @@ int sm_pair_mate_window(const sm_ctx_t *ctx, const cand_t *a, int64_t reach, sm_
 
 /* MAPQ of candidate c as a single read (0 for a rescued one). */
 int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len);
+
+/* The unsure level (SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER) of the pair
+ * of read 0 (res[0]) at candidate bi and read 1 at bj: the lower of the two
+ * candidates' (a sure mate vouches for an unsure read), but at least
+ * SM_UNSURE_RIVAL when each read ties or trails a locus of its own, and,
+ * when one read is below its own best (its mate places it), the other
+ * read's own level, a locus out of view that may tie it (res_t.ties_open)
+ * counting as SM_UNSURE_RIVAL (pair.c). */
+int sm_pair_unsure(const res_t *res, int bi, int bj);
 
 /* ---- emit.c ---- */
 

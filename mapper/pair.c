@@ -454,16 +454,39 @@ static int32_t own_lead(const cand_t *c)
 	return c->rescued ? 0 : c->score - c->xs;
 }
 
-/* The unsure level (map_impl.h) of the pair of candidates a and b: the
- * lower of theirs (a sure mate vouches for an unsure read), but
- * SM_UNSURE_RIVAL at least when each read ties elsewhere: the insert tells
- * their pair from the other pairs their candidates make, not from those
- * that copies beyond their candidates make (36 bp pairs in repeats). */
-static int pair_unsure(const cand_t *a, const cand_t *b)
+/* The unsure level of read rs placed at c as its mate's voucher: its
+ * candidate's, or SM_UNSURE_RIVAL when a locus out of view may tie it
+ * (res_t.ties_open). */
+static int voucher_unsure(const res_t *rs, const cand_t *c)
 {
+	return c->unsure == SM_SURE && rs->ties_open ? SM_UNSURE_RIVAL : c->unsure;
+}
+
+/* The unsure level (map_impl.h) of the pair of read 0 at candidate bi and
+ * read 1 at bj: the lower of theirs (a sure mate vouches for an unsure
+ * read), but
+ * - SM_UNSURE_RIVAL at least when each read ties elsewhere: the insert
+ *   tells their pair from the other pairs their candidates make, not from
+ *   those that copies beyond their candidates make (36 bp pairs in
+ *   repeats);
+ * - when one read is below its own best (a candidate of its own seeding
+ *   scores more: its mate, not its sequence, places it, by rescue or
+ *   pairing), the other's own level, counting a locus out of view that
+ *   may tie it (voucher_unsure): the pair then stands on that read's
+ *   placement alone, and a copy of it beside one of the first read's
+ *   better loci would make a better pair (36 bp pairs in Alu repeats). */
+int sm_pair_unsure(const res_t *res, int bi, int bj)
+{
+	const cand_t *a = &res[0].cand[bi], *b = &res[1].cand[bj];
 	int level = a->unsure < b->unsure ? a->unsure : b->unsure;
 
-	return own_lead(a) <= 0 && own_lead(b) <= 0 && level == SM_SURE ? SM_UNSURE_RIVAL : level;
+	if (own_lead(a) <= 0 && own_lead(b) <= 0)
+		return level == SM_SURE ? SM_UNSURE_RIVAL : level;
+	if (a->score < a->xs)
+		return voucher_unsure(&res[1], b);
+	if (b->score < b->xs)
+		return voucher_unsure(&res[0], a);
+	return level;
 }
 
 /* A read's own MAPQ at candidate c: 0 for a rescued placement; capped when
@@ -1308,7 +1331,7 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 	 * mate's, out of view). */
 	if (rc >= 0 && ctx->index &&
 	    (rc == 0 || q_pe < SM_RESEED_MAPQ ||
-	     pair_unsure(&res[0].cand[bi], &res[1].cand[bj]) != SM_SURE)) {
+	     sm_pair_unsure(res, bi, bj) != SM_SURE)) {
 		if (reseed_pair(ctx, ws, r, q, res) < 0)
 			return -1;
 		rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);
@@ -1348,11 +1371,11 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 	 * when both are unsure, an unseen pair of loci may be as good (the
 	 * lesser of their leads says how likely). */
 	{
-		const cand_t *ca = &res[0].cand[bi], *cb = &res[1].cand[bj];
-		int32_t la = own_lead(ca), lb = own_lead(cb);
+		int32_t la = own_lead(&res[0].cand[bi]), lb = own_lead(&res[1].cand[bj]);
+		int level = sm_pair_unsure(res, bi, bj);
 
 		for (int e = 0; e < SM_STRANDS; e++)
-			res[e].mapq = sm_unsure_cap(&ctx->opt.score, pair_unsure(ca, cb), res[e].mapq,
+			res[e].mapq = sm_unsure_cap(&ctx->opt.score, level, res[e].mapq,
 						    la < lb ? la : lb, 0);
 	}
 	return 0;

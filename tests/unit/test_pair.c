@@ -1,0 +1,100 @@
+/* test_pair.c — sm_pair_unsure (mapper/map_impl.h): the unsure level of a
+ * pair from its two reads' candidates.  A sure read vouches for an unsure
+ * mate; two reads that each tie or trail a locus of their own make the pair
+ * SM_UNSURE_RIVAL at least; a read placed below its own best (by rescue or
+ * pairing) vouches for nothing, so the pair takes its mate's own level, a
+ * locus out of view that may tie the mate (ties_open) counting as
+ * SM_UNSURE_RIVAL.  Every combination of the two reads' levels, leads and
+ * ties_open is checked against those rules written out here. */
+#include "mapper/map_impl.h"
+#include "tests/unit/unit.h"
+
+static res_t res[2];
+
+/* Read e's candidate 0: objective score, the best of its other loci (xs),
+ * unsure level, whether it was rescued; ties_open for the read. */
+static void set_read(int e, int32_t score, int32_t xs, int unsure, int rescued, int ties_open)
+{
+	cand_t *c = &res[e].cand[0];
+
+	memset(c, 0, sizeof *c);
+	c->score = score;
+	c->xs = xs;
+	c->unsure = unsure;
+	c->rescued = rescued;
+	res[e].n_cand = 1;
+	res[e].prim = 0;
+	res[e].ties_open = ties_open;
+}
+
+/* The rules, from the header's definition. */
+static int oracle(const cand_t *a, int open_a, const cand_t *b, int open_b)
+{
+	int lead_a = a->rescued ? 0 : a->score - a->xs, lead_b = b->rescued ? 0 : b->score - b->xs;
+	int level = a->unsure < b->unsure ? a->unsure : b->unsure;
+	int voucher_a = a->unsure == SM_SURE && open_a ? SM_UNSURE_RIVAL : a->unsure;
+	int voucher_b = b->unsure == SM_SURE && open_b ? SM_UNSURE_RIVAL : b->unsure;
+
+	if (lead_a <= 0 && lead_b <= 0)
+		return level > SM_UNSURE_RIVAL ? level : SM_UNSURE_RIVAL;
+	if (a->score < a->xs)
+		return voucher_b;
+	if (b->score < b->xs)
+		return voucher_a;
+	return level;
+}
+
+int main(void)
+{
+	static const int32_t xs[] = { 90, 100, 105 };   /* lead +10, tie, -5 at score 100 */
+	int n = 0, bad = 0;
+
+	/* The cases the rules name, one by one. */
+	set_read(0, 100, 90, SM_SURE, 0, 0);
+	set_read(1, 100, 80, SM_UNSURE_BETTER, 0, 0);
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_SURE, "a sure read vouches for an unsure mate");
+	set_read(0, 100, 100, SM_SURE, 0, 0);
+	set_read(1, 100, 100, SM_SURE, 0, 0);
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_RIVAL, "both reads tie elsewhere: SM_UNSURE_RIVAL");
+	/* 36 bp chr20 pair: read 0 rescued beside its mate, 5 below a copy
+	 * of its own; read 1 leads what it sees by 5, and its first seeding
+	 * could not rule out an equal locus out of view (its true one). */
+	set_read(0, 41, 46, SM_UNSURE_RIVAL, 1, 0);
+	set_read(1, 41, 36, SM_SURE, 0, 1);
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_RIVAL,
+	      "a rescued read below its own best: the mate's open ties make the pair unsure");
+	res[1].ties_open = 0;
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_SURE,
+	      "a read below its own best, its mate sure with no tie out of view: sure");
+	set_read(0, 41, 36, SM_SURE, 0, 1);
+	set_read(1, 41, 46, SM_SURE, 0, 0);
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_RIVAL, "the same with the reads swapped");
+	set_read(0, 100, 90, SM_UNSURE_BETTER, 0, 0);
+	set_read(1, 95, 100, SM_SURE, 0, 0);
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_BETTER,
+	      "a read below its own best vouches for nothing: the mate's SM_UNSURE_BETTER stands");
+	set_read(0, 100, 90, SM_SURE, 0, 1);
+	set_read(1, 100, 90, SM_SURE, 0, 1);
+	CHECK(sm_pair_unsure(res, 0, 0) == SM_SURE,
+	      "open ties weigh nothing while both reads lead: each mate vouches");
+
+	/* Every combination against the rules. */
+	for (int la = 0; la < 3; la++)
+		for (int lb = 0; lb < 3; lb++)
+			for (int ua = SM_SURE; ua <= SM_UNSURE_BETTER; ua++)
+				for (int ub = SM_SURE; ub <= SM_UNSURE_BETTER; ub++)
+					for (int bits = 0; bits < 16; bits++) {
+						int got, want;
+
+						set_read(0, 100, xs[la], ua, bits & 1, bits >> 2 & 1);
+						set_read(1, 100, xs[lb], ub, bits >> 1 & 1, bits >> 3 & 1);
+						got = sm_pair_unsure(res, 0, 0);
+						want = oracle(&res[0].cand[0], res[0].ties_open,
+							      &res[1].cand[0], res[1].ties_open);
+						bad += got != want;
+						n++;
+					}
+	CHECK(bad == 0, "%d combinations of leads, levels, rescue and open ties: %d differ from the rules",
+	      n, bad);
+	return unit_end();
+}
