@@ -294,13 +294,19 @@ int sm_pair_mate_window(const sm_ctx_t *ctx, const cand_t *a, int64_t reach, sm_
 
 /* Mate rescue: aligns read r (queries q) within the window where a proper
  * mate of candidate a lies; of the loci there reaching -T, the one that
- * pairs best with a (pair_score) in *x.  Returns 1, 0 when there is none
- * or res holds it already with as much, -1 on error. */
+ * pairs best with a (pair_score) in x[0], and the one that pairs next best
+ * beyond the first one's tandem scan in x[1]: a copy of the mate in the
+ * same window (a tandem repeat whose unit is longer than the read) is the
+ * first one's rival, and the tandem scan (sm_map_tandem), which weighs the
+ * copies nearer, reaches only an alignment's span (sm_max_span) from it.
+ * Returns how many of them res does not hold already with as much (in
+ * x[0..n), best first), -1 on error. */
 static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
-		       const sm_query_t *q, const res_t *res, rescued_t *x)
+		       const sm_query_t *q, const res_t *res, rescued_t x[2])
 {
-	int st = !a->is_rev, pick = -1;
-	double best = 0;
+	int st = !a->is_rev, pick[2] = { -1, -1 }, n = 0;
+	const int64_t span = sm_max_span(&ctx->opt.score, r->len);
+	double best[2] = { 0, 0 };
 	sm_scan_t local, global;
 	sm_window_t w;
 
@@ -310,27 +316,30 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(&ctx->opt.score, r->len), &global);
-	for (int k = 0; k < global.n; k++) {
-		cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
-			     .qlen = r->len };
-		double s;
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < global.n; k++) {
+			cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
+				     .qlen = r->len };
+			double s;
 
-		if (t.score < ctx->opt.min_score || !is_proper(ctx, a, &t))
-			continue;
-		s = pair_score(ctx, a, &t);
-		if (pick < 0 || s > best) {
-			best = s;
-			pick = k;
+			if (t.score < ctx->opt.min_score || !is_proper(ctx, a, &t) ||
+			    (i == 1 && (pick[0] < 0 || (t.end - global.top[pick[0]].end <= span &&
+							 global.top[pick[0]].end - t.end <= span))))
+				continue;
+			s = pair_score(ctx, a, &t);
+			if (pick[i] < 0 || s > best[i]) {
+				best[i] = s;
+				pick[i] = k;
+			}
 		}
-	}
-	if (pick < 0)
-		return 0;
-	*x = (rescued_t){ global.top[pick].score, st, global.top[pick].end, w.start, w.end, best, 0 };
-	{
-		const cand_t t = { .score = x->score, .is_rev = st, .end = x->end, .qlen = r->len };
+	for (int i = 0; i < 2 && pick[i] >= 0; i++) {
+		const cand_t t = { .score = global.top[pick[i]].score, .is_rev = st,
+				   .end = global.top[pick[i]].end, .qlen = r->len };
 
-		return held_at(ctx, res, &t) != HELD;
+		if (held_at(ctx, res, &t) != HELD)
+			x[n++] = (rescued_t){ t.score, st, t.end, w.start, w.end, best[i], 0 };
 	}
+	return n;
 }
 
 /* Keeps x among the SM_MAX_RESCUE placements kept[0..*n) that pair best,
@@ -421,18 +430,18 @@ static int rescue_mate(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, con
 
 	for (int k = 0; k < res->n_cand && res->cand[k].score >= res->cand[0].score; k++) {
 		const cand_t *c = &res->cand[k];
-		rescued_t x;
-		int rc;
+		rescued_t x[2];
+		int n;
 
 		if (proper_mate_score(ctx, c, mate) >= mate_best &&
 		    !(mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER))
 			continue;
-		rc = rescue_scan(ctx, ws, c, m, q, mate, &x);
-		if (rc < 0)
+		if ((n = rescue_scan(ctx, ws, c, m, q, mate, x)) < 0)
 			return -1;
-		x.order = k;
-		if (rc > 0)
-			keep_rescued(kept, &n_kept, &x);
+		for (int i = 0; i < n; i++) {
+			x[i].order = k;
+			keep_rescued(kept, &n_kept, &x[i]);
+		}
 	}
 	for (int t = 1; t < n_kept; t++)   /* by anchor: insertion */
 		for (int u = t; u > 0 && kept[u - 1].order > kept[u].order; u--) {
