@@ -11,21 +11,54 @@
 
 static res_t res[2];
 
-/* Read e's candidate 0: objective score, the best of its other loci (xs),
- * unsure level, whether it was rescued; ties_open for the read. */
-static void set_read(int e, int32_t score, int32_t xs, int unsure, int rescued, int ties_open)
+/* A read: its candidate's objective score, the best of its other loci
+ * (xs), unsure level and whether it was rescued; ties_open for the read. */
+typedef struct {
+	int32_t score, xs;
+	int unsure, rescued, ties_open;
+} read_t;
+
+/* Read e as x says, at its candidate 0. */
+static void set_read(int e, const read_t *x)
 {
 	cand_t *c = &res[e].cand[0];
 
 	memset(c, 0, sizeof *c);
-	c->score = score;
-	c->xs = xs;
-	c->unsure = unsure;
-	c->rescued = rescued;
+	c->score = x->score;
+	c->xs = x->xs;
+	c->unsure = x->unsure;
+	c->rescued = x->rescued;
 	res[e].n_cand = 1;
 	res[e].prim = 0;
-	res[e].ties_open = ties_open;
+	res[e].ties_open = x->ties_open;
 }
+
+/* A case the rules name: the two reads and the level they make. */
+typedef struct {
+	read_t read[2];
+	int want;
+	const char *what;
+} named_t;
+
+static const named_t named[] = {
+	{ { { 100, 90, SM_SURE, 0, 0 }, { 100, 80, SM_UNSURE_BETTER, 0, 0 } }, SM_SURE,
+	  "a sure read vouches for an unsure mate" },
+	{ { { 100, 100, SM_SURE, 0, 0 }, { 100, 100, SM_SURE, 0, 0 } }, SM_UNSURE_RIVAL,
+	  "both reads tie elsewhere: SM_UNSURE_RIVAL" },
+	/* 36 bp chr20 pair: read 0 rescued beside its mate, 5 below a copy of
+	 * its own; read 1 leads what it sees by 5, and its first seeding could
+	 * not rule out an equal locus out of view (its true one). */
+	{ { { 41, 46, SM_UNSURE_RIVAL, 1, 0 }, { 41, 36, SM_SURE, 0, 1 } }, SM_UNSURE_RIVAL,
+	  "a rescued read below its own best: the mate's open ties make the pair unsure" },
+	{ { { 41, 46, SM_UNSURE_RIVAL, 1, 0 }, { 41, 36, SM_SURE, 0, 0 } }, SM_SURE,
+	  "a read below its own best, its mate sure with no tie out of view: sure" },
+	{ { { 41, 36, SM_SURE, 0, 1 }, { 41, 46, SM_SURE, 0, 0 } }, SM_UNSURE_RIVAL,
+	  "the same with the reads swapped" },
+	{ { { 100, 90, SM_UNSURE_BETTER, 0, 0 }, { 95, 100, SM_SURE, 0, 0 } }, SM_UNSURE_BETTER,
+	  "a read below its own best vouches for nothing: the mate's SM_UNSURE_BETTER stands" },
+	{ { { 100, 90, SM_SURE, 0, 1 }, { 100, 90, SM_SURE, 0, 1 } }, SM_SURE,
+	  "open ties weigh nothing while both reads lead: each mate vouches" },
+};
 
 /* The rules, from the header's definition. */
 static int oracle(const cand_t *a, int open_a, const cand_t *b, int open_b)
@@ -50,33 +83,13 @@ int main(void)
 	int n = 0, bad = 0;
 
 	/* The cases the rules name, one by one. */
-	set_read(0, 100, 90, SM_SURE, 0, 0);
-	set_read(1, 100, 80, SM_UNSURE_BETTER, 0, 0);
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_SURE, "a sure read vouches for an unsure mate");
-	set_read(0, 100, 100, SM_SURE, 0, 0);
-	set_read(1, 100, 100, SM_SURE, 0, 0);
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_RIVAL, "both reads tie elsewhere: SM_UNSURE_RIVAL");
-	/* 36 bp chr20 pair: read 0 rescued beside its mate, 5 below a copy
-	 * of its own; read 1 leads what it sees by 5, and its first seeding
-	 * could not rule out an equal locus out of view (its true one). */
-	set_read(0, 41, 46, SM_UNSURE_RIVAL, 1, 0);
-	set_read(1, 41, 36, SM_SURE, 0, 1);
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_RIVAL,
-	      "a rescued read below its own best: the mate's open ties make the pair unsure");
-	res[1].ties_open = 0;
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_SURE,
-	      "a read below its own best, its mate sure with no tie out of view: sure");
-	set_read(0, 41, 36, SM_SURE, 0, 1);
-	set_read(1, 41, 46, SM_SURE, 0, 0);
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_RIVAL, "the same with the reads swapped");
-	set_read(0, 100, 90, SM_UNSURE_BETTER, 0, 0);
-	set_read(1, 95, 100, SM_SURE, 0, 0);
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_UNSURE_BETTER,
-	      "a read below its own best vouches for nothing: the mate's SM_UNSURE_BETTER stands");
-	set_read(0, 100, 90, SM_SURE, 0, 1);
-	set_read(1, 100, 90, SM_SURE, 0, 1);
-	CHECK(sm_pair_unsure(res, 0, 0) == SM_SURE,
-	      "open ties weigh nothing while both reads lead: each mate vouches");
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		const named_t *c = &named[i];
+
+		set_read(0, &c->read[0]);
+		set_read(1, &c->read[1]);
+		CHECK(sm_pair_unsure(res, 0, 0) == c->want, "%s", c->what);
+	}
 
 	/* Every combination against the rules. */
 	for (int la = 0; la < 3; la++)
@@ -84,14 +97,14 @@ int main(void)
 			for (int ua = SM_SURE; ua <= SM_UNSURE_BETTER; ua++)
 				for (int ub = SM_SURE; ub <= SM_UNSURE_BETTER; ub++)
 					for (int bits = 0; bits < 16; bits++) {
-						int got, want;
+						const read_t a = { 100, xs[la], ua, bits & 1, bits >> 2 & 1 };
+						const read_t b = { 100, xs[lb], ub, bits >> 1 & 1, bits >> 3 & 1 };
 
-						set_read(0, 100, xs[la], ua, bits & 1, bits >> 2 & 1);
-						set_read(1, 100, xs[lb], ub, bits >> 1 & 1, bits >> 3 & 1);
-						got = sm_pair_unsure(res, 0, 0);
-						want = oracle(&res[0].cand[0], res[0].ties_open,
-							      &res[1].cand[0], res[1].ties_open);
-						bad += got != want;
+						set_read(0, &a);
+						set_read(1, &b);
+						bad += sm_pair_unsure(res, 0, 0) !=
+						       oracle(&res[0].cand[0], a.ties_open, &res[1].cand[0],
+							      b.ties_open);
 						n++;
 					}
 	CHECK(bad == 0, "%d combinations of leads, levels, rescue and open ties: %d differ from the rules",
