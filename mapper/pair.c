@@ -1095,12 +1095,17 @@ static double aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_
  * scores would give those differences.  What the scores do not owe to them
  * (the inserts' likelihoods) weighs as in rival_weight.  whole[e]: read
  * e's pick is aligned whole without a gap (whole_ungapped, taken once for
- * all rivals).  Returns the weight, or -1 when a moved read is not of that
- * kind (the score decides). */
+ * all rivals).  lone[e]: the best score of read e's other places that pair
+ * with none of its mate's (lone_place).  Returns the weight, or -1 when a
+ * moved read is not of that kind, or has a place as good as the rival's
+ * that pairs with nothing in view (the score decides: such a place shows
+ * copies of the rival whose mates lie out of view, which the one rival's
+ * odds do not price; 3 Gbp of close copies, NovaSeq-like pairs: 6 wrong at
+ * MAPQ 29-32, 0 with the scores). */
 static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const sm_read_t *r,
 				   const sm_query_t *q, const res_t *res, const int pick[SM_STRANDS],
-				   const int whole[SM_STRANDS], const cand_t *const rival[SM_STRANDS],
-				   double s)
+				   const int whole[SM_STRANDS], const int32_t lone[SM_STRANDS],
+				   const cand_t *const rival[SM_STRANDS], double s)
 {
 	double odds = 1, reads_lead = 0;
 
@@ -1110,6 +1115,8 @@ static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const
 
 		if (o == p)
 			continue;
+		if (lone[e] >= o->score)
+			return -1;
 		o_odds = whole[e] ? ungapped_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o) : -1;
 		if (o_odds < 0 && (o_odds = aligned_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o)) < 0)
 			return -1;
@@ -1117,6 +1124,26 @@ static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const
 		reads_lead += p->score - o->score;
 	}
 	return odds * pow(10.0, -SM_MAPQ_PER_MISMATCH * (v->best - s - reads_lead) / (10.0 * v->unit));
+}
+
+/* The best score among read e's places at[e][1..n_at[e]) that make a
+ * proper pair with none of its mate's places at[!e][0..n_at[!e]) (INT32_MIN
+ * when every one does). */
+static int32_t lone_place(const sm_ctx_t *ctx, const res_t *res, int e,
+			  const int at[SM_STRANDS][SM_MAX_CAND], const int n_at[SM_STRANDS])
+{
+	int32_t best = INT32_MIN;
+
+	for (int i = 1; i < n_at[e]; i++) {
+		const cand_t *c = &res[e].cand[at[e][i]];
+		int paired = 0;
+
+		for (int j = 0; j < n_at[!e] && !paired; j++)
+			paired = is_proper(ctx, c, &res[!e].cand[at[!e][j]]);
+		if (!paired && c->score > best)
+			best = c->score;
+	}
+	return best;
 }
 
 /* Read e's places among its candidates res->cand (spans sp): at[0] = pick,
@@ -1192,7 +1219,7 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 	const sm_score_t *sc = &ctx->opt.score;
 	int pick[SM_STRANDS] = { bi, bj }, at[SM_STRANDS][SM_MAX_CAND], n_at[SM_STRANDS];
 	int whole[SM_STRANDS], n_moved = 0;
-	int32_t len[SM_STRANDS];
+	int32_t len[SM_STRANDS], lone[SM_STRANDS];
 	double own[SM_STRANDS], charge[SM_STRANDS], as[SM_STRANDS], reach;
 	rivals_t v = { .unit = sc->match + sc->mismatch };
 	int32_t pen = ctx->opt.pen_unpaired;
@@ -1208,6 +1235,8 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 		charge[e] = res[e].cand[pick[e]].score - own[e];
 		whole[e] = whole_ungapped(ctx, &res[e].cand[pick[e]], q[SM_STRANDS * e].seq, r[e].len);
 	}
+	for (int e = 0; e < SM_STRANDS; e++)
+		lone[e] = lone_place(ctx, res, e, at, n_at);
 	v.best = best - charge[0] - charge[1];
 	reach = v.best - SM_RIVAL_REACH * v.unit;
 	rival_add(&v, (unpaired - pen > 0 ? unpaired - pen : 0) -
@@ -1228,7 +1257,8 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 			}
 			{
 				const cand_t *const rival[SM_STRANDS] = { a, b };
-				double w = rival_quality_weight(ctx, &v, r, q, res, pick, whole, rival, s);
+				double w = rival_quality_weight(ctx, &v, r, q, res, pick, whole, lone, rival,
+								s);
 
 				rival_add_weighed(&v, s, w >= 0 ? w : rival_weight(&v, s), w >= 0,
 						  a->score < res[0].cand[bi].score,

@@ -142,6 +142,8 @@ BEGIN {
 	Fb = substr(F, 1, x - 1) other(substr(F, x, 1), "") substr(F, x + 1)
 	g = randseq(3000) F randseq(3000) Fb randseq(3000)
 	fasta(out "/pair.fa", "chrP", g)
+	# A third copy of V as B has it, alone (no U before it), 3 kbp past B.
+	fasta(out "/pairlone.fa", "chrP", g substr(Fb, 351) randseq(3000))
 	print 3001 > (out "/pair.loci")
 	r2 = rc(V)
 	# The gapped pair: R1 without bases 76-77 of U, R2 with a base after its base 120 that
@@ -185,3 +187,15 @@ for set in pairerr pairgap; do
 		fail "R1's MAPQ in $set differs from the pair without errors or gaps (above: pair <, $set >)"
 done
 note "the tied read's MAPQ the same with the reads' own errors and gaps elsewhere"
+
+# With a third copy of B's V alone, R2 has a place as good as the rival's B that pairs with
+# nothing in view: copies of the rival whose mates lie out of view, which the one rival's odds do
+# not price, so the scores decide (at most 20 whatever the quality; 30 or more before).
+"$SCANMAP" map --mode seeded -I 500,20 "$WORK/pairlone.fa" "$WORK/pair_1.fq" "$WORK/pair_2.fq" \
+	>"$WORK/pairlone.sam" 2>"$WORK/pairlone.err" ||
+	{ cat "$WORK/pairlone.err" >&2; fail "scanmap (duplicate pairs, a lone third copy) failed"; }
+bad=$(awk -F'\t' -v a="$pair_a" '!/^@/ && !and($2, 0x900) {
+	if (!and($2, 2) || $4 < a || $4 > a + 500 || $5 > 20)
+		print $1 "/" (and($2, 64) ? 1 : 2) " at " $4 " MAPQ " $5 " FLAG " $2 }' "$WORK/pairlone.sam" | head -4)
+[ -z "$bad" ] || fail "a duplicate pair whose R2 has a third, unpaired copy as good as the rival: $bad"
+note "a third copy of R2's rival, unpaired: the scores decide (both reads at most 20)"
