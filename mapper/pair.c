@@ -943,15 +943,21 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 	rival_add_weighed(v, s, rival_weight(v, s), 0, moved0, moved1);
 }
 
+/* The reference base at global column x as a read on strand is_rev shows
+ * it when it matches: complemented on the reverse strand. */
+static inline uint8_t shown_base(const sm_ref_t *ref, int64_t x, int is_rev)
+{
+	uint8_t g = ref->seq[x];
+
+	return is_rev && g < SM_BASE_N ? (uint8_t)(3 - g) : g;
+}
+
 /* The base the read's position j shows at candidate c (diagonal d, read
- * of n bases) when it matches: the reference's, complemented for a
- * reverse-strand candidate. */
+ * of n bases) when it matches. */
 static inline uint8_t locus_base(const sm_ref_t *ref, const cand_t *c, int64_t d, int32_t n,
 				 int32_t j)
 {
-	uint8_t g = ref->seq[c->is_rev ? d + n - 1 - j : d + j];
-
-	return c->is_rev && g < SM_BASE_N ? (uint8_t)(3 - g) : g;
+	return shown_base(ref, c->is_rev ? d + n - 1 - j : d + j, c->is_rev);
 }
 
 /* 1 if candidate c of a read of n bases (forward codes q0) is the whole
@@ -1062,15 +1068,12 @@ static double aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_
 		switch (bam_cigar_op(op)) {
 		case BAM_CMATCH:
 			for (int32_t k = 0; k < len; k++, j++) {
-				uint8_t g[2];
+				uint8_t a = shown_base(ctx->ref, x[0], p->is_rev);
+				uint8_t b = shown_base(ctx->ref, x[1], o->is_rev);
 
-				for (int i = 0; i < 2; i++) {
-					g[i] = ctx->ref->seq[x[i]];
-					if (c[i]->is_rev && g[i] < SM_BASE_N)
-						g[i] = (uint8_t)(3 - g[i]);
-					x[i] += step[i];
-				}
-				if (odds_at(&ctx->opt.score, r, j, q0[j], g[0], g[1], &odds, &lead) < 0)
+				x[0] += step[0];
+				x[1] += step[1];
+				if (odds_at(&ctx->opt.score, r, j, q0[j], a, b, &odds, &lead) < 0)
 					return -1;
 			}
 			break;
@@ -1100,8 +1103,7 @@ static double aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_
  * moved read is not of that kind, or has a place as good as the rival's
  * that pairs with nothing in view (the score decides: such a place shows
  * copies of the rival whose mates lie out of view, which the one rival's
- * odds do not price; 3 Gbp of close copies, NovaSeq-like pairs: 6 wrong at
- * MAPQ 29-32, 0 with the scores). */
+ * odds do not price). */
 static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const sm_read_t *r,
 				   const sm_query_t *q, const res_t *res, const int pick[SM_STRANDS],
 				   const int whole[SM_STRANDS], const int32_t lone[SM_STRANDS],
