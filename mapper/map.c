@@ -251,6 +251,7 @@ static int make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *
 	res->proper = 0;
 	res->mapq = 0;
 	res->sub_odds = 0;
+	res->ties_cut = 0;
 	if (!hit.mapped)
 		return 0;
 	for (int st = 0; st < SM_STRANDS; st++)
@@ -288,6 +289,8 @@ static int make_cands(const sm_ctx_t *ctx, const sm_scan_t *s, const sm_read_t *
 	for (int k = 1; k < res->n_cand; k++)
 		res->cand[k].xs = res->cand[0].score;
 	res->prim = 0;
+	for (int st = 0; st < SM_STRANDS; st++)   /* a list full of ties may have left some out */
+		res->ties_cut |= s[st].n >= SM_TOPK && s[st].top[SM_TOPK - 1].score >= res->cand[0].score;
 	return hit.n_tied;
 }
 
@@ -591,7 +594,9 @@ static int trace_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
  * copies on a strand than the lists hold spread over every copy in their
  * windows, as bwa mem's spread over its hits, instead of never reaching
  * the copies beyond the lists (docs/design.md, "Deterministic
- * tie-breaks"; results/variants.md).  Returns 0 or -1 (logged). */
+ * tie-breaks"; results/variants.md).  The read stays ties_cut all the
+ * same (make_cands): a window holding a candidate may hold another copy,
+ * and at most SM_MAX_TIES are added.  Returns 0 or -1 (logged). */
 static int more_ties(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		     const sm_wref_t *wr, const sm_scan_t *s, int n_tied, res_t *res)
 {
@@ -1040,16 +1045,19 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
  * (tie_slack), as its mate's insert tells copies apart, which holds only
  * while the mate is placed by its own sequence (pair.c, sm_pair_unsure).  A
  * read that took the completion (not settled even for better loci) counts
- * as open.  -1 when out of memory. */
+ * as open, and so does every read under --completion off, which looks for
+ * no locus out of view (not even a perfect read's copies).  -1 when out of
+ * memory. */
 static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			  const uint8_t *seq, const uint8_t *skip, const res_t *res, int todo)
 {
 	int32_t best;
 	int settled;
 
-	if (!ctx->paired || ctx->opt.completion == SM_COMPLETE_OFF || res->exhaustive ||
-	    res->prim < 0)
+	if (!ctx->paired || res->exhaustive || res->prim < 0)
 		return 0;
+	if (ctx->opt.completion == SM_COMPLETE_OFF)
+		return 1;
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len))
 		return 0;   /* its copies are looked up instead (needs_retry) */
@@ -1700,6 +1708,7 @@ static int map_around_empty(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 			rs->copy_slack = 0;
 			rs->sub_odds = 0;
 			rs->ties_open = 0;
+			rs->ties_cut = 0;
 		}
 	/* The caller reads every read's queries (pairing, records). */
 	rc = sm_map_encode(ws, reads, n, &n_codes);

@@ -248,6 +248,9 @@ typedef struct {
 	int ties_open;       /* a read of a pair below a perfect match whose first
 				seeding could not rule out an unseen locus tying its
 				best (map.c, pair_ties_open; sm_pair_unsure) */
+	int ties_cut;        /* loci tying its best may lie beyond its candidates:
+				a strand's scan list (SM_TOPK) was full of them
+				(map.c, make_cands; sm_pair_unsure) */
 } res_t;
 
 /* A batch (scanmap.h): reads in, what mapping found, records out.  Its
@@ -498,7 +501,8 @@ int sm_pair_read_mapq(const sm_ctx_t *ctx, const cand_t *c, int32_t len);
 /* The unsure level (SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER) of the pair
  * of read 0 (res[0]) at candidate bi and read 1 at bj: the lower of the two
  * candidates' (a sure mate vouches for an unsure read), but at least
- * SM_UNSURE_RIVAL when each read ties or trails a locus of its own, and,
+ * SM_UNSURE_RIVAL when each read ties or trails a locus of its own (unless
+ * both tie with every tie among their candidates: ties_open, ties_cut), and,
  * when one read is below its own best (its mate places it), the other
  * read's own level, a locus out of view that may tie it (res_t.ties_open)
  * counting as SM_UNSURE_RIVAL (pair.c). */

@@ -471,13 +471,24 @@ static int voucher_unsure(const res_t *rs, const cand_t *c)
 	return c->unsure == SM_SURE && rs->ties_open ? SM_UNSURE_RIVAL : c->unsure;
 }
 
+/* 1 if every locus tying read rs's best at c is among its candidates: c
+ * ties its own best (not below it, not rescued), and neither its seeding
+ * (voucher_unsure) nor its lists' room (res_t.ties_cut) leaves one out. */
+static int ties_in_view(const res_t *rs, const cand_t *c)
+{
+	return !c->rescued && c->score == c->xs && !rs->ties_cut &&
+	       voucher_unsure(rs, c) == SM_SURE;
+}
+
 /* The unsure level (map_impl.h) of the pair of read 0 at candidate bi and
  * read 1 at bj: the lower of theirs (a sure mate vouches for an unsure
  * read), but
- * - SM_UNSURE_RIVAL at least when each read ties elsewhere: the insert
- *   tells their pair from the other pairs their candidates make, not from
- *   those that copies beyond their candidates make (36 bp pairs in
- *   repeats);
+ * - SM_UNSURE_RIVAL at least when each read ties elsewhere, unless each
+ *   read's ties are all in view (ties_in_view): the insert tells their
+ *   pair from the other pairs their candidates make, not from those that
+ *   copies beyond their candidates make (36 bp pairs in repeats), and a
+ *   pair unique among its reads' every tie is unique (E. coli's IS
+ *   copies: bwa mem gives such pairs 40);
  * - when one read is below its own best (a candidate of its own seeding
  *   scores more: its mate, not its sequence, places it, by rescue or
  *   pairing), the other's own level, counting a locus out of view that
@@ -490,7 +501,8 @@ int sm_pair_unsure(const res_t *res, int bi, int bj)
 	int level = a->unsure < b->unsure ? a->unsure : b->unsure;
 
 	if (own_lead(a) <= 0 && own_lead(b) <= 0)
-		return level == SM_SURE ? SM_UNSURE_RIVAL : level;
+		return level == SM_SURE && !(ties_in_view(&res[0], a) && ties_in_view(&res[1], b)) ?
+			       SM_UNSURE_RIVAL : level;
 	if (a->score < a->xs)
 		return voucher_unsure(&res[1], b);
 	if (b->score < b->xs)
