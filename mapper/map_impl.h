@@ -247,7 +247,8 @@ typedef struct {
 				substitutions (sm_sub_rival_mapq) */
 	int ties_open;       /* a read of a pair below a perfect match whose first
 				seeding could not rule out an unseen locus tying its
-				best (map.c, pair_ties_open; sm_pair_unsure) */
+				best, or any read of a pair under --completion off
+				(map.c, pair_ties_open; sm_pair_unsure) */
 	int ties_cut;        /* loci tying its best may lie beyond its candidates:
 				a strand's scan list (SM_TOPK) was full of them
 				(map.c, make_cands; sm_pair_unsure) */
