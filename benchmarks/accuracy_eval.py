@@ -9,8 +9,9 @@ contig of its origin and its unclipped leftmost position (POS minus a
 leading soft or hard clip) is within --max-dist of the true one.  Reads of
 random pairs (RAND 1) have no origin and are left out.
 
-Prints one line of totals and writes (with --json) the totals, the error
-rate per MAPQ bin and the MAPQ-threshold curve: for each threshold q, the
+Prints one line of totals and one per MAPQ bin (its error rate, and the
+rate its MAPQs claim: 10^(-MAPQ/10) averaged over the bin's reads), and
+writes (with --json) the totals, the bins and the MAPQ-threshold curve: for each threshold q, the
 reads mapped with MAPQ >= q and the wrong ones among them (the curve of the
 minimap2 paper).
 """
@@ -32,6 +33,14 @@ def truth_of(qname, flag):
     if (rand2 if second else rand1) == '1':
         return None
     return contig, int(pos2 if second else pos1)
+
+
+def placed_right(t, origin, max_dist=20):
+    """1 if the mapped record t (SAM columns) lies on origin's contig with its unclipped leftmost
+    position (POS minus a leading soft or hard clip) within max_dist of origin's."""
+    m = CLIP.match(t[5])
+    start = int(t[3]) - (int(m.group(1)) if m else 0)
+    return t[2] == origin[0] and abs(start - origin[1]) <= max_dist
 
 
 def main():
@@ -60,9 +69,7 @@ def main():
             if flag & 4:
                 continue
             mapped += 1
-            m = CLIP.match(t[5])
-            start = int(t[3]) - (int(m.group(1)) if m else 0)
-            ok = t[2] == tr[0] and abs(start - tr[1]) <= a.max_dist
+            ok = placed_right(t, tr, a.max_dist)
             correct += ok
             q = int(t[4])
             e = by_q.setdefault(q, [0, 0])
@@ -78,8 +85,10 @@ def main():
     for lo, hi in BINS:
         m = sum(v[0] for q, v in by_q.items() if lo <= q <= hi)
         w = sum(v[1] for q, v in by_q.items() if lo <= q <= hi)
+        claimed = sum(v[0] * 10 ** (-q / 10) for q, v in by_q.items() if lo <= q <= hi)
         if m:
-            bins.append({'mapq': '%d-%d' % (lo, hi), 'mapped': m, 'wrong': w, 'error': w / m})
+            bins.append({'mapq': '%d-%d' % (lo, hi), 'mapped': m, 'wrong': w, 'error': w / m,
+                         'claimed': claimed / m})
     q10 = [c for c in curve if c['mapq_min'] >= 10]
     q20 = [c for c in curve if c['mapq_min'] >= 20]
     res = {
@@ -95,7 +104,8 @@ def main():
           '%d wrong of %d at MAPQ>=20' % (n, mapped, correct, res['correct_pct'], res['correct_q10'],
                                           res['correct_q10_pct'], res['wrong_q20'], res['mapped_q20']))
     for b in bins:
-        print('  MAPQ %-6s %7d mapped %6d wrong  error %.2e' % (b['mapq'], b['mapped'], b['wrong'], b['error']))
+        print('  MAPQ %-6s %7d mapped %6d wrong  error %.2e  claimed %.2e' %
+              (b['mapq'], b['mapped'], b['wrong'], b['error'], b['claimed']))
     if a.json:
         with open(a.json, 'w') as out:
             json.dump(res, out)

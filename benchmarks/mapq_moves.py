@@ -44,9 +44,7 @@ def dwgsim_records(sam):
             origin = accuracy_eval.truth_of(t[0], flag)
             right = None
             if origin is not None and not flag & 4:
-                clip = accuracy_eval.CLIP.match(t[5])
-                pos = int(t[3]) - (int(clip.group(1)) if clip else 0)
-                right = t[2] == origin[0] and abs(pos - origin[1]) <= 20
+                right = accuracy_eval.placed_right(t, origin)
             out[t[0] + ("/1" if flag & 64 else "/2" if flag & 128 else "/0")] = (t, right)
     return out
 

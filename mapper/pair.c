@@ -316,16 +316,16 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 	    sm_map_scan_one(ctx, ws, &ws->wref.ref, &q[st], &local) < 0)
 		return -1;
 	sm_wref_scan_to_global(&ws->wref, &local, sm_locus_shift(&ctx->opt.score, r->len), &global);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2 && (i == 0 || pick[0] >= 0); i++)
 		for (int k = 0; k < global.n; k++) {
 			cand_t t = { .score = global.top[k].score, .is_rev = st, .end = global.top[k].end,
 				     .qlen = r->len };
+			const int64_t from_first = i == 0 ? 0 : t.end - global.top[pick[0]].end;
 			double s;
 
 			if (t.score < ctx->opt.min_score || !is_proper(ctx, a, &t) ||
-			    (i == 1 && (pick[0] < 0 || (t.end - global.top[pick[0]].end <= span &&
-							 global.top[pick[0]].end - t.end <= span))))
-				continue;
+			    (i == 1 && from_first <= span && -from_first <= span))
+				continue;   /* the second: beyond the first one's tandem reach */
 			s = pair_score(ctx, a, &t);
 			if (pick[i] < 0 || s > best[i]) {
 				best[i] = s;
@@ -990,10 +990,10 @@ static inline int32_t base_score(const sm_score_t *sc, uint8_t x, uint8_t g)
 }
 
 /* Folds read position j (forward code x, locus bases a at the pick and b at
- * the rival) into the odds of the rival over the pick and into the pick's
- * score lead: a base that is not its locus's is a sequencing error of
- * chance e / 3 (e from its quality; sm_sub_odds).  -1 when an N is among
- * them, else 0. */
+ * the rival) into the odds of the rival over the pick and, unless lead is
+ * NULL, into the pick's score lead: a base that is not its locus's is a
+ * sequencing error of chance e / 3 (e from its quality; sm_sub_odds).  -1
+ * when an N is among them, else 0. */
 static int odds_at(const sm_score_t *sc, const sm_read_t *r, int32_t j, uint8_t x, uint8_t a,
 		   uint8_t b, double *odds, int64_t *lead)
 {
@@ -1005,7 +1005,8 @@ static int odds_at(const sm_score_t *sc, const sm_read_t *r, int32_t j, uint8_t 
 		*odds *= sm_sub_odds(r, j);
 	else if (x == b)
 		*odds /= sm_sub_odds(r, j);
-	*lead += base_score(sc, x, a) - base_score(sc, x, b);
+	if (lead)
+		*lead += base_score(sc, x, a) - base_score(sc, x, b);
 	return 0;
 }
 
@@ -1020,13 +1021,12 @@ static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8
 	const int32_t n = r->len;
 	const int64_t dp = p->end - n + 1, dq = o->end - n + 1;
 	double odds = 1;
-	int64_t lead = 0;
 
 	if (!whole_ungapped(ctx, o, q0, n))
 		return -1;
 	for (int32_t j = 0; j < n; j++)
 		if (odds_at(&ctx->opt.score, r, j, q0[j], locus_base(ctx->ref, p, dp, n, j),
-			    locus_base(ctx->ref, o, dq, n, j), &odds, &lead) < 0)
+			    locus_base(ctx->ref, o, dq, n, j), &odds, NULL) < 0)
 			return -1;
 	return odds;
 }
