@@ -10,7 +10,10 @@
 #   -s SEEDS     comma-separated ART seeds (1)
 #   -p PROFILES  comma-separated, of: hs150 (art -ss HS25 2x150), ms250 (-ss MSv3 2x250),
 #                hs100 (-ss HS20 2x100), nova (-ss HS25 2x150 with qualities shifted down by
-#                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run) (hs150,nova)
+#                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run); profiles no
+#                session tuned on: hsx150 (-ss HSXt 2x150, insert 450 +- 60), ns75 (-ss NS50
+#                2x75, insert 250 +- 40), msv1 (-ss MSv1 2x250, insert 550 +- 80), hs125 (-ss
+#                HS25 2x125, insert 350 +- 35) (hs150,nova)
 #   -t THREADS   mapping threads (2)
 #   -b BIN       also map with this scanmap binary (a baseline build), rows "scanmap-base"
 #                rows "scanmap" are --completion weak, "scanmap-all" --completion all (the default)
@@ -107,6 +110,10 @@ for prof in "${P[@]}"; do
 	ms250) art=(-ss MSv3 -l 250 -m 600 -s 100) ;;
 	hs100) art=(-ss HS20 -l 100 -m 300 -s 30) ;;
 	nova) art=(-ss HS25 -l 150 -m 400 -s 50 -qs -10 -qs2 -10) ;;
+	hsx150) art=(-ss HSXt -l 150 -m 450 -s 60) ;;
+	ns75) art=(-ss NS50 -l 75 -m 250 -s 40) ;;
+	msv1) art=(-ss MSv1 -l 250 -m 550 -s 80) ;;
+	hs125) art=(-ss HS25 -l 125 -m 350 -s 35) ;;
 	*) echo "seeded_misses.sh: unknown profile $prof" >&2; exit 1 ;;
 	esac
 	for seed in "${S[@]}"; do
