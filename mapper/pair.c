@@ -103,22 +103,26 @@ static int same_place(const sm_ctx_t *ctx, const cand_t *a, const cand_t *b)
 	       span_same_place(a, cand_span(ctx, a), b, cand_span(ctx, b));
 }
 
-/* What an insert adds to a pair's score: the Phred value of the chance of
- * an insert at least this far from the mean (two-sided, the distribution
- * taken as normal; bwa mem's pair score has the same term), in score units
- * at MAPQ's rate of SM_MAPQ_PER_MISMATCH per mismatch's worth (A + B), so
- * that a pair's MAPQ weighs the insert's likelihood as it weighs the
- * alignments': 0 at the mean, -2 at 1 sd, -10.5 at 4 sd (bwa scoring).  It
- * tells apart the copies of a tandem repeat, which a unique mate pairs with
- * at inserts as far apart as the copies are. */
+/* What an insert adds to a pair's score: the Phred value of its likelihood
+ * under a normal distribution, relative to the mean's (10 log10(e) z^2 / 2,
+ * z its distance from the mean in sd), in score units at MAPQ's rate of
+ * SM_MAPQ_PER_MISMATCH per mismatch's worth (A + B), so that a pair's MAPQ
+ * weighs the insert's likelihood as it weighs the alignments': 0 at the
+ * mean, -0.54 at 1 sd, -2.2 at 2 sd, -8.7 at 4 sd (bwa scoring).  It tells
+ * apart the copies of a tandem repeat, which a unique mate pairs with at
+ * inserts as far apart as the copies are.  Not the Phred value of the
+ * chance of an insert at least that far out (bwa mem's term): that claims
+ * 4-5 more at 3 sd than the likelihoods' ratio, which is what tells two
+ * placements apart (a 2x75 chr20 pair in a VNTR, its read 2 placed at an
+ * insert of 0.4 sd, was wrong at MAPQ 22: its origin's insert, 2.9 sd out,
+ * is 62 times less likely, MAPQ 18, where the tails' ratio said 22.7). */
 static double insert_score_of(const sm_ctx_t *ctx, int64_t ins)
 {
 	const sm_score_t *sc = &ctx->opt.score;
 	double sd = ctx->ins.sd > SM_INSERT_MIN_SD ? ctx->ins.sd : SM_INSERT_MIN_SD;
 	double z = fabs((double)ins - ctx->ins.mean) / sd;
 
-	return 10.0 * log10(erfc(z * M_SQRT1_2)) * (sc->match + sc->mismatch) /
-	       SM_MAPQ_PER_MISMATCH;
+	return -10.0 * M_LOG10E * z * z / 2 * (sc->match + sc->mismatch) / SM_MAPQ_PER_MISMATCH;
 }
 
 static double insert_score(const sm_ctx_t *ctx, int64_t ins)
@@ -1355,6 +1359,26 @@ static int choose_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	return pair_mapq(ctx, ws, r, q, res, *bi, *bj, best, unpaired, q_pe) < 0 ? -1 : 1;
 }
 
+/* The most MAPQ a proper pair may claim when its read e was placed by its
+ * mate's rescue, or ties elsewhere with a tie that may lie out of view
+ * (not ties_in_view), while its mate leads its own candidates: the mate's
+ * own MAPQ (own_mapq).  Read e then tells none of its mate's near rivals
+ * apart: a copy of it may lie beside each of them, and no candidate shows
+ * it, so the pair stands on the mate's sequence alone (a chr20 75 bp pair
+ * in an L1: read 1 perfect at several copies, read 2 one Q14 substitution
+ * from its origin and perfect at another copy, where rescue found read 1,
+ * was placed there at MAPQ 40-45; read 2's own MAPQ is 5, bwa mem gives
+ * 16).  SM_MAPQ_MAX when the rule does not apply. */
+static int tied_mate_cap(const sm_ctx_t *ctx, const sm_read_t *r, const sm_query_t *q,
+			 const res_t *res, int e)
+{
+	const cand_t *a = &res[e].cand[res[e].prim], *b = &res[!e].cand[res[!e].prim];
+
+	if (own_lead(b) <= 0 || (!a->rescued && (a->score != a->xs || ties_in_view(&res[e], a))))
+		return SM_MAPQ_MAX;
+	return own_mapq(ctx, &res[!e], b, &r[!e], &q[SM_STRANDS * !e]);
+}
+
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
  * mate rescue, then the best proper pair or the two best hits.  In seeded
  * mode a pair left without a proper pair, with one below MAPQ
@@ -1430,6 +1454,13 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 		for (int e = 0; e < SM_STRANDS; e++)
 			res[e].mapq = sm_unsure_cap(&ctx->opt.score, level, res[e].mapq,
 						    la < lb ? la : lb, 0);
+	}
+	for (int e = 0; e < SM_STRANDS; e++) {
+		int cap = tied_mate_cap(ctx, r, q, res, e);
+
+		for (int t = 0; t < SM_STRANDS; t++)
+			if (res[t].mapq > cap)
+				res[t].mapq = cap;
 	}
 	return 0;
 }
