@@ -420,8 +420,11 @@ static int rescue_add(const sm_ctx_t *ctx, sm_tbuf_t *ws, const rescued_t *x, co
 
 /* Rescue of read r's mate (read m, queries q, candidates mate) around each
  * of r's candidates res that tie its best, where the mate's best does not
- * pair with it already or its seeding could not rule out a better one (a
- * window may have cut it short): every such anchor is scanned, and the
+ * pair with it already, its seeding could not rule out a better one (a
+ * window may have cut it short), or its lists were full of ties (ties_cut:
+ * a copy of the mate beside the anchor may pair better than the one in
+ * view, a 2x36 chr20 VNTR pair at an insert 2.6 sd out where its origin's
+ * was 0.9, MAPQ 40): every such anchor is scanned, and the
  * SM_MAX_RESCUE placements that pair best join the mate's candidates, in
  * their anchors' order.  A read of a repeat can tie at many copies, and
  * its mate's origin pairs with one of them only. */
@@ -437,7 +440,7 @@ static int rescue_mate(const sm_ctx_t *ctx, sm_tbuf_t *ws, const res_t *res, con
 		rescued_t x[2];
 		int n;
 
-		if (proper_mate_score(ctx, c, mate) >= mate_best &&
+		if (proper_mate_score(ctx, c, mate) >= mate_best && !mate->ties_cut &&
 		    !(mate->n_cand && mate->cand[0].unsure == SM_UNSURE_BETTER))
 			continue;
 		if ((n = rescue_scan(ctx, ws, c, m, q, mate, x)) < 0)
