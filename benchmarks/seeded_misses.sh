@@ -10,10 +10,10 @@
 #   -s SEEDS     comma-separated ART seeds (1)
 #   -p PROFILES  comma-separated, of: hs150 (art -ss HS25 2x150), ms250 (-ss MSv3 2x250),
 #                hs100 (-ss HS20 2x100), nova (-ss HS25 2x150 with qualities shifted down by
-#                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run); profiles no
-#                session tuned on: hsx150 (-ss HSXt 2x150, insert 450 +- 60), ns75 (-ss NS50
-#                2x75, insert 250 +- 40), msv1 (-ss MSv1 2x250, insert 550 +- 80), hs125 (-ss
-#                HS25 2x125, insert 350 +- 35) (hs150,nova)
+#                -qs/-qs2 -10: about 3x the errors, a NovaSeq-like noisy run); and to check
+#                rules on profiles they were not fitted on: hsx150 (-ss HSXt 2x150, insert
+#                450 +- 60), ns75 (-ss NS50 2x75, insert 250 +- 40), msv1 (-ss MSv1 2x250,
+#                insert 550 +- 80), hs125 (-ss HS25 2x125, insert 350 +- 35) (hs150,nova)
 #   -t THREADS   mapping threads (2)
 #   -b BIN       also map with this scanmap binary (a baseline build), rows "scanmap-base"
 #                rows "scanmap" are --completion weak, "scanmap-all" --completion all (the default)

@@ -83,14 +83,10 @@ calls() {
 }
 
 # score TRUTH CALLS TYPE: "recall precision" of CALLS against TRUTH for TYPE
-# (snp: one base for one base; indel: anything else), on CHROM POS REF ALT.
+# (snp or indel; benchmarks/variant_score.awk matches them).
 score() {
-	awk -v type="$3" 'function kind(r, a) { return length(r) == 1 && length(a) == 1 ? "snp" : "indel" }
-		FNR == 1 { f++ } /^#/ { next }
-		{ k = $1 ":" $2 ":" $4 ":" $5; if (kind($4, $5) != type) next
-		  if (f == 1) { t[k] = 1; nt++ } else { nc++; if (k in t) tp++ } }
-		END { printf "%.4f %.4f\n", nt ? tp / nt : 0, nc ? tp / nc : 0 }' \
-		<(zcat "$1") <(zcat "$2")
+	awk -f "$top/benchmarks/variant_score.awk" <(zcat "$1") <(zcat "$2") |
+		awk -v type="$3" '$1 == type { printf "%.4f %.4f\n", $2 ? $4 / $2 : 0, $3 ? $4 / $3 : 0 }'
 }
 
 printf 'mapper\tcoverage\tsnp_recall\tsnp_precision\tindel_recall\tindel_precision\tsoftclipped_pct\tmap_seconds\n' \

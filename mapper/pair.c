@@ -1362,24 +1362,21 @@ static int choose_pair(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, c
 	return pair_mapq(ctx, ws, r, q, res, *bi, *bj, best, unpaired, q_pe) < 0 ? -1 : 1;
 }
 
-/* The most MAPQ a proper pair may claim when its read e was placed by its
- * mate's rescue, or ties elsewhere with a tie that may lie out of view
- * (not ties_in_view), while its mate leads its own candidates: the mate's
- * own MAPQ (own_mapq).  Read e then tells none of its mate's near rivals
- * apart: a copy of it may lie beside each of them, and no candidate shows
- * it, so the pair stands on the mate's sequence alone (a chr20 75 bp pair
- * in an L1: read 1 perfect at several copies, read 2 one Q14 substitution
- * from its origin and perfect at another copy, where rescue found read 1,
- * was placed there at MAPQ 40-45; read 2's own MAPQ is 5, bwa mem gives
- * 16).  SM_MAPQ_MAX when the rule does not apply. */
-static int tied_mate_cap(const sm_ctx_t *ctx, const sm_read_t *r, const sm_query_t *q,
-			 const res_t *res, int e)
+/* 1 if the proper pair of res[0].prim and res[1].prim stands on read !e's
+ * sequence alone: read e was placed by its mate's rescue, or ties elsewhere
+ * with a tie that may lie out of view (not ties_in_view), while read !e
+ * leads its own candidates.  Read e then tells none of its mate's near
+ * rivals apart: a copy of it may lie beside each of them, and no candidate
+ * shows it, so neither read may claim more than read !e's own MAPQ (a
+ * chr20 75 bp pair in an L1: read 1 perfect at several copies, read 2 one
+ * Q14 substitution from its origin and perfect at another copy, where
+ * rescue found read 1, was placed there at MAPQ 40-45; read 2's own MAPQ
+ * is 5, bwa mem gives 16). */
+static int stands_on_mate(const res_t *res, int e)
 {
 	const cand_t *a = &res[e].cand[res[e].prim], *b = &res[!e].cand[res[!e].prim];
 
-	if (own_lead(b) <= 0 || (!a->rescued && (a->score != a->xs || ties_in_view(&res[e], a))))
-		return SM_MAPQ_MAX;
-	return own_mapq(ctx, &res[!e], b, &r[!e], &q[SM_STRANDS * !e]);
+	return own_lead(b) > 0 && (a->rescued || a->score == a->xs) && !ties_in_view(&res[e], a);
 }
 
 /* Chooses the placements of pair (reads r[0], r[1], results res[0], res[1]):
@@ -1392,7 +1389,7 @@ static int tied_mate_cap(const sm_ctx_t *ctx, const sm_read_t *r, const sm_query
 int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, const sm_query_t *q,
 		    res_t *res)
 {
-	int bi, bj, q_pe = 0, rc;
+	int bi, bj, q_pe = 0, q_se[SM_STRANDS], rc;
 
 	for (int e = 0; e < SM_STRANDS; e++)
 		res[e].mapq = res[e].prim >= 0 ?
@@ -1439,11 +1436,10 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 	res[0].prim = bi;
 	res[1].prim = bj;
 	for (int e = 0; e < SM_STRANDS; e++) {
-		int q_se = own_mapq(ctx, &res[e], &res[e].cand[res[e].prim], &r[e], &q[SM_STRANDS * e]);
-
+		q_se[e] = own_mapq(ctx, &res[e], &res[e].cand[res[e].prim], &r[e], &q[SM_STRANDS * e]);
 		res[e].proper = 1;
-		res[e].mapq = q_pe > q_se ? (q_pe < q_se + SM_PAIR_MAPQ_BOOST ? q_pe :
-					     q_se + SM_PAIR_MAPQ_BOOST) : q_se;
+		res[e].mapq = q_pe > q_se[e] ? (q_pe < q_se[e] + SM_PAIR_MAPQ_BOOST ? q_pe :
+						q_se[e] + SM_PAIR_MAPQ_BOOST) : q_se[e];
 		if (res[e].mapq > SM_MAPQ_MAX)
 			res[e].mapq = SM_MAPQ_MAX;
 	}
@@ -1458,13 +1454,11 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 			res[e].mapq = sm_unsure_cap(&ctx->opt.score, level, res[e].mapq,
 						    la < lb ? la : lb, 0);
 	}
-	for (int e = 0; e < SM_STRANDS; e++) {
-		int cap = tied_mate_cap(ctx, r, q, res, e);
-
-		for (int t = 0; t < SM_STRANDS; t++)
-			if (res[t].mapq > cap)
-				res[t].mapq = cap;
-	}
+	for (int e = 0; e < SM_STRANDS; e++)
+		if (stands_on_mate(res, e))
+			for (int t = 0; t < SM_STRANDS; t++)
+				if (res[t].mapq > q_se[!e])
+					res[t].mapq = q_se[!e];
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tied_mate.sh — a pair whose read A ties at more copies than its candidates hold while read B
 # leads its own loci by one low-quality base: the pair stands on B alone (pair.c,
-# tied_mate_cap; docs/cli.md "MAPQ").
+# stands_on_mate; docs/cli.md "MAPQ").
 #
 # References (awk, fixed generator): random background with 7 copies of a 150 bp sequence X,
 # then the fragment X, 200 bp of background, Y (where the pair is placed), then NV copies of X,
