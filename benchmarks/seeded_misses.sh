@@ -26,6 +26,11 @@
 #                counts per contig); its indexes are built beside it when missing (bwa index
 #                of 3 Gbp takes 1-2.5 hours on one thread: build REF.fa's .bwt first),
 #                minimap2's as REF.fa.mmi
+#   -q Q         map the reads as a pipeline's quality trimming leaves them: fastp --cut_right
+#                --cut_right_mean_quality Q -l 15 (fastp's defaults besides: adapters by overlap,
+#                its quality filter), each pair and single read kept by both runs; their truth
+#                shortened at the 3' end (benchmarks/trim_truth.py) and scored again; sets in
+#                DIR/PROFILE-SEED-qQ (off)
 #   -P PEERS     comma-separated peers mapped beside scanmap, of: bwa, minimap2 (bwa,minimap2);
 #                empty (-P '') maps scanmap alone, e.g. at 3 Gbp without bwa's index
 #   -w DIR       work directory, kept (default: build/seeded-misses)
@@ -42,11 +47,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=20000 seeds=1 profiles=hs150,nova threads=2 base= exh=0 work=build/seeded-misses ref=
-peers=bwa,minimap2
-while getopts "n:s:p:t:b:x:r:P:w:" o; do
+peers=bwa,minimap2 trim=
+while getopts "n:s:p:t:b:x:r:P:w:q:" o; do
 	case $o in
 	n) pairs=$OPTARG ;; s) seeds=$OPTARG ;; p) profiles=$OPTARG ;; t) threads=$OPTARG ;;
 	b) base=$OPTARG ;; x) exh=$OPTARG ;; r) ref=$OPTARG ;; P) peers=$OPTARG ;; w) work=$OPTARG ;;
+	q) trim=$OPTARG ;;
 	*) sed -n '2,/^set -e/{/^set -e/!p}' "$0" >&2; exit 1 ;;
 	esac
 done
@@ -59,8 +65,8 @@ for peer in "${PEERS[@]}"; do
 	*) echo "seeded_misses.sh: unknown peer $peer (bwa, minimap2)" >&2; exit 1 ;;
 	esac
 done
-for tool in art_illumina samtools python3 "${PEERS[@]}"; do
-	command -v "$tool" >/dev/null || { echo "seeded_misses.sh: $tool not found (apt-get install art-nextgen-simulation-tools bwa minimap2 samtools python3)" >&2; exit 1; }
+for tool in art_illumina samtools python3 "${PEERS[@]}" ${trim:+fastp}; do
+	command -v "$tool" >/dev/null || { echo "seeded_misses.sh: $tool not found (apt-get install art-nextgen-simulation-tools bwa minimap2 samtools python3 fastp)" >&2; exit 1; }
 done
 make -s cuda="${cuda:-}" scanmap build/benchmarks/origin_score >/dev/null
 mkdir -p "$work"
@@ -130,6 +136,21 @@ for prof in "${P[@]}"; do
 			build/benchmarks/origin_score "$ref" <"$d/se.truth.tsv" >"$d/se.origin.tsv"
 			rm -f "$d/art.sam" "$d"/art[12].fq
 		fi
+		if [ -n "$trim" ]; then
+			t=$d-q$trim
+			mkdir -p "$t"
+			if [ ! -s "$t/pe.truth.tsv" ]; then
+				fastp_q=(--cut_right --cut_right_mean_quality "$trim" -l 15 -w "$threads" -j /dev/null -h /dev/null)
+				fastp "${fastp_q[@]}" -i "$d/pe.1.fq" -I "$d/pe.2.fq" -o "$t/pe.1.fq" -O "$t/pe.2.fq" \
+					2>"$t/fastp-pe.log"
+				fastp "${fastp_q[@]}" -i "$d/se.1.fq" -o "$t/se.1.fq" 2>"$t/fastp-se.log"
+				python3 benchmarks/trim_truth.py "$d/pe.truth.tsv" "$t/pe.1.fq" "$t/pe.2.fq" >"$t/pe.truth.tsv"
+				python3 benchmarks/trim_truth.py "$d/se.truth.tsv" "$t/se.1.fq" >"$t/se.truth.tsv"
+				build/benchmarks/origin_score "$ref" <"$t/pe.truth.tsv" >"$t/pe.origin.tsv"
+				build/benchmarks/origin_score "$ref" <"$t/se.truth.tsv" >"$t/se.origin.tsv"
+			fi
+			d=$t
+		fi
 		for mode in se pe; do
 			if [ $mode = se ]; then in=("$d/se.1.fq"); else in=("$d/pe.1.fq" "$d/pe.2.fq"); fi
 			# label, then the command (split at spaces)
@@ -187,7 +208,7 @@ done
 	echo "## Seeded misses on $genome ($(date -u +%F), $(git describe --always --dirty), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
 	echo
 	x=; [ "$exh" -gt 0 ] && x=" -x $exh"
-	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x${ref:+ -r $genome} -P '$peers'\`"
+	echo "\`benchmarks/seeded_misses.sh -n $pairs -s $seeds -p $profiles -t $threads${base:+ -b $base}$x${ref:+ -r $genome}${trim:+ -q $trim} -P '$peers'\`"
 	echo
 	echo "below: primary AS under the exact score at the origin (by MAPQ); wrong/correct: placement against the origin."
 	echo "minimap2 -ax sr scores with -A2 -B8 -O12,24 -E2,1, so its AS is not comparable: its below columns are blank."

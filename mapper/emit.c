@@ -91,7 +91,7 @@ int sm_emit_read(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, const sm_rea
 	for (int k = 0; k < me->n_cand && n_done <= n_secondary; k++) {
 		cand_t *s = &me->cand[k];
 
-		if (s == c)
+		if (s == c || s->score < ctx->opt.min_score)   /* below -T: a pair's read only */
 			continue;
 		if (sm_map_ensure_traced(ctx, ws, me, &r[e], &q[SM_STRANDS * e], s) < 0)
 			return -1;

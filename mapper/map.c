@@ -1433,24 +1433,36 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
  * reference left of the hit's end (alignment scores do not change when both
  * sequences are reversed), where an "end" is a start.  The best copy's
  * score (c->near) raises the hit's XS; pairing weighs every copy found
- * (c->copy) by the insert it would make.  A copy that scores less than the
- * hit's own remnant in the same locus bin stays hidden. */
+ * (c->copy) by the insert it would make.  A bin shows its best column
+ * only, the first of equals, so each side's scan starts its bins (a lead of
+ * columns without bases, wscan.h) where a bin begins SM_TANDEM_SHIFT
+ * columns beyond the hit's end (start): the hit's remnants and its shifts
+ * by a short tandem repeat's unit, which tie it, fill the bins before, and
+ * cannot hide a copy behind them (a 19-base (CA)n mate placed 28 bases
+ * from its origin at MAPQ 40: every copy shared the shifts' bin). */
 
-/* Adds the best SM_COPIES_PER_SIDE loci of `scan` (bins over the window
- * [lo, hi) of the forward or reversed reference) whose column lies at least
- * SM_TANDEM_SHIFT from `avoid` (the hit's own end, or its start on the
- * reversed side) to c's copies, with their column's offset from `avoid` as
- * the copy's shift; returns the best such locus' score, 0 if none. */
-static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int reversed,
-			   int64_t avoid, cand_t *c)
+/* Adds the best SM_COPIES_PER_SIDE loci of `scan` (bins over side's
+ * window [lo, hi) of the forward or reversed reference, after its lead of
+ * columns without bases) whose column lies at least SM_TANDEM_SHIFT from
+ * `avoid` (the hit's own end, or its start on the reversed side) to c's
+ * copies, with their column's offset from `avoid` as the copy's shift;
+ * returns the best such locus' score, 0 if none.  On a side whose bins
+ * are aligned (side->aligned), what scores `tail` or less may be the hit's
+ * own remnant followed by a deletion run, which decays from the first
+ * column at SM_TANDEM_SHIFT, a bin's first there: not a copy (elsewhere
+ * the remnant's own bin hides it). */
+static int32_t copies_away(const sm_scan_t *scan, const side_t *side, int reversed,
+			   int64_t avoid, int32_t tail, cand_t *c)
 {
 	int32_t best = 0;
 	int n = 0;
 
 	for (int k = 0; k < scan->n; k++) {
-		int64_t col = reversed ? hi - 1 - scan->top[k].end : lo + scan->top[k].end;
+		const int64_t at = scan->top[k].end - side->lead;
+		const int64_t col = reversed ? side->hi - 1 - at : side->lo + at;
 
-		if (col - avoid < SM_TANDEM_SHIFT && avoid - col < SM_TANDEM_SHIFT)
+		if ((col - avoid < SM_TANDEM_SHIFT && avoid - col < SM_TANDEM_SHIFT) ||
+		    (side->aligned && scan->top[k].score <= tail))
 			continue;
 		if (scan->top[k].score > best)
 			best = scan->top[k].score;
@@ -1463,17 +1475,30 @@ static int32_t copies_away(const sm_scan_t *scan, int64_t lo, int64_t hi, int re
 /* The two sides of hit c (read length len) where a copy can lie: right,
  * from one base after its start; left (scanned reversed), up to one base
  * before its end.  Each reaches as far as an alignment can, inside the
- * hit's contig. */
+ * hit's contig, and where the hit reaches the read's end on that side, its
+ * lead puts a bin's first column SM_TANDEM_SHIFT beyond the hit's end
+ * (right) or start (left). */
 static void tandem_sides(const sm_ctx_t *ctx, const cand_t *c, int32_t len, side_t side[2])
 {
 	int32_t contig = sm_ref_contig_of(ctx->ref, c->aln.ref_start);
 	int64_t c_lo = ctx->ref->offset[contig], c_hi = c_lo + ctx->ref->len[contig];
 	int64_t span = sm_max_span(&ctx->opt.score, len);
+	const int64_t bin = (int64_t)1 << sm_locus_shift(&ctx->opt.score, len);
+	int64_t near[2];
 
 	side[0].lo = c->aln.ref_start + 1;
 	side[0].hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
 	side[1].lo = c->aln.ref_start - span < c_lo ? c_lo : c->aln.ref_start - span;
 	side[1].hi = c->aln.ref_end - 1;
+	/* Columns of the scan from its start to the first copy column; a side
+	 * where the hit clips the read keeps bins from its start (lead 0): the
+	 * hit itself, aligned on through its clipped bases, ends there. */
+	near[0] = c->aln.ref_end - 1 + SM_TANDEM_SHIFT - side[0].lo;
+	near[1] = side[1].hi - 1 - (c->aln.ref_start - SM_TANDEM_SHIFT);
+	side[0].lead = c->aln.q_end == len ? (bin - near[0] % bin) % bin : 0;
+	side[1].lead = c->aln.q_start == 0 ? (bin - near[1] % bin) % bin : 0;
+	for (int s = 0; s < 2; s++)
+		side[s].aligned = s ? c->aln.q_start == 0 : c->aln.q_end == len;
 }
 
 /* Lists the scans of c's sides (q: the read's two strands) in jobs. */
@@ -1486,15 +1511,21 @@ static int tandem_add(const sm_ctx_t *ctx, sm_wscan_t *jobs, const sm_query_t *q
 	for (int s = 0; s < 2; s++) {
 		side[s].job = -1;
 		if (side[s].lo < side[s].hi &&
-		    (side[s].job = sm_wscan_add_part(jobs, oq, s, ctx->ref, side[s].lo, side[s].hi, s)) < 0)
+		    (side[s].job = sm_wscan_add_part(jobs, oq, s, ctx->ref, side[s].lo, side[s].hi, s,
+						     side[s].lead)) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* c's tandem copies from its sides' scans (out: the list's results). */
-static void tandem_finish(cand_t *c, const side_t side[2], const sm_scan_t *out)
+static void tandem_finish(const sm_ctx_t *ctx, cand_t *c, const side_t side[2],
+			  const sm_scan_t *out)
 {
+	const sm_score_t *sc = &ctx->opt.score;
+	/* The hit followed by a deletion to SM_TANDEM_SHIFT columns away. */
+	const int32_t tail = c->score - sc->gap_open - SM_TANDEM_SHIFT * sc->gap_ext;
+
 	c->near_done = 1;
 	c->near = 0;
 	c->n_copy = 0;
@@ -1503,8 +1534,8 @@ static void tandem_finish(cand_t *c, const side_t side[2], const sm_scan_t *out)
 
 		if (side[s].job < 0)
 			continue;
-		best = copies_away(&out[side[s].job], side[s].lo, side[s].hi, s,
-				   s ? c->aln.ref_start : c->aln.ref_end - 1, c);
+		best = copies_away(&out[side[s].job], &side[s], s,
+				   s ? c->aln.ref_start : c->aln.ref_end - 1, tail, c);
 		c->near = best > c->near ? best : c->near;
 	}
 	if (c->near > c->xs)
@@ -1520,7 +1551,7 @@ int sm_map_tandem(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_query_t *q, cand_
 	if (tandem_add(ctx, &ws->one, q, c, side) < 0 ||
 	    sm_wscan_run(&ws->one, ctx->cpu, &ws->seed_st) < 0)
 		return -1;
-	tandem_finish(c, side, ws->one.out);
+	tandem_finish(ctx, c, side, ws->one.out);
 	return 0;
 }
 
@@ -1572,7 +1603,7 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 
 		if (rs->prim < 0)
 			continue;
-		tandem_finish(&rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
+		tandem_finish(ctx, &rs->cand[0], &ws->sides[SM_STRANDS * k], jobs->out);
 		rs->mapq = sm_unsure_cap(&ctx->opt.score, rs->cand[0].unsure,
 					 sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs,
 						 reads[k].len),

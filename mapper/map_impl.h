@@ -80,6 +80,12 @@
 /* A rescue window reaches this much beyond the proper-insert range, for
  * the span of an untraced candidate (read length before its end column). */
 #define SM_RESCUE_SLACK 20
+/* A read that its pair places (mate rescue) needs a score of -T, or less:
+ * down to that of SM_PAIR_MIN_BASES bases matched end to end (both
+ * clipping bonuses), so that quality-trimmed mates of 15-29 bases, which
+ * -T leaves unmapped alone, are written in their proper pair (pair.c,
+ * pair_min_score). */
+#define SM_PAIR_MIN_BASES 15
 /* The mate pass (map.c, mate_window): a read scoring this much under a
  * perfect match, or more (six mismatches' worth with bwa's scores), is
  * scanned at its mate's locus before its completion pass, over inserts up
@@ -321,9 +327,11 @@ typedef struct {
 } sm_map_stats_t;
 
 /* Where a tandem copy of a hit can lie: the reference [lo, hi) on one side
- * of it (tandem_sides). */
+ * of it, scanned after `lead` columns without bases (tandem_sides). */
 typedef struct {
 	int64_t lo, hi;
+	int64_t lead;            /* columns before the scan's first base (wscan.h) */
+	int aligned;             /* the hit reaches the read's end on this side: lead aligns bins */
 	int job;                 /* its scan in a wscan list, -1: empty side */
 } side_t;
 

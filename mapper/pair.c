@@ -296,8 +296,25 @@ int sm_pair_mate_window(const sm_ctx_t *ctx, const cand_t *a, int64_t reach, sm_
 	return 1;
 }
 
+/* The least score of a read placed by its pair (mate rescue): -T, or the
+ * score of SM_PAIR_MIN_BASES bases matched end to end when that is less.
+ * bwa mem writes a proper pair's reads whatever -T, its rescue keeping
+ * alignments of its minimum seed length (19) or more; after quality
+ * trimming, mates of 15-29 bases are common, and -T leaves them unmapped
+ * where the mate's window holds them.  Bases matched end to end, not a
+ * score alone: the clipping bonuses would let a 9-base match score 19,
+ * which a window of a few hundred bases holds by chance.  A read below -T
+ * is written only as a proper pair's (own_best passes over it). */
+static int32_t pair_min_score(const sm_ctx_t *ctx)
+{
+	const sm_score_t *sc = &ctx->opt.score;
+	const int32_t floor = SM_PAIR_MIN_BASES * sc->match + sc->clip5 + sc->clip3;
+
+	return floor < ctx->opt.min_score ? floor : ctx->opt.min_score;
+}
+
 /* Mate rescue: aligns read r (queries q) within the window where a proper
- * mate of candidate a lies; of the loci there reaching -T, the one that
+ * mate of candidate a lies; of the loci there reaching pair_min_score, the one that
  * pairs best with a (pair_score) in x[0], and the one that pairs next best
  * beyond the first one's tandem scan in x[1]: a copy of the mate in the
  * same window (a tandem repeat whose unit is longer than the read) is the
@@ -327,7 +344,7 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 			const int64_t from_first = i == 0 ? 0 : t.end - global.top[pick[0]].end;
 			double s;
 
-			if (t.score < ctx->opt.min_score || !is_proper(ctx, a, &t) ||
+			if (t.score < pair_min_score(ctx) || !is_proper(ctx, a, &t) ||
 			    (i == 1 && from_first <= span && -from_first <= span))
 				continue;   /* the second: beyond the first one's tandem reach */
 			s = pair_score(ctx, a, &t);

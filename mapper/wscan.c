@@ -74,7 +74,7 @@ int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref, const 
 }
 
 int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const sm_ref_t *ref,
-		      int64_t lo, int64_t hi, int rev_ref)
+		      int64_t lo, int64_t hi, int rev_ref, int64_t lead)
 {
 	int64_t len = hi - lo, r_at, q_at = 0;
 	sm_wscan_job_t *j;
@@ -82,13 +82,14 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 
 	if (grow_jobs(w) < 0 ||
 	    sm_grow((void **)&w->own, &w->m_own, w->n_own + 1, sizeof *w->own) < 0 ||
-	    (r_at = w->spans ? 0 : take_bytes(w, (size_t)len)) < 0 ||
+	    (r_at = w->spans ? 0 : take_bytes(w, (size_t)(lead + len))) < 0 ||
 	    (rev_query && (q_at = take_bytes(w, (size_t)q->len)) < 0)) {
 		sm_log(SM_LOG_ERROR, "out of memory listing window scans");
 		return -1;
 	}
 	if (!w->spans) {
-		b = w->bytes + r_at;
+		memset(w->bytes + r_at, SM_BASE_N, (size_t)lead);   /* never scanned: not a contig */
+		b = w->bytes + r_at + lead;
 		if (rev_ref)
 			sm_codes_reverse(b, ref->seq + lo, len, 0);
 		else
@@ -98,6 +99,7 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
 		sm_codes_reverse(w->bytes + q_at, q->seq, q->len, 0);
 	w->own[w->n_own].len = len;
 	w->own[w->n_own].lo = lo;
+	w->own[w->n_own].lead = lead;
 	w->own[w->n_own].rev = rev_ref;
 	w->own[w->n_own].at = (size_t)r_at;
 	j = &w->job[w->n];
@@ -111,16 +113,14 @@ int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const s
  * have moved while the list grew) and fills w->refs and w->qs. */
 static void resolve(sm_wscan_t *w)
 {
-	static const int64_t zero = 0;
-
 	for (int k = 0; k < w->n_own; k++) {
 		sm_wscan_part_t *o = &w->own[k];
 
 		memset(&o->ref, 0, sizeof o->ref);
 		o->ref.n_contig = 1;
 		o->ref.len = &o->len;
-		o->ref.offset = (int64_t *)&zero;
-		o->ref.total = o->len;
+		o->ref.offset = &o->lead;
+		o->ref.total = o->lead + o->len;
 		o->ref.seq = w->spans ? NULL : w->bytes + o->at;
 	}
 	for (int k = 0; k < w->n; k++) {

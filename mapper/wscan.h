@@ -39,10 +39,11 @@ typedef struct {
 } sm_wscan_job_t;
 
 /* A reference the list owns: one contig, whole-reference [lo, lo + len),
- * its bases in the list's bytes (at) unless the list is spans. */
+ * at column `lead` of it (columns before it hold no base), its bases in
+ * the list's bytes (at, after `lead` bytes of N) unless the list is spans. */
 typedef struct {
 	sm_ref_t ref;          /* filled at run time */
-	int64_t len, lo;
+	int64_t len, lo, lead;
 	int rev;
 	size_t at;
 } sm_wscan_part_t;
@@ -72,11 +73,13 @@ void sm_wscan_clear(sm_wscan_t *w);
 int sm_wscan_add(sm_wscan_t *w, const sm_query_t *q, const sm_ref_t *ref, const int64_t *start);
 
 /* Adds q, reversed when rev_query, against a copy of ref->seq[lo, hi)
- * (lo < hi), reversed when rev_ref, as a one-contig reference.  Reversing
- * both sequences leaves every alignment score unchanged and turns ends into
+ * (lo < hi), reversed when rev_ref, as a one-contig reference whose contig
+ * starts at column lead >= 0 (its loci's ends count from there: lead moves
+ * where locus bins begin, scan.h, and nothing else).  Reversing both
+ * sequences leaves every alignment score unchanged and turns ends into
  * starts.  Returns the job's index, or -1 when out of memory (logged). */
 int sm_wscan_add_part(sm_wscan_t *w, const sm_query_t *q, int rev_query, const sm_ref_t *ref,
-		      int64_t lo, int64_t hi, int rev_ref);
+		      int64_t lo, int64_t hi, int rev_ref, int64_t lead);
 
 /* Runs every job with engine, in one sm_engine_scan_refs call (a spans
  * list needs an engine that sm_engine_reads_src), adding the queries and

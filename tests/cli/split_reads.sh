@@ -110,11 +110,19 @@ check "-M: the parts flagged 0x100, none 0x800, SEQ and SA kept" bash -c "
 	grep -v '^@' '$tmp/out' | awk -F '\t' 'and(\$2, 2048) { bad++ } and(\$2, 256) { n++; if (\$10 == \"*\" || !/\tSA:Z:/) bad++ }
 		END { exit !(n == 11 && !bad) }'"
 
-# Every engine, ISA, mode and thread count writes the same records.
+# Every engine, ISA, mode and thread count writes the same records.  XS
+# under 20 is the best chance alignment a mode scanned (exhaustive mode: the
+# whole reference; seeded mode: its windows), so modes compare it as "low".
+low_xs() { grep -v '^@' "$1" | sed -E 's/\tXS:i:(1?[0-9])(\t|$)/\tXS:i:low\2/'; }
 for args in "--engine oracle" "--cpu-isa scalar" "--mode seeded" "-t 3"; do
 	# shellcheck disable=SC2086
 	run "$SCANMAP" map $args "$ref" "$tmp/se.fq"
-	check "$args: the same records" bash -c "diff <(grep -v '^@' '$tmp/out') '$tmp/se.sam' >/dev/null"
+	if [ "$args" = "--mode seeded" ]; then
+		check "$args: the same records (XS under 20 as low)" bash -c "
+			$(declare -f low_xs); diff <(low_xs '$tmp/out') <(low_xs '$tmp/se.sam') >/dev/null"
+	else
+		check "$args: the same records" bash -c "diff <(grep -v '^@' '$tmp/out') '$tmp/se.sam' >/dev/null"
+	fi
 done
 
 # Pairs: the chimeric read keeps its pair fields on the primary; the records

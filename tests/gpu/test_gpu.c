@@ -113,6 +113,16 @@ static void ref_add(test_ref_t *t, int64_t len, int n_rate)
 	r->total += len;
 }
 
+/* Starts an empty reference's first contig at column lead (the columns
+ * before it hold no contig: wscan.h's lead, the tandem check's bins). */
+static void ref_lead(test_ref_t *t, int64_t lead)
+{
+	t->cap = lead + 1;
+	t->ref.seq = realloc(t->ref.seq, (size_t)t->cap);
+	memset(t->ref.seq, SM_BASE_N, (size_t)lead);
+	t->ref.total = lead;
+}
+
 /* Appends a contig holding src[0..len), backwards when rev. */
 static void ref_add_copy(test_ref_t *t, const uint8_t *src, int64_t len, int rev)
 {
@@ -620,7 +630,8 @@ static void check_refs(const char *name, const sm_score_t *sc, int R, int max_le
  * (sm_ref_src_t, seeded mode with the GPU): the engine's reference has
  * several contigs with N runs; each of R small references is 1-8 windows
  * of 1-max_win bases inside random contigs of it, or one window read
- * backwards (the tandem check's left side); the small references handed
+ * backwards (the tandem check's left side), a single window half the time
+ * after a lead of 1-300 columns without bases; the small references handed
  * to the engine carry no bases.  Every ladder against the oracle on copies
  * of the same windows. */
 static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_len, int max_win)
@@ -645,6 +656,8 @@ static void check_srcs(const char *name, const sm_score_t *sc, int R, int max_le
 		int rev = rnd() % 4 == 0, n_win = rev ? 1 : rnd_range(1, 8), nq = rnd_range(1, 3);
 
 		ref_init(&tr[r]);
+		if (n_win == 1 && rnd() % 2)
+			ref_lead(&tr[r], rnd_range(1, 300));
 		for (int w = 0; w < n_win; w++) {
 			int32_t c = rnd_range(0, whole.ref.n_contig - 1);
 			int64_t len = rnd_range(1, max_win), at;

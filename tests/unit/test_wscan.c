@@ -1,6 +1,7 @@
 /* test_wscan.c — mapper/wscan.c: a list of scans, each query against its
  * own reference (the caller's, or an owned copy of part of one, maybe
- * reversed, with the query maybe reversed), run by the CPU engine and by the
+ * reversed, with the query maybe reversed, maybe after a lead of columns
+ * without bases), run by the CPU engine and by the
  * oracle engine, against sm_scan_oracle() on references built independently
  * from the ASCII strings.  Enough jobs and bytes that the list's arrays move
  * while it grows; reuse after clear; an empty run; a list of spans, which
@@ -116,13 +117,17 @@ int main(void)
 			} else {
 				sm_query_t asked = e->q;
 				uint8_t *rq = xmalloc(QLEN);
+				/* A lead (columns before the part, no bases): the
+				 * same as that many N before it, which never score. */
+				int lead = rnd(3) ? 0 : (int)rnd(200);
 
 				j = sm_wscan_add_part(&w, &asked, rev, whole,
-						      whole->offset[c] + lo, whole->offset[c] + hi, rev);
-				part = xmalloc((size_t)(hi - lo) + 1);
+						      whole->offset[c] + lo, whole->offset[c] + hi, rev, lead);
+				part = xmalloc((size_t)(lead + hi - lo) + 1);
+				memset(part, 'N', (size_t)lead);
 				for (int i = 0; i < hi - lo; i++)
-					part[i] = contig[c][rev ? hi - 1 - i : lo + i];
-				part[hi - lo] = 0;
+					part[lead + i] = contig[c][rev ? hi - 1 - i : lo + i];
+				part[lead + hi - lo] = 0;
 				e->ref = ref_of(part);
 				free(part);
 				for (int i = 0; i < QLEN; i++)
@@ -174,7 +179,7 @@ int main(void)
 
 		sm_wscan_clear(&w);
 		w.spans = 1;
-		ok = sm_wscan_add_part(&w, &q, 0, whole, 10, 200, 1) == 0 && w.n_bytes == 0;
+		ok = sm_wscan_add_part(&w, &q, 0, whole, 10, 200, 1, 0) == 0 && w.n_bytes == 0;
 		capture_begin();
 		ok = ok && cpu && !sm_engine_reads_src(cpu) && sm_wscan_run(&w, cpu, &st) < 0;
 		capture_end();
