@@ -961,7 +961,19 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW), or copies one substitution away
  * where they could not be counted;
  * RETRY_NONE otherwise; -1 when out of memory. */
-static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+/* 1 if a read of length n is shorter than one minimizer window (k + w - 1
+ * bases): no seed is guaranteed anywhere, not even at a copy equal to it,
+ * so seeding, and every pass built on it, can rule out no locus: one as
+ * good may lie out of view (fastp-trimmed 20-22 base reads at MAPQ 20-60
+ * beside an equal origin; seeded.md "Quality-trimmed reads").  Longer
+ * reads keep an exact copy's seed; a rival with differences may lack one
+ * below two windows (48 bases), which this does not price (seeded.md). */
+static int seedless_rival(const sm_ctx_t *ctx, int32_t n)
+{
+	return n < ctx->index->k + ctx->index->w - 1;
+}
+
+static int first_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near,
 		       double *odds)
 {
@@ -1036,6 +1048,22 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	if (low)
 		return settled ? RETRY_RESEED : RETRY_RESEED_UNSURE;
 	return settled ? RETRY_NONE : RETRY_UNSURE;
+}
+
+/* first_retry's answer, but a read it settles that a locus without any
+ * seed could tie (seedless_rival) is unsure of it (TIE): no pass can look
+ * where no seed is. */
+static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
+		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near,
+		       double *odds)
+{
+	int todo = first_retry(ctx, ws, r, seq, skip, res, near, odds);
+
+	if (todo == RETRY_NONE && !res->exhaustive && res->prim >= 0 &&
+	    ctx->opt.completion != SM_COMPLETE_OFF &&
+	    seedless_rival(ctx, r->len))
+		return RETRY_TIE;
+	return todo;
 }
 
 /* 1 if read r of a pair (base codes seq; skip and res: its first pass, as
@@ -1393,9 +1421,11 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 					const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
 					const int could_tie = !unsure && rs->prim >= 0 &&
 							sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx));
-					const int tie = could_tie &&
-							sm_mapq(&ctx->opt.score, best, rs->cand[0].xs,
-								reads[k].len) < SM_TIE_CHECK_BELOW;
+					const int tie = (could_tie &&
+							 sm_mapq(&ctx->opt.score, best, rs->cand[0].xs,
+								 reads[k].len) < SM_TIE_CHECK_BELOW) ||
+							(!unsure && rs->prim >= 0 &&
+							 seedless_rival(ctx, reads[k].len));
 
 					/* A later round's kept candidates carry the last round's mark. */
 					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
@@ -1482,7 +1512,7 @@ static void tandem_sides(const sm_ctx_t *ctx, const cand_t *c, int32_t len, side
 {
 	int32_t contig = sm_ref_contig_of(ctx->ref, c->aln.ref_start);
 	int64_t c_lo = ctx->ref->offset[contig], c_hi = c_lo + ctx->ref->len[contig];
-	int64_t span = sm_max_span(&ctx->opt.score, len);
+	int64_t span = sm_tandem_reach(&ctx->opt.score, len);
 	const int64_t bin = (int64_t)1 << sm_locus_shift(&ctx->opt.score, len);
 	int64_t near[2];
 

@@ -197,6 +197,18 @@ enum {
  * of it (map.c, "Tandem copies"). */
 #define SM_TANDEM_SHIFT 20
 
+/* How far beyond a hit of a read of length n the tandem check looks: as far
+ * as an alignment spans (sm_max_span), and at least a locus bin, the hit's
+ * own, whose best column the hit is (under 27 bases with bwa's scores an
+ * alignment spans less than the 64 columns of the narrowest bin: a 15-base
+ * mate placed 50 bases from an equal copy had MAPQ 40). */
+static inline int64_t sm_tandem_reach(const sm_score_t *sc, int32_t n)
+{
+	const int64_t span = sm_max_span(sc, n), bin = (int64_t)1 << sm_locus_shift(sc, n);
+
+	return span > bin ? span : bin;
+}
+
 /* A copy of a candidate beside it (sm_map_tandem): its score and its offset
  * from the candidate's alignment in reference columns (> 0: to the right;
  * less than a side window, sm_max_span() of the read). */

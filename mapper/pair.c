@@ -319,14 +319,14 @@ static int32_t pair_min_score(const sm_ctx_t *ctx)
  * beyond the first one's tandem scan in x[1]: a copy of the mate in the
  * same window (a tandem repeat whose unit is longer than the read) is the
  * first one's rival, and the tandem scan (sm_map_tandem), which weighs the
- * copies nearer, reaches only an alignment's span (sm_max_span) from it.
+ * copies nearer, reaches only sm_tandem_reach from it.
  * Returns how many of them res does not hold already with as much (in
  * x[0..n), best first), -1 on error. */
 static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, const sm_read_t *r,
 		       const sm_query_t *q, const res_t *res, rescued_t x[2])
 {
 	int st = !a->is_rev, pick[2] = { -1, -1 }, n = 0;
-	const int64_t span = sm_max_span(&ctx->opt.score, r->len);
+	const int64_t span = sm_tandem_reach(&ctx->opt.score, r->len);
 	double best[2] = { 0, 0 };
 	sm_scan_t local, global;
 	sm_window_t w;

@@ -16,7 +16,9 @@
 # those hid behind the read's own 2-base shifts in one locus bin and a chr20 (CA)n read of 19
 # bases got MAPQ 40 28 bases from its origin); p12 unmapped; read 1 at MAPQ >= 20 everywhere.
 # The same reads 2 alone are unmapped under -T (m22, p17, ca19); with -a no secondary record
-# scores under -T (the objective: AS and the clipping bonuses).
+# scores under -T (the objective: AS and the clipping bonuses). Single reads of m22's read 1
+# (unique): 22 bases at MAPQ < 20 (shorter than one minimizer window, k + w - 1 = 24: seeding
+# guarantees no seed even at an equal copy), 30 bases at >= 20.
 source "$(dirname "$0")/common.bash"
 
 awk -v out="$WORK/ref" "$AWK_SEQ"'
@@ -42,6 +44,12 @@ BEGIN {
 		print name[k], a, a + 300 - length(site) > (out ".loci")
 		printf "@%s/1\n%s\n+\n%s\n", name[k], r1, quals(150) > (out ".1.fq")
 		printf "@%s/2\n%s\n+\n%s\n", name[k], rc(read2), quals(len) > (out ".2.fq")
+		# Single reads from the unique sequence of read 1: 22 bases (under one minimizer
+		# window, k + w - 1 = 24: no seed guaranteed at an equal copy) and 30.
+		if (k == 1) {
+			printf "@s22\n%s\n+\n%s\n", substr(r1, 40, 22), quals(22) > (out ".s.fq")
+			printf "@s30\n%s\n+\n%s\n", substr(r1, 80, 30), quals(30) > (out ".s.fq")
+		}
 	}
 	fasta(out ".fa", "chrS", g)
 }'
@@ -70,6 +78,15 @@ bad=$(awk -F'\t' 'NR == FNR { split($0, f, " "); a[f[1]] = f[2]; b[f[1]] = f[3];
 bad=$(awk -F'\t' '!/^@/ && !and($2, 0x900) && $1 ~ /^(m22|p17|ca19)/ && !and($2, 4) { print $1 " mapped alone at " $4 }' \
 	"$WORK/se.sam")
 [ -z "$bad" ] || fail "reads 2 alone, under -T: $bad"
+# Seeded mode (exhaustive mode, the default on a reference this small, scans it all): a unique
+# single read under 24 bases is unsure of an equal copy out of view (MAPQ under 20);
+# one of 30 bases is not.
+"$SCANMAP" map --mode seeded "$WORK/ref.fa" "$WORK/ref.s.fq" >"$WORK/s.sam" 2>"$WORK/s.err" ||
+	{ cat "$WORK/s.err" >&2; fail "scanmap (single reads) failed"; }
+single=$(awk -F'\t' '!/^@/ && !and($2, 0x900) { printf "%s%s MAPQ %s", sep, $1, $5; sep = ", " }' "$WORK/s.sam")
+bad=$(awk -F'\t' '!/^@/ && !and($2, 0x900) && (and($2, 4) || $4 != ($1 == "s22" ? 3040 : 3080) ||
+	($1 == "s22" ? $5 >= 20 : $5 < 20)) { print $1 " FLAG " $2 " at " $4 " MAPQ " $5 }' "$WORK/s.sam")
+[ -z "$bad" ] || fail "single reads: $bad"
 # -T is on the objective: AS plus 5 (-L) for each end aligned.
 bad=$(awk -F'\t' '!/^@/ && and($2, 0x100) {
 	bonus = ($6 !~ /^[0-9]+[SH]/ ? 5 : 0) + ($6 !~ /[SH]$/ ? 5 : 0)
@@ -77,4 +94,4 @@ bad=$(awk -F'\t' '!/^@/ && and($2, 0x100) {
 	"$WORK/all.sam")
 [ -z "$bad" ] || fail "-a: secondary records under -T: $bad"
 summary=$(awk -F'\t' '!/^@/ && !and($2, 0x900) && and($2, 128) { printf "%s%s MAPQ %s", sep, $1, and($2, 4) ? "unmapped" : $5; sep = ", " }' "$WORK/pe.sam")
-note "reads 2 in their pairs: $summary; alone, under -T, unmapped"
+note "reads 2 in their pairs: $summary; alone, under -T, unmapped; single reads $single"
