@@ -946,6 +946,18 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	return 0;
 }
 
+/* 1 if a read of length n is shorter than one minimizer window (k + w - 1
+ * bases): no seed is guaranteed anywhere, not even at a copy equal to it,
+ * so seeding, and every pass built on it, can rule out no locus: one as
+ * good may lie out of view (fastp-trimmed 20-22 base reads at MAPQ 20-60
+ * beside an equal origin; seeded.md "Quality-trimmed reads").  Longer
+ * reads keep an exact copy's seed; a rival with differences may lack one
+ * below two windows (48 bases), which this does not price (seeded.md). */
+static int seedless_rival(const sm_ctx_t *ctx, int32_t n)
+{
+	return n < ctx->index->k + ctx->index->w - 1;
+}
+
 /* RETRY_COMPLETE if read r's first seeded result res (its first pass's
  * skipped k-mers: skip, as sm_seed_find leaves them) could be beaten at a
  * locus that its seeding limits left out and the read takes the completion
@@ -960,19 +972,8 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * for one that may have an exact copy where the copies were not looked up
  * (SM_EXACT_MAX_OCC, SM_TIE_CHECK_BELOW), or copies one substitution away
  * where they could not be counted;
- * RETRY_NONE otherwise; -1 when out of memory. */
-/* 1 if a read of length n is shorter than one minimizer window (k + w - 1
- * bases): no seed is guaranteed anywhere, not even at a copy equal to it,
- * so seeding, and every pass built on it, can rule out no locus: one as
- * good may lie out of view (fastp-trimmed 20-22 base reads at MAPQ 20-60
- * beside an equal origin; seeded.md "Quality-trimmed reads").  Longer
- * reads keep an exact copy's seed; a rival with differences may lack one
- * below two windows (48 bases), which this does not price (seeded.md). */
-static int seedless_rival(const sm_ctx_t *ctx, int32_t n)
-{
-	return n < ctx->index->k + ctx->index->w - 1;
-}
-
+ * RETRY_NONE otherwise; -1 when out of memory.  (needs_retry adds the
+ * seedless_rival mark.) */
 static int first_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near,
 		       double *odds)
@@ -1512,23 +1513,23 @@ static void tandem_sides(const sm_ctx_t *ctx, const cand_t *c, int32_t len, side
 {
 	int32_t contig = sm_ref_contig_of(ctx->ref, c->aln.ref_start);
 	int64_t c_lo = ctx->ref->offset[contig], c_hi = c_lo + ctx->ref->len[contig];
-	int64_t span = sm_tandem_reach(&ctx->opt.score, len);
+	const int64_t reach = sm_tandem_reach(&ctx->opt.score, len);
 	const int64_t bin = (int64_t)1 << sm_locus_shift(&ctx->opt.score, len);
 	int64_t near[2];
 
 	side[0].lo = c->aln.ref_start + 1;
-	side[0].hi = c->aln.ref_end + span > c_hi ? c_hi : c->aln.ref_end + span;
-	side[1].lo = c->aln.ref_start - span < c_lo ? c_lo : c->aln.ref_start - span;
+	side[0].hi = c->aln.ref_end + reach > c_hi ? c_hi : c->aln.ref_end + reach;
+	side[1].lo = c->aln.ref_start - reach < c_lo ? c_lo : c->aln.ref_start - reach;
 	side[1].hi = c->aln.ref_end - 1;
-	/* Columns of the scan from its start to the first copy column; a side
+	/* Columns of each scan from its start to the first copy column.  A side
 	 * where the hit clips the read keeps bins from its start (lead 0): the
-	 * hit itself, aligned on through its clipped bases, ends there. */
+	 * hit itself, aligned on through its clipped bases, ends past the mark. */
 	near[0] = c->aln.ref_end - 1 + SM_TANDEM_SHIFT - side[0].lo;
 	near[1] = side[1].hi - 1 - (c->aln.ref_start - SM_TANDEM_SHIFT);
-	side[0].lead = c->aln.q_end == len ? (bin - near[0] % bin) % bin : 0;
-	side[1].lead = c->aln.q_start == 0 ? (bin - near[1] % bin) % bin : 0;
+	side[0].aligned = c->aln.q_end == len;
+	side[1].aligned = c->aln.q_start == 0;
 	for (int s = 0; s < 2; s++)
-		side[s].aligned = s ? c->aln.q_start == 0 : c->aln.q_end == len;
+		side[s].lead = side[s].aligned ? (bin - near[s] % bin) % bin : 0;
 }
 
 /* Lists the scans of c's sides (q: the read's two strands) in jobs. */

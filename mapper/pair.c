@@ -314,8 +314,8 @@ static int32_t pair_min_score(const sm_ctx_t *ctx)
 }
 
 /* Mate rescue: aligns read r (queries q) within the window where a proper
- * mate of candidate a lies; of the loci there reaching pair_min_score, the one that
- * pairs best with a (pair_score) in x[0], and the one that pairs next best
+ * mate of candidate a lies; of the loci there reaching pair_min_score, the
+ * one that pairs best with a (pair_score) in x[0], and the one that pairs next best
  * beyond the first one's tandem scan in x[1]: a copy of the mate in the
  * same window (a tandem repeat whose unit is longer than the read) is the
  * first one's rival, and the tandem scan (sm_map_tandem), which weighs the
