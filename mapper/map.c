@@ -1072,20 +1072,23 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
  * first seeding could not rule out a locus out of view that ties its best:
  * the completion rules out better loci only for a read of a pair
  * (tie_slack), as its mate's insert tells copies apart, which holds only
- * while the mate is placed by its own sequence (pair.c, sm_pair_unsure).  A
- * read that took the completion (not settled even for better loci) counts
- * as open, and so does every read under --completion off, which looks for
- * no locus out of view (not even a perfect read's copies).  -1 when out of
- * memory. */
+ * while the mate is placed by its own sequence (pair.c, sm_pair_unsure;
+ * and, with no proper pair, not at all: sm_pair_resolve).  A read that took
+ * the completion (not settled even for better loci) counts as open, so does
+ * one without a first-pass hit (whatever the completion finds), and so does
+ * every read under --completion off, which looks for no locus out of view
+ * (not even a perfect read's copies).  -1 when out of memory. */
 static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			  const uint8_t *seq, const uint8_t *skip, const res_t *res, int todo)
 {
 	int32_t best;
 	int settled;
 
-	if (!ctx->paired || res->exhaustive || res->prim < 0)
+	if (!ctx->paired || res->exhaustive)
 		return 0;
-	if (ctx->opt.completion == SM_COMPLETE_OFF)
+	/* No first-pass hit: what the completion finds, it looked for better
+	 * loci than only, not ties. */
+	if (ctx->opt.completion == SM_COMPLETE_OFF || res->prim < 0)
 		return 1;
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len))

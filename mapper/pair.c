@@ -1447,6 +1447,11 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 			res[e].mapq = res[e].prim >= 0 ?
 				own_mapq(ctx, &res[e], &res[e].cand[res[e].prim], &r[e], &q[SM_STRANDS * e]) :
 				0;
+			/* No insert tells its copies apart now: a tie its seeding
+			 * left open (it looked for better loci only) may lie out
+			 * of view, as for a single read. */
+			if (res[e].ties_open && res[e].mapq > SM_MAPQ_RIVAL)
+				res[e].mapq = SM_MAPQ_RIVAL;
 		}
 		return 0;
 	}
