@@ -1051,18 +1051,18 @@ static int first_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 	return settled ? RETRY_NONE : RETRY_UNSURE;
 }
 
-/* first_retry's answer, but a read it settles that a locus without any
- * seed could tie (seedless_rival) is unsure of it (TIE): no pass can look
- * where no seed is. */
+/* first_retry's answer, but a single read it settles that a locus without
+ * any seed could tie (seedless_rival) is unsure of it (TIE): no pass can
+ * look where no seed is.  A read of a pair counts its ties as open instead
+ * (pair_ties_open): its mate's insert tells copies apart when it has one. */
 static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 		       const uint8_t *seq, const uint8_t *skip, const res_t *res, int32_t *near,
 		       double *odds)
 {
 	int todo = first_retry(ctx, ws, r, seq, skip, res, near, odds);
 
-	if (todo == RETRY_NONE && !res->exhaustive && res->prim >= 0 &&
-	    ctx->opt.completion != SM_COMPLETE_OFF &&
-	    seedless_rival(ctx, r->len))
+	if (todo == RETRY_NONE && !ctx->paired && !res->exhaustive && res->prim >= 0 &&
+	    ctx->opt.completion != SM_COMPLETE_OFF && seedless_rival(ctx, r->len))
 		return RETRY_TIE;
 	return todo;
 }
@@ -1075,7 +1075,8 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
  * while the mate is placed by its own sequence (pair.c, sm_pair_unsure;
  * and, with no proper pair, not at all: sm_pair_resolve).  A read that took
  * the completion (not settled even for better loci) counts as open, so does
- * one without a first-pass hit (whatever the completion finds), and so does
+ * one without a first-pass hit (whatever the completion finds) or shorter
+ * than one minimizer window (seedless_rival), and so does
  * every read under --completion off, which looks for no locus out of view
  * (not even a perfect read's copies).  -1 when out of memory. */
 static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
@@ -1088,7 +1089,7 @@ static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		return 0;
 	/* No first-pass hit: what the completion finds, it looked for better
 	 * loci than only, not ties. */
-	if (ctx->opt.completion == SM_COMPLETE_OFF || res->prim < 0)
+	if (ctx->opt.completion == SM_COMPLETE_OFF || res->prim < 0 || seedless_rival(ctx, r->len))
 		return 1;
 	best = res->cand[0].score;
 	if (best >= sm_best_possible(&ctx->opt.score, r->len))
@@ -1428,7 +1429,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 					const int tie = (could_tie &&
 							 sm_mapq(&ctx->opt.score, best, rs->cand[0].xs,
 								 reads[k].len) < SM_TIE_CHECK_BELOW) ||
-							(!unsure && rs->prim >= 0 &&
+							(!ctx->paired && !unsure && rs->prim >= 0 &&
 							 seedless_rival(ctx, reads[k].len));
 
 					/* A later round's kept candidates carry the last round's mark. */
