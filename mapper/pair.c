@@ -327,6 +327,7 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 {
 	int st = !a->is_rev, pick[2] = { -1, -1 }, n = 0;
 	const int64_t span = sm_tandem_reach(&ctx->opt.score, r->len);
+	const int32_t least = pair_min_score(ctx);
 	double best[2] = { 0, 0 };
 	sm_scan_t local, global;
 	sm_window_t w;
@@ -344,7 +345,7 @@ static int rescue_scan(const sm_ctx_t *ctx, sm_tbuf_t *ws, const cand_t *a, cons
 			const int64_t from_first = i == 0 ? 0 : t.end - global.top[pick[0]].end;
 			double s;
 
-			if (t.score < pair_min_score(ctx) || !is_proper(ctx, a, &t) ||
+			if (t.score < least || !is_proper(ctx, a, &t) ||
 			    (i == 1 && from_first <= span && -from_first <= span))
 				continue;   /* the second: beyond the first one's tandem reach */
 			s = pair_score(ctx, a, &t);
@@ -1444,14 +1445,19 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 				    (!c->near_done && sm_map_tandem(ctx, ws, &q[SM_STRANDS * e], c) < 0))
 					return -1;
 			}
-			res[e].mapq = res[e].prim >= 0 ?
-				own_mapq(ctx, &res[e], &res[e].cand[res[e].prim], &r[e], &q[SM_STRANDS * e]) :
-				0;
 			/* No insert tells its copies apart now: a tie its seeding
 			 * left open (it looked for better loci only) may lie out
-			 * of view, as for a single read. */
-			if (res[e].ties_open && res[e].mapq > SM_MAPQ_RIVAL)
-				res[e].mapq = SM_MAPQ_RIVAL;
+			 * of view, as for a single read (voucher_unsure). */
+			if (res[e].prim >= 0) {
+				const cand_t *c = &res[e].cand[res[e].prim];
+
+				res[e].mapq = sm_unsure_cap(&ctx->opt.score, voucher_unsure(&res[e], c),
+							    own_mapq(ctx, &res[e], c, &r[e],
+								     &q[SM_STRANDS * e]),
+							    own_lead(c), 0);
+			} else {
+				res[e].mapq = 0;
+			}
 		}
 		return 0;
 	}

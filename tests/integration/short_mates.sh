@@ -11,12 +11,13 @@
 #   p12   12 bases, perfect: 22, under the floor (15 bases end to end, 25): stays unmapped
 #   ca19  the first 19 bases of a (CA)27 run: 29, under -T; copies every 2 bases up to 35 away
 #   ca24  the first 24 bases of another: 34, over -T; copies up to 30 away
+#   d17   17 bases, perfect, with a second copy 100 bases on: rescue finds both (-a below)
 # Expected: m22, p17 and the CA reads mapped at their origin's strand, in a proper pair; m22 and
 # p17 at MAPQ >= 20, the CA reads at MAPQ < 20 (they tie at copies 20 and more bases away: before,
 # those hid behind the read's own 2-base shifts in one locus bin and a chr20 (CA)n read of 19
 # bases got MAPQ 40 28 bases from its origin); p12 unmapped; read 1 at MAPQ >= 20 everywhere.
 # The same reads 2 alone are unmapped under -T (m22, p17, ca19); with -a no secondary record
-# scores under -T (the objective: AS and the clipping bonuses). Single reads of m22's read 1
+# scores under -T (the objective: AS and the clipping bonuses): d17's second copy stays out. Single reads of m22's read 1
 # (unique): 22 bases at MAPQ < 20 (shorter than one minimizer window, k + w - 1 = 24: seeding
 # guarantees no seed even at an equal copy), 30 bases at >= 20.
 source "$(dirname "$0")/common.bash"
@@ -25,7 +26,7 @@ awk -v out="$WORK/ref" "$AWK_SEQ"'
 BEGIN {
 	seed = 20261201
 	ca = ""; for (i = 0; i < 27; i++) ca = ca "CA"
-	n = split("m22 p17 p12 ca19 ca24", name, " ")
+	n = split("m22 p17 p12 ca19 ca24 d17", name, " ")
 	g = randseq(3000)
 	for (k = 1; k <= n; k++) {
 		a = length(g) + 1
@@ -39,7 +40,10 @@ BEGIN {
 		}
 		seg = substr(site, 1, len)
 		read2 = name[k] == "m22" ? sub1(seg, len - 3) : seg
-		g = g r1 randseq(300 - 150 - length(site)) "" site randseq(3000)
+		# d17: a second copy of its segment 100 bases on, in the rescue window (an
+		# insert 3.9 sd out) and beyond the tandem reach: a second candidate under -T
+		more = name[k] == "d17" ? randseq(100) seg randseq(3000 - 100 - len) : randseq(3000)
+		g = g r1 randseq(300 - 150 - length(site)) "" site more
 		# site ends 300 bases after read 1 starts; read 2 (reverse strand) is its start
 		print name[k], a, a + 300 - length(site) > (out ".loci")
 		printf "@%s/1\n%s\n+\n%s\n", name[k], r1, quals(150) > (out ".1.fq")
@@ -70,6 +74,7 @@ bad=$(awk -F'\t' 'NR == FNR { split($0, f, " "); a[f[1]] = f[2]; b[f[1]] = f[3];
 			next
 		}
 		if (n == "p12") { if (!and($2, 4)) print n "/2 mapped at " $4 " (AS under the floor)"; next }
+		if (n == "d17") next   # for -a below
 		if (and($2, 4) || !and($2, 2) || !and($2, 16)) { print n "/2: FLAG " $2; next }
 		if (n !~ /^ca/ && ($4 != b[n] || $5 < 20)) print n "/2 at " $4 " MAPQ " $5 " (origin " b[n] ")"
 		if (n ~ /^ca/ && $5 >= 20) print n "/2 at " $4 " MAPQ " $5 " (a repeat unit of 2)"
