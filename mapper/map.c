@@ -830,6 +830,16 @@ static int keep_next(const sm_seed_next_t *next, const sm_seed_gap_t *gap, res_t
 	return 0;
 }
 
+/* 1 if one difference can leave a locus of a read of length n without a
+ * seed: no run of k + w - 1 exact bases on either side of it (n < 48 with
+ * k 15, w 10).  A single error then hides an equal locus, and the exact
+ * passes leave a single read's rivals to the neighbour pass
+ * (needs_neighbours), which ranks its clusters by diagonal. */
+static int one_difference_hides(const sm_ctx_t *ctx, int32_t n)
+{
+	return n < 2 * (ctx->index->k + ctx->index->w - 1);
+}
+
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
  * whose first pass left res: their windows (at most `stride` each) in
  * ws->seed_win, what those leave out in ws->seed_gap, their strands' window
@@ -869,11 +879,18 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 				nw = sm_windows_add(&ws->wref, ctx->ref, rs->win, rs->n_win);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (neighbours) {
+			/* A short single read's every look-up, ranked by diagonal, hit
+			 * or no hit (needs_neighbours); a longer one without a hit
+			 * looks up a share (SM_NEIGHBOUR_UNMAPPED_HASH). */
+			const int short_single = !ctx->paired &&
+						 one_difference_hides(ctx, reads[k].len);
+			const int share = rs->prim < 0 && !short_single;
+
 			nw = sm_seed_neighbours(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 						&ctx->seed_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
 						rs->win, rs->n_win,
-						rs->prim < 0 ? SM_NEIGHBOUR_UNMAPPED_HASH : UINT32_MAX,
-						rs->prim < 0 ? SM_NEIGHBOUR_UNMAPPED_VOTES : 1,
+						share ? SM_NEIGHBOUR_UNMAPPED_HASH : UINT32_MAX,
+						share ? SM_NEIGHBOUR_UNMAPPED_VOTES : 1, short_single,
 						&ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (copies) {
@@ -1114,25 +1131,34 @@ static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * the read comes from sequence that far from the reference.  Not one whose
  * best alignment is clean but partial (an adapter, a chimera): a locus that
  * divergent is unlikely for it, and the whole pass's look-ups cost ~0.6 ms
- * a read.  0 if not, -1 when out of memory. */
+ * a read.  A single read under two windows (one_difference_hides) takes
+ * it whenever an unseeded locus could tie or beat it, divergent or not:
+ * one sequencing error there hides its origin or an equal copy (a 35-base
+ * read 25M10S at MAPQ 60 with its origin one substitution away unseen).
+ * Not a read of a pair: its mate's insert tells equal copies apart, and on
+ * 36 bp pairs the pass cost 53% more CPU for one read wrong at MAPQ >= 20
+ * fewer on one set and one more on another (docs/seeded.md).  0 if not,
+ * -1 when out of memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const uint8_t *seq, const res_t *res)
 {
 	const sm_score_t *sc = &ctx->opt.score;
 	const cand_t *c;
 	int32_t bound;
+	int short_read;
 
 	if (ctx->opt.completion != SM_COMPLETE_ALL || res->exhaustive)
 		return 0;
 	if (res->prim < 0)
 		return 1;
 	c = &res->cand[0];
+	short_read = !ctx->paired && one_difference_hides(ctx, r->len);
 	/* The divergence first: it is O(1), and most reads are not. */
-	if (!c->traced ||
-	    !sm_seed_divergent(ctx->index, sc, r->len, c->score, c->aln.q_start, c->aln.q_end))
+	if (!c->traced || (!short_read && !sm_seed_divergent(ctx->index, sc, r->len, c->score,
+							     c->aln.q_start, c->aln.q_end)))
 		return 0;
 	bound = sm_seed_unseeded_bound(ws->seeder, ctx->index, sc, seq, r->len);
-	return bound < 0 ? -1 : c->score < bound;
+	return bound < 0 ? -1 : short_read ? c->score <= bound : c->score < bound;
 }
 
 /* How far below its best a single-end read's copies pass looks for loci

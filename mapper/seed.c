@@ -1044,6 +1044,13 @@ typedef struct {
 	int64_t at;     /* the cluster's place among the read's */
 } cand_cl_t;
 
+/* A neighbour pass's window chosen by diagonal (best_by_diagonal). */
+typedef struct {
+	sm_window_t x;
+	sm_cluster_t c;
+	int32_t diag;   /* sm_diag_score along its first and last diagonals */
+} diag_pick_t;
+
 /* Completion workspace (sm_seeder_t's cw). */
 typedef struct complete_ws_s {
 	uint64_t *hit, *tmp;       /* hits (qhit_pack) and the radix sort's other buffer */
@@ -1074,6 +1081,8 @@ typedef struct complete_ws_s {
 	int64_t cap_diag_buf;
 	int32_t *diag_heap;        /* choose_by_diagonal's best scores so far, least first */
 	int64_t cap_diag_heap;
+	diag_pick_t *pick;         /* best_by_diagonal's best so far, best first */
+	int64_t cap_pick;
 	uint8_t *cl_pooled;        /* [clusters] 1: in the bound's pool (ties_pool) */
 	int64_t cap_cl_pooled;
 	int64_t *tie_count;        /* [n + 2] ties_pool's clusters per count of hits */
@@ -1251,6 +1260,7 @@ static void complete_ws_free(complete_ws_t *cw)
 	free(cw->strand_read);
 	free(cw->diag_buf);
 	free(cw->diag_heap);
+	free(cw->pick);
 	free(cw->cl_pooled);
 	free(cw->tie_count);
 	free(cw->tie_order);
@@ -2601,10 +2611,83 @@ int sm_seed_divergent(const sm_index_t *idx, const sm_score_t *sc, int32_t n, in
 	       loss * (idx->k + idx->w - 1) >= sm_bound_break_cost(idx->k, idx->w, sc) * span;
 }
 
+/* 1 if a goes before b: the better diagonal score, then more votes, then
+ * strand and diagonal (a total order). */
+static int pick_before(const diag_pick_t *a, const diag_pick_t *b)
+{
+	if (a->diag != b->diag)
+		return a->diag > b->diag;
+	if (a->c.votes != b->c.votes)
+		return a->c.votes > b->c.votes;
+	if (a->c.strand != b->c.strand)
+		return a->c.strand < b->c.strand;
+	return a->c.lo < b->c.lo;
+}
+
+/* The up to `keep` windows of the clusters s->cl[0..n_cl) with at least
+ * min_votes hits, outside done[0..n_done), whose first and last diagonals
+ * align read (base codes, length n) best (sm_diag_score), into w->win[0..)
+ * in that order (pick_before); margin as cluster_window's.  Returns their
+ * number, or -1 when out of memory. */
+static int32_t best_by_diagonal(sm_seeder_t *s, const sm_ref_t *ref, const sm_score_t *sc,
+				const uint8_t *read, int32_t n, int64_t n_cl, int32_t min_votes,
+				int64_t margin, const sm_window_t *done, int32_t n_done,
+				int32_t keep, sm_wref_t *w)
+{
+	complete_ws_t *cw = s->cw ? s->cw : (s->cw = calloc(1, sizeof *s->cw));
+	diag_pick_t *top;
+	int32_t held = 0;
+
+	if (keep <= 0)
+		return 0;
+	if (!cw || sm_grow((void **)&cw->pick, &cw->cap_pick, keep, sizeof *cw->pick) < 0 ||
+	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
+	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1),
+		    sizeof *cw->diag_buf) < 0)
+		return -1;
+	top = cw->pick;
+	for (int32_t j = 0; j < n; j++) {   /* as choose_by_diagonal: N matches nothing */
+		const uint8_t f = read[j], r = read[n - 1 - j];
+
+		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
+		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
+	}
+	for (int64_t t = 0; t < n_cl; t++) {
+		const sm_cluster_t *c = &s->cl[t];
+		const int64_t d[3] = { c->lo, c->lo, c->hi };
+		diag_pick_t p = { .c = *c };
+		int32_t at;
+
+		/* Each cluster's bases lie at a random place: fetched ahead (as in
+		 * choose_by_diagonal, written out). */
+		if (t + SM_DIAG_AHEAD < n_cl) {
+			const sm_cluster_t *a = &s->cl[t + SM_DIAG_AHEAD];
+			const int64_t to = a->hi + n < ref->total ? a->hi + n : ref->total;
+
+			for (int64_t q = a->lo < 0 ? 0 : a->lo; q < to; q += 64)
+				__builtin_prefetch(ref->seq + q);
+		}
+		if (c->votes < min_votes || !cluster_window(ref, c, n, margin, &p.x) ||
+		    scanned_already(&p.x, done, n_done))
+			continue;
+		p.diag = sm_diag_score(ref, sc, cw->strand_read + (c->strand ? n : 0), n, d, 0,
+				       cw->diag_buf);
+		if (held == keep && !pick_before(&p, &top[held - 1]))
+			continue;
+		at = held < keep ? held++ : held - 1;
+		for (; at > 0 && pick_before(&p, &top[at - 1]); at--)
+			top[at] = top[at - 1];
+		top[at] = p;
+	}
+	for (int32_t t = 0; t < held; t++)
+		w->win[t] = top[t].x;
+	return held;
+}
+
 int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		       const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		       int32_t n, const sm_window_t *done, int32_t n_done, uint32_t max_hash,
-		       int32_t min_votes, sm_wref_t *w, int64_t *hits)
+		       int32_t min_votes, int by_diag, sm_wref_t *w, int64_t *hits)
 {
 	const int64_t margin = sm_reach(sc, n) + opt->band;
 	int64_t n_mini = neighbour_kmers(s, read, n, idx->k, max_hash);
@@ -2630,13 +2713,18 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 	if (collect_hits(s, idx, n_mini, n, limit) < 0)
 		goto oom;
 	*hits = s->n_hit;
-	/* Twice the clusters kept, as those already scanned take places. */
-	n_cl = make_clusters(s, opt->band, 2 * (int64_t)opt->max_windows);
+	/* Twice the clusters kept, as those already scanned take places; by
+	 * diagonal, every one looked at. */
+	n_cl = by_diag ? build_clusters(s, opt->band)
+		       : make_clusters(s, opt->band, 2 * (int64_t)opt->max_windows);
 	if (n_cl < 0 || sm_grow((void **)&w->win, &w->cap_win, (int64_t)n_done + opt->max_windows,
 				sizeof *w->win) < 0)
 		goto oom;
 	w->n_win = 0;
-	for (int64_t t = 0; t < n_cl && w->n_win < opt->max_windows; t++) {
+	if (by_diag && (w->n_win = best_by_diagonal(s, ref, sc, read, n, n_cl, min_votes, margin, done,
+						    n_done, opt->max_windows, w)) < 0)
+		goto oom;
+	for (int64_t t = 0; t < n_cl && !by_diag && w->n_win < opt->max_windows; t++) {
 		sm_window_t x;
 
 		if (s->cl[t].votes < min_votes)

@@ -394,12 +394,16 @@ int sm_seed_divergent(const sm_index_t *idx, const sm_score_t *sc, int32_t n, in
  * the least of w k-mers', so a share q of the hash range keeps 1 - (1 -
  * q)^w of the reference's minimizers a read's neighbours could hit (q =
  * 1/16, w = 10: 48%) at q of the look-ups; and clusters of fewer than
- * min_votes read positions make no window.  Returns the windows' number or
- * -1 when out of memory (logged). */
+ * min_votes read positions make no window.  With by_diag the clusters are
+ * ranked by how well their diagonals align the read (ungapped, as the
+ * completion's choose_by_diagonal) instead of by hits: a short read's
+ * origin one substitution away has one or two hits, as have dozens of
+ * chance neighbours.  Returns the windows' number or -1 when out of memory
+ * (logged). */
 int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *ref,
 		       const sm_score_t *sc, const sm_seed_opt_t *opt, const uint8_t *read,
 		       int32_t n, const sm_window_t *done, int32_t n_done, uint32_t max_hash,
-		       int32_t min_votes, sm_wref_t *w, int64_t *hits);
+		       int32_t min_votes, int by_diag, sm_wref_t *w, int64_t *hits);
 
 /* sm_seed_neighbours' max_hash and min_votes for a read without a hit
  * (map.c): such reads are more often foreign or random than divergent, so

@@ -11,6 +11,13 @@
 #      through the neighbour pass of reads without a hit (a sixteenth of the look-ups, windows of
 #      3 read positions or more: SM_NEIGHBOUR_UNMAPPED_*), MAPQ below 20; random reads stay
 #      unmapped.
+#  (s) a single read of 29 bases one substitution (base 15) from its origin, so that no exact
+#      k-mer seeds it there, beside a clean partial decoy (its first 25 bases): a read under two
+#      minimizer windows takes the neighbour pass whenever an unseeded locus could tie or beat
+#      it, divergent or not (map.c, needs_neighbours), its clusters ranked by diagonal.
+#  (t) a single read of 29 bases with no hit: two loci, each one substitution away at base 15
+#      (two other bases there), an equal pair a short read's every neighbour look-up finds (all
+#      of them, not the share of (u)), MAPQ below 20 with XS = AS.
 # `--completion weak`, which has no neighbour pass, leaves each at its decoy (unmapped for (u)):
 # the premise.
 #
@@ -24,7 +31,9 @@
 #      the whole read than at A). The part of bases 61-150 reaches the origin (AS 60 there).
 # Checks: default: every read's primary at its origin, AS 100, MAPQ 1-19, no supplementary
 # record; --completion weak: (n) at D (AS 75), (p) at A (AS 60, or a little more where the
-# background happens to extend the match).
+# background happens to extend the match). (s): default at the origin (AS 24); --completion weak
+# at the decoy (the premise). (t), against ref_u.fa (over the exhaustive bound): default at
+# either locus, AS 24, XS 24, MAPQ below 20; --completion weak unmapped (the premise).
 source "$(dirname "$0")/common.bash"
 
 awk -v out="$WORK" "$AWK_SEQ"'
@@ -54,6 +63,15 @@ BEGIN {
 		g = g substr(r, 1, 60) randseq(3000) b randseq(3000)
 		read_out("p.fq", "p" k "_" at "_" aat, r)
 	}
+	for (k = 0; k < 6; k++) {
+		u = randseq(29)
+		r = sub1(u, 15)
+		at = length(g) + 1
+		g = g u randseq(3000)
+		dat = length(g) + 1
+		g = g substr(r, 1, 25) randseq(3000)
+		printf "@%s\n%s\n+\n%s\n", "s" k "_" at "_" dat, (k % 2 ? rc(r) : r), quals(29) > (out "/s.fq")
+	}
 	fasta(out "/ref.fa", "chrT", g)
 	# (u): six units, then random lines past 1 Mbp (no exhaustive fallback), and six random
 	# reads of nowhere.
@@ -64,6 +82,15 @@ BEGIN {
 		g = g u randseq(3000)
 		read_out("u.fq", "u" k "_" at "_0", r)
 		read_out("x.fq", "x" k "_0_0", randseq(150))
+	}
+	for (k = 0; k < 6; k++) {
+		r = randseq(29)
+		a = sub1(r, 15)
+		at = length(g) + 1
+		g = g a randseq(3000)
+		cat = length(g) + 1
+		g = g substr(r, 1, 14) other(substr(r, 15, 1), substr(a, 15, 1)) substr(r, 16) randseq(3000)
+		printf "@%s\n%s\n+\n%s\n", "t" k "_" at "_" cat, (k % 2 ? rc(r) : r), quals(29) > (out "/t.fq")
 	}
 	fasta(out "/ref_u.fa", "chrU", g)
 	for (i = 0; i < 17500; i++) print randseq(60) > (out "/ref_u.fa")
@@ -129,3 +156,29 @@ for f in u-weak x; do
 	[ "$n" = 6 ] || fail "($f) $n of 6 reads unmapped, not 6"
 done
 note "(u) --completion weak: all six unmapped (the premise); six random reads unmapped by default"
+
+# (s): the origin by default, the decoy for most with --completion weak (the premise).
+run s s.fq
+bad=$(awk -F'\t' '!/^@/ && !and($2, 0x900) {
+	as = 0; for (i = 12; i <= NF; i++) if ($i ~ /^AS:i:/) as = substr($i, 6) + 0
+	split($1, x, "_"); if ($4 != x[2] || as != 24) print $1 " at " $4 " AS " as " MAPQ " $5
+}' "$WORK/s.sam")
+[ -z "$bad" ] || fail "(s) default: a 29-base read not at its origin one substitution away: $bad"
+run s-weak s.fq --completion weak
+n=$(awk -F'\t' '!/^@/ && !and($2, 0x900) { split($1, x, "_"); if ($4 == x[3]) n++ } END { print n + 0 }' \
+	"$WORK/s-weak.sam")
+[ "$n" = 6 ] || fail "(s) --completion weak: $n of 6 at the decoy (the premise: no exact k-mer at the origin)"
+note "(s) default: six 29-base reads at their origin one substitution away (AS 24); at a clean partial decoy without the pass"
+
+# (t): an equal pair of loci, both beyond exact seeds.
+REF=ref_u.fa run t t.fq
+bad=$(awk -F'\t' '!/^@/ && !and($2, 0x900) {
+	as = xs = -1; for (i = 12; i <= NF; i++) { if ($i ~ /^AS:i:/) as = substr($i, 6) + 0; if ($i ~ /^XS:i:/) xs = substr($i, 6) + 0 }
+	split($1, x, "_")
+	if (($4 != x[2] && $4 != x[3]) || as != 24 || xs != 24 || $5 >= 20) print $1 " at " $4 " AS " as " XS " xs " MAPQ " $5
+}' "$WORK/t.sam")
+[ -z "$bad" ] || fail "(t) default: a 29-base read not at one of its two equal loci with XS = AS and MAPQ below 20: $bad"
+REF=ref_u.fa run t-weak t.fq --completion weak
+n=$(awk -F'\t' '!/^@/ && and($2, 4) { n++ } END { print n + 0 }' "$WORK/t-weak.sam")
+[ "$n" = 6 ] || fail "(t) --completion weak: $n of 6 unmapped (the premise: no exact k-mer at either locus)"
+note "(t) default: six 29-base reads at one of two equal loci beyond exact seeds, XS = AS, MAPQ below 20; unmapped without the pass"

@@ -1510,7 +1510,7 @@ static void test_neighbours(void)
 			revcomp(read, RL);
 		if (sm_seed_find(s, idx, ref, &sc, &opt, read, RL, &first, NULL, NULL) < 0 ||
 		    sm_seed_neighbours(s, idx, ref, &sc, &opt, read, RL, first.win, first.n_win,
-				       UINT32_MAX, 1, &w, &hits) < 0) {
+				       UINT32_MAX, 1, 0, &w, &hits) < 0) {
 			CHECK(0, "neighbours: out of memory");
 			break;
 		}
@@ -1556,6 +1556,79 @@ static void test_neighbours(void)
 	sm_seeder_destroy(s);
 }
 
+/* Neighbour seeds of a short read ranked by diagonal (by_diag): reads of
+ * 35 bases, each one substitution (base 17) from its origin, so that no
+ * 24 exact bases seed it there, and 30 decoys per read elsewhere: its
+ * first 24 bases four times in tandem, which seed exactly with three or
+ * four times the origin's hits but align 24 bases of 35 at best (the
+ * origin 34 and one mismatch).  Ranked by hits the decoys take every
+ * neighbour window (the premise); ranked by diagonal the origin's window
+ * comes first, for each read on either strand. */
+static void test_neighbours_short(void)
+{
+	enum { LEN = 200000, N = 20, RL = 35, DECOYS = 30, PRE = 24, COPIES = 4, SUB = 17 };
+	static char g[LEN + 1];
+	const char *names[1] = { "g" }, *seqs[1] = { g };
+	const sm_score_t sc = { 1, 4, 6, 1, 5, 5 };
+	sm_seeder_t *s = sm_seeder_create();
+	sm_seed_opt_t opt;
+	sm_wref_t first = { 0 }, w = { 0 };
+	sm_ref_t *ref = NULL;
+	sm_index_t *idx;
+	char reads[N][RL];
+	int by_votes = 0, by_diag = 0;
+	int64_t hits;
+
+	unit_seed(20261129);
+	for (int k = 0; k < LEN; k++)
+		g[k] = "ACGT"[rnd(4)];
+	for (int r = 0; r < N; r++) {
+		const int64_t from = 1000 + (int64_t)r * 4000;
+
+		memcpy(reads[r], g + from, RL);
+		reads[r][SUB] = "ACGT"[(strchr("ACGT", g[from + SUB]) - "ACGT" + 1 + rnd(3)) & 3];
+		for (int d = 0; d < DECOYS; d++)
+			for (int c = 0; c < COPIES; c++)
+				memcpy(g + 100000 + ((int64_t)r * DECOYS + d) * 150 + c * PRE, reads[r],
+				       PRE);
+	}
+	if (!s || sm_ref_from_strings(1, names, seqs, &ref) < 0) {
+		CHECK(0, "short neighbours: reference");
+		return;
+	}
+	idx = sm_index_build(ref, SM_INDEX_DEFAULT_K, SM_INDEX_DEFAULT_W, 1, 0);
+	sm_seed_opt_init(&opt);
+	for (int r = 0; r < N; r++) {
+		const int64_t from = 1000 + (int64_t)r * 4000;
+		const int st = r % 2;
+		uint8_t read[RL];
+
+		for (int k = 0; k < RL; k++)
+			read[k] = (uint8_t)(strchr("ACGT", reads[r][k]) - "ACGT");
+		if (st)
+			revcomp(read, RL);
+		for (int diag = 0; diag < 2; diag++) {
+			if (sm_seed_find(s, idx, ref, &sc, &opt, read, RL, &first, NULL, NULL) < 0 ||
+			    sm_seed_neighbours(s, idx, ref, &sc, &opt, read, RL, first.win,
+					       first.n_win, UINT32_MAX, 1, diag, &w, &hits) < 0) {
+				CHECK(0, "short neighbours: out of memory");
+				goto done;
+			}
+			*(diag ? &by_diag : &by_votes) += covers(w.win, w.n_win, from, from + RL, st);
+		}
+	}
+	CHECK(by_votes < N / 2, "short neighbours: ranked by hits, decoys take the windows of "
+	      "%d of %d origins (the premise)", N - by_votes, N);
+	CHECK(by_diag == N, "short neighbours: ranked by diagonal, a window covers the origin of "
+	      "%d of %d", by_diag, N);
+done:
+	sm_wref_free(&w);
+	sm_wref_free(&first);
+	sm_index_destroy(idx);
+	sm_ref_destroy(ref);
+	sm_seeder_destroy(s);
+}
+
 int main(void)
 {
 	static char g0[GENOME + 1], g1[GENOME / 3 + 1];
@@ -1574,6 +1647,7 @@ int main(void)
 	test_complete();
 	test_near_copies();
 	test_neighbours();
+	test_neighbours_short();
 	memset(ws, 0, sizeof ws);
 	unit_seed(0x2545F4914F6CDD1Dull);
 
