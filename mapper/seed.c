@@ -2721,16 +2721,21 @@ int sm_seed_neighbours(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *re
 				sizeof *w->win) < 0)
 		goto oom;
 	w->n_win = 0;
-	if (by_diag && (w->n_win = best_by_diagonal(s, ref, sc, read, n, n_cl, min_votes, margin, done,
-						    n_done, opt->max_windows, w)) < 0)
-		goto oom;
-	for (int64_t t = 0; t < n_cl && !by_diag && w->n_win < opt->max_windows; t++) {
-		sm_window_t x;
+	if (by_diag) {
+		w->n_win = best_by_diagonal(s, ref, sc, read, n, n_cl, min_votes, margin, done, n_done,
+					    opt->max_windows, w);
+		if (w->n_win < 0)
+			goto oom;
+	} else {
+		for (int64_t t = 0; t < n_cl && w->n_win < opt->max_windows; t++) {
+			sm_window_t x;
 
-		if (s->cl[t].votes < min_votes)
-			break;   /* by votes, most first */
-		if (cluster_window(ref, &s->cl[t], n, margin, &x) && !scanned_already(&x, done, n_done))
-			w->win[w->n_win++] = x;
+			if (s->cl[t].votes < min_votes)
+				break;   /* by votes, most first */
+			if (cluster_window(ref, &s->cl[t], n, margin, &x) &&
+			    !scanned_already(&x, done, n_done))
+				w->win[w->n_win++] = x;
+		}
 	}
 	if (n_done > 0)
 		memcpy(w->win + w->n_win, done, (size_t)n_done * sizeof *w->win);
