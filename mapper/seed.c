@@ -1937,6 +1937,25 @@ static void heap_replace_min(int32_t *h, int64_t n, int32_t v)
 	h[i] = v;
 }
 
+/* Readies cw->strand_read and cw->diag_buf for sm_diag_score on read (base
+ * codes, length n): the read on each strand, forward then reverse
+ * complement, an ambiguous base never matching.  0, or -1 when out of
+ * memory. */
+static int diag_ready(complete_ws_t *cw, const uint8_t *read, int32_t n)
+{
+	if (sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
+	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1),
+		    sizeof *cw->diag_buf) < 0)
+		return -1;
+	for (int32_t j = 0; j < n; j++) {
+		const uint8_t f = read[j], r = read[n - 1 - j];
+
+		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
+		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
+	}
+	return 0;
+}
+
 /* Reorders cand[0..n_cand) (sorted by cand_before) so that its first
  * `kept` are the ones the pass scans now: the first kept - by_diag in
  * that order, then the by_diag of the others whose cluster's diagonals
@@ -1957,18 +1976,9 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 	if (n_cand <= kept || by_diag <= 0)
 		return 0;
 	if (sm_grow((void **)&cw->cand_tmp, &cw->cap_cand_tmp, n_cand, sizeof *cw->cand_tmp) < 0 ||
-	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
-	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1),
-		    sizeof *cw->diag_buf) < 0 ||
-	    sm_grow((void **)&cw->diag_heap, &cw->cap_diag_heap, by_diag, sizeof *cw->diag_heap) < 0)
+	    sm_grow((void **)&cw->diag_heap, &cw->cap_diag_heap, by_diag, sizeof *cw->diag_heap) < 0 ||
+	    diag_ready(cw, dc->read, n) < 0)
 		return -1;
-	/* The read on each strand, an ambiguous base never matching. */
-	for (int32_t j = 0; j < n; j++) {
-		const uint8_t f = dc->read[j], r = dc->read[n - 1 - j];
-
-		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
-		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
-	}
 	/* Scored in order, with the least of the by_diag best so far as
 	 * least: a candidate that cannot reach it is not chosen, and its score
 	 * needs no more than a lower bound (sm_diag_score's two-piece ones
@@ -2641,17 +2651,9 @@ static int32_t best_by_diagonal(sm_seeder_t *s, const sm_ref_t *ref, const sm_sc
 	if (keep <= 0)
 		return 0;
 	if (!cw || sm_grow((void **)&cw->pick, &cw->cap_pick, keep, sizeof *cw->pick) < 0 ||
-	    sm_grow((void **)&cw->strand_read, &cw->cap_strand_read, 2 * (int64_t)n, 1) < 0 ||
-	    sm_grow((void **)&cw->diag_buf, &cw->cap_diag_buf, 9 * ((int64_t)n + 1),
-		    sizeof *cw->diag_buf) < 0)
+	    diag_ready(cw, read, n) < 0)
 		return -1;
 	top = cw->pick;
-	for (int32_t j = 0; j < n; j++) {   /* as choose_by_diagonal: N matches nothing */
-		const uint8_t f = read[j], r = read[n - 1 - j];
-
-		cw->strand_read[j] = f < SM_BASE_N ? f : UINT8_MAX;
-		cw->strand_read[n + j] = r < SM_BASE_N ? (uint8_t)(3 - r) : UINT8_MAX;
-	}
 	for (int64_t t = 0; t < n_cl; t++) {
 		const sm_cluster_t *c = &s->cl[t];
 		const int64_t d[3] = { c->lo, c->lo, c->hi };

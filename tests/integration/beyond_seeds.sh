@@ -38,7 +38,7 @@ source "$(dirname "$0")/common.bash"
 
 awk -v out="$WORK" "$AWK_SEQ"'
 function read_out(file, name, r) {
-	printf "@%s\n%s\n+\n%s\n", name, (k % 2 ? rc(r) : r), quals(150) > (out "/" file)
+	printf "@%s\n%s\n+\n%s\n", name, (k % 2 ? rc(r) : r), quals(length(r)) > (out "/" file)
 }
 BEGIN {
 	seed = 20261127
@@ -70,7 +70,7 @@ BEGIN {
 		g = g u randseq(3000)
 		dat = length(g) + 1
 		g = g substr(r, 1, 25) randseq(3000)
-		printf "@%s\n%s\n+\n%s\n", "s" k "_" at "_" dat, (k % 2 ? rc(r) : r), quals(29) > (out "/s.fq")
+		read_out("s.fq", "s" k "_" at "_" dat, r)
 	}
 	fasta(out "/ref.fa", "chrT", g)
 	# (u): six units, then random lines past 1 Mbp (no exhaustive fallback), and six random
@@ -90,7 +90,7 @@ BEGIN {
 		g = g a randseq(3000)
 		cat = length(g) + 1
 		g = g substr(r, 1, 14) other(substr(r, 15, 1), substr(a, 15, 1)) substr(r, 16) randseq(3000)
-		printf "@%s\n%s\n+\n%s\n", "t" k "_" at "_" cat, (k % 2 ? rc(r) : r), quals(29) > (out "/t.fq")
+		read_out("t.fq", "t" k "_" at "_" cat, r)
 	}
 	fasta(out "/ref_u.fa", "chrU", g)
 	for (i = 0; i < 17500; i++) print randseq(60) > (out "/ref_u.fa")
