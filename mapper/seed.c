@@ -389,8 +389,10 @@ static int32_t dropped_near(sm_seeder_t *s, int64_t n_cl, int64_t reach)
 	int64_t most = 0, in = 0, u = 0, cu = 0, ct = 0;
 	const sm_cluster_t *kept = s->cl;
 
-	/* The kept clusters in hit order (strand, then diagonal; disjoint). */
-	qsort(s->cl, (size_t)n_cl, sizeof *s->cl, cmp_cluster_hits);
+	/* The kept clusters in hit order (strand, then diagonal; disjoint);
+	 * none (s->cl may be NULL) for a read without a hit. */
+	if (n_cl > 0)
+		qsort(s->cl, (size_t)n_cl, sizeof *s->cl, cmp_cluster_hits);
 	for (int64_t t = 0; t < s->n_hit; t++) {
 		seed_hit_t h = s->hit[t];
 
