@@ -830,14 +830,32 @@ static int keep_next(const sm_seed_next_t *next, const sm_seed_gap_t *gap, res_t
 	return 0;
 }
 
-/* 1 if one difference can leave a locus of a read of length n without a
- * seed: no run of k + w - 1 exact bases on either side of it (n < 48 with
- * k 15, w 10).  A single error then hides an equal locus, and the exact
- * passes leave a single read's rivals to the neighbour pass
- * (needs_neighbours), which ranks its clusters by diagonal. */
-static int one_difference_hides(const sm_ctx_t *ctx, int32_t n)
+/* Bases of one minimizer window, k + w - 1 (24): an exact run that long
+ * holds a seed wherever it lies. */
+static int32_t window_bases(const sm_ctx_t *ctx)
 {
-	return n < 2 * (ctx->index->k + ctx->index->w - 1);
+	return ctx->index->k + ctx->index->w - 1;
+}
+
+/* 1 if a read of length n is shorter than one minimizer window: no seed
+ * is guaranteed anywhere, not even at a copy equal to it, so seeding, and
+ * every pass built on it, can rule out no locus: one as good may lie out of
+ * view (fastp-trimmed 20-22 base reads at MAPQ 20-60 beside an equal
+ * origin; seeded.md "Quality-trimmed reads").  Longer reads keep an exact
+ * copy's seed. */
+static int seedless_rival(const sm_ctx_t *ctx, int32_t n)
+{
+	return n < window_bases(ctx);
+}
+
+/* 1 if a read of length n is a single read under two windows (48 bases): one
+ * difference there can leave a locus without an exact run of a window, so a
+ * sequencing error may hide its origin or an equal copy, and the neighbour
+ * pass looks for them (needs_neighbours), its clusters ranked by diagonal.
+ * A read of a pair is left to its mate's insert. */
+static int short_single(const sm_ctx_t *ctx, int32_t n)
+{
+	return !ctx->paired && n < 2 * window_bases(ctx);
 }
 
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
@@ -882,15 +900,14 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 			/* A short single read's every look-up, ranked by diagonal, hit
 			 * or no hit (needs_neighbours); a longer one without a hit
 			 * looks up a share (SM_NEIGHBOUR_UNMAPPED_HASH). */
-			const int short_single = !ctx->paired &&
-						 one_difference_hides(ctx, reads[k].len);
-			const int share = rs->prim < 0 && !short_single;
+			const int by_diag = short_single(ctx, reads[k].len);
+			const int share = rs->prim < 0 && !by_diag;
 
 			nw = sm_seed_neighbours(ws->seeder, ctx->index, ctx->ref, &ctx->opt.score,
 						&ctx->seed_opt, ws->q[SM_STRANDS * k].seq, reads[k].len,
 						rs->win, rs->n_win,
 						share ? SM_NEIGHBOUR_UNMAPPED_HASH : UINT32_MAX,
-						share ? SM_NEIGHBOUR_UNMAPPED_VOTES : 1, short_single,
+						share ? SM_NEIGHBOUR_UNMAPPED_VOTES : 1, by_diag,
 						&ws->wref, &hits);
 			memset(&ws->seed_gap[t], 0, sizeof ws->seed_gap[t]);
 		} else if (copies) {
@@ -961,18 +978,6 @@ static int complete_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		    add_window_scans(ctx, ws, t, ws->seed_todo[t], stride, lay) < 0)
 			return -1;
 	return 0;
-}
-
-/* 1 if a read of length n is shorter than one minimizer window (k + w - 1
- * bases): no seed is guaranteed anywhere, not even at a copy equal to it,
- * so seeding, and every pass built on it, can rule out no locus: one as
- * good may lie out of view (fastp-trimmed 20-22 base reads at MAPQ 20-60
- * beside an equal origin; seeded.md "Quality-trimmed reads").  Longer
- * reads keep an exact copy's seed; a rival with differences may lack one
- * below two windows (48 bases), which this does not price (seeded.md). */
-static int seedless_rival(const sm_ctx_t *ctx, int32_t n)
-{
-	return n < ctx->index->k + ctx->index->w - 1;
 }
 
 /* RETRY_COMPLETE if read r's first seeded result res (its first pass's
@@ -1131,14 +1136,12 @@ static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * the read comes from sequence that far from the reference.  Not one whose
  * best alignment is clean but partial (an adapter, a chimera): a locus that
  * divergent is unlikely for it, and the whole pass's look-ups cost ~0.6 ms
- * a read.  A single read under two windows (one_difference_hides) takes
- * it whenever an unseeded locus could tie or beat it, divergent or not:
- * one sequencing error there hides its origin or an equal copy (a 35-base
- * read 25M10S at MAPQ 60 with its origin one substitution away unseen).
- * Not a read of a pair: its mate's insert tells equal copies apart, and on
- * 36 bp pairs the pass cost 53% more CPU for one read wrong at MAPQ >= 20
- * fewer on one set and one more on another (docs/seeded.md).  0 if not,
- * -1 when out of memory. */
+ * a read.  A short single read (short_single) takes it whenever an
+ * unseeded locus could tie or beat it, divergent or not: one sequencing
+ * error hides its origin or an equal copy (a 35-base read 25M10S at MAPQ 60
+ * with its origin one substitution away unseen); pair reads keep the rule
+ * above (docs/seeded.md, "Short single reads").  0 if not, -1 when out of
+ * memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const uint8_t *seq, const res_t *res)
 {
@@ -1152,7 +1155,7 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 	if (res->prim < 0)
 		return 1;
 	c = &res->cand[0];
-	short_read = !ctx->paired && one_difference_hides(ctx, r->len);
+	short_read = short_single(ctx, r->len);
 	/* The divergence first: it is O(1), and most reads are not. */
 	if (!c->traced || (!short_read && !sm_seed_divergent(ctx->index, sc, r->len, c->score,
 							     c->aln.q_start, c->aln.q_end)))

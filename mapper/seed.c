@@ -1939,6 +1939,18 @@ static void heap_replace_min(int32_t *h, int64_t n, int32_t v)
 	h[i] = v;
 }
 
+/* Fetches the reference bases under cluster c's diagonals for a read of
+ * length n into the cache ahead of their use: between its first diagonal
+ * and its last plus n (the mode in between).  Each cluster's bases lie at
+ * a random place in the reference. */
+static inline void prefetch_cluster(const sm_ref_t *ref, const sm_cluster_t *c, int32_t n)
+{
+	const int64_t to = c->hi + n < ref->total ? c->hi + n : ref->total;
+
+	for (int64_t p = c->lo < 0 ? 0 : c->lo; p < to; p += 64)
+		__builtin_prefetch(ref->seq + p);
+}
+
 /* Readies cw->strand_read and cw->diag_buf for sm_diag_score on read (base
  * codes, length n): the read on each strand, forward then reverse
  * complement, an ambiguous base never matching.  0, or -1 when out of
@@ -1989,16 +2001,8 @@ static int choose_by_diagonal(const diag_ctx_t *dc, cand_cl_t *cand, int64_t n_c
 	for (int64_t t = first, held = 0; t < n_cand; t++) {
 		least = held == by_diag ? cw->diag_heap[0] : 0;
 
-		/* The bases under its diagonals lie between its first and its
-		 * last (the mode in between).  Written out here: GCC drops a call
-		 * of a function that only prefetches, as one without effects. */
-		if (t + SM_DIAG_AHEAD < n_cand) {
-			const sm_cluster_t *c = &cand[t + SM_DIAG_AHEAD].c;
-			const int64_t to = c->hi + n < dc->ref->total ? c->hi + n : dc->ref->total;
-
-			for (int64_t p = c->lo < 0 ? 0 : c->lo; p < to; p += 64)
-				__builtin_prefetch(dc->ref->seq + p);
-		}
+		if (t + SM_DIAG_AHEAD < n_cand)
+			prefetch_cluster(dc->ref, &cand[t + SM_DIAG_AHEAD].c, n);
 		cand[t].diag = cluster_diag_score(dc, &cand[t], least);
 		if (held < by_diag)
 			heap_push_min(cw->diag_heap, &held, cand[t].diag);
@@ -2623,17 +2627,11 @@ int sm_seed_divergent(const sm_index_t *idx, const sm_score_t *sc, int32_t n, in
 	       loss * (idx->k + idx->w - 1) >= sm_bound_break_cost(idx->k, idx->w, sc) * span;
 }
 
-/* 1 if a goes before b: the better diagonal score, then more votes, then
- * strand and diagonal (a total order). */
+/* 1 if a goes before b: the better diagonal score, then as
+ * sm_cluster_before (a total order). */
 static int pick_before(const diag_pick_t *a, const diag_pick_t *b)
 {
-	if (a->diag != b->diag)
-		return a->diag > b->diag;
-	if (a->c.votes != b->c.votes)
-		return a->c.votes > b->c.votes;
-	if (a->c.strand != b->c.strand)
-		return a->c.strand < b->c.strand;
-	return a->c.lo < b->c.lo;
+	return a->diag != b->diag ? a->diag > b->diag : sm_cluster_before(&a->c, &b->c);
 }
 
 /* The up to `keep` windows of the clusters s->cl[0..n_cl) with at least
@@ -2662,15 +2660,8 @@ static int32_t best_by_diagonal(sm_seeder_t *s, const sm_ref_t *ref, const sm_sc
 		diag_pick_t p = { .c = *c };
 		int32_t at;
 
-		/* Each cluster's bases lie at a random place: fetched ahead (as in
-		 * choose_by_diagonal, written out). */
-		if (t + SM_DIAG_AHEAD < n_cl) {
-			const sm_cluster_t *a = &s->cl[t + SM_DIAG_AHEAD];
-			const int64_t to = a->hi + n < ref->total ? a->hi + n : ref->total;
-
-			for (int64_t q = a->lo < 0 ? 0 : a->lo; q < to; q += 64)
-				__builtin_prefetch(ref->seq + q);
-		}
+		if (t + SM_DIAG_AHEAD < n_cl)
+			prefetch_cluster(ref, &s->cl[t + SM_DIAG_AHEAD], n);
 		if (c->votes < min_votes || !cluster_window(ref, c, n, margin, &p.x) ||
 		    scanned_already(&p.x, done, n_done))
 			continue;
