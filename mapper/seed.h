@@ -238,7 +238,7 @@ int sm_seed_pair_windows(sm_seeder_t *s, const sm_index_t *idx, const sm_ref_t *
  * k-mer counts (the fallback for reads whose every minimizer is frequent),
  * up to SM_SEED_MAX_HITS hits.  Where the skipped k-mers alone leave a
  * break cost of room below `best`, only the k-mers of the rarest disjoint
- * windows that keep it so are looked at, the others skipped too (seed.c,
+ * windows that keep it so are looked at, the others skipped too (complete.c,
  * keep_rare_windows); where that leaves more candidates than the lists
  * hold, the pass runs again without it.  Where there are more candidates
  * than it returns, a share of those it returns (one in

@@ -3,7 +3,7 @@
 # copies that align far worse: the completion pass ranks candidates by the bound of their
 # k-mer support, so by bound alone the rounds can all go to the copies and leave the origin
 # unscanned; some of the windows it scans now are the candidates whose diagonals hold the best
-# ungapped alignment (seed.c, choose_by_diagonal), which reaches the origin in the first round.
+# ungapped alignment (complete.c, choose_by_diagonal), which reaches the origin in the first round.
 #
 # Reference (awk, fixed Park-Miller generator), per read (six, alternating strands), a random
 # 150 bp unit U:
