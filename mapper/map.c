@@ -1272,6 +1272,154 @@ static int mate_window(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *read
 	return todo == RETRY_COMPLETE;
 }
 
+/* seed_batch's passes, in order; the completion's rounds follow
+ * PASS_COMPLETE (its first). */
+enum {
+	PASS_FIRST,
+	PASS_MATE,
+	PASS_COMPLETE,
+	PASS_REFINE = PASS_COMPLETE + SM_COMPLETE_ROUNDS,
+	PASS_COPIES,
+	PASS_NEIGHBOURS,
+	N_PASSES
+};
+
+/* 1 if read k of reads (results res) takes pass `pass` of seed_batch: then
+ * what it takes is set in slot t of ws->retry_how, retry_level, retry_best
+ * and mate_win (the mate pass's window; with `mates` only); 0 if not; -1
+ * when out of memory (logged).  The completion's first round marks here
+ * the reads that it settles without a pass (unsure, or a rival out of
+ * view). */
+static int takes_pass(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, res_t *res,
+		      int k, int pass, int mates, int t)
+{
+	const sm_read_t *r = &reads[k];
+	res_t *rs = &res[k];
+	const uint8_t *seq = ws->q[SM_STRANDS * k].seq;
+	int todo;
+
+	switch (pass) {
+	case PASS_FIRST:
+		rs->more = 0;
+		rs->copy_slack = 0;
+		rs->n_next = 0;
+		rs->ties_open = 0;
+		return 1;
+	case PASS_MATE:
+		if (!mates || (todo = mate_window(ctx, ws, reads, res, k, &ws->mate_win[t])) == 0)
+			return 0;
+		if (todo < 0)
+			return -1;
+		ws->retry_how[t] = RETRY_MATE;
+		ws->retry_best[t] = rs->prim >= 0 ? rs->cand[0].score : 0;
+		return 1;
+	case PASS_COMPLETE: {
+		int32_t near = 0;
+		double odds = 0;
+		int near_found;
+
+		todo = needs_retry(ctx, ws, r, seq, ws->seed_skip + ws->seed_skip_at[k], rs, &near,
+				   &odds);
+		if (todo >= 0)
+			rs->ties_open = pair_ties_open(ctx, ws, r, seq,
+						       ws->seed_skip + ws->seed_skip_at[k], rs, todo);
+		if (todo < 0 || rs->ties_open < 0)
+			goto oom;
+		/* NEAR: the competitor is known, nothing more; NEAR_SOME: some
+		 * of them, and the read unsure of the others. */
+		near_found = todo == RETRY_NEAR || todo == RETRY_NEAR_SOME;
+		if (todo == RETRY_COPY || near_found)
+			rival_unseen(rs, todo == RETRY_COPY ? rs->cand[0].score : near);
+		if (near_found)
+			rs->sub_odds = odds;
+		if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY ||
+		    todo == RETRY_NEAR_SOME) {
+			mark_unsure(rs, todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
+			return 0;
+		}
+		if (todo == RETRY_NONE || todo == RETRY_NEAR)
+			return 0;
+		ws->retry_how[t] = (uint8_t)todo;
+		return 1;
+	}
+	case PASS_REFINE:
+		if (!needs_copies(ctx, r, rs, 0))
+			return 0;
+		ws->retry_how[t] = RETRY_REFINE;
+		return 1;
+	case PASS_COPIES:
+		if (!needs_copies(ctx, r, rs, 1))
+			return 0;
+		ws->retry_how[t] = RETRY_COPIES;
+		ws->retry_level[t] = (uint8_t)rs->cand[0].unsure;
+		ws->retry_best[t] = rs->cand[0].score;
+		return 1;
+	case PASS_NEIGHBOURS:
+		if ((todo = needs_neighbours(ctx, ws, r, seq, rs)) <= 0) {
+			if (todo < 0)
+				goto oom;
+			return 0;
+		}
+		ws->retry_how[t] = RETRY_NEIGHBOURS;
+		ws->retry_level[t] = rs->prim >= 0 ? (uint8_t)rs->cand[0].unsure : SM_SURE;
+		ws->retry_best[t] = rs->prim >= 0 ? rs->cand[0].score : 0;
+		return 1;
+	default:   /* a later round: a read still unsure whose kept candidates may beat it */
+		if (!rs->more)
+			return 0;
+		ws->retry_how[t] = RETRY_COMPLETE;
+		return 1;
+	}
+oom:
+	sm_log(SM_LOG_ERROR, "out of memory seeding a read ('%s')", r->name);
+	return -1;
+}
+
+/* What read r's result rs after pass `pass` of seed_batch (it was the
+ * pass's u-th read) says: whether a better or an equal locus may still be
+ * unseen (its unsure level), whether it takes the next round (rs->more),
+ * and the workspace's counts. */
+static void judge_pass(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, res_t *rs, int u,
+		       int pass)
+{
+	const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
+
+	if (pass == PASS_FIRST) {
+		rs->left = ws->seed_left[u];
+	} else if (pass == PASS_MATE) {
+		/* Candidates only: needs_retry judges them next. */
+		ws->mate_better += rs->prim >= 0 && best > ws->retry_best[u];
+	} else if (rs->exhaustive) {
+		/* Aligned against the whole reference: exact as it is. */
+	} else if (pass == PASS_NEIGHBOURS) {
+		const int better = best > ws->retry_best[u];
+
+		ws->neighbour_better += better;
+		mark_unsure(rs, better ? SM_UNSURE_BETTER : ws->retry_level[u]);
+		rs->more = 0;
+	} else if (pass == PASS_COPIES) {
+		/* It bounds nothing: the read stays as unsure. */
+		ws->copy_better += rs->prim >= 0 && best > ws->retry_best[u];
+		mark_unsure(rs, ws->retry_level[u]);
+		rs->more = 0;
+	} else {
+		const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
+		const int could_tie = !unsure && rs->prim >= 0 &&
+				      sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx));
+		const int tie = (could_tie && sm_mapq(&ctx->opt.score, best, rs->cand[0].xs, r->len) <
+					      SM_TIE_CHECK_BELOW) ||
+				(!ctx->paired && !unsure && rs->prim >= 0 &&
+				 seedless_rival(ctx, r->len));
+
+		/* A later round's kept candidates carry the last round's mark. */
+		mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
+		rs->copy_slack = unsure ? 0 : copy_slack(ctx, rs, could_tie);
+		ws->refined_sure += pass == PASS_REFINE && !unsure && !tie;
+		rs->more = (unsure || tie) && pass + 1 < N_PASSES && rs->n_next > 0 &&
+			   rs->next[0].bound > best - tie_slack(ctx);
+	}
+}
+
 /* Seeded mode for reads[0..n) (queries in ws->q): every read's windows,
  * then the scans of both strands against them for the whole batch at once
  * (one GPU call, or the worker's CPU scan), then each read's candidates;
@@ -1297,113 +1445,35 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 		      int mates)
 {
 	sm_wscan_t *jobs = &ws->jobs;
-	/* The first pass, the mate pass, the completion's rounds, the refined
-	 * completion, the copies pass, the neighbour pass. */
-	const int passes = 2 + SM_COMPLETE_ROUNDS + 3, mp = 1, c1 = 2, rf = passes - 3,
-		  cp = passes - 2, nb = passes - 1;
-	int stride[2 + SM_COMPLETE_ROUNDS + 3];
+	int stride[N_PASSES];
 	const int batched = sm_engine_traces(ctx->engine);   /* the engine runs the tracebacks */
 	double t = sm_seconds();
 
-	for (int pass = 0; pass < passes; pass++)
+	for (int pass = 0; pass < N_PASSES; pass++)
 		stride[pass] = ctx->seed_opt.max_windows + pass * ctx->retry_opt.max_windows;
 	if (ws_reserve_reads(ws, n) < 0)
 		return -1;
-	for (int pass = 0; pass < passes; pass++) {
+	for (int pass = 0; pass < N_PASSES; pass++) {
 		int n_todo = 0;
 
 		sm_wscan_clear(jobs);
-		for (int k = 0; k < n && pass == 0; k++) {
-			ws->seed_todo[n_todo++] = k;
-			res[k].more = 0;
-			res[k].copy_slack = 0;
-			res[k].n_next = 0;
-			res[k].ties_open = 0;
-		}
-		for (int k = 0; k < n && pass == mp && mates; k++) {
-			int todo = mate_window(ctx, ws, reads, res, k, &ws->mate_win[n_todo]);
+		for (int k = 0; k < n; k++) {
+			int todo = takes_pass(ctx, ws, reads, res, k, pass, mates, n_todo);
 
 			if (todo < 0)
 				return -1;
-			if (todo) {
-				ws->retry_how[n_todo] = RETRY_MATE;
-				ws->retry_best[n_todo] = res[k].prim >= 0 ? res[k].cand[0].score : 0;
+			if (todo)
 				ws->seed_todo[n_todo++] = k;
-			}
 		}
-		/* Later rounds: the reads still unsure whose kept candidates may beat them. */
-		for (int k = 0; k < n && pass > c1 && pass < rf; k++)
-			if (res[k].more) {
-				ws->retry_how[n_todo] = RETRY_COMPLETE;
-				ws->seed_todo[n_todo++] = k;
-			}
-		for (int k = 0; k < n && pass == rf; k++)
-			if (needs_copies(ctx, &reads[k], &res[k], 0)) {
-				ws->retry_how[n_todo] = RETRY_REFINE;
-				ws->seed_todo[n_todo++] = k;
-			}
-		for (int k = 0; k < n && pass == cp; k++)
-			if (needs_copies(ctx, &reads[k], &res[k], 1)) {
-				ws->retry_how[n_todo] = RETRY_COPIES;
-				ws->retry_level[n_todo] = (uint8_t)res[k].cand[0].unsure;
-				ws->retry_best[n_todo] = res[k].cand[0].score;
-				ws->seed_todo[n_todo++] = k;
-			}
-		for (int k = 0; k < n && pass == nb; k++) {
-			int todo = needs_neighbours(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq, &res[k]);
-
-			if (todo < 0) {
-				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
-				return -1;
-			}
-			if (todo) {
-				ws->retry_how[n_todo] = RETRY_NEIGHBOURS;
-				ws->retry_level[n_todo] = res[k].prim >= 0 ? (uint8_t)res[k].cand[0].unsure :
-									     SM_SURE;
-				ws->retry_best[n_todo] = res[k].prim >= 0 ? res[k].cand[0].score : 0;
-				ws->seed_todo[n_todo++] = k;
-			}
-		}
-		if ((pass == mp || pass > c1) && n_todo == 0) {
-			if (pass == nb)
+		if (n_todo == 0 && pass != PASS_FIRST && pass != PASS_COMPLETE) {
+			if (pass == PASS_NEIGHBOURS)
 				break;
-			if (pass > c1 && pass < rf)
-				pass = rf - 1;   /* no later round: on to the refined pass */
+			if (pass > PASS_COMPLETE && pass < PASS_REFINE)
+				pass = PASS_REFINE - 1;   /* no later round: on to the refined pass */
 			continue;
 		}
-		for (int k = 0; k < n && pass == c1; k++) {
-			int32_t near = 0;
-			double odds = 0;
-			int todo = needs_retry(ctx, ws, &reads[k], ws->q[SM_STRANDS * k].seq,
-					       ws->seed_skip + ws->seed_skip_at[k], &res[k], &near, &odds);
-
-			if (todo >= 0)
-				res[k].ties_open = pair_ties_open(ctx, ws, &reads[k],
-								  ws->q[SM_STRANDS * k].seq,
-								  ws->seed_skip + ws->seed_skip_at[k],
-								  &res[k], todo);
-			if (todo < 0 || res[k].ties_open < 0) {
-				sm_log(SM_LOG_ERROR, "out of memory seeding a batch of %d reads", n);
-				return -1;
-			}
-			/* NEAR: the competitor is known, nothing more; NEAR_SOME: some
-			 * of them, and the read unsure of the others. */
-			const int near_found = todo == RETRY_NEAR || todo == RETRY_NEAR_SOME;
-
-			if (todo == RETRY_COPY || near_found)
-				rival_unseen(&res[k], todo == RETRY_COPY ? res[k].cand[0].score : near);
-			if (near_found)
-				res[k].sub_odds = odds;
-			if (todo == RETRY_UNSURE || todo == RETRY_TIE || todo == RETRY_COPY ||
-			    todo == RETRY_NEAR_SOME) {
-				mark_unsure(&res[k], todo == RETRY_UNSURE ? SM_UNSURE_BETTER : SM_UNSURE_RIVAL);
-			} else if (todo != RETRY_NONE && todo != RETRY_NEAR) {
-				ws->retry_how[n_todo] = (uint8_t)todo;
-				ws->seed_todo[n_todo++] = k;
-			}
-		}
-		if ((pass == 0 ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
-				 complete_reads(ctx, ws, reads, n_todo, res, stride[pass], pass - mp)) < 0)
+		if ((pass == PASS_FIRST ? seed_reads(ctx, ws, reads, n_todo, &ctx->seed_opt) :
+		     complete_reads(ctx, ws, reads, n_todo, res, stride[pass], pass - PASS_MATE)) < 0)
 			return -1;
 		sm_ph_add(ws, PH_SEED, &t);
 		if (run_list(ctx, ws, jobs, pass ? LIST_RETRY : LIST_WINDOWS) < 0)
@@ -1419,7 +1489,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 				res_t *rs = &res[k];
 
 				/* KEPT: not scanned again, its first candidates stand (traced). */
-				if (pass == 0 || ws->retry_how[u] != RETRY_KEPT) {
+				if (pass == PASS_FIRST || ws->retry_how[u] != RETRY_KEPT) {
 					for (int st = 0; st < SM_STRANDS; st++) {
 						int j = ws->strand_job[SM_STRANDS * k + st];
 
@@ -1431,43 +1501,7 @@ static int seed_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads
 							 rs) < 0)
 						return -1;
 				}
-				if (pass == 0)
-					rs->left = ws->seed_left[u];
-				if (pass == mp) {
-					/* Candidates only: needs_retry judges them next. */
-					ws->mate_better += rs->prim >= 0 &&
-							   rs->cand[0].score > ws->retry_best[u];
-				} else if (pass == nb && !rs->exhaustive) {
-					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
-					const int better = best > ws->retry_best[u];
-
-					ws->neighbour_better += better;
-					mark_unsure(rs, better ? SM_UNSURE_BETTER : ws->retry_level[u]);
-					rs->more = 0;
-				} else if (pass == cp && !rs->exhaustive) {
-					/* It bounds nothing: the read stays as unsure. */
-					ws->copy_better += rs->prim >= 0 &&
-							   rs->cand[0].score > ws->retry_best[u];
-					mark_unsure(rs, ws->retry_level[u]);
-					rs->more = 0;
-				} else if (pass > 0 && !rs->exhaustive) {
-					const int32_t best = rs->prim >= 0 ? rs->cand[0].score : 0;
-					const int unsure = sm_seed_unsure(&ws->seed_gap[u], best);
-					const int could_tie = !unsure && rs->prim >= 0 &&
-							sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx));
-					const int tie = (could_tie &&
-							 sm_mapq(&ctx->opt.score, best, rs->cand[0].xs,
-								 reads[k].len) < SM_TIE_CHECK_BELOW) ||
-							(!ctx->paired && !unsure && rs->prim >= 0 &&
-							 seedless_rival(ctx, reads[k].len));
-
-					/* A later round's kept candidates carry the last round's mark. */
-					mark_unsure(rs, unsure ? SM_UNSURE_BETTER : tie ? SM_UNSURE_RIVAL : SM_SURE);
-					rs->copy_slack = unsure ? 0 : copy_slack(ctx, rs, could_tie);
-					ws->refined_sure += pass == rf && !unsure && !tie;
-					rs->more = (unsure || tie) && pass + 1 < passes && rs->n_next > 0 &&
-						   rs->next[0].bound > best - tie_slack(ctx);
-				}
+				judge_pass(ctx, ws, &reads[k], rs, u, pass);
 			}
 			if (!batched && u >= SM_TRACE_AHEAD) {
 				int k = ws->seed_todo[u - SM_TRACE_AHEAD];
