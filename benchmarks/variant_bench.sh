@@ -20,6 +20,12 @@
 # the centromere's Ns): a human genome's repeats at a size whose 30x fits a
 # small machine.
 #
+# SIM=art simulates the reads with ART instead (art_illumina, Debian
+# art-nextgen-simulation-tools) from a copy of the genome carrying dwgsim's
+# mutations (bcftools consensus of the truth): ART's quality-dependent
+# substitution and indel profiles, ART_PROFILE (default HS25, HiSeq 2500) and
+# READ_LEN (default 150; 250 with MSv3), the same truth and insert size.
+#
 # Writes OUT/variants.tsv (one row per mapper and coverage) and prints it;
 # benchmarks/variant_plot.py OUT/variants.tsv PNG draws it.  Mapping logs and
 # the calls stay in OUT/COVERAGE/.
@@ -35,12 +41,19 @@ threads=${THREADS:-$(nproc)}
 # seed simulates other mutations and reads, to tell a mapper's lead from chance).
 mut_rate=0.001
 indel_frac=0.1
-read_len=150
+sim=${SIM:-dwgsim}
+art_profile=${ART_PROFILE:-HS25}
+read_len=${READ_LEN:-150}
 insert=500
 insert_sd=50
 seed=${SEED:-19}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+case $sim in
+dwgsim) ;;
+art) command -v art_illumina >/dev/null || { echo "variant_bench.sh: art_illumina is not on PATH" >&2; exit 1; } ;;
+*) echo "variant_bench.sh: SIM is dwgsim or art, not '$sim'" >&2; exit 1 ;;
+esac
 for tool in dwgsim samtools bcftools bwa minimap2; do
 	command -v "$tool" >/dev/null || { echo "variant_bench.sh: $tool is not on PATH" >&2; exit 1; }
 done
@@ -96,12 +109,30 @@ for cov in "${covs[@]}"; do
 	mkdir -p "$d"
 	pairs=$((cov * len / (2 * read_len)))
 	if [[ ! -s $d/truth.vcf.gz ]]; then
-		dwgsim -H -z "$seed" -N "$pairs" -1 "$read_len" -2 "$read_len" -d "$insert" -s "$insert_sd" \
+		# With ART dwgsim draws the mutations only (one pair of reads).
+		dwgsim -H -z "$seed" -N "$([[ $sim == art ]] && echo 1 || echo "$pairs")" \
+			-1 "$read_len" -2 "$read_len" -d "$insert" -s "$insert_sd" \
 			-r "$mut_rate" -R "$indel_frac" -y 0 "$ref" "$d/sim" >"$d/dwgsim.log" 2>&1
 		bcftools norm -f "$ref" -m -any -Oz -o "$d/truth.vcf.gz" "$d/sim.mutations.vcf" 2>/dev/null
+		if [[ $sim == art ]]; then
+			bcftools index -f "$d/truth.vcf.gz"
+			bcftools consensus -f "$ref" "$d/truth.vcf.gz" >"$d/mutated.fa" 2>"$d/consensus.log" ||
+				failed "bcftools consensus" "$d/consensus.log"
+			# ART's -f counts the bases of both reads of a pair.
+			art_illumina -ss "$art_profile" -i "$d/mutated.fa" -p -l "$read_len" -f "$cov" \
+				-m "$insert" -s "$insert_sd" -rs "$seed" -na -o "$d/art" >"$d/art.log" 2>&1 ||
+				failed art_illumina "$d/art.log"
+			gzip -f "$d/art1.fq" "$d/art2.fq"
+			rm -f "$d/mutated.fa"
+		fi
 	fi
-	r1=$d/sim.bwa.read1.fastq.gz
-	r2=$d/sim.bwa.read2.fastq.gz
+	if [[ $sim == art ]]; then
+		r1=$d/art1.fq.gz
+		r2=$d/art2.fq.gz
+	else
+		r1=$d/sim.bwa.read1.fastq.gz
+		r2=$d/sim.bwa.read2.fastq.gz
+	fi
 	mappers=()
 	for m in ${SCANMAP_MODES:-seeded}; do mappers+=("scanmap-$m"); done
 	for mapper in "${mappers[@]}" ${VARIANT_PEERS-bwa minimap2}; do
