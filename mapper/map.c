@@ -1140,12 +1140,18 @@ static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
  * unseeded locus could tie or beat it, divergent or not: one sequencing
  * error hides its origin or an equal copy (a 35-base read 25M10S at MAPQ 60
  * with its origin one substitution away unseen); pair reads keep the rule
- * above (docs/seeded.md, "Short single reads").  0 if not, -1 when out of
+ * above (docs/seeded.md, "Short single reads").  A perfect one (nothing
+ * beats it) takes it when the nearest locus in view is two substitutions
+ * behind: the read lies in a repeat family, and a copy one substitution
+ * away, which its seeding cannot rule out, would price its MAPQ at one
+ * substitution's lead, not two (36 bp reads at MAPQ 40-49 with their
+ * origin unseen one substitution behind).  0 if not, -1 when out of
  * memory. */
 static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 			    const uint8_t *seq, const res_t *res)
 {
 	const sm_score_t *sc = &ctx->opt.score;
+	const int32_t sub = sc->match + sc->mismatch;   /* a substitution's cost */
 	const cand_t *c;
 	int32_t bound;
 	int short_read;
@@ -1156,6 +1162,8 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 		return 1;
 	c = &res->cand[0];
 	short_read = short_single(ctx, r->len);
+	if (short_read && c->traced && c->score >= sm_best_possible(sc, r->len))
+		return c->xs < c->score - sub && c->xs >= c->score - 2 * sub;
 	/* The divergence first: it is O(1), and most reads are not. */
 	if (!c->traced || (!short_read && !sm_seed_divergent(ctx->index, sc, r->len, c->score,
 							     c->aln.q_start, c->aln.q_end)))

@@ -18,8 +18,12 @@
 #  (t) a single read of 29 bases with no hit: two loci, each one substitution away at base 15
 #      (two other bases there), an equal pair a short read's every neighbour look-up finds (all
 #      of them, not the share of (u)), MAPQ below 20 with XS = AS.
-# `--completion weak`, which has no neighbour pass, leaves each at its decoy (unmapped for (u)):
-# the premise.
+#  (v) a perfect single read of 29 bases whose nearest locus in view is two substitutions behind
+#      (bases 1 and 29: seeded), beside a copy one substitution away at base 15 (no exact k-mer
+#      there): the neighbour pass finds that copy (map.c, needs_neighbours: a perfect short read
+#      in a repeat family), so XS is one substitution behind and MAPQ at most 20, not 40.
+# `--completion weak`, which has no neighbour pass, leaves each at its decoy (unmapped for (u);
+# for (v) XS two substitutions behind, MAPQ 40): the premise.
 #
 # Reference (awk, fixed Park-Miller generator): random background, 3 kbp between units. Every
 # read is a 150 bp unit U with a substitution at every 15th base from the 8th (unseeded(): no
@@ -71,6 +75,14 @@ BEGIN {
 		dat = length(g) + 1
 		g = g substr(r, 1, 25) randseq(3000)
 		read_out("s.fq", "s" k "_" at "_" dat, r)
+	}
+	for (k = 0; k < 6; k++) {
+		r = randseq(29)
+		at = length(g) + 1
+		g = g r randseq(3000)
+		cat = length(g) + 1
+		g = g sub1(r, 15) randseq(3000) sub1(sub1(r, 1), 29) randseq(3000)
+		read_out("v.fq", "v" k "_" at "_" cat, r)
 	}
 	fasta(out "/ref.fa", "chrT", g)
 	# (u): six units, then random lines past 1 Mbp (no exhaustive fallback), and six random
@@ -182,3 +194,22 @@ REF=ref_u.fa run t-weak t.fq --completion weak
 n=$(awk -F'\t' '!/^@/ && and($2, 4) { n++ } END { print n + 0 }' "$WORK/t-weak.sam")
 [ "$n" = 6 ] || fail "(t) --completion weak: $n of 6 unmapped (the premise: no exact k-mer at either locus)"
 note "(t) default: six 29-base reads at one of two equal loci beyond exact seeds, XS = AS, MAPQ below 20; unmapped without the pass"
+
+# (v): a perfect short read in a repeat family; its copy one substitution away found.
+# vcheck SAM XS QLO QHI: every primary at its locus (field 2 of its name), AS 29, XS as given,
+# MAPQ QLO..QHI; prints the others.
+vcheck() {
+	awk -F'\t' -v want_xs="$2" -v lo="$3" -v hi="$4" '!/^@/ && !and($2, 0x900) {
+		as = xs = -1; for (i = 12; i <= NF; i++) { if ($i ~ /^AS:i:/) as = substr($i, 6) + 0; if ($i ~ /^XS:i:/) xs = substr($i, 6) + 0 }
+		split($1, x, "_")
+		if ($4 != x[2] || as != 29 || xs != want_xs || $5 < lo || $5 > hi) print $1 " at " $4 " AS " as " XS " xs " MAPQ " $5
+		n++
+	} END { if (n != 6) print n " primary records, not 6" }' "$1"
+}
+run v v.fq
+bad=$(vcheck "$WORK/v.sam" 24 1 20)
+[ -z "$bad" ] || fail "(v) default: a perfect 29-base read without its copy one substitution away as XS, or MAPQ above 20: $bad"
+run v-weak v.fq --completion weak
+bad=$(vcheck "$WORK/v-weak.sam" 19 40 60)
+[ -z "$bad" ] || fail "(v) --completion weak (the premise: only the locus two substitutions behind in view): $bad"
+note "(v) default: six perfect 29-base reads with XS one substitution behind (a copy without exact k-mers), MAPQ at most 20; XS two behind and MAPQ 40+ without the pass"
