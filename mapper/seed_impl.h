@@ -95,6 +95,8 @@ typedef uint64_t seed_hit_t;
 
 struct complete_ws_s;   /* complete.c's workspace */
 
+/* A seeder (seed.h): one thread's buffers, grown as reads need them and
+ * kept from read to read. */
 struct sm_seeder_s {
 	sm_mini_t *mini;
 	int64_t cap_mini;
