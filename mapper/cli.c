@@ -657,7 +657,9 @@ static void index_usage(FILE *fp)
 		"  -v INT    verbosity, 0..%d [%d]; %d prints each stage\n"
 		"  -h        print this help and exit\n\n"
 		"The index holds the reference too: 'scanmap map' reads the FASTA again\n"
-		"only when it has another modification time than the index recorded.\n",
+		"only when it has another modification time than the index recorded.\n"
+		"Seeding guarantees a seed in every k+w-1 exact bases: for reads trimmed\n"
+		"shorter than that, -w 5 places more (a larger index, more CPU).\n",
 		SM_INDEX_SUFFIX, SM_INDEX_SUFFIX, SM_INDEX_MIN_K, SM_INDEX_MAX_K,
 		SM_INDEX_DEFAULT_K, SM_INDEX_MAX_W, SM_INDEX_DEFAULT_W, SM_VERBOSITY_MAX,
 		SM_LOG_INFO, SM_LOG_INFO);
