@@ -19,6 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import accuracy_eval  # noqa: E402
+import sam_records  # noqa: E402
 import seeded_eval  # noqa: E402
 
 
@@ -35,19 +36,12 @@ def art_records(sam, truth):
 def dwgsim_records(sam):
     """key -> (fields, right or None for a read without an origin) for dwgsim reads."""
     out = {}
-    with open(sam) as f:
-        for line in f:
-            if line.startswith("@"):
-                continue
-            t = line.rstrip("\n").split("\t")
-            flag = int(t[1])
-            if flag & 0x900:
-                continue
-            origin = accuracy_eval.truth_of(t[0], flag)
-            right = None
-            if origin is not None and not flag & 4:
-                right = accuracy_eval.placed_right(t, origin)
-            out[t[0] + ("/1" if flag & 64 else "/2" if flag & 128 else "/0")] = (t, right)
+    for t, flag in sam_records.primaries(sam):
+        origin = accuracy_eval.truth_of(t[0], flag)
+        right = None
+        if origin is not None and not flag & 4:
+            right = accuracy_eval.placed_right(t, origin)
+        out[t[0] + ("/1" if flag & 64 else "/2" if flag & 128 else "/0")] = (t, right)
     return out
 
 

@@ -20,37 +20,27 @@ Trimmed NextSeq single reads (results/seeded.md, "Quality-trimmed reads"):
 """
 import argparse
 import collections
-import gzip
 import re
 import sys
+
+import sam_records
 
 CLIPPED_START = re.compile(r"^\d+[SH]")
 CLIPPED_END = re.compile(r"\d+[SH]$")
 
 
-def open_text(path):
-    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
-
-
 def primaries(path, bonus5, bonus3):
     """name -> (objective, MAPQ, read length) of each primary record."""
     out = {}
-    with open_text(path) as f:
-        for line in f:
-            if line.startswith("@"):
-                continue
-            t = line.rstrip("\n").split("\t")
-            flag = int(t[1])
-            if flag & 0x900:
-                continue
-            obj = 0
-            if not flag & 4:
-                for tag in t[11:]:
-                    if tag.startswith("AS:i:"):
-                        obj = int(tag[5:])
-                obj += (0 if CLIPPED_START.match(t[5]) else bonus5) + \
-                       (0 if CLIPPED_END.search(t[5]) else bonus3)
-            out[t[0]] = (obj, int(t[4]), len(t[9]) if t[9] != "*" else 0, bool(flag & 4))
+    for t, flag in sam_records.primaries(path):
+        obj = 0
+        if not flag & 4:
+            for tag in t[11:]:
+                if tag.startswith("AS:i:"):
+                    obj = int(tag[5:])
+            obj += (0 if CLIPPED_START.match(t[5]) else bonus5) + \
+                   (0 if CLIPPED_END.search(t[5]) else bonus3)
+        out[t[0]] = (obj, int(t[4]), len(t[9]) if t[9] != "*" else 0, bool(flag & 4))
     return out
 
 

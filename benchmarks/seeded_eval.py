@@ -20,6 +20,8 @@ score, AS, MAPQ, placement, contig:pos, strand, XS."""
 import re
 import sys
 
+import sam_records
+
 CIGAR = re.compile(r"(\d+)([MIDNSHP=X])")
 CLIP_BONUS = 5
 HEADER = ["label", "reads", "below_q0", "below_q1_19", "below_q20", "below_elsewhere",
@@ -46,20 +48,13 @@ def primary_records(sam, truth, prog="seeded_eval.py"):
     tab-separated columns.  Exits naming the file when a read comes twice, is not in the truth,
     or when a read of the truth has no primary record."""
     seen = set()
-    with open(sam) as f:
-        for line in f:
-            if line.startswith("@"):
-                continue
-            t = line.rstrip("\n").split("\t")
-            flag = int(t[1])
-            if flag & 0x900:
-                continue
-            mate = 1 if flag & 64 else 2 if flag & 128 else 0
-            key = f"{t[0]}/{mate}"
-            if key in seen or key not in truth:
-                sys.exit(f"{prog}: {sam}: read {key} twice or not in the truth")
-            seen.add(key)
-            yield key, t, flag
+    for t, flag in sam_records.primaries(sam):
+        mate = 1 if flag & 64 else 2 if flag & 128 else 0
+        key = f"{t[0]}/{mate}"
+        if key in seen or key not in truth:
+            sys.exit(f"{prog}: {sam}: read {key} twice or not in the truth")
+        seen.add(key)
+        yield key, t, flag
     if len(seen) != len(truth):
         sys.exit(f"{prog}: {sam}: {len(seen)} primary records, {len(truth)} reads")
 
