@@ -1162,7 +1162,7 @@ static int needs_neighbours(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t 
 		return 1;
 	c = &res->cand[0];
 	short_read = short_single(ctx, r->len);
-	if (short_read && c->traced && c->score >= sm_best_possible(sc, r->len))
+	if (short_read && cand_perfect(ctx, c, r->len))
 		return c->xs < c->score - sub && c->xs >= c->score - 2 * sub;
 	/* The divergence first: it is O(1), and most reads are not. */
 	if (!c->traced || (!short_read && !sm_seed_divergent(ctx->index, sc, r->len, c->score,
