@@ -161,14 +161,27 @@ enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
 
 /* q capped as a candidate's unsure level asks; lead: its objective less
  * its XS (0 for a placement whose competitors were never looked for);
- * alone: a single-end read's (no mate to vouch for it). */
+ * alone: a single-end read's (no mate to vouch for it).
+ * A single read that leads the loci in view by one substitution or less
+ * claims no placement either (SM_MAPQ_RIVAL): one base tells its copies
+ * apart, and once a copy one substitution away is in view nothing looks
+ * for more of them (copy_slack).  The scores give such a read 20 (a
+ * perfect read) and its base qualities often more, but where more copies
+ * hide it errs more: 36 bp single reads at MAPQ 20 erred 1.6-2.0%, and at
+ * 3 Gbp of close copies they were all of the wrong placements at MAPQ >= 20
+ * but the rare read with two errors on the bases that tell two copies
+ * apart (docs/seeded.md, "A single read one base places").  bwa mem gives
+ * such reads about 5; 19 keeps them among the reads placed at MAPQ >= 10. */
 static inline int sm_unsure_cap(const sm_score_t *sc, int unsure, int q, int32_t lead, int alone)
 {
+	const int32_t unit = sc->match + sc->mismatch;
 	int cap = unsure == SM_UNSURE_RIVAL ? SM_MAPQ_RIVAL :
 		  unsure != SM_UNSURE_BETTER ? q :
-		  lead >= SM_UNSURE_LEAD * (sc->match + sc->mismatch) ? SM_MAPQ_RIVAL :
+		  lead >= SM_UNSURE_LEAD * unit ? SM_MAPQ_RIVAL :
 		  alone ? SM_MAPQ_UNSURE_ALONE : SM_MAPQ_UNSURE;
 
+	if (alone && lead <= unit && cap > SM_MAPQ_RIVAL)
+		cap = SM_MAPQ_RIVAL;
 	return q > cap ? cap : q;
 }
 
