@@ -460,6 +460,44 @@ int sm_map_reads(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int
  * score-based ones. */
 double sm_sub_odds(const sm_read_t *r, int32_t p);
 
+/* 1 if candidate c of a read of n bases (forward codes q0) is the whole
+ * read aligned without a gap or a clip: its objective is the one its
+ * diagonal gives the whole read (odds.c). */
+int sm_whole_ungapped(const sm_ctx_t *ctx, const cand_t *c, const uint8_t *q0, int32_t n);
+
+/* The odds that read r (forward codes q0) comes from rival candidate o
+ * rather than its pick p, both whole-read ungapped alignments (the caller
+ * checks p with sm_whole_ungapped): the product, over the read positions
+ * where the two loci's bases differ, of P(base | o) / P(base | p), a base
+ * that is not its locus's being a sequencing error of chance e / 3
+ * (sm_sub_odds).  -1 when o is not such an alignment or an N is among
+ * those bases. */
+double sm_ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
+			const cand_t *p, const cand_t *o);
+
+/* sm_ungapped_odds for alignments with gaps: p and o traced, aligning the
+ * whole read unclipped with the same gaps after the same read bases, their
+ * bases compared column by column in the read's order (a deletion's
+ * reference bases and an insertion's read bases cost the same at both).
+ * -1 when they are not of one shape, an N is among the differing bases, or
+ * the differences do not account for the score lead (the objective holds
+ * more than the columns: never seen, but the score then decides). */
+double sm_aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
+		       const cand_t *p, const cand_t *o);
+
+/* MAPQ at most, from base qualities, of single read r's candidate c
+ * (queries q, results res) against the rivals in view that score less:
+ * when c and a rival both align the whole read without a gap, only the
+ * bases where the two loci differ tell them apart, and the rival's odds
+ * are sm_ungapped_odds'; -10 log10 of O / (1 + O), O the summed odds of
+ * the rivals so priced.  SM_MAPQ_MAX when c is not whole and ungapped or
+ * no rival could be priced (the score-based MAPQ stands).  The scores
+ * price every difference at the mean error rate; a lead that rests on
+ * bases of low quality is worth less (a 100 bp single read at MAPQ 38-39
+ * led its origin by two Q5-Q7 bases, one of 150 bp by bases of Q0-Q6). */
+int sm_single_odds_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
+			const sm_query_t *q);
+
 /* MAPQ at most, from base qualities, of candidate c of read r (queries q,
  * results res) when c is a perfect alignment (traced) with rivals one
  * substitution away: the read matches c base for base and each rival but

@@ -980,161 +980,15 @@ static void rival_add(rivals_t *v, double s, int moved0, int moved1)
 	rival_add_weighed(v, s, rival_weight(v, s), 0, moved0, moved1);
 }
 
-/* The reference base at global column x as a read on strand is_rev shows
- * it when it matches: complemented on the reverse strand. */
-static inline uint8_t shown_base(const sm_ref_t *ref, int64_t x, int is_rev)
-{
-	uint8_t g = ref->seq[x];
-
-	return is_rev && g < SM_BASE_N ? (uint8_t)(3 - g) : g;
-}
-
-/* The base the read's position j shows at candidate c (diagonal d, read
- * of n bases) when it matches. */
-static inline uint8_t locus_base(const sm_ref_t *ref, const cand_t *c, int64_t d, int32_t n,
-				 int32_t j)
-{
-	return shown_base(ref, c->is_rev ? d + n - 1 - j : d + j, c->is_rev);
-}
-
-/* 1 if candidate c of a read of n bases (forward codes q0) is the whole
- * read aligned without a gap or a clip: its objective is the one its
- * diagonal gives the whole read. */
-static int whole_ungapped(const sm_ctx_t *ctx, const cand_t *c, const uint8_t *q0, int32_t n)
-{
-	const sm_score_t *sc = &ctx->opt.score;
-	int32_t m = sm_seed_subs_at(ctx->ref, q0, n, c->is_rev, c->end - n + 1, n, NULL);
-
-	return m <= n && c->score == sm_best_possible(sc, n) - (int64_t)m * (sc->match + sc->mismatch);
-}
-
-/* The score of read base x against a locus base g, both A/C/G/T. */
-static inline int32_t base_score(const sm_score_t *sc, uint8_t x, uint8_t g)
-{
-	return x == g ? sc->match : -sc->mismatch;
-}
-
-/* Folds read position j (forward code x, locus bases a at the pick and b at
- * the rival) into the odds of the rival over the pick and, unless lead is
- * NULL, into the pick's score lead: a base that is not its locus's is a
- * sequencing error of chance e / 3 (e from its quality; sm_sub_odds).  -1
- * when an N is among them, else 0. */
-static int odds_at(const sm_score_t *sc, const sm_read_t *r, int32_t j, uint8_t x, uint8_t a,
-		   uint8_t b, double *odds, int64_t *lead)
-{
-	if (a == b)
-		return 0;
-	if (a >= SM_BASE_N || b >= SM_BASE_N || x >= SM_BASE_N)
-		return -1;
-	if (x == a)
-		*odds *= sm_sub_odds(r, j);
-	else if (x == b)
-		*odds /= sm_sub_odds(r, j);
-	if (lead)
-		*lead += base_score(sc, x, a) - base_score(sc, x, b);
-	return 0;
-}
-
-/* The odds that read r (forward codes q0) comes from rival candidate o
- * rather than its pick p, both whole-read ungapped alignments (the caller's
- * whole_ungapped for p): the product, over the read positions where the
- * two loci's bases differ, of P(base | o) / P(base | p) (odds_at).  -1 when
- * o is not such an alignment or an N is among those bases. */
-static double ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
-			    const cand_t *p, const cand_t *o)
-{
-	const int32_t n = r->len;
-	const int64_t dp = p->end - n + 1, dq = o->end - n + 1;
-	double odds = 1;
-
-	if (!whole_ungapped(ctx, o, q0, n))
-		return -1;
-	for (int32_t j = 0; j < n; j++)
-		if (odds_at(&ctx->opt.score, r, j, q0[j], locus_base(ctx->ref, p, dp, n, j),
-			    locus_base(ctx->ref, o, dq, n, j), &odds, NULL) < 0)
-			return -1;
-	return odds;
-}
-
-/* Operation t of traced candidate c's CIGAR counted from the read's first
- * base (a reverse-strand alignment's CIGAR runs from its last). */
-static inline uint32_t read_order_op(const cand_t *c, int32_t t)
-{
-	return c->aln.cigar[c->is_rev ? c->aln.n_cigar - 1 - t : t];
-}
-
-/* 1 if traced candidates p and o align the whole read, unclipped, with the
- * same gaps after the same read bases: their scores then differ only where
- * the bases the two loci show differ. */
-static int same_shape(const cand_t *p, const cand_t *o)
-{
-	if (!p->traced || !o->traced || p->aln.n_cigar != o->aln.n_cigar || p->aln.q_start != 0 ||
-	    o->aln.q_start != 0 || p->aln.q_end != p->qlen || o->aln.q_end != o->qlen)
-		return 0;
-	for (int32_t t = 0; t < p->aln.n_cigar; t++)
-		if (read_order_op(p, t) != read_order_op(o, t))
-			return 0;
-	return 1;
-}
-
-/* ungapped_odds for alignments with gaps: p and o of the same shape
- * (same_shape), their bases compared column by column along the CIGAR,
- * in the read's order (a deletion's reference bases and an insertion's read
- * bases cost the same at both).  -1 when they are not of one shape, an N is
- * among the differing bases, or the differences do not account for the
- * score lead (the objective holds more than the columns: never seen, but
- * the score then decides). */
-static double aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
-			   const cand_t *p, const cand_t *o)
-{
-	const cand_t *c[2] = { p, o };
-	int64_t x[2], step[2], lead = 0;
-	int32_t j = 0;
-	double odds = 1;
-
-	if (!same_shape(p, o))
-		return -1;
-	for (int i = 0; i < 2; i++) {
-		x[i] = c[i]->is_rev ? c[i]->aln.ref_end - 1 : c[i]->aln.ref_start;
-		step[i] = c[i]->is_rev ? -1 : 1;
-	}
-	for (int32_t t = 0; t < p->aln.n_cigar; t++) {
-		uint32_t op = read_order_op(p, t);
-		int32_t len = (int32_t)bam_cigar_oplen(op);
-
-		switch (bam_cigar_op(op)) {
-		case BAM_CMATCH:
-			for (int32_t k = 0; k < len; k++, j++) {
-				uint8_t a = shown_base(ctx->ref, x[0], p->is_rev);
-				uint8_t b = shown_base(ctx->ref, x[1], o->is_rev);
-
-				x[0] += step[0];
-				x[1] += step[1];
-				if (odds_at(&ctx->opt.score, r, j, q0[j], a, b, &odds, &lead) < 0)
-					return -1;
-			}
-			break;
-		case BAM_CINS:
-			j += len;
-			break;
-		default: /* BAM_CDEL: the only other operation (align.h) */
-			for (int i = 0; i < 2; i++)
-				x[i] += step[i] * len;
-			break;
-		}
-	}
-	return j == r->len && lead == (int64_t)p->score - o->score ? odds : -1;
-}
-
 /* The weight of the rival pair (a, b) of score s when the base qualities
  * tell it: each read that the rival moves is aligned whole at its pick and
- * at the rival, without a gap (ungapped_odds) or with the same gaps
- * (aligned_odds), and the odds of its bases where the two loci differ (at a
+ * at the rival, without a gap (sm_ungapped_odds) or with the same gaps
+ * (sm_aligned_odds), and the odds of its bases where the two loci differ (at a
  * base that matches the pick and not the rival, the rival holds only if
  * that base is a sequencing error; docs/cli.md "MAPQ") stand for what the
  * scores would give those differences.  What the scores do not owe to them
  * (the inserts' likelihoods) weighs as in rival_weight.  whole[e]: read
- * e's pick is aligned whole without a gap (whole_ungapped, taken once for
+ * e's pick is aligned whole without a gap (sm_whole_ungapped, taken once for
  * all rivals).  lone[e]: the best score of read e's other places that pair
  * with none of its mate's (lone_place).  Returns the weight, or -1 when a
  * moved read is not of that kind, or has a place as good as the rival's
@@ -1156,8 +1010,8 @@ static double rival_quality_weight(const sm_ctx_t *ctx, const rivals_t *v, const
 			continue;
 		if (lone[e] >= o->score)
 			return -1;
-		o_odds = whole[e] ? ungapped_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o) : -1;
-		if (o_odds < 0 && (o_odds = aligned_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o)) < 0)
+		o_odds = whole[e] ? sm_ungapped_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o) : -1;
+		if (o_odds < 0 && (o_odds = sm_aligned_odds(ctx, &r[e], q[SM_STRANDS * e].seq, p, o)) < 0)
 			return -1;
 		odds *= o_odds;
 		reads_lead += p->score - o->score;
@@ -1272,7 +1126,7 @@ static int pair_mapq(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, con
 		if (charged_score(ctx, ws, r, q, res, e, pick[e], &own[e]) < 0)
 			return -1;
 		charge[e] = res[e].cand[pick[e]].score - own[e];
-		whole[e] = whole_ungapped(ctx, &res[e].cand[pick[e]], q[SM_STRANDS * e].seq, r[e].len);
+		whole[e] = sm_whole_ungapped(ctx, &res[e].cand[pick[e]], q[SM_STRANDS * e].seq, r[e].len);
 	}
 	for (int e = 0; e < SM_STRANDS; e++)
 		lone[e] = lone_place(ctx, res, e, at, n_at);

@@ -200,3 +200,39 @@ bad=$(awk -F'\t' -v a="$pair_a" '!/^@/ && !and($2, 0x900) {
 		print $1 "/" (and($2, 64) ? 1 : 2) " at " $4 " MAPQ " $5 " FLAG " $2 }' "$WORK/pairlone.sam" | head -4)
 [ -z "$bad" ] || fail "a duplicate pair whose R2 has a third, unpaired copy as good as the rival: $bad"
 note "a third copy of R2's rival, unpaired: the scores decide (both reads at most 20)"
+
+# A single read that is not perfect: R = U (150 bp) with its base 20 changed, at A (U: one
+# mismatch, AS 145) and B (U with bases 60 and 90 changed: three, AS 135); U and B alone in 2 kbp
+# of background. The scores give a lead of two substitutions, less the read's one difference:
+# MAPQ 39. Only bases 60 and 90 tell A from B (base 20 is a mismatch at both), so the qualities
+# there, Qx at both, bound MAPQ (sm_single_odds_mapq): each base odds o = (e/3)/(1 - e), the rival
+# o^2, MAPQ floor(-10 log10(o^2 / (1 + o^2))) and at most 39: 6, 28, 39, 39 for Q2, Q10, Q20, Q40,
+# both strands. Before, 39 whatever the quality (two Q5-Q7 bases decided a 3 Gbp read placed
+# wrong at 39).
+awk -v out="$WORK" "$AWK_SEQ"'
+BEGIN {
+	seed = 4242
+	U = randseq(150); B = sub1(sub1(U, 60), 90); R = sub1(U, 20)
+	h = randseq(2000); a = length(h); h = h U randseq(2000) B randseq(2000)
+	fasta(out "/two.fa", "chrT", h)
+	print a + 1 > (out "/two.loci")
+	comp["A"] = "T"; comp["C"] = "G"; comp["G"] = "C"; comp["T"] = "A"
+	t = ""; for (i = 150; i >= 1; i--) t = t comp[substr(R, i, 1)]
+	split("# + 5 I", qc, " "); split("2 10 20 40", qv, " ")
+	for (k = 1; k <= 4; k++) {
+		qf = ""; for (i = 1; i <= 150; i++) qf = qf (i == 60 || i == 90 ? qc[k] : "I")
+		qr = ""; for (i = 150; i >= 1; i--) qr = qr substr(qf, i, 1)
+		printf "@f_q%s\n%s\n+\n%s\n@r_q%s\n%s\n+\n%s\n", qv[k], R, qf, qv[k], t, qr > (out "/two.fq")
+	}
+}'
+read -r two_a <"$WORK/two.loci"
+"$SCANMAP" map --mode seeded "$WORK/two.fa" "$WORK/two.fq" >"$WORK/two.sam" 2>"$WORK/two.err" ||
+	{ cat "$WORK/two.err" >&2; fail "scanmap (a read two substitutions ahead) failed"; }
+bad=$(awk -F'\t' -v a="$two_a" '!/^@/ && !and($2, 0x900) {
+	q = substr($1, 4) + 0; e = 10 ^ (-q / 10); o = e / 3 / (1 - e); o = o * o
+	want = int(-10 * log(o / (1 + o)) / log(10)); if (want > 39) want = 39
+	as = 0; for (i = 12; i <= NF; i++) if ($i ~ /^AS:i:/) as = substr($i, 6) + 0
+	if ($4 != a || as != 145 || $5 != want)
+		print $1 " at " $4 " AS " as " MAPQ " $5 " (want " want ")" }' "$WORK/two.sam")
+[ -z "$bad" ] || fail "a single read two substitutions ahead of a copy: $bad"
+note "a single read two substitutions ahead: MAPQ 6, 28, 39, 39 for Q2, Q10, Q20, Q40 where the copies differ, both strands"
