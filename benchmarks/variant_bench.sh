@@ -13,7 +13,16 @@
 # exhaustive E. coli is feasible), each a row "scanmap-MODE"; SCANMAP_OPTS
 # adds options (say "-L 5,5 --engine gpu"); THREADS defaults to the cores;
 # VARIANT_PEERS lists the peers mapped beside scanmap (default "bwa minimap2";
-# empty: scanmap alone, e.g. to add rows to an earlier run with the same reads).
+# empty: scanmap alone, e.g. to add rows to an earlier run with the same reads;
+# SCANMAP_MODES empty: the peers alone).
+#
+# Two controls measure what chance alone moves: among reads that tie at several
+# copies both mappers pick one by a hash (bwa mem of the read's place in the
+# input, scanmap of its name), and at low coverage one read more or less on an
+# ALT allele can make or lose a call.  "bwa-reordered" is bwa mem on the same
+# pairs in another order (shuffled with a fixed seed), "scanmap-renamed" is
+# scanmap on the same pairs with an "r" before every name: each mapper against
+# itself with other coin flips.
 #
 # GENOME=chr20 takes a slice of human chromosome 20 instead (GRCh37 from
 # Debian vt-examples; REGION, default 20:30000001-40000000, 10 Mbp without
@@ -102,6 +111,16 @@ score() {
 		awk -v type="$3" '$1 == type { printf "%.4f %.4f\n", $2 ? $4 / $2 : 0, $3 ? $4 / $3 : 0 }'
 }
 
+# reorder R1 R2 PREFIX: the pairs of R1, R2 (FASTQ, gzipped or not) in an
+# order shuffled with a fixed seed, to PREFIX.1.fq and PREFIX.2.fq.
+reorder() {
+	paste <(zcat -f "$1" | paste - - - -) <(zcat -f "$2" | paste - - - -) |
+		shuf --random-source=<(yes "$seed") |
+		awk -F '\t' -v a="$3.1.fq" -v b="$3.2.fq" '{
+			printf "%s\n%s\n%s\n%s\n", $1, $2, $3, $4 > a
+			printf "%s\n%s\n%s\n%s\n", $5, $6, $7, $8 > b }'
+}
+
 printf 'mapper\tcoverage\tsnp_recall\tsnp_precision\tindel_recall\tindel_precision\tsoftclipped_pct\tmap_seconds\n' \
 	>"$out/variants.tsv"
 for cov in "${covs[@]}"; do
@@ -134,10 +153,24 @@ for cov in "${covs[@]}"; do
 		r2=$d/sim.bwa.read2.fastq.gz
 	fi
 	mappers=()
-	for m in ${SCANMAP_MODES:-seeded}; do mappers+=("scanmap-$m"); done
+	for m in ${SCANMAP_MODES-seeded}; do mappers+=("scanmap-$m"); done
 	for mapper in "${mappers[@]}" ${VARIANT_PEERS-bwa minimap2}; do
 		t0=$(date +%s.%N)
 		case $mapper in
+		bwa-reordered)
+			reorder "$r1" "$r2" "$d/reordered"
+			bwa mem -t "$threads" "$ref" "$d/reordered.1.fq" "$d/reordered.2.fq" 2>"$d/$mapper.log" \
+				>"$d/$mapper.sam" || failed "$mapper" "$d/$mapper.log"
+			rm -f "$d/reordered.1.fq" "$d/reordered.2.fq" ;;
+		scanmap-renamed)
+			for e in 1 2; do
+				zcat -f "$([[ $e == 1 ]] && echo "$r1" || echo "$r2")" |
+					awk 'NR % 4 == 1 { $0 = "@r" substr($0, 2) } { print }' >"$d/renamed.$e.fq"
+			done
+			"$top/scanmap" map -t "$threads" ${SCANMAP_OPTS:-} -R '@RG\tID:sim\tSM:sim' "$ref" \
+				"$d/renamed.1.fq" "$d/renamed.2.fq" 2>"$d/$mapper.log" >"$d/$mapper.sam" ||
+				failed "$mapper" "$d/$mapper.log"
+			rm -f "$d/renamed.1.fq" "$d/renamed.2.fq" ;;
 		scanmap-*)
 			# shellcheck disable=SC2086
 			"$top/scanmap" map -t "$threads" --mode "${mapper#scanmap-}" ${SCANMAP_OPTS:-} \
