@@ -7,7 +7,9 @@
 # so that both are timed on the same machine in the same call.
 # SM_AB_INPUT=bgzf takes DATA's chr20.r1.bgzf.fq.gz and chr20.r2.bgzf.fq.gz
 # (the same pairs through bgzip) instead of the gzip files; SM_MAP_ARGS:
-# more options for both (e.g. "--gpus 2").  Prints one line per run: which,
+# more options for both (e.g. "--gpus 2"); SM_AB_OWN_INDEX=1: OLD maps against
+# its own index of a copy of the reference (an OLD whose index format is
+# older than ./scanmap's).  Prints one line per run: which,
 # threads, wall seconds (scanmap's own, set-up included), pairs/s.
 set -uo pipefail
 old=${1:?usage: gpu_ab.sh OLD DATA OUT REPS [THREADS...]}
@@ -22,6 +24,13 @@ mkdir -p "$out"
 gpu_build "$old" "$out/build-old.log" && gpu_build . "$out/build.log" || exit 1
 [[ -s $data/chr20.fa.gz.smi ]] || ./scanmap index "$data/chr20.fa.gz" 2>"$out/index.log" ||
 	{ cat "$out/index.log"; exit 1; }
+old_ref=$data/chr20.fa.gz
+if [[ ${SM_AB_OWN_INDEX:-} == 1 ]]; then
+	old_ref=$out/old-ref/chr20.fa.gz
+	mkdir -p "$out/old-ref"
+	cp "$data/chr20.fa.gz" "$old_ref"
+	"$old/scanmap" index "$old_ref" 2>"$out/index-old.log" || { cat "$out/index-old.log"; exit 1; }
+fi
 kind=fq
 [[ ${SM_AB_INPUT:-gz} == bgzf ]] && kind=bgzf.fq
 for m in 1 2; do
@@ -31,11 +40,11 @@ pairs=$(( $(zcat "$data/chr20.r1.$kind.gz" | wc -l) / 4 * reps ))
 for ((round = 1; round <= ${SM_AB_ROUNDS:-2}; round++)); do
 	for t in "${threads[@]}"; do
 		for which in old new; do
-			bin=./scanmap
-			[[ $which == old ]] && bin=$old/scanmap
+			bin=./scanmap ref=$data/chr20.fa.gz
+			[[ $which == old ]] && bin=$old/scanmap ref=$old_ref
 			log=$out/$which-t$t-$round.log
 			# shellcheck disable=SC2086
-			"$bin" map -t "$t" -v 4 ${SM_MAP_ARGS:-} -o /dev/null "$data/chr20.fa.gz" "$out/r1.fq.gz" \
+			"$bin" map -t "$t" -v 4 ${SM_MAP_ARGS:-} -o /dev/null "$ref" "$out/r1.fq.gz" \
 				"$out/r2.fq.gz" 2>"$log" || { tail -n 5 "$log"; exit 1; }
 			wall=$(sed -n 's/.*mapped ([0-9.]*%), \([0-9.]*\) s,.*/\1/p' "$log")
 			echo "$which t$t round $round: $wall s, $(awk -v p="$pairs" -v w="$wall" 'BEGIN { printf "%.0f", p / w }') pairs/s"
