@@ -143,6 +143,7 @@ int sm_single_odds_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, 
 			const sm_query_t *q)
 {
 	const int32_t n = r->len;
+	int64_t seen[SM_MAX_CAND];   /* rivals priced, each diagonal once: 2 d + strand */
 	double odds = 0, q_wrong;
 	int priced = 0;
 
@@ -150,14 +151,18 @@ int sm_single_odds_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, 
 		return SM_MAPQ_MAX;
 	for (int k = 0; k < res->n_cand; k++) {
 		const cand_t *o = &res->cand[k];
+		const int64_t at = 2 * (o->end - n + 1) + o->is_rev;
 		double o_odds;
+		int dup = 0;
 
 		if (o == c || o->score >= c->score)
 			continue;
-		if ((o_odds = sm_ungapped_odds(ctx, r, q[0].seq, c, o)) < 0)
+		for (int t = 0; t < priced && !dup; t++)
+			dup = seen[t] == at;
+		if (dup || (o_odds = sm_ungapped_odds(ctx, r, q[0].seq, c, o)) < 0)
 			continue;
 		odds += o_odds;
-		priced++;
+		seen[priced++] = at;
 	}
 	if (!priced || odds <= 0)
 		return SM_MAPQ_MAX;
