@@ -1716,6 +1716,8 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 					 rs->cand[0].score - rs->cand[0].xs, !ctx->paired);
 		q_sub = sm_sub_rival_mapq(ctx, rs, &rs->cand[0], &reads[k], &ws->q[SM_STRANDS * k]);
 		rs->mapq = rs->mapq < q_sub ? rs->mapq : q_sub;
+		/* A single read's every base where its loci differ too (a pair
+		 * weighs its rivals so in pair.c). */
 		if (!ctx->paired) {
 			q_sub = sm_single_odds_mapq(ctx, rs, &rs->cand[0], &reads[k],
 						    &ws->q[SM_STRANDS * k]);
