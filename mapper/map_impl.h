@@ -494,7 +494,7 @@ double sm_aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q
  * no rival could be priced (the score-based MAPQ stands).  The scores
  * price every difference at the mean error rate; a lead that rests on
  * bases of low quality is worth less (a 100 bp single read at MAPQ 39 led
- * its origin on two Q7 bases, one of 150 bp at MAPQ 38 on bases of Q0-Q6). */
+ * its origin on a Q7 and a Q5 base, one of 150 bp at MAPQ 38 on Q0-Q6). */
 int sm_single_odds_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
 			const sm_query_t *q);
 
