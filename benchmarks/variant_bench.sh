@@ -36,8 +36,9 @@
 # READ_LEN (default 150; 250 with MSv3), the same truth and insert size.
 #
 # Writes OUT/variants.tsv (one row per mapper and coverage) and prints it;
-# benchmarks/variant_plot.py OUT/variants.tsv PNG draws it.  Mapping logs and
-# the calls stay in OUT/COVERAGE/.
+# benchmarks/variant_plot.py OUT/variants.tsv PNG draws it.  Mapping logs, the
+# calls and each mapper's sorted BAM stay in OUT/COVERAGE/ (KEEP_BAM=0 removes
+# the BAMs once called: twelve runs of four mappers keep about 4 GB).
 set -euo pipefail
 out=${1:?usage: variant_bench.sh OUT [COVERAGE...]}
 shift
@@ -192,6 +193,9 @@ for cov in "${covs[@]}"; do
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\n' "$mapper" "$cov" "$sr" "$sp" "$ir" "$ip" "$clipped" \
 			"$(echo "$t1 - $t0" | bc)" >>"$out/variants.tsv"
 		rm -f "$d/$mapper.sam"
+		if [[ ${KEEP_BAM:-1} == 0 ]]; then
+			rm -f "$d/$mapper.bam" "$d/$mapper.bam.bai"
+		fi
 	done
 done
 column -t "$out/variants.tsv"
