@@ -335,7 +335,7 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 	const int32_t floor_score = c->score - (ctx->opt.score.match + ctx->opt.score.mismatch);
 	int64_t seen[SM_MAX_CAND + SM_MAX_COPIES];
 	int n_seen = 0;
-	double odds = res->sub_odds, q_wrong;
+	double odds = res->sub_odds;
 
 	if (!cand_perfect(ctx, c, n))
 		return SM_MAPQ_MAX;
@@ -358,10 +358,7 @@ int sm_sub_rival_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, co
 		seen[n_seen++] = 2 * d + st;
 		odds += o_odds;
 	}
-	if (odds <= 0)
-		return SM_MAPQ_MAX;
-	q_wrong = floor(-10.0 * log10(odds / (1 + odds)));
-	return q_wrong < 0 ? 0 : q_wrong > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q_wrong;
+	return sm_odds_mapq(odds);
 }
 
 /* 1 if candidate c's end lies in window w (global coordinates). */

@@ -485,6 +485,11 @@ double sm_ungapped_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *
 double sm_aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q0,
 		       const cand_t *p, const cand_t *o);
 
+/* The MAPQ of a placement whose rivals weigh odds (summed) against it:
+ * floor(-10 log10(odds / (1 + odds))), within 0..SM_MAPQ_MAX; SM_MAPQ_MAX
+ * when odds is 0 (no rival priced). */
+int sm_odds_mapq(double odds);
+
 /* MAPQ at most, from base qualities, of single read r's candidate c
  * (queries q, results res) against the rivals in view that score less:
  * when c and a rival both align the whole read without a gap, only the

@@ -139,12 +139,22 @@ double sm_aligned_odds(const sm_ctx_t *ctx, const sm_read_t *r, const uint8_t *q
 	return j == r->len && lead == (int64_t)p->score - o->score ? odds : -1;
 }
 
+int sm_odds_mapq(double odds)
+{
+	double q;
+
+	if (odds <= 0)
+		return SM_MAPQ_MAX;
+	q = floor(-10.0 * log10(odds / (1 + odds)));
+	return q < 0 ? 0 : q > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q;
+}
+
 int sm_single_odds_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, const sm_read_t *r,
 			const sm_query_t *q)
 {
 	const int32_t n = r->len;
 	int64_t seen[SM_MAX_CAND];   /* rivals priced, each diagonal once: 2 d + strand */
-	double odds = 0, q_wrong;
+	double odds = 0;
 	int priced = 0;
 
 	if (!sm_whole_ungapped(ctx, c, q[0].seq, n))
@@ -164,8 +174,5 @@ int sm_single_odds_mapq(const sm_ctx_t *ctx, const res_t *res, const cand_t *c, 
 		odds += o_odds;
 		seen[priced++] = at;
 	}
-	if (!priced || odds <= 0)
-		return SM_MAPQ_MAX;
-	q_wrong = floor(-10.0 * log10(odds / (1 + odds)));
-	return q_wrong < 0 ? 0 : q_wrong > SM_MAPQ_MAX ? SM_MAPQ_MAX : (int)q_wrong;
+	return sm_odds_mapq(odds);
 }
