@@ -167,7 +167,7 @@ enum { SM_SURE, SM_UNSURE_RIVAL, SM_UNSURE_BETTER };
  * apart, and once a copy one substitution away is in view nothing looks
  * for more of them (copy_slack).  The scores give such a read 20 (a
  * perfect read) and its base qualities often more, but where more copies
- * hide it errs more: 36 bp single reads at MAPQ 20 erred 1.6-2.0%, and at
+ * hide it errs more: 36 bp single reads at MAPQ 20-29 erred 1.5-1.9%, and at
  * 3 Gbp of close copies they were all of the wrong placements at MAPQ >= 20
  * but the rare read with two errors on the bases that tell two copies
  * apart (docs/seeded.md, "A single read one base places").  bwa mem gives

@@ -21,7 +21,8 @@
 #  (v) a perfect single read of 29 bases whose nearest locus in view is two substitutions behind
 #      (bases 1 and 29: seeded), beside a copy one substitution away at base 15 (no exact k-mer
 #      there): the neighbour pass finds that copy (map.c, needs_neighbours: a perfect short read
-#      in a repeat family), so XS is one substitution behind and MAPQ at most 20, not 40.
+#      in a repeat family), so XS is one substitution behind and MAPQ at most 20 (19: a single
+#      read that one base places, map_impl.h sm_unsure_cap), not 40.
 # `--completion weak`, which has no neighbour pass, leaves each at its decoy (unmapped for (u);
 # for (v) XS two substitutions behind, MAPQ 40): the premise.
 #
