@@ -7,13 +7,19 @@
  * chose zlib (sm_inflate_set_default: the CLI's --inflate, the tests).
  *
  * Both inflaters sit behind the same framing, so they give the same bytes
- * and the same errors: input that does not start with the gzip magic is
+ * and fail on the same input: input that does not start with the gzip magic is
  * passed through as plain text; concatenated gzip members (bgzip output)
  * are read one after another; bytes after a member that are not another
  * member are an error (SM_INFLATE_TRAILING, at their byte offset), never
  * ignored as zlib's gzread() does; input that ends inside a member is an
  * error (truncated), as is corrupt deflate data or a wrong CRC.  The bytes
- * decoded before an error are returned first. */
+ * decoded before an error are returned first, but for those of the inflate
+ * call that found it (how far into a broken block each inflater writes
+ * differs).  How much comes before an error can still differ by a block:
+ * zlib can find a broken block header in the input's last bytes, and give
+ * none of the call's bytes, where ISA-L, wanting more input, gives them and
+ * calls the member cut short.  Input that reads to its end gives the same
+ * bytes with both. */
 #ifndef SM_INFLATE_H
 #define SM_INFLATE_H
 
