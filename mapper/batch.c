@@ -309,9 +309,9 @@ static int uncut_misfits(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b)
 			rr[unit * j + e] = b->reads[k];
 			ws->uncut++;
 		}
-	if (sm_map_reads(ctx, ws->whole, rr, unit * n, rres, ctx->paired) < 0)
+	if (sm_map_reads(ctx, ws->whole, rr, unit * n, rres, ctx->pairing) < 0)
 		goto out;
-	for (int j = 0; ctx->paired && j < n; j++)
+	for (int j = 0; ctx->pairing && j < n; j++)
 		if (sm_pair_resolve(ctx, ws->whole, &rr[SM_STRANDS * j],
 				    &ws->whole->q[SM_STRANDS * SM_STRANDS * j], &rres[SM_STRANDS * j]) < 0)
 			goto out;
@@ -391,7 +391,7 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 	if (!b->premapped)
 		cut_tails(ctx, ws, b);
 	if (flags & SM_MAP_READS_ONLY) {
-		if (sm_map_reads(ctx, ws, b->reads, b->n, b->res, ctx->paired) < 0)
+		if (sm_map_reads(ctx, ws, b->reads, b->n, b->res, ctx->pairing) < 0)
 			return -1;
 		b->premapped = 1;
 		b->seed_cells = ws->seed_st.cells - (uint64_t)cells0;
@@ -399,14 +399,14 @@ int sm_map_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, sm_batch_t *b, int flags)
 	}
 	/* Reads mapped earlier (an insert sample) need only their queries. */
 	if (b->premapped ? sm_map_encode(ws, b->reads, b->n, &n_codes) < 0 :
-	    sm_map_reads(ctx, ws, b->reads, b->n, b->res, ctx->paired) < 0)
+	    sm_map_reads(ctx, ws, b->reads, b->n, b->res, ctx->pairing) < 0)
 		return -1;
 	if (!b->premapped)
 		b->seed_cells = 0;
 	b->premapped = 0;
 	t = sm_seconds();
 	b->n_mapped = b->n_proper = 0;
-	for (int k = 0; ctx->paired && k < b->n; k += unit)
+	for (int k = 0; ctx->pairing && k < b->n; k += unit)
 		if (sm_pair_resolve(ctx, ws, &b->reads[k], &ws->q[SM_STRANDS * k], &b->res[k]) < 0)
 			return -1;
 	if (uncut_misfits(ctx, ws, b) < 0)

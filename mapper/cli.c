@@ -198,6 +198,9 @@ void sm_usage(FILE *fp, int full)
 		"                 includes it, AS does not (bwa mem's -L) [%d,%d]\n"
 		"  -T INT         minimum score to output a hit; below it the read is unmapped [%d]\n"
 		"  -U INT         penalty for an unpaired read pair [%d]\n"
+		"  -S             skip mate rescue (bwa mem's -S)\n"
+		"  -P             skip pairing: each read of a pair is mapped as a single read,\n"
+		"                 with its mate's fields and never proper (bwa mem's -P)\n"
 		"Mode:\n"
 		"  --mode STR     exhaustive, seeded, or auto: exhaustive when the reference\n"
 		"                 is at most %d bases (CPU engine) or %d (GPU\n"
@@ -240,6 +243,10 @@ void sm_usage(FILE *fp, int full)
 		"  -H STR|FILE    header line starting with '@', or a file of header lines\n"
 		"  -M             flag supplementary alignments secondary (0x100), for old picard\n"
 		"  -Y             soft-clip supplementary alignments (hard clips by default)\n"
+		"  -5             of a split read's alignments, the one that starts first in\n"
+		"                 the read is the primary (Hi-C: bwa mem -5SP)\n"
+		"  -q             supplementary alignments keep their own MAPQ, not capped at\n"
+		"                 the primary's\n"
 		"  -K INT         at most INT bases per batch of reads (bwa's option; the output\n"
 		"                 never depends on how reads are batched) [0: the engine's]\n"
 		"Other:\n"
@@ -417,6 +424,10 @@ static int parse_bwa_opt(int c, const char *arg, sm_opt_t *o)
 	case 'M': o->map.supp_as_secondary = 1; return 1;
 	case 'Y': o->map.supp_soft_clip = 1; return 1;
 	case 'a': o->map.all_hits = 1; return 1;
+	case '5': o->map.primary5 = 1; return 1;
+	case 'q': o->map.keep_supp_mapq = 1; return 1;
+	case 'S': o->map.no_rescue = 1; return 1;
+	case 'P': o->map.no_pairing = 1; return 1;
 	case 'C': o->map.append_comment = 1; return 1;
 	case 'U':
 		if (parse_int_opt("-U", arg, &v) < 0)
@@ -480,7 +491,7 @@ static int parse_map(int argc, char **argv, sm_opt_t *o)
 
 	opterr = 0;  /* we report unknown options ourselves, through sm_log */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:L:T:v:k:w:N:pMYU:aCH:K:h:I:", longopts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":o:t:R:A:B:O:E:L:T:v:k:w:N:pMYU:aCH:K:h:I:5SPq", longopts, NULL)) >= 0) {
 		int rc = 0;
 
 		switch (c) {

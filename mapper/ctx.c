@@ -254,6 +254,7 @@ sm_ctx_t *sm_ctx_create(const char *ref_path, const sm_mapopt_t *o)
 	ctx->opt = *o;
 	ij.o = &ctx->opt;
 	ctx->paired = o->paired;
+	ctx->pairing = o->paired && !o->no_pairing;
 	if (sm_cpu_isa_parse(o->cpu_isa, &ctx->isa) < 0)
 		goto out;
 	sm_gpu_opt_init(&gopt);

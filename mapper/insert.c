@@ -120,7 +120,7 @@ int sm_ctx_estimate_inserts(sm_ctx_t *ctx, sm_batch_t *const *b, int n)
 			    SM_INSERT_MIN_MAPQ)
 				continue;
 			v = sm_pair_insert(ctx, &x->cand[0], &y->cand[0]);
-			if (v > 0)
+			if (v > 0 && v <= SM_INSERT_SAMPLE_MAX)
 				ins[n_ins++] = v;
 		}
 	insert_stats(ins, n_ins, &ctx->ins);

@@ -792,7 +792,7 @@ enum { RETRY_NONE, RETRY_COMPLETE, RETRY_KEPT, RETRY_RESEED, RETRY_RESEED_UNSURE
  * apart). */
 static inline int32_t tie_slack(const sm_ctx_t *ctx)
 {
-	return ctx->paired ? 0 : 1;
+	return ctx->pairing ? 0 : 1;
 }
 
 /* Substitutions the copies pass looks for in a read of length n whose best
@@ -807,7 +807,7 @@ static int copy_subs(const sm_ctx_t *ctx, int32_t n, int32_t best)
 	const int32_t least = sm_sub_loss_least(sc, n);
 	const int64_t subs = least > 0 ? (room + least - 1) / least - 1 : SM_COPY_MAX_SUBS;
 
-	if (ctx->paired || subs <= 1)
+	if (ctx->pairing || subs <= 1)
 		return 1;
 	return subs > SM_COPY_MAX_SUBS ? SM_COPY_MAX_SUBS : (int)subs;
 }
@@ -852,7 +852,7 @@ static int seedless_rival(const sm_ctx_t *ctx, int32_t n)
  * A read of a pair is left to its mate's insert. */
 static int short_single(const sm_ctx_t *ctx, int32_t n)
 {
-	return !ctx->paired && n < 2 * window_bases(ctx);
+	return !ctx->pairing && n < 2 * window_bases(ctx);
 }
 
 /* The completion pass (seed.h) of reads ws->seed_todo[0..n) of the batch,
@@ -1080,7 +1080,7 @@ static int needs_retry(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r,
 {
 	int todo = first_retry(ctx, ws, r, seq, skip, res, near, odds);
 
-	if (todo == RETRY_NONE && !ctx->paired && !res->exhaustive && res->prim >= 0 &&
+	if (todo == RETRY_NONE && !ctx->pairing && !res->exhaustive && res->prim >= 0 &&
 	    ctx->opt.completion != SM_COMPLETE_OFF && seedless_rival(ctx, r->len))
 		return RETRY_TIE;
 	return todo;
@@ -1104,7 +1104,7 @@ static int pair_ties_open(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 	int32_t best;
 	int settled;
 
-	if (!ctx->paired || res->exhaustive)
+	if (!ctx->pairing || res->exhaustive)
 		return 0;
 	/* No first-pass hit: what the completion finds, it looked for better
 	 * loci than only, not ties. */
@@ -1413,7 +1413,7 @@ static void judge_pass(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, r
 				      sm_seed_unsure(&ws->seed_gap[u], best - tie_slack(ctx));
 		const int tie = (could_tie && sm_mapq(&ctx->opt.score, best, rs->cand[0].xs, r->len) <
 					      SM_TIE_CHECK_BELOW) ||
-				(!ctx->paired && !unsure && rs->prim >= 0 &&
+				(!ctx->pairing && !unsure && rs->prim >= 0 &&
 				 seedless_rival(ctx, r->len));
 
 		/* A later round's kept candidates carry the last round's mark. */
@@ -1710,12 +1710,12 @@ static int tandem_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *rea
 		rs->mapq = sm_unsure_cap(&ctx->opt.score, rs->cand[0].unsure,
 					 sm_mapq(&ctx->opt.score, rs->cand[0].score, rs->cand[0].xs,
 						 reads[k].len),
-					 rs->cand[0].score - rs->cand[0].xs, !ctx->paired);
+					 rs->cand[0].score - rs->cand[0].xs, !ctx->pairing);
 		q_sub = sm_sub_rival_mapq(ctx, rs, &rs->cand[0], &reads[k], &ws->q[SM_STRANDS * k]);
 		rs->mapq = rs->mapq < q_sub ? rs->mapq : q_sub;
 		/* A single read's every base where its loci differ too (a pair
 		 * weighs its rivals so in pair.c). */
-		if (!ctx->paired) {
+		if (!ctx->pairing) {
 			q_sub = sm_single_odds_mapq(ctx, rs, &rs->cand[0], &reads[k],
 						    &ws->q[SM_STRANDS * k]);
 			rs->mapq = rs->mapq < q_sub ? rs->mapq : q_sub;

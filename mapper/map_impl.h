@@ -60,12 +60,16 @@
  * SM_INSERT_SAMPLE_PAIRS pairs (scanmap.h) are mapped read by read before
  * any pair is resolved; pairs whose two reads
  * map uniquely (MAPQ >= SM_INSERT_MIN_MAPQ) on one contig, facing each
- * other, give the distribution.  Inserts beyond SM_INSERT_IQR_FENCE
+ * other, at most SM_INSERT_SAMPLE_MAX apart, give the distribution (bwa
+ * mem's max_ins: reads that pair by chance, as a Hi-C library's do, would
+ * otherwise make a model of inserts up to the contig's length, with mate
+ * rescue across it).  Inserts beyond SM_INSERT_IQR_FENCE
  * interquartile ranges outside the quartiles are outliers; the proper-pair
  * range is mean +- SM_INSERT_SD_RANGE standard deviations.  Fewer than
  * SM_INSERT_MIN_PAIRS usable pairs: no pair is proper and nothing is rescued. */
 #define SM_INSERT_MIN_PAIRS 16
 #define SM_INSERT_MIN_MAPQ 20
+#define SM_INSERT_SAMPLE_MAX 10000
 #define SM_INSERT_IQR_FENCE 2.0
 #define SM_INSERT_SD_RANGE 4.0
 #define SM_QUARTILE 4
@@ -325,7 +329,10 @@ struct sm_ctx_s {
 	sm_seed_opt_t seed_opt;
 	sm_seed_opt_t retry_opt; /* the relaxed limits of the completion pass */
 	sm_cpu_isa_t isa;        /* of the tracebacks */
-	int seeded, fallback, paired;
+	int seeded, fallback;
+	int paired;              /* the reads come in pairs (o.paired) */
+	int pairing;             /* and are mapped as pairs: paired without -P (o.no_pairing);
+				  * each read of a pair otherwise follows the single-read rules */
 	insert_t ins;
 	char engine_name[SM_ENGINE_NAME_LEN];  /* sm_ctx_engine_name */
 };

@@ -1270,7 +1270,7 @@ int sm_pair_resolve(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, cons
 	 * stays at its own best. */
 	if (!ctx->ins.ok || r[0].len == 0 || r[1].len == 0)
 		return 0;
-	for (int e = 0; e < SM_STRANDS; e++)
+	for (int e = 0; e < SM_STRANDS && !ctx->opt.no_rescue; e++)
 		if (rescue_mate(ctx, ws, &res[e], &r[!e], &q[SM_STRANDS * !e], &res[!e]) < 0)
 			return -1;
 	rc = choose_pair(ctx, ws, r, q, res, &bi, &bj, &q_pe);

@@ -183,6 +183,13 @@ typedef struct {
 	sm_complete_t completion; /* --completion */
 	int n_secondary;          /* -N: secondary alignments per read */
 	int paired;               /* a batch holds pairs: R1, R2, R1, R2, ... */
+	int no_pairing;           /* -P: each read of a pair mapped as a single read, its
+				   * mate's fields written, no pair chosen (never proper) */
+	int no_rescue;            /* -S: no mate rescue (a read is not searched for near
+				   * its mate's hits) */
+	int primary5;             /* -5: of a split read's parts, the one that starts first
+				   * in the read is the primary (bwa mem's -5) */
+	int keep_supp_mapq;       /* -q: a part's MAPQ is not capped at its primary's */
 	int supp_as_secondary;    /* -M: supplementary records flagged 0x100, not 0x800 */
 	int supp_soft_clip;       /* -Y: supplementary records soft-clipped, not hard */
 	int32_t pen_unpaired;     /* -U: a pair's unpaired penalty */

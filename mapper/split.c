@@ -253,7 +253,7 @@ static int primary_rivals(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r
 		return 0;
 	c->xs = xs;
 	mapq = sm_unsure_cap(&ctx->opt.score, c->unsure, sm_mapq(&ctx->opt.score, c->score, xs, r->len),
-			     c->score - xs, !ctx->paired);
+			     c->score - xs, !ctx->pairing);
 	me->mapq = mapq > me->mapq ? mapq : me->mapq;
 	return 0;
 }
@@ -396,6 +396,57 @@ static int promote_part(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *r, 
 	return 1;
 }
 
+/* -5 (bwa mem's): of read r's alignments, the one that starts first in the
+ * read as sequenced is the primary.  When a part of ps does, it and the
+ * primary of me trade places: the part becomes the candidate written as
+ * the primary, with its own MAPQ, and the old primary a part.  A read of a
+ * proper pair keeps its primary: the pair chose it (bwa mem's pairing does
+ * the same). */
+static void primary_first(parts_t *ps, int32_t len, res_t *me)
+{
+	cand_t *c = &me->cand[me->prim];
+	int32_t fs, fe;
+	int first = -1;
+	part_t *p;
+	sm_aln_t t;
+
+	if (me->proper)
+		return;
+	read_interval(c, &fs, &fe);
+	for (int j = 0; j < ps->n; j++)
+		if (ps->part[j].from < (first < 0 ? fs : ps->part[first].from))
+			first = j;
+	if (first < 0)
+		return;
+	p = &ps->part[first];
+	t = c->aln;
+	c->aln = p->aln;
+	p->aln = t;
+	{
+		const int is_rev = c->is_rev, mapq = me->mapq;
+		const int32_t score = c->score, xs = c->xs;
+
+		c->is_rev = p->is_rev;
+		c->score = p->score;
+		c->xs = p->xs;
+		me->mapq = p->mapq;
+		p->is_rev = is_rev;
+		p->score = score;
+		p->xs = xs;
+		p->mapq = mapq;
+		p->from = fs;
+	}
+	/* The part's tandem copies and rivals were weighed into its MAPQ. */
+	c->end = c->aln.ref_end - 1;
+	c->near = c->xs;
+	c->near_done = 1;
+	c->n_copy = 0;
+	c->rescued = 0;
+	c->qlen = len;
+	c->traced = 1;
+	c->unsure = SM_SURE;
+}
+
 int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, int n, res_t *res)
 {
 	sm_split_t *s = ws->split;
@@ -438,7 +489,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 	 * still does (each time the primary's score rises; at most
 	 * SM_SPLIT_MAX_PARTS times).  Pairs keep theirs: the pair was chosen
 	 * with the mate. */
-	for (int again = 0; again < SM_SPLIT_MAX_PARTS && !ctx->paired; again++) {
+	for (int again = 0; again < SM_SPLIT_MAX_PARTS && !ctx->pairing; again++) {
 		s->n_todo = 0;
 		for (int k = 0; k < n; k++) {
 			parts_t *ps = &s->parts[k];
@@ -474,9 +525,12 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 			continue;
 		if (primary_rivals(ctx, ws, &reads[k], &ws->q[SM_STRANDS * k], &res[k]) < 0)
 			return -1;
-		/* bwa mem: a supplementary part's MAPQ is at most its primary's.
-		 * Parts in the order of their scores, then of their place in the read. */
-		for (int j = 0; j < ps->n; j++)
+		if (ctx->opt.primary5)
+			primary_first(ps, reads[k].len, &res[k]);
+		/* bwa mem: a supplementary part's MAPQ is at most its primary's
+		 * (unless -q).  Parts in the order of their scores, then of their
+		 * place in the read. */
+		for (int j = 0; j < ps->n && !ctx->opt.keep_supp_mapq; j++)
 			if (ps->part[j].mapq > res[k].mapq)
 				ps->part[j].mapq = res[k].mapq;
 		for (int j = 1; j < ps->n; j++)
