@@ -244,7 +244,7 @@ void sm_usage(FILE *fp, int full)
 		"  -M             flag supplementary alignments secondary (0x100), for old picard\n"
 		"  -Y             soft-clip supplementary alignments (hard clips by default)\n"
 		"  -5             of a split read's alignments, the one that starts first in\n"
-		"                 the read is the primary (Hi-C: bwa mem -5SP)\n"
+		"                 the read is the primary; implies -q (Hi-C: bwa mem -5SP)\n"
 		"  -q             supplementary alignments keep their own MAPQ, not capped at\n"
 		"                 the primary's\n"
 		"  -K INT         at most INT bases per batch of reads (bwa's option; the output\n"
@@ -424,7 +424,9 @@ static int parse_bwa_opt(int c, const char *arg, sm_opt_t *o)
 	case 'M': o->map.supp_as_secondary = 1; return 1;
 	case 'Y': o->map.supp_soft_clip = 1; return 1;
 	case 'a': o->map.all_hits = 1; return 1;
-	case '5': o->map.primary5 = 1; return 1;
+	case '5':   /* bwa mem's -5 implies its -q */
+		o->map.primary5 = o->map.keep_supp_mapq = 1;
+		return 1;
 	case 'q': o->map.keep_supp_mapq = 1; return 1;
 	case 'S': o->map.no_rescue = 1; return 1;
 	case 'P': o->map.no_pairing = 1; return 1;

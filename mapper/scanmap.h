@@ -188,7 +188,8 @@ typedef struct {
 	int no_rescue;            /* -S: no mate rescue (a read is not searched for near
 				   * its mate's hits) */
 	int primary5;             /* -5: of a split read's parts, the one that starts first
-				   * in the read is the primary (bwa mem's -5) */
+				   * in the read is the primary (bwa mem's -5; the CLI's -5
+				   * sets keep_supp_mapq too, as bwa's does) */
 	int keep_supp_mapq;       /* -q: a part's MAPQ is not capped at its primary's */
 	int supp_as_secondary;    /* -M: supplementary records flagged 0x100, not 0x800 */
 	int supp_soft_clip;       /* -Y: supplementary records soft-clipped, not hard */

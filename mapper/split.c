@@ -225,6 +225,30 @@ static void piece_add(const sm_ctx_t *ctx, piece_t *list, int *n, int k, int32_t
 		list[(*n)++] = (piece_t){ k, from, to };
 }
 
+/* Lists the two ends of read k outside its primary's bases [fs, fe) as
+ * pieces to map, each reaching SM_SPLIT_SHARE bases into the primary's: a
+ * part may share the bases next to a junction that match at both loci, as
+ * bwa mem's do (the primary, found first, took them; without them a short
+ * 5' part stays below -T, and Hi-C's -5 loses the ligation's first locus). */
+static void ends_add(const sm_ctx_t *ctx, sm_split_t *s, int k, int32_t fs, int32_t fe, int32_t len)
+{
+	if (fs > 0)
+		piece_add(ctx, s->todo, &s->n_todo, k, 0,
+			  fs + SM_SPLIT_SHARE < fe ? fs + SM_SPLIT_SHARE : fe);
+	if (fe < len)
+		piece_add(ctx, s->todo, &s->n_todo, k,
+			  fe - SM_SPLIT_SHARE > fs ? fe - SM_SPLIT_SHARE : fs, len);
+}
+
+/* Whether ends_add lists a piece. */
+static int has_ends(const sm_ctx_t *ctx, int32_t fs, int32_t fe, int32_t len)
+{
+	const int64_t share = fe - fs < SM_SPLIT_SHARE ? fe - fs : SM_SPLIT_SHARE;
+
+	return (fs > 0 && (fs + share) * ctx->opt.score.match >= ctx->opt.min_score) ||
+	       (fe < len && (len - fe + share) * ctx->opt.score.match >= ctx->opt.min_score);
+}
+
 /* A split read's XS counts only the hits that cover its primary's part of
  * the read (same_part), and the tandem copies: the other parts' hits are
  * no rivals of the primary (bwa mem's sub score is the same).  Raises
@@ -458,8 +482,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 			int32_t fs, fe;
 
 			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
-			n_todo = ((int64_t)fs * ctx->opt.score.match >= ctx->opt.min_score) ||
-				 ((int64_t)(reads[k].len - fe) * ctx->opt.score.match >= ctx->opt.min_score);
+			n_todo = has_ends(ctx, fs, fe, reads[k].len);
 		}
 	if (!n_todo) {
 		for (int k = 0; s && k < n && k < s->m_parts; k++)
@@ -478,8 +501,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 			int32_t fs, fe;
 
 			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
-			piece_add(ctx, s->todo, &s->n_todo, k, 0, fs);
-			piece_add(ctx, s->todo, &s->n_todo, k, fe, reads[k].len);
+			ends_add(ctx, s, k, fs, fe, reads[k].len);
 		}
 	for (int round = 0; s->n_todo > 0 && round < SM_SPLIT_MAX_PARTS - 1; round++)
 		if (split_round(ctx, s, reads, chunk) < 0)
@@ -509,8 +531,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 				continue;
 			ps->n = 0;
 			read_interval(&res[k].cand[0], &fs, &fe);
-			piece_add(ctx, s->todo, &s->n_todo, k, 0, fs);
-			piece_add(ctx, s->todo, &s->n_todo, k, fe, reads[k].len);
+			ends_add(ctx, s, k, fs, fe, reads[k].len);
 		}
 		if (s->n_todo == 0)
 			break;

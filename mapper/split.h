@@ -4,8 +4,9 @@
  * record adds to sm_record_build's (MC:Z, the FASTQ comment).
  *
  * Split reads.  After pairing has chosen each read's primary alignment,
- * the parts of the read outside it (each clipped end long enough to reach
- * -T) are mapped as reads of their own, with the same engine and mode as
+ * the parts of the read outside it (each clipped end, reaching
+ * SM_SPLIT_SHARE bases into the primary's, long enough to reach -T) are
+ * mapped as reads of their own, with the same engine and mode as
  * every read (sm_map_reads: whole reference, or seeded windows): a part
  * whose best hit reaches -T becomes a supplementary alignment, and what it
  * leaves of its part is mapped again, up to SM_SPLIT_MAX_PARTS parts per
@@ -30,6 +31,10 @@
 /* Alignments of a split read, the primary's included (bwa mem has no
  * limit; 8 parts of a 150 bp read are 19 bases each, near the -T floor). */
 #define SM_SPLIT_MAX_PARTS 8
+
+/* A part may reach this many bases into the primary's (split.c ends_add):
+ * the bases next to a junction that match at both loci. */
+#define SM_SPLIT_SHARE 10
 
 /* A worker's split-read state (split.c), created on first use. */
 typedef struct sm_split_s sm_split_t;

@@ -14,6 +14,10 @@ c2=$(random_seq 20000 92)
 rep=$(random_seq 90 93)
 # chr1 holds two copies of rep (a read's 90 bases there tie: MAPQ 0).
 c1="${c1:0:25000}${rep}${c1:25090:2000}${rep}${c1:27180}"
+# short5: 25 bases of chr1, then 125 of chr2 whose first 5 follow those 25 in
+# chr1 too (a junction whose bases match at both loci).
+z=$(random_seq 120 94)
+c2="${c2:0:15000}${c1:20025:5}${z}${c2:15125}"
 printf '>chr1\n%s\n>chr2\n%s\n' "$c1" "$c2" >"$tmp/ref.fa"
 ref=$tmp/ref.fa
 
@@ -27,6 +31,7 @@ ref=$tmp/ref.fa
 	fastq_record plain "${c1:13000:150}"
 	# 90 bases at a tie (the primary, MAPQ 0), then 60 unique ones.
 	fastq_record tied "${rep}${c2:10000:60}"
+	fastq_record short5 "${c1:20000:30}${z}"
 } >"$tmp/se.fq"
 
 # Read offset (in the read as sequenced) of a record's first aligned base.
@@ -48,9 +53,13 @@ check "-5: every primary starts first in its read (no part starts before it)" aw
 	{ split($0, f, "\t"); s = start(f)
 	  if (!and($2, 2048)) p[$1] = s; else if (!($1 in m) || s < m[$1]) m[$1] = s }
 	END { for (r in m) { n++; if (m[r] < p[r]) { print r ": a part starts at " m[r] ", the primary at " p[r]; bad++ } }
-		exit !(n == 5 && !bad) }' "$tmp/p5.sam"
+		exit !(n == 6 && !bad) }' "$tmp/p5.sam"
 check "-5: the same alignments as without it, only the roles traded" bash -c "
 	diff <(cut -f 1,3,4,6 '$tmp/def.sam' | sed 's/H/S/g' | sort) <(cut -f 1,3,4,6 '$tmp/p5.sam' | sed 's/H/S/g' | sort) >/dev/null"
+check "short5: its 25-base end is a part, sharing the junction's 5 bases (chr1:20001, 30M)" bash -c "
+	grep -P '^short5\t' '$tmp/def.sam' | awk -F '\t' 'and(\$2, 2048) && \$3 == \"chr1\" && \$4 == 20001 && \$6 ~ /^30M/ { ok = 1 } END { exit !ok }'"
+check "-5: short5's primary is that part" bash -c "
+	grep -P '^short5\t' '$tmp/p5.sam' | awk -F '\t' '!and(\$2, 2048) && \$3 == \"chr1\" && \$4 == 20001 { ok = 1 } END { exit !ok }'"
 check "-5: plain read's record unchanged" bash -c "diff <(grep -P '^plain\t' '$tmp/def.sam') <(grep -P '^plain\t' '$tmp/p5.sam') >/dev/null"
 check "-5: SA on every record of a split read lists its other records, the new primary first" awk -F '\t' '
 	{ c = $6; gsub(/H/, "S", c); nm = ""; sa = ""
@@ -68,13 +77,14 @@ if command -v bwa >/dev/null; then
 		{ k = $3 " " and($2, 16); if (f == 1) { b[$1] = k; bp[$1] = $4 } else { m[$1] = k; mp[$1] = $4 } }
 		END { for (r in b) { d = bp[r] - mp[r]; n++
 			if (b[r] != m[r] || d > 5 || d < -5) { print r ": bwa " b[r] " " bp[r] ", here " m[r] " " mp[r]; bad++ } }
-			exit !(n == 6 && !bad) }' "$tmp/bwa5.sam" "$tmp/p5.sam"
+			exit !(n == 7 && !bad) }' "$tmp/bwa5.sam" "$tmp/p5.sam"
 else
 	echo "skip: bwa not installed (tests/install-deps.sh installs it): no comparison with bwa mem -5"
 fi
 
 # tied: the primary (90 bases at two copies) has MAPQ 0; its unique part is
 # capped at 0 by default (bwa's rule) and keeps its own with -q.
+check "-5 implies -q (as in bwa mem): tied's unique part keeps MAPQ 60" awk -F '\t' '$1 == "tied" && and($2, 2048) { q = $5 } END { exit q != 60 }' "$tmp/p5.sam"
 check "tied: primary MAPQ 0, part capped at 0" awk -F '\t' '$1 == "tied" { if (and($2, 2048)) s = $5; else p = $5 }
 	END { exit !(p == 0 && s == 0) }' "$tmp/def.sam"
 run "$SCANMAP" map -q "$ref" "$tmp/se.fq"
