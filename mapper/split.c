@@ -296,6 +296,10 @@ static int part_add(const sm_ctx_t *ctx, sm_split_t *s, const sm_read_t *r, cons
 
 	if (rr->prim < 0 || ps->n == SM_SPLIT_MAX_PARTS - 1)
 		return 0;
+	/* bwa mem keeps a part whose own score (AS, without the clipping
+	 * bonus the piece's ends give it) reaches -T. */
+	if (rr->cand[rr->prim].aln.score < ctx->opt.min_score)
+		return 0;
 	if (primary_rivals(ctx, s->ws, rem, q, rr) < 0)
 		return -1;
 	c = &rr->cand[rr->prim];
