@@ -17,22 +17,10 @@ how each mapper's primaries land (benchmarks/hic_bench.sh runs both steps).
       supplementary and proper-pair records.
 """
 import random
-import re
 import sys
 
 import seeded_eval as se
-
-
-def fastq(path):
-    with open(path) as f:
-        while True:
-            head = f.readline()
-            if not head:
-                return
-            seq = f.readline().strip()
-            f.readline()
-            qual = f.readline().strip()
-            yield head[1:].split()[0], seq, qual
+from art_truth import fastq
 
 
 def make(pe1, pe2, n, out1, out2):
@@ -51,10 +39,6 @@ def make(pe1, pe2, n, out1, out2):
             _, t, u = r2[(i + 1) % n]
             o1.write("@h%d\n%s\n+\n%s\n" % (i, s, q))
             o2.write("@h%d\n%s\n+\n%s\n" % (i, t, u))
-
-
-def ref_len(cigar):
-    return sum(int(k) for k, op in re.findall(r"(\d+)([MDN=X])", cigar))
 
 
 def evaluate(pe1, pe2, n, truth_path, sams):
@@ -80,7 +64,7 @@ def evaluate(pe1, pe2, n, truth_path, sams):
                 key = n1[i] + "/1" if flag & 0x40 else n2[(i + 1) % n] + "/2"
                 contig, start, end, _ = truth[key]
                 if flag & 0x10:   # the read's first base is the alignment's last
-                    right = t[2] == contig and abs(int(t[3]) + ref_len(t[5]) - 1 - end) <= 30
+                    right = t[2] == contig and abs(int(t[3]) + se.ref_span(t[5]) - 1 - end) <= 30
                 else:
                     right = t[2] == contig and abs(int(t[3]) - start) <= 30
                 kind = "chim" if flag & 0x40 and i % 2 == 0 else "whole"
