@@ -6,7 +6,8 @@
 # records those of the read mapped alone, but for the mate fields; none
 # proper, no insert model); -S leaves a read that only mate rescue can place
 # unmapped; pairs that face each other by chance, over 10 kb apart, make no
-# insert model.
+# insert model; -5SP records of chimeric reads pass samtools fixmate | sort |
+# markdup and picard ValidateSamFile.
 source "$(dirname "$0")/lib.bash"
 
 c1=$(random_seq 30000 91)
@@ -148,8 +149,27 @@ run "$SCANMAP" map -S -I 300,30 "$ref" "$tmp/s1.fq" "$tmp/s2.fq"
 expect_status 0 "-S run"
 check "-S: the 18-base mate unmapped" bash -c "grep -v '^@' '$tmp/out' | awk -F '\t' 'and(\$2, 128) { exit !and(\$2, 4) }'"
 
-# bwa mem -5SP's command line runs unchanged.
+# bwa mem -5SP's command line runs unchanged; chimeric reads paired with far
+# mates give records that samtools and picard accept.
 run "$SCANMAP" map -5SP -t 2 "$ref" "$tmp/r1.fq" "$tmp/r2.fq"
 expect_status 0 "-5SP (clustered, as Hi-C pipelines write it)"
+i=0
+while read -r name; do
+	fastq_record "${name#@}" "$(revcomp "${c2:$((1000 + i * 1700)):150}")" >>"$tmp/sm.fq"
+	i=$((i + 1))
+done < <(awk 'NR % 4 == 1' "$tmp/se.fq")
+run "$SCANMAP" map -5SP -R '@RG\tID:x\tSM:y\tPL:ILLUMINA' "$ref" "$tmp/se.fq" "$tmp/sm.fq"
+expect_status 0 "-5SP on chimeric reads with far mates"
+cp "$tmp/out" "$tmp/hic.sam"
+check "-5SP: samtools fixmate -m | sort | markdup" bash -c "
+	samtools fixmate -m '$tmp/hic.sam' - 2>/dev/null | samtools sort - 2>/dev/null |
+	samtools markdup - '$tmp/hic_md.bam' 2>/dev/null && [[ \$(samtools view -c -f 2048 '$tmp/hic_md.bam') -ge 6 ]]"
+if command -v PicardCommandLine >/dev/null; then
+	samtools faidx "$ref"
+	check "-5SP: picard ValidateSamFile (mate fields, NM and MD too): no errors" bash -c "
+		samtools sort -o '$tmp/hic.bam' '$tmp/hic.sam' 2>/dev/null &&
+		PicardCommandLine ValidateSamFile I='$tmp/hic.bam' R='$ref' MODE=VERBOSE >'$tmp/picard.log' 2>&1
+		grep -q 'No errors found' '$tmp/picard.log'"
+fi
 
 finish
