@@ -885,7 +885,7 @@ int sm_map_run(const sm_opt_t *o)
 	    sm_ctx_set_inserts(p.ctx, o->insert.mean, o->insert.sd, o->insert.min,
 			       o->insert.max) < 0)
 		goto out;
-	if (rd->paired && !o->insert.set && !o->map.no_pairing) {
+	if (p.ctx->pairing && !o->insert.set) {
 		rd->sample_left = SM_INSERT_SAMPLE_PAIRS;
 		rd->sample_job_pairs = (SM_INSERT_SAMPLE_PAIRS + o->n_threads - 1) / o->n_threads;
 	}

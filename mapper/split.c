@@ -230,23 +230,13 @@ static void piece_add(const sm_ctx_t *ctx, piece_t *list, int *n, int k, int32_t
  * part may share the bases next to a junction that match at both loci, as
  * bwa mem's do (the primary, found first, took them; without them a short
  * 5' part stays below -T, and Hi-C's -5 loses the ligation's first locus). */
-static void ends_add(const sm_ctx_t *ctx, sm_split_t *s, int k, int32_t fs, int32_t fe, int32_t len)
+static void ends_add(const sm_ctx_t *ctx, piece_t *list, int *n, int k, int32_t fs, int32_t fe,
+		     int32_t len)
 {
 	if (fs > 0)
-		piece_add(ctx, s->todo, &s->n_todo, k, 0,
-			  fs + SM_SPLIT_SHARE < fe ? fs + SM_SPLIT_SHARE : fe);
+		piece_add(ctx, list, n, k, 0, fs + SM_SPLIT_SHARE < fe ? fs + SM_SPLIT_SHARE : fe);
 	if (fe < len)
-		piece_add(ctx, s->todo, &s->n_todo, k,
-			  fe - SM_SPLIT_SHARE > fs ? fe - SM_SPLIT_SHARE : fs, len);
-}
-
-/* Whether ends_add lists a piece. */
-static int has_ends(const sm_ctx_t *ctx, int32_t fs, int32_t fe, int32_t len)
-{
-	const int64_t share = fe - fs < SM_SPLIT_SHARE ? fe - fs : SM_SPLIT_SHARE;
-
-	return (fs > 0 && (fs + share) * ctx->opt.score.match >= ctx->opt.min_score) ||
-	       (fe < len && (len - fe + share) * ctx->opt.score.match >= ctx->opt.min_score);
+		piece_add(ctx, list, n, k, fe - SM_SPLIT_SHARE > fs ? fe - SM_SPLIT_SHARE : fs, len);
 }
 
 /* A split read's XS counts only the hits that cover its primary's part of
@@ -435,8 +425,7 @@ static void primary_first(parts_t *ps, int32_t len, res_t *me)
 	cand_t *c = &me->cand[me->prim];
 	int32_t fs, fe;
 	int first = -1;
-	part_t *p;
-	sm_aln_t t;
+	part_t *p, old;
 
 	if (me->proper)
 		return;
@@ -447,23 +436,14 @@ static void primary_first(parts_t *ps, int32_t len, res_t *me)
 	if (first < 0)
 		return;
 	p = &ps->part[first];
-	t = c->aln;
+	old = (part_t){ .is_rev = c->is_rev, .score = c->score, .xs = c->xs, .mapq = me->mapq,
+			.from = fs, .aln = c->aln };   /* the alignments' buffers trade owners */
 	c->aln = p->aln;
-	p->aln = t;
-	{
-		const int is_rev = c->is_rev, mapq = me->mapq;
-		const int32_t score = c->score, xs = c->xs;
-
-		c->is_rev = p->is_rev;
-		c->score = p->score;
-		c->xs = p->xs;
-		me->mapq = p->mapq;
-		p->is_rev = is_rev;
-		p->score = score;
-		p->xs = xs;
-		p->mapq = mapq;
-		p->from = fs;
-	}
+	c->is_rev = p->is_rev;
+	c->score = p->score;
+	c->xs = p->xs;
+	me->mapq = p->mapq;
+	*p = old;
 	/* The part's tandem copies and rivals were weighed into its MAPQ. */
 	c->end = c->aln.ref_end - 1;
 	c->near = c->xs;
@@ -480,13 +460,15 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 	sm_split_t *s = ws->split;
 	int chunk = n, n_todo = 0;
 
-	/* The pieces beside every primary; nothing to do when there are none. */
+	/* The pieces beside every primary (counted into a scratch list);
+	 * nothing to do when there are none. */
 	for (int k = 0; k < n && !n_todo; k++)
 		if (res[k].prim >= 0) {
+			piece_t ends[2];
 			int32_t fs, fe;
 
 			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
-			n_todo = has_ends(ctx, fs, fe, reads[k].len);
+			ends_add(ctx, ends, &n_todo, k, fs, fe, reads[k].len);
 		}
 	if (!n_todo) {
 		for (int k = 0; s && k < n && k < s->m_parts; k++)
@@ -505,7 +487,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 			int32_t fs, fe;
 
 			read_interval(&res[k].cand[res[k].prim], &fs, &fe);
-			ends_add(ctx, s, k, fs, fe, reads[k].len);
+			ends_add(ctx, s->todo, &s->n_todo, k, fs, fe, reads[k].len);
 		}
 	for (int round = 0; s->n_todo > 0 && round < SM_SPLIT_MAX_PARTS - 1; round++)
 		if (split_round(ctx, s, reads, chunk) < 0)
@@ -535,7 +517,7 @@ int sm_split_batch(const sm_ctx_t *ctx, sm_tbuf_t *ws, const sm_read_t *reads, i
 				continue;
 			ps->n = 0;
 			read_interval(&res[k].cand[0], &fs, &fe);
-			ends_add(ctx, s, k, fs, fe, reads[k].len);
+			ends_add(ctx, s->todo, &s->n_todo, k, fs, fe, reads[k].len);
 		}
 		if (s->n_todo == 0)
 			break;

@@ -8,7 +8,7 @@
  * SM_SPLIT_SHARE bases into the primary's, long enough to reach -T) are
  * mapped as reads of their own, with the same engine and mode as
  * every read (sm_map_reads: whole reference, or seeded windows): a part
- * whose best hit reaches -T becomes a supplementary alignment, and what it
+ * whose best hit's AS reaches -T becomes a supplementary alignment, and what it
  * leaves of its part is mapped again, up to SM_SPLIT_MAX_PARTS parts per
  * read.  So each part is the exact optimum of its bases within what the
  * mode searches, and every engine writes the same records.

@@ -12,6 +12,10 @@
 #   random_seq LEN SEED        prints LEN pseudo-random bases (A/C/G/T)
 #   revcomp SEQ                prints the reverse complement of SEQ
 #   fastq_record NAME SEQ      prints a FASTQ record with quality 'I'
+#   markdup_supp SAM           runs SAM through samtools fixmate -m | sort | markdup
+#                              and prints the supplementary records that come out
+#   picard_valid SAM [REF]     passes if picard ValidateSamFile, on SAM sorted, finds no
+#                              error (with REF: NM and MD checked against it too)
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -77,6 +81,19 @@ fastq_record() {
 	local qual
 	qual=$(printf '%*s' "${#2}" '' | tr ' ' I)
 	printf '@%s\n%s\n+\n%s\n' "$1" "$2" "$qual"
+}
+
+markdup_supp() {
+	local bam=${1%.sam}.md.bam
+	samtools fixmate -m "$1" - 2>/dev/null | samtools sort - 2>/dev/null |
+		samtools markdup - "$bam" 2>/dev/null && samtools view -c -f 2048 "$bam"
+}
+
+picard_valid() {
+	local bam=${1%.sam}.sorted.bam log=${1%.sam}.picard.log
+	samtools sort -o "$bam" "$1" 2>/dev/null &&
+		PicardCommandLine ValidateSamFile I="$bam" ${2:+R="$2"} MODE=VERBOSE >"$log" 2>&1
+	grep -q 'No errors found' "$log"
 }
 
 finish() {
